@@ -1,0 +1,47 @@
+# draguard: the two commands of the README, plus benchmarks and fuzzing.
+#   make demo   install dependencies, build, run the demo on the bundled examples
+#   make test   install dependencies, build with ASan+UBSan and -Werror, run every test
+#   make bench  release build with benchmarks, run them (see docs/benchmarks.md)
+#   make fuzz   clang + libFuzzer build, fuzz every target for FUZZ_SECONDS each
+JOBS ?= $(shell nproc)
+FUZZ_SECONDS ?= 60
+CMAKE_GEN := -G Ninja
+
+.PHONY: all deps build demo test bench fuzz clean
+
+all: build
+
+deps:
+	@scripts/install-deps
+
+build: deps
+	cmake -S . -B build/release $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF
+	cmake --build build/release -j $(JOBS)
+
+demo: build
+	@scripts/demo build/release/cli/draguard
+
+test: deps
+	cmake -S . -B build/test $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Debug \
+	  -DDRAGUARD_SANITIZE=address,undefined -DDRAGUARD_WERROR=ON -DBUILD_TESTING=ON \
+	  -DCMAKE_CXX_FLAGS="-O1"
+	cmake --build build/test -j $(JOBS)
+	cd build/test && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  ctest -j $(JOBS) --output-on-failure --timeout 600
+
+bench:
+	@scripts/install-deps --bench
+	cmake -S . -B build/bench $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release \
+	  -DDRAGUARD_BUILD_BENCHMARKS=ON -DBUILD_TESTING=OFF
+	cmake --build build/bench -j $(JOBS)
+	@scripts/run-benchmarks build/bench
+
+fuzz:
+	@scripts/install-deps --fuzz
+	CC=clang CXX=clang++ cmake -S . -B build/fuzz $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DDRAGUARD_BUILD_FUZZERS=ON -DBUILD_TESTING=OFF -DDRAGUARD_FUZZ_SECONDS=$(FUZZ_SECONDS)
+	cmake --build build/fuzz -j $(JOBS) --target fuzz
+
+clean:
+	rm -rf build

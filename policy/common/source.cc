@@ -1,0 +1,77 @@
+#include "policy/common/source.h"
+
+#include <algorithm>
+
+namespace draguard {
+
+SourceText::SourceText(std::string name, std::string text)
+    : name_(std::move(name)), text_(std::move(text)) {
+  line_starts_.push_back(0);
+  for (size_t i = 0; i < text_.size(); ++i) {
+    if (text_[i] == '\n') line_starts_.push_back(i + 1);
+  }
+}
+
+size_t CountCodePoints(std::string_view text) {
+  size_t n = 0;
+  for (unsigned char c : text) {
+    if ((c & 0xC0) != 0x80) ++n;
+  }
+  return n;
+}
+
+SourcePosition SourceText::PositionOf(size_t offset) const {
+  if (line_starts_.empty()) return {1, 1};
+  offset = std::min(offset, text_.size());
+  auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), offset);
+  size_t line_index = static_cast<size_t>(it - line_starts_.begin()) - 1;
+  size_t start = line_starts_[line_index];
+  std::string_view before(text_.data() + start, offset - start);
+  return {static_cast<int>(line_index) + 1, static_cast<int>(CountCodePoints(before)) + 1};
+}
+
+size_t SourceText::OffsetOf(SourcePosition pos) const {
+  if (pos.line <= 0 || line_starts_.empty()) return 0;
+  if (pos.line > line_count()) return text_.size();
+  size_t offset = line_starts_[pos.line - 1];
+  int column = 1;
+  while (offset < text_.size() && text_[offset] != '\n' && column < pos.column) {
+    ++offset;
+    while (offset < text_.size() && (static_cast<unsigned char>(text_[offset]) & 0xC0) == 0x80) {
+      ++offset;
+    }
+    ++column;
+  }
+  return offset;
+}
+
+std::string_view SourceText::Line(int line) const {
+  if (line <= 0 || line > line_count()) return {};
+  size_t start = line_starts_[line - 1];
+  size_t end = line < line_count() ? line_starts_[line] - 1 : text_.size();
+  std::string_view out(text_.data() + start, end - start);
+  if (!out.empty() && out.back() == '\r') out.remove_suffix(1);
+  return out;
+}
+
+std::string RenderSnippet(const SourceText& source, SourcePosition pos) {
+  if (!pos.known()) return {};
+  std::string_view line = source.Line(pos.line);
+  std::string out = "  | ";
+  out += line;
+  out += "\n  | ";
+  // Keep tabs so the caret lines up under tab-indented text.
+  int col = 1;
+  size_t i = 0;
+  while (col < pos.column && i < line.size()) {
+    out += line[i] == '\t' ? '\t' : ' ';
+    ++i;
+    while (i < line.size() && (static_cast<unsigned char>(line[i]) & 0xC0) == 0x80) ++i;
+    ++col;
+  }
+  for (; col < pos.column; ++col) out += ' ';
+  out += '^';
+  return out;
+}
+
+}  // namespace draguard

@@ -1,0 +1,55 @@
+// SourceText: an input file (or stdin, or an expression) with its line index, mapping byte
+// offsets to 1-based line:column positions for diagnostics.
+#ifndef DRAGUARD_POLICY_COMMON_SOURCE_H_
+#define DRAGUARD_POLICY_COMMON_SOURCE_H_
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace draguard {
+
+// A 1-based position. line == 0 means "unknown". Columns count Unicode code points from the
+// start of the line (what editors and SARIF viewers show for UTF-8 text), not bytes.
+struct SourcePosition {
+  int line = 0;
+  int column = 0;
+
+  bool known() const { return line > 0; }
+  friend bool operator==(const SourcePosition&, const SourcePosition&) = default;
+};
+
+class SourceText {
+ public:
+  SourceText() = default;
+  // `name` is what diagnostics print ("claim.yaml", "<stdin>", "<input>").
+  SourceText(std::string name, std::string text);
+
+  const std::string& name() const { return name_; }
+  const std::string& text() const { return text_; }
+
+  // Position of a byte offset; offsets past the end map to the end of the text.
+  SourcePosition PositionOf(size_t offset) const;
+  // Byte offset of a position (inverse of PositionOf); clamps to the text.
+  size_t OffsetOf(SourcePosition pos) const;
+  // The text of 1-based `line` without its line terminator; empty when out of range.
+  std::string_view Line(int line) const;
+  int line_count() const { return static_cast<int>(line_starts_.size()); }
+
+ private:
+  std::string name_;
+  std::string text_;
+  std::vector<size_t> line_starts_;
+};
+
+// Counts the code points of UTF-8 text (continuation bytes are not counted).
+size_t CountCodePoints(std::string_view text);
+
+// Renders the compiler-style excerpt for a position: the source line, then a caret under
+// the column ("  | text\n  |    ^"). Empty when the position is unknown.
+std::string RenderSnippet(const SourceText& source, SourcePosition pos);
+
+}  // namespace draguard
+
+#endif  // DRAGUARD_POLICY_COMMON_SOURCE_H_

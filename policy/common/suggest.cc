@@ -1,0 +1,63 @@
+#include "policy/common/suggest.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace draguard {
+
+size_t EditDistance(std::string_view a, std::string_view b, size_t max_distance) {
+  const size_t n = a.size(), m = b.size();
+  if ((n > m ? n - m : m - n) > max_distance) return max_distance + 1;
+  // Three rows suffice for the transposition case.
+  std::vector<size_t> prev2(m + 1), prev(m + 1), cur(m + 1);
+  for (size_t j = 0; j <= m; ++j) prev[j] = j;
+  for (size_t i = 1; i <= n; ++i) {
+    cur[0] = i;
+    size_t row_min = cur[0];
+    for (size_t j = 1; j <= m; ++j) {
+      size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) {
+        cur[j] = std::min(cur[j], prev2[j - 2] + 1);
+      }
+      row_min = std::min(row_min, cur[j]);
+    }
+    if (row_min > max_distance) return max_distance + 1;
+    std::swap(prev2, prev);
+    std::swap(prev, cur);
+  }
+  return std::min(prev[m], max_distance + 1);
+}
+
+namespace {
+
+bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
+  return a.size() == b.size() &&
+         std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) ==
+                  std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+}  // namespace
+
+std::optional<std::string> ClosestMatch(std::string_view word,
+                                        const std::vector<std::string_view>& candidates) {
+  for (std::string_view c : candidates) {
+    if (c != word && EqualsIgnoreCase(c, word)) return std::string(c);
+  }
+  const size_t limit = std::max<size_t>(1, word.size() / 3);
+  std::optional<std::string> best;
+  size_t best_distance = limit + 1;
+  for (std::string_view c : candidates) {
+    if (c == word) continue;
+    size_t d = EditDistance(word, c, limit);
+    if (d < best_distance) {
+      best_distance = d;
+      best = std::string(c);
+    }
+  }
+  return best;
+}
+
+}  // namespace draguard

@@ -1,0 +1,125 @@
+// ResourceSlice and DeviceTaintRule (resource.k8s.io/v1 and v1alpha3 shapes).
+#ifndef DRAGUARD_POLICY_K8S_RESOURCE_SLICE_H_
+#define DRAGUARD_POLICY_K8S_RESOURCE_SLICE_H_
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "policy/k8s/meta.h"
+
+namespace draguard::k8s {
+
+// Exactly one member is set in a valid attribute; `set_count` lets validation report
+// "exactly one value must be specified" without guessing.
+struct DeviceAttribute {
+  std::optional<int64_t> int_value;
+  std::optional<bool> bool_value;
+  std::optional<std::string> string_value;
+  std::optional<std::string> version_value;
+  int set_count() const {
+    return int_value.has_value() + bool_value.has_value() + string_value.has_value() +
+           version_value.has_value();
+  }
+};
+
+struct CapacityRequestPolicyRange {
+  std::string min;  // Quantity
+  std::optional<std::string> max;
+  std::optional<std::string> step;
+};
+
+struct CapacityRequestPolicy {
+  std::optional<std::string> default_value;  // Quantity ("default" in the API)
+  std::vector<std::string> valid_values;     // Quantities
+  std::optional<CapacityRequestPolicyRange> valid_range;
+};
+
+struct DeviceCapacity {
+  std::string value;  // Quantity
+  std::optional<CapacityRequestPolicy> request_policy;
+};
+
+struct Counter {
+  std::string value;  // Quantity
+};
+
+struct CounterSet {
+  std::string name;
+  std::map<std::string, Counter> counters;
+};
+
+struct DeviceCounterConsumption {
+  std::string counter_set;
+  std::map<std::string, Counter> counters;
+};
+
+struct DeviceTaint {
+  std::string key;
+  std::string value;
+  std::string effect;  // NoSchedule, NoExecute, None (1.35)
+  std::string time_added;
+};
+
+struct Device {
+  std::string name;
+  std::map<std::string, DeviceAttribute> attributes;  // QualifiedName -> value
+  std::map<std::string, DeviceCapacity> capacity;     // QualifiedName -> capacity
+  std::vector<DeviceCounterConsumption> consumes_counters;
+  std::optional<std::string> node_name;
+  std::optional<NodeSelector> node_selector;
+  std::optional<bool> all_nodes;
+  std::vector<DeviceTaint> taints;
+  std::optional<bool> binds_to_node;
+  std::vector<std::string> binding_conditions;
+  std::vector<std::string> binding_failure_conditions;
+  std::optional<bool> allow_multiple_allocations;
+};
+
+struct ResourcePool {
+  std::string name;
+  int64_t generation = 0;
+  int64_t resource_slice_count = 0;
+};
+
+struct ResourceSliceSpec {
+  std::string driver;
+  ResourcePool pool;
+  std::optional<std::string> node_name;
+  std::optional<NodeSelector> node_selector;
+  std::optional<bool> all_nodes;
+  std::optional<bool> per_device_node_selection;
+  std::vector<Device> devices;
+  std::vector<CounterSet> shared_counters;
+};
+
+struct ResourceSlice {
+  std::string source_api_version;
+  ObjectMeta metadata;
+  ResourceSliceSpec spec;
+};
+
+struct DeviceTaintSelector {
+  std::optional<std::string> device_class_name;  // v1alpha3 1.34 only
+  std::optional<std::string> driver;
+  std::optional<std::string> pool;
+  std::optional<std::string> device;
+  size_t selector_count = 0;  // v1alpha3 1.34 `selectors` (CEL), count only
+};
+
+struct DeviceTaintRuleSpec {
+  std::optional<DeviceTaintSelector> device_selector;
+  DeviceTaint taint;
+};
+
+struct DeviceTaintRule {
+  std::string source_api_version;
+  ObjectMeta metadata;
+  DeviceTaintRuleSpec spec;
+};
+
+}  // namespace draguard::k8s
+
+#endif  // DRAGUARD_POLICY_K8S_RESOURCE_SLICE_H_

@@ -1,0 +1,52 @@
+#include "policy/common/field_path.h"
+
+#include <gtest/gtest.h>
+
+namespace draguard {
+namespace {
+
+TEST(FieldPathTest, BuildsApiServerStylePaths) {
+  FieldPath p = FieldPath("spec").Child("devices").Child("requests").Index(0).Child("exactly");
+  EXPECT_EQ(p.Child("count").String(), "spec.devices.requests[0].exactly.count");
+  EXPECT_EQ(FieldPath().Child("metadata").String(), "metadata");
+  EXPECT_EQ(FieldPath("metadata").Child("labels").Key("a/b").String(), "metadata.labels[a/b]");
+}
+
+struct SplitCase {
+  const char* path;
+  std::vector<FieldPathSegment> want;
+};
+
+class SplitFieldPathTest : public testing::TestWithParam<SplitCase> {};
+
+TEST_P(SplitFieldPathTest, RoundTrips) {
+  auto got = SplitFieldPath(GetParam().path);
+  const auto& want = GetParam().want;
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    EXPECT_EQ(got[i].kind, want[i].kind) << i;
+    EXPECT_EQ(got[i].name, want[i].name) << i;
+    EXPECT_EQ(got[i].index, want[i].index) << i;
+  }
+}
+
+using K = FieldPathSegment::Kind;
+INSTANTIATE_TEST_SUITE_P(
+    Paths, SplitFieldPathTest,
+    testing::Values(
+        SplitCase{"", {}},
+        SplitCase{"spec", {{K::kField, "spec", 0}}},
+        SplitCase{"spec.devices.requests[12].name",
+                  {{K::kField, "spec", 0},
+                   {K::kField, "devices", 0},
+                   {K::kField, "requests", 0},
+                   {K::kIndex, "", 12},
+                   {K::kField, "name", 0}}},
+        SplitCase{"metadata.labels[resource.kubernetes.io/admin-access]",
+                  {{K::kField, "metadata", 0},
+                   {K::kField, "labels", 0},
+                   {K::kKey, "resource.kubernetes.io/admin-access", 0}}},
+        SplitCase{"a[x][1]", {{K::kField, "a", 0}, {K::kKey, "x", 0}, {K::kIndex, "", 1}}}));
+
+}  // namespace
+}  // namespace draguard

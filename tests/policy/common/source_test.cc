@@ -1,0 +1,44 @@
+#include "policy/common/source.h"
+
+#include <gtest/gtest.h>
+
+namespace draguard {
+namespace {
+
+TEST(SourceTextTest, MapsOffsetsToLinesAndColumns) {
+  SourceText src("f.yaml", "ab\ncd\n\nxyz");
+  EXPECT_EQ(src.PositionOf(0), (SourcePosition{1, 1}));
+  EXPECT_EQ(src.PositionOf(1), (SourcePosition{1, 2}));
+  EXPECT_EQ(src.PositionOf(2), (SourcePosition{1, 3}));  // the newline itself
+  EXPECT_EQ(src.PositionOf(3), (SourcePosition{2, 1}));
+  EXPECT_EQ(src.PositionOf(6), (SourcePosition{3, 1}));
+  EXPECT_EQ(src.PositionOf(9), (SourcePosition{4, 3}));
+  EXPECT_EQ(src.PositionOf(1000), (SourcePosition{4, 4}));
+  EXPECT_EQ(src.line_count(), 4);
+}
+
+TEST(SourceTextTest, ColumnsCountCodePoints) {
+  SourceText src("f", "k: \"\xC3\xA9t\xC3\xA9\" x");
+  // 'x' is at byte 11 but column 10.
+  EXPECT_EQ(src.PositionOf(11), (SourcePosition{1, 10}));
+  EXPECT_EQ(src.OffsetOf({1, 10}), 11u);
+}
+
+TEST(SourceTextTest, OffsetOfInvertsPositionOf) {
+  SourceText src("f", "line one\r\nline two\nthird");
+  for (size_t off = 0; off < src.text().size(); ++off) {
+    EXPECT_EQ(src.OffsetOf(src.PositionOf(off)), off) << off;
+  }
+  EXPECT_EQ(src.Line(1), "line one");
+  EXPECT_EQ(src.Line(3), "third");
+  EXPECT_EQ(src.Line(4), "");
+}
+
+TEST(SourceTextTest, RendersCaretUnderColumn) {
+  SourceText src("f", "a: 1\n\tb: x\n");
+  EXPECT_EQ(RenderSnippet(src, {2, 5}), "  | \tb: x\n  | \t   ^");
+  EXPECT_EQ(RenderSnippet(src, {}), "");
+}
+
+}  // namespace
+}  // namespace draguard
