@@ -41,6 +41,7 @@ struct DeviceRequestCommon {
   std::vector<DeviceSelector> selectors;
   std::string allocation_mode;  // after defaulting: "ExactCount" unless set
   int64_t count = 0;            // after defaulting: 1 for ExactCount when unset or 0
+  bool count_set = false;       // the document wrote `count` (even `count: 0`)
   std::vector<DeviceToleration> tolerations;
   std::optional<CapacityRequirements> capacity;
 };

@@ -1,0 +1,25 @@
+# draguard image: build on Debian 12, run on Debian 12 slim as a non-root user.
+#   docker build -t draguard .
+FROM debian:12 AS build
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends \
+      build-essential cmake ninja-build pkg-config ca-certificates \
+      libboost1.81-dev libssl-dev libre2-dev libyaml-cpp-dev nlohmann-json3-dev \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /src
+COPY . .
+RUN cmake -S . -B /build -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF \
+ && cmake --build /build --target draguard \
+ && strip /build/cli/draguard
+
+FROM debian:12-slim
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends libssl3 libre2-9 libyaml-cpp0.7 ca-certificates \
+ && rm -rf /var/lib/apt/lists/* \
+ && groupadd --gid 65532 draguard \
+ && useradd --uid 65532 --gid 65532 --no-create-home --shell /usr/sbin/nologin draguard
+COPY --from=build /build/cli/draguard /usr/local/bin/draguard
+USER 65532:65532
+EXPOSE 8443
+ENTRYPOINT ["/usr/local/bin/draguard"]
+CMD ["serve", "--listen=:8443", "--tls-cert-file=/etc/draguard/tls/tls.crt", "--tls-private-key-file=/etc/draguard/tls/tls.key"]

@@ -1,0 +1,123 @@
+#include "cli/flags.h"
+
+#include <algorithm>
+
+#include "policy/common/status_macros.h"
+#include "policy/common/suggest.h"
+
+namespace draguard::cli {
+namespace {
+
+bool ParseBool(std::string_view text, bool* out) {
+  // Go's strconv.ParseBool, as kube flags accept.
+  static constexpr std::string_view kTrue[] = {"1", "t", "T", "TRUE", "true", "True"};
+  static constexpr std::string_view kFalse[] = {"0", "f", "F", "FALSE", "false", "False"};
+  if (std::find(std::begin(kTrue), std::end(kTrue), text) != std::end(kTrue)) {
+    *out = true;
+    return true;
+  }
+  if (std::find(std::begin(kFalse), std::end(kFalse), text) != std::end(kFalse)) {
+    *out = false;
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void FlagSet::AddBool(std::string name, bool* target, std::string help) {
+  flags_.push_back({std::move(name), Kind::kBool, target, "", std::move(help)});
+}
+
+void FlagSet::AddString(std::string name, std::string* target, std::string value_name,
+                        std::string help) {
+  flags_.push_back({std::move(name), Kind::kString, target, std::move(value_name),
+                    std::move(help)});
+}
+
+void FlagSet::AddList(std::string name, std::vector<std::string>* target,
+                      std::string value_name, std::string help) {
+  flags_.push_back({std::move(name), Kind::kList, target, std::move(value_name),
+                    std::move(help)});
+}
+
+const FlagSet::Flag* FlagSet::Find(std::string_view name) const {
+  for (const Flag& flag : flags_) {
+    if (flag.name == name) return &flag;
+  }
+  return nullptr;
+}
+
+Status FlagSet::UnknownFlag(std::string_view name) const {
+  std::vector<std::string_view> names;
+  for (const Flag& flag : flags_) names.push_back(flag.name);
+  std::string message = "unknown flag --" + std::string(name);
+  if (auto close = ClosestMatch(name, names)) message += "; did you mean --" + *close + "?";
+  return InvalidArgumentError(std::move(message));
+}
+
+Status FlagSet::Assign(const Flag& flag, std::string_view value) {
+  switch (flag.kind) {
+    case Kind::kBool:
+      if (!ParseBool(value, static_cast<bool*>(flag.target))) {
+        return InvalidArgumentError("invalid value \"" + std::string(value) + "\" for --" +
+                                    flag.name + ": expected true or false");
+      }
+      break;
+    case Kind::kString:
+      *static_cast<std::string*>(flag.target) = std::string(value);
+      break;
+    case Kind::kList:
+      static_cast<std::vector<std::string>*>(flag.target)->emplace_back(value);
+      break;
+  }
+  return OkStatus();
+}
+
+Status FlagSet::Parse(const std::vector<std::string>& args, std::vector<std::string>* positional) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg == "--") {
+      positional->insert(positional->end(), args.begin() + static_cast<long>(i) + 1, args.end());
+      break;
+    }
+    if (arg.size() < 2 || arg[0] != '-') {
+      positional->push_back(arg);
+      continue;
+    }
+    std::string_view body = arg == "-h" ? std::string_view("help") : std::string_view(arg);
+    if (arg != "-h") {
+      if (body.substr(0, 2) != "--") return InvalidArgumentError("unknown flag " + arg);
+      body.remove_prefix(2);
+    }
+    size_t eq = body.find('=');
+    std::string_view name = body.substr(0, eq);
+    const Flag* flag = Find(name);
+    if (flag == nullptr) return UnknownFlag(name);
+    if (eq != std::string_view::npos) {
+      DRAGUARD_RETURN_IF_ERROR(Assign(*flag, body.substr(eq + 1)));
+    } else if (flag->kind == Kind::kBool) {
+      *static_cast<bool*>(flag->target) = true;
+    } else if (i + 1 < args.size()) {
+      DRAGUARD_RETURN_IF_ERROR(Assign(*flag, args[++i]));
+    } else {
+      return InvalidArgumentError("flag --" + flag->name + " needs a value (" + flag->value_name +
+                                  ")");
+    }
+  }
+  return OkStatus();
+}
+
+std::string FlagSet::Help() const {
+  std::string out = "Usage: " + usage_ + "\n\nFlags:\n";
+  for (const Flag& flag : flags_) {
+    std::string left = "  --" + flag.name;
+    if (!flag.value_name.empty()) left += " " + flag.value_name;
+    if (left.size() < 34) left.resize(34, ' ');
+    else left += "\n" + std::string(34, ' ');
+    out += left + flag.help + "\n";
+  }
+  return out;
+}
+
+}  // namespace draguard::cli

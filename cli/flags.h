@@ -1,0 +1,60 @@
+// A small command-line flag parser for draguard's subcommands.
+//
+// Accepted forms: `--flag value`, `--flag=value`, and for booleans `--flag` or
+// `--flag=true|false`. `-h` is `--help`. `--` ends the flags; a lone `-` is a positional
+// argument (stdin). Everything that does not start with `-` is positional, wherever it appears.
+// Unknown flags are usage errors with a did-you-mean suggestion (policy/common/suggest.h).
+#ifndef DRAGUARD_CLI_FLAGS_H_
+#define DRAGUARD_CLI_FLAGS_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "policy/common/status.h"
+
+namespace draguard::cli {
+
+class FlagSet {
+ public:
+  // `usage` is the synopsis line printed by Help(), e.g. "draguard lint [PATH|-]... [flags]".
+  explicit FlagSet(std::string usage) : usage_(std::move(usage)) {}
+
+  // Registers flags. Names are given without dashes. Targets must outlive Parse(); their
+  // current values are the defaults shown in the help text.
+  void AddBool(std::string name, bool* target, std::string help);
+  void AddString(std::string name, std::string* target, std::string value_name,
+                 std::string help);
+  // A flag that may be repeated; every value is appended.
+  void AddList(std::string name, std::vector<std::string>* target, std::string value_name,
+               std::string help);
+
+  // Parses `args` (without the program and subcommand names), writing flag values into their
+  // targets and positional arguments into `positional`. Returns InvalidArgument with a
+  // message fit for the user (unknown flag with a suggestion, missing value, bad boolean).
+  Status Parse(const std::vector<std::string>& args, std::vector<std::string>* positional);
+
+  // The usage line and one line per flag with its help, for `--help`.
+  std::string Help() const;
+
+ private:
+  enum class Kind { kBool, kString, kList };
+  struct Flag {
+    std::string name;
+    Kind kind;
+    void* target;
+    std::string value_name;
+    std::string help;
+  };
+
+  const Flag* Find(std::string_view name) const;
+  Status UnknownFlag(std::string_view name) const;
+  static Status Assign(const Flag& flag, std::string_view value);
+
+  std::string usage_;
+  std::vector<Flag> flags_;
+};
+
+}  // namespace draguard::cli
+
+#endif  // DRAGUARD_CLI_FLAGS_H_

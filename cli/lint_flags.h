@@ -1,0 +1,49 @@
+// The flags of `draguard lint` and their translation into LintOptions. Separate from the
+// command so that explain (same inputs and validation flags) can reuse it.
+#ifndef DRAGUARD_CLI_LINT_FLAGS_H_
+#define DRAGUARD_CLI_LINT_FLAGS_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cli/flags.h"
+#include "policy/common/status_or.h"
+#include "policy/lint/linter.h"
+#include "policy/lint/render.h"
+#include "policy/validate/options.h"
+
+namespace draguard::cli {
+
+// The raw flag values, as typed.
+struct LintFlags {
+  std::string output = "text";
+  std::string kubernetes_version = "1.35";
+  std::vector<std::string> feature_gates;     // each "A=true,B=false"; repeats are joined
+  std::vector<std::string> namespace_labels;  // each "NS:KEY=VALUE,..."
+  bool warnings_as_errors = false;
+  std::string jobs = "0";
+  bool quiet = false;
+  bool help = false;
+
+  // Registers every flag above on `flags`.
+  void Register(FlagSet& flags);
+};
+
+// Parses "NS:KEY=VALUE,NS:KEY=VALUE" (several labels per namespace by repeating NS) into
+// `labels`. InvalidArgument naming the malformed item.
+Status ParseNamespaceLabels(std::string_view text, validate::NamespaceLabels& labels);
+
+struct LintSettings {
+  lint::LintOptions options;
+  lint::OutputFormat format = lint::OutputFormat::kText;
+  bool quiet = false;
+};
+
+// Validates and converts the flags: version, gates (kube syntax, on the chosen version's
+// defaults), namespace labels, jobs. InvalidArgument with a message for the user.
+StatusOr<LintSettings> ToLintSettings(const LintFlags& flags);
+
+}  // namespace draguard::cli
+
+#endif  // DRAGUARD_CLI_LINT_FLAGS_H_

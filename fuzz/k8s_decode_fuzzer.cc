@@ -1,0 +1,55 @@
+// Fuzzes Decode(): any bytes must decode without crashing, and every diagnostic must be
+// positioned inside the input, including value offsets mapped through scalars. Inputs over
+// 16 KiB are skipped (YAML cost grows with size, not with interest); limits are tightened so
+// that alias bombs and deep nesting are refused quickly.
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "policy/k8s/decode.h"
+
+namespace {
+
+void Check(bool ok, const char* what) {
+  if (!ok) {
+    std::fprintf(stderr, "k8s_decode invariant failed: %s\n", what);
+    std::abort();
+  }
+}
+
+void CheckPosition(const draguard::SourceText& source, const draguard::Diagnostic& d) {
+  Check(d.position.known(), "diagnostic without position");
+  Check(d.position.line <= source.line_count() + 1, "line past the end of the input");
+  Check(d.position.column >= 1, "column before the start of the line");
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (size > 16 * 1024) return 0;
+  draguard::SourceText source("fuzz.yaml",
+                              std::string(reinterpret_cast<const char*>(data), size));
+  draguard::k8s::DecodeOptions options;
+  options.parse.max_depth = 64;
+  options.parse.max_nodes = 20'000;
+  draguard::k8s::DecodeResult result = draguard::k8s::Decode(source, options);
+  for (const draguard::Diagnostic& d : result.diagnostics) CheckPosition(source, d);
+  // Locate synthetic diagnostics at every path a validator could name, with value offsets.
+  for (const draguard::k8s::DecodedObject& object : result.objects) {
+    for (const char* field : {"", "metadata.name", "spec", "spec.devices.requests[0].exactly.count",
+                              "spec.devices.requests[0].exactly.selectors[0].cel.expression",
+                              "spec.selectors[0].cel.expression", "spec.devices[0].attributes",
+                              "spec.devices.requests[99]", "metadata.labels[a/b]"}) {
+      for (int offset : {-1, 0, 3, 1000}) {
+        draguard::Diagnostic d;
+        d.field = field;
+        d.value_offset = offset;
+        object.Locate(d);
+        CheckPosition(source, d);
+      }
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,153 @@
+// CheckClaim / CheckPod: runs the per-node search on every node and turns the outcomes
+// into one verdict with a witness or aggregated reasons.
+#include "policy/allocator/allocator.h"
+
+#include <map>
+#include <tuple>
+
+#include "policy/allocator/internal/device_facts.h"
+#include "policy/allocator/internal/plan.h"
+#include "policy/allocator/internal/search.h"
+#include "policy/allocator/internal/witness.h"
+
+namespace draguard::alloc {
+namespace {
+
+using internal::NodeOutcome;
+
+// Name used when the inventory knows no node at all: a node without labels.
+constexpr char kAnyNode[] = "(any node)";
+
+struct Aggregate {
+  std::vector<RequestFunnel> best;  // per alternative: the node with the most usable devices
+  // First reason per (code, claim, request), with the number of nodes it occurred on.
+  std::map<std::tuple<std::string, size_t, std::string>, std::pair<Reason, int>> reasons;
+  bool invalid_pool = false;
+  int nodes = 0;
+
+  void Add(NodeOutcome& out) {
+    ++nodes;
+    invalid_pool |= out.invalid_pool;
+    if (best.empty()) best = out.funnels;
+    for (size_t i = 0; i < out.funnels.size() && i < best.size(); ++i) {
+      if (out.funnels[i].usable > best[i].usable) best[i] = out.funnels[i];
+    }
+    for (Reason& r : out.reasons) {
+      auto key = std::make_tuple(r.code, r.claim, r.request);
+      auto it = reasons.find(key);
+      if (it == reasons.end()) {
+        reasons.emplace(key, std::make_pair(std::move(r), 1));
+      } else {
+        ++it->second.second;
+      }
+    }
+  }
+};
+
+std::string FunnelMessage(const RequestFunnel& f, int64_t cluster, bool all) {
+  std::string m = "request " + f.request + ": " + std::to_string(cluster) +
+                  " devices match the selectors in the cluster, at most " +
+                  std::to_string(f.usable) + " usable on one node (" + f.node + "), " +
+                  (all ? std::string("at least one") : std::to_string(f.needed)) + " needed";
+  m += " [on " + f.node + ": " + std::to_string(f.visible) + " visible, " +
+       std::to_string(f.class_match) + " pass the class selectors, " +
+       std::to_string(f.selector_match) + " the request selectors, " +
+       std::to_string(f.available) + " not allocated, " + std::to_string(f.tolerated) +
+       " tolerated, " + std::to_string(f.usable) + " within counters]";
+  return m;
+}
+
+void Explain(const internal::Plan& plan, const internal::DeviceFacts& facts, Aggregate& agg,
+             const AllocatorOptions& o, AllocationVerdict& v) {
+  for (auto& [key, entry] : agg.reasons) {
+    Reason r = entry.first;
+    if (r.code == "alloc.request.insufficient-devices") {
+      for (const internal::Alternative* alt : plan.alternatives) {
+        if (alt->request != r.request) continue;
+        const RequestFunnel& f = agg.best[alt->id];
+        RequestFunnel fc = f;
+        fc.cluster_match = facts.CountMatches(*alt);
+        v.funnels.push_back(fc);
+        Reason each = r;
+        each.request = alt->name;
+        each.node = f.node;
+        each.message = FunnelMessage(fc, fc.cluster_match, alt->all);
+        v.reasons.push_back(std::move(each));
+      }
+      continue;
+    }
+    if (entry.second > 1) {
+      r.message += " (and on " + std::to_string(entry.second - 1) + " other nodes)";
+    }
+    v.reasons.push_back(std::move(r));
+  }
+  if (agg.invalid_pool) {
+    v.reasons.push_back(Reason{
+        .code = "alloc.pool.invalid",
+        .message = "invalid resource pools were encountered (duplicate device names or "
+                   "counters that do not exist)"});
+    if (o.version == KubeVersion::k1_34) v.kind = VerdictKind::kError;
+  }
+}
+
+}  // namespace
+
+AllocationVerdict CheckPod(const Inventory& inv,
+                           const std::vector<const k8s::ResourceClaimSpec*>& claims,
+                           SelectorEvaluator& evaluator, const AllocatorOptions& o) {
+  AllocationVerdict v;
+  internal::Plan plan;
+  if (!internal::BuildPlan(inv, claims, o, plan, v.kind, v.reasons)) return v;
+  internal::DeviceFacts facts(inv, o, plan.alternatives.size());
+  internal::Budget budget{.deadline = std::chrono::steady_clock::now() + o.time_budget,
+                          .max_steps = o.max_steps};
+  std::vector<std::string> nodes = inv.node_names();
+  if (nodes.empty()) nodes.push_back(kAnyNode);
+  Aggregate agg;
+  for (const std::string& node : nodes) {
+    NodeOutcome out = internal::SearchNode(inv, plan, node, o, facts, evaluator, budget);
+    v.steps = budget.steps;
+    if (out.kind == NodeOutcome::kFatal) {
+      v.kind = VerdictKind::kError;
+      v.reasons = std::move(out.reasons);
+      return v;
+    }
+    if (out.kind == NodeOutcome::kAborted) {
+      v.nodes_exhaustive = false;
+      if (!v.feasible_nodes.empty()) break;
+      v.kind = VerdictKind::kUndecided;
+      v.reasons.push_back(Reason{.code = "alloc.budget.exhausted", .node = node,
+                                 .message = "the search budget ran out on node " + node +
+                                            " before an answer was found"});
+      return v;
+    }
+    if (out.kind == NodeOutcome::kFeasible) {
+      if (v.feasible_nodes.empty()) {
+        v.node = node;
+        v.allocations = internal::BuildAllocations(inv, plan, out.picks, node, o);
+      }
+      v.feasible_nodes.push_back(node);
+      if (!o.all_nodes) {
+        v.nodes_exhaustive = &node == &nodes.back();
+        break;
+      }
+      continue;
+    }
+    agg.Add(out);
+  }
+  v.steps = budget.steps;
+  if (!v.feasible_nodes.empty()) {
+    v.kind = VerdictKind::kSatisfiable;
+    return v;
+  }
+  v.kind = VerdictKind::kUnsatisfiable;
+  Explain(plan, facts, agg, o, v);
+  return v;
+}
+
+AllocationVerdict CheckClaim(const Inventory& inv, const k8s::ResourceClaimSpec& claim,
+                             SelectorEvaluator& evaluator, const AllocatorOptions& options) {
+  return CheckPod(inv, {&claim}, evaluator, options);
+}
+
+}  // namespace draguard::alloc

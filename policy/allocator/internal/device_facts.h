@@ -1,0 +1,85 @@
+// Node-independent facts about devices, computed lazily and shared by every node of a check:
+// selector results per alternative, interchangeability classes, counter consumption, taints
+// and constraint attribute values.
+#ifndef DRAGUARD_POLICY_ALLOCATOR_INTERNAL_DEVICE_FACTS_H_
+#define DRAGUARD_POLICY_ALLOCATOR_INTERNAL_DEVICE_FACTS_H_
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "policy/allocator/internal/plan.h"
+#include "policy/allocator/inventory.h"
+#include "policy/allocator/options.h"
+#include "policy/allocator/selector.h"
+
+namespace draguard::alloc::internal {
+
+enum class SelectorState : uint8_t { kUnknown, kMatch, kClassMismatch, kRequestMismatch, kError };
+
+struct SelectorFailure {
+  size_t device = 0;
+  std::string expression;
+  std::string error;
+  bool from_class = false;
+};
+
+// Counters: every counter of every touched scope (pool in 1.35, slice in 1.34) gets a dense
+// index; capacity and committed consumption are fixed, `used` changes during the search.
+struct CounterState {
+  std::vector<int64_t> capacity;
+  std::vector<int64_t> committed;
+  std::vector<int64_t> used;
+  std::vector<std::string> names;  // "pool/set/counter" for reasons
+};
+
+class DeviceFacts {
+ public:
+  DeviceFacts(const Inventory& inventory, const AllocatorOptions& options, size_t alternatives);
+
+  // Class then request selectors, memoised. On kError, `failure` describes it.
+  SelectorState Selectors(const Alternative& alt, size_t device, SelectorEvaluator& evaluator);
+  const std::optional<SelectorFailure>& failure() const { return failure_; }
+  // Devices evaluated so far that pass every selector of `alt` (anywhere in the cluster).
+  int64_t CountMatches(const Alternative& alt) const;
+
+  // Devices with equal class ids are interchangeable for every request of the check.
+  int Class(size_t device);
+  // Taints that block allocation unless tolerated (gates and version applied).
+  bool Tolerated(size_t device, const std::vector<k8s::DeviceToleration>& tolerations);
+  // (counter index, amount) drawn by the device; nullopt when an amount cannot be parsed.
+  const std::optional<std::vector<std::pair<size_t, int64_t>>>& Consumption(size_t device);
+  bool FitsCounters(size_t device);
+  CounterState& counters() { return counters_; }
+  // Constraint attribute value ("i:3", "s:x", "b:true", "v:1.2.3"); nullopt when missing.
+  const std::optional<std::string>& Attribute(const std::string& name, size_t device);
+
+ private:
+  size_t Scope(size_t device);
+  void LoadScope(size_t scope_key, size_t device);
+
+  const Inventory& inv_;
+  const AllocatorOptions& options_;
+  std::vector<std::vector<SelectorState>> selectors_;  // [alt][device]
+  std::optional<SelectorFailure> failure_;
+  std::vector<int> class_;  // -1 unknown
+  std::map<std::string, int> class_ids_;
+  std::vector<int8_t> consumption_known_;
+  std::vector<std::optional<std::vector<std::pair<size_t, int64_t>>>> consumption_;
+  struct ScopeInfo {
+    std::map<std::string, size_t> index;  // "set/counter" -> counter index
+    bool overcommitted = false;           // committed use already exceeds a counter
+  };
+  std::map<size_t, ScopeInfo> scopes_;
+  std::vector<size_t> scope_of_;  // per device, SIZE_MAX when unknown
+  CounterState counters_;
+  std::map<std::string, std::pair<std::vector<int8_t>, std::vector<std::optional<std::string>>>>
+      attributes_;
+};
+
+}  // namespace draguard::alloc::internal
+
+#endif  // DRAGUARD_POLICY_ALLOCATOR_INTERNAL_DEVICE_FACTS_H_

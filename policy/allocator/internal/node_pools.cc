@@ -1,0 +1,206 @@
+// Node visibility and pool rules.
+//
+// For one node: every slice that can be visible (the node's own nodeName slices plus the
+// slices without a nodeName) is tested (§4), visible slices are grouped by pool, the
+// highest visible generation is kept, and the pool is classified complete, incomplete or
+// invalid with the rules of the version (§5). 1.35 recounts a pool cluster-wide when the
+// node does not see all of it and drops pools that have a newer generation elsewhere.
+#include "policy/allocator/internal/node_pools.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <set>
+
+namespace draguard::alloc::internal {
+namespace {
+
+bool ParseInt(const std::string& s, long long& out) {
+  char* end = nullptr;
+  out = std::strtoll(s.c_str(), &end, 10);
+  return !s.empty() && end == s.c_str() + s.size();
+}
+
+bool MatchesRequirement(const k8s::NodeSelectorRequirement& r, const std::string* value) {
+  if (r.op == "In") return value && std::find(r.values.begin(), r.values.end(), *value) != r.values.end();
+  if (r.op == "NotIn") return !value || std::find(r.values.begin(), r.values.end(), *value) == r.values.end();
+  if (r.op == "Exists") return value != nullptr;
+  if (r.op == "DoesNotExist") return value == nullptr;
+  if (r.op == "Gt" || r.op == "Lt") {
+    long long have = 0, want = 0;
+    if (!value || r.values.size() != 1 || !ParseInt(*value, have) || !ParseInt(r.values[0], want)) {
+      return false;
+    }
+    return r.op == "Gt" ? have > want : have < want;
+  }
+  return false;
+}
+
+bool MatchesTerm(const k8s::NodeSelectorTerm& term, const std::string& node,
+                 const std::map<std::string, std::string>* labels) {
+  if (term.match_expressions.empty() && term.match_fields.empty()) return false;
+  for (const auto& r : term.match_expressions) {
+    const std::string* value = nullptr;
+    if (labels) {
+      auto it = labels->find(r.key);
+      if (it != labels->end()) value = &it->second;
+    }
+    if (!MatchesRequirement(r, value)) return false;
+  }
+  for (const auto& r : term.match_fields) {
+    if (r.key != "metadata.name" || !MatchesRequirement(r, &node)) return false;
+  }
+  return true;
+}
+
+// Visibility of a device by its own node fields (per-device node selection).
+bool DeviceOnNode(const k8s::Device& d, const std::string& node,
+                  const std::map<std::string, std::string>* labels) {
+  if (d.node_name) return *d.node_name == node;
+  if (d.node_selector) return MatchesNodeSelector(*d.node_selector, node, labels);
+  return d.all_nodes.value_or(false);
+}
+
+bool SliceVisible(const k8s::ResourceSliceSpec& s, const std::string& node,
+                  const std::map<std::string, std::string>* labels, const AllocatorOptions& o) {
+  bool partitionable = o.gates.partitionable_devices;
+  if (!s.shared_counters.empty() && o.version == KubeVersion::k1_35 && s.devices.empty()) {
+    return partitionable;  // 1.35 counter slices join their pool everywhere
+  }
+  if (s.per_device_node_selection.value_or(false)) {
+    if (!partitionable) return false;
+    return std::any_of(s.devices.begin(), s.devices.end(),
+                       [&](const k8s::Device& d) { return DeviceOnNode(d, node, labels); });
+  }
+  if (s.node_name && !s.node_name->empty()) return *s.node_name == node;
+  if (s.node_selector) return MatchesNodeSelector(*s.node_selector, node, labels);
+  return s.all_nodes.value_or(false);
+}
+
+// Duplicate device names, duplicate counter sets, consumption of unknown counters (§5.3).
+std::string PoolProblem(const Inventory& inv, const NodePool& np, KubeVersion version) {
+  std::set<std::string> names;
+  std::map<std::string, std::set<std::string>> pool_sets;
+  for (size_t s : np.slices) {
+    for (const auto& cs : inv.slices()[s].spec.shared_counters) {
+      if (pool_sets.count(cs.name) && version == KubeVersion::k1_35) {
+        return "counter set " + cs.name + " is defined twice";
+      }
+      for (const auto& [name, c] : cs.counters) pool_sets[cs.name].insert(name);
+    }
+  }
+  for (size_t s : np.slices) {
+    const auto& spec = inv.slices()[s].spec;
+    std::map<std::string, std::set<std::string>> slice_sets;
+    for (const auto& cs : spec.shared_counters) {
+      if (slice_sets.count(cs.name)) return "counter set " + cs.name + " is defined twice";
+      for (const auto& [name, c] : cs.counters) slice_sets[cs.name].insert(name);
+    }
+    const auto& sets = version == KubeVersion::k1_35 ? pool_sets : slice_sets;
+    for (const k8s::Device& d : spec.devices) {
+      if (!names.insert(d.name).second) return "device name " + d.name + " is used twice";
+      for (const auto& cc : d.consumes_counters) {
+        auto it = sets.find(cc.counter_set);
+        if (it == sets.end()) return "device " + d.name + " consumes unknown counter set " + cc.counter_set;
+        for (const auto& [name, c] : cc.counters) {
+          if (!it->second.count(name)) return "device " + d.name + " consumes unknown counter " + name;
+        }
+      }
+    }
+  }
+  return "";
+}
+
+void Classify(const Inventory& inv, NodePool& np, const AllocatorOptions& o) {
+  const PoolInfo& info = inv.pools()[np.pool];
+  int64_t want = inv.slices()[np.slices.front()].spec.pool.resource_slice_count;
+  int64_t seen = static_cast<int64_t>(np.slices.size());
+  if (seen != want) {
+    int64_t total = seen;
+    if (o.version == KubeVersion::k1_35) {
+      auto it = info.slices_per_generation.find(np.generation);
+      total = it == info.slices_per_generation.end() ? seen : it->second;
+    }
+    if (total != want) {
+      np.state = PoolState::kIncomplete;
+      np.problem = "pool " + info.name + " of driver " + info.driver + " has " +
+                   std::to_string(total) + " of " + std::to_string(want) +
+                   " slices at generation " + std::to_string(np.generation);
+      return;
+    }
+  }
+  np.problem = PoolProblem(inv, np, o.version);
+  if (!np.problem.empty()) np.state = PoolState::kInvalid;
+}
+
+bool PoolUsable(const NodePool& np, KubeVersion version) {
+  if (np.state == PoolState::kComplete) return true;
+  return version == KubeVersion::k1_34 && np.state == PoolState::kIncomplete;
+}
+
+bool DeviceGated(const k8s::Device& d, const AllocatorOptions& o) {
+  if (!d.consumes_counters.empty() && !o.gates.partitionable_devices) return true;
+  if (!d.binding_conditions.empty() && !o.gates.binding_and_status()) return true;
+  return false;
+}
+
+}  // namespace
+
+bool MatchesNodeSelector(const k8s::NodeSelector& selector, std::string_view node,
+                         const std::map<std::string, std::string>* labels) {
+  std::string name(node);
+  for (const auto& term : selector.node_selector_terms) {
+    if (MatchesTerm(term, name, labels)) return true;
+  }
+  return false;
+}
+
+NodeDevices CollectNodeDevices(const Inventory& inv, std::string_view node_view,
+                               const AllocatorOptions& o) {
+  std::string node(node_view);
+  const auto* labels = inv.NodeLabels(node);
+  std::map<size_t, NodePool> by_pool;
+  auto consider = [&](size_t s) {
+    const auto& spec = inv.slices()[s].spec;
+    if (!SliceVisible(spec, node, labels, o)) return;
+    NodePool& np = by_pool[inv.PoolOfSlice(s)];
+    np.pool = inv.PoolOfSlice(s);
+    int64_t gen = spec.pool.generation;
+    if (np.slices.empty() || gen > np.generation) {
+      np.slices.clear();
+      np.generation = gen;
+    }
+    if (gen == np.generation) np.slices.push_back(s);
+  };
+  for (size_t s : inv.LocalSlices(node)) consider(s);
+  for (size_t s : inv.NonLocalSlices()) consider(s);
+
+  NodeDevices out;
+  std::vector<size_t> late;  // binding-condition devices go last
+  for (auto& [pool, np] : by_pool) {
+    std::sort(np.slices.begin(), np.slices.end());
+    if (o.version == KubeVersion::k1_35 && inv.pools()[pool].max_generation > np.generation &&
+        static_cast<int64_t>(np.slices.size()) !=
+            inv.slices()[np.slices.front()].spec.pool.resource_slice_count) {
+      continue;  // obsolete: a newer generation exists elsewhere
+    }
+    Classify(inv, np, o);
+    bool usable = PoolUsable(np, o.version);
+    for (size_t s : np.slices) {
+      const auto& spec = inv.slices()[s].spec;
+      bool per_device = spec.per_device_node_selection.value_or(false);
+      auto [begin, end] = inv.SliceDevices(s);
+      for (size_t id = begin; id < end; ++id) {
+        const k8s::Device& d = *inv.devices()[id].device;
+        if (per_device && !DeviceOnNode(d, node, labels)) continue;
+        ++out.visible;
+        if (!usable || DeviceGated(d, o)) continue;
+        (d.binding_conditions.empty() ? out.devices : late).push_back(id);
+      }
+    }
+    out.pools.push_back(std::move(np));
+  }
+  out.devices.insert(out.devices.end(), late.begin(), late.end());
+  return out;
+}
+
+}  // namespace draguard::alloc::internal

@@ -1,0 +1,155 @@
+// Up-front validation of the claims (allocator.md §15 step 1, §2 feature effects, §8, §16).
+#include "policy/allocator/internal/plan.h"
+
+#include <algorithm>
+
+namespace draguard::alloc::internal {
+namespace {
+
+Reason Fatal(size_t claim, std::string code, std::string request, std::string message) {
+  return Reason{.code = std::move(code), .claim = claim, .request = std::move(request),
+                .message = std::move(message)};
+}
+
+Alternative MakeAlternative(const k8s::DeviceRequestCommon& common, std::string name,
+                            std::string request) {
+  Alternative alt;
+  alt.name = std::move(name);
+  alt.request = std::move(request);
+  alt.common = &common;
+  alt.all = common.allocation_mode == k8s::kAllocationModeAll;
+  alt.count = alt.all ? 0 : std::max<int64_t>(common.count, 1);
+  return alt;
+}
+
+// Feature and class checks for one alternative; false with a reason when fatal/unsatisfiable.
+bool CheckAlternative(const Inventory& inv, const AllocatorOptions& o, size_t claim,
+                      Alternative& alt, VerdictKind& kind, std::vector<Reason>& reasons) {
+  alt.device_class = inv.FindClass(alt.common->device_class_name);
+  if (alt.device_class == nullptr) {
+    kind = VerdictKind::kUnsatisfiable;
+    reasons.push_back(Fatal(claim, "alloc.class.not-found", alt.name,
+                            "request " + alt.name + ": DeviceClass \"" +
+                                alt.common->device_class_name + "\" does not exist"));
+    return false;
+  }
+  if (alt.common->capacity && !alt.common->capacity->requests.empty() &&
+      o.gates.consumable_capacity) {
+    kind = VerdictKind::kUndecided;
+    reasons.push_back(Fatal(claim, "alloc.capacity.unsupported", alt.name,
+                            "request " + alt.name + ": consumable capacity requests are not "
+                            "checked by draguard yet"));
+    return false;
+  }
+  return true;
+}
+
+bool PlanRequest(const Inventory& inv, const AllocatorOptions& o, size_t claim,
+                 const k8s::DeviceRequest& req, PlannedRequest& out, VerdictKind& kind,
+                 std::vector<Reason>& reasons) {
+  if (req.exactly) {
+    if (req.exactly->admin_access.has_value() && !o.gates.admin_access) {
+      kind = VerdictKind::kError;
+      reasons.push_back(Fatal(claim, "alloc.feature.disabled", req.name,
+                              "request " + req.name + " sets adminAccess but the DRAAdminAccess "
+                              "feature gate is off"));
+      return false;
+    }
+    Alternative alt = MakeAlternative(*req.exactly, req.name, req.name);
+    alt.admin = req.exactly->admin_access.value_or(false);
+    out.alternatives.push_back(std::move(alt));
+  } else {
+    if (!o.gates.prioritized_list) {
+      kind = VerdictKind::kError;
+      reasons.push_back(Fatal(claim, "alloc.feature.disabled", req.name,
+                              "request " + req.name + " uses firstAvailable but the "
+                              "DRAPrioritizedList feature gate is off"));
+      return false;
+    }
+    for (const auto& sub : req.first_available) {
+      out.alternatives.push_back(MakeAlternative(sub, req.name + "/" + sub.name, req.name));
+    }
+  }
+  if (out.alternatives.empty()) {
+    kind = VerdictKind::kError;
+    reasons.push_back(Fatal(claim, "alloc.request.empty", req.name,
+                            "request " + req.name + " has neither exactly nor firstAvailable"));
+    return false;
+  }
+  out.min_count = INT64_MAX;
+  for (Alternative& alt : out.alternatives) {
+    if (!CheckAlternative(inv, o, claim, alt, kind, reasons)) return false;
+    out.min_count = std::min(out.min_count, alt.all ? int64_t{1} : alt.count);
+  }
+  return true;
+}
+
+bool PlanConstraints(const AllocatorOptions& o, size_t claim, const k8s::DeviceClaim& devices,
+                     PlannedClaim& out, VerdictKind& kind, std::vector<Reason>& reasons) {
+  for (const auto& c : devices.constraints) {
+    PlannedConstraint pc{.requests = c.requests};
+    if (c.match_attribute) {
+      pc.attribute = *c.match_attribute;
+    } else if (c.distinct_attribute && o.gates.consumable_capacity) {
+      pc.match = false;
+      pc.attribute = *c.distinct_attribute;
+    } else {
+      kind = VerdictKind::kError;
+      reasons.push_back(Fatal(claim, "alloc.feature.disabled", "",
+                              c.distinct_attribute
+                                  ? "distinctAttribute needs the DRAConsumableCapacity feature gate"
+                                  : "a constraint sets neither matchAttribute nor distinctAttribute"));
+      return false;
+    }
+    out.constraints.push_back(std::move(pc));
+  }
+  return true;
+}
+
+}  // namespace
+
+bool PlannedConstraint::Covers(const Alternative& alt) const {
+  if (requests.empty()) return true;
+  return std::any_of(requests.begin(), requests.end(), [&](const std::string& r) {
+    return r == alt.request || r == alt.name;
+  });
+}
+
+bool BuildPlan(const Inventory& inv, const std::vector<const k8s::ResourceClaimSpec*>& claims,
+               const AllocatorOptions& o, Plan& plan, VerdictKind& kind,
+               std::vector<Reason>& reasons) {
+  plan.claims.resize(claims.size());
+  for (size_t c = 0; c < claims.size(); ++c) {
+    PlannedClaim& pc = plan.claims[c];
+    pc.spec = claims[c];
+    for (const auto& req : claims[c]->devices.requests) {
+      PlannedRequest pr;
+      if (!PlanRequest(inv, o, c, req, pr, kind, reasons)) return false;
+      pc.requests.push_back(std::move(pr));
+    }
+    if (!PlanConstraints(o, c, claims[c]->devices, pc, kind, reasons)) return false;
+    pc.min_after.assign(pc.requests.size() + 1, 0);
+    for (size_t r = pc.requests.size(); r-- > 0;) {
+      pc.min_after[r] = pc.min_after[r + 1] + pc.requests[r].min_count;
+    }
+    if (pc.min_after[0] > o.max_results_per_claim) {
+      kind = VerdictKind::kError;
+      reasons.push_back(Fatal(c, "alloc.request.too-many-results", "",
+                              "the claim needs at least " + std::to_string(pc.min_after[0]) +
+                                  " devices; at most " + std::to_string(o.max_results_per_claim) +
+                                  " can be allocated to one claim"));
+      return false;
+    }
+  }
+  for (PlannedClaim& pc : plan.claims) {
+    for (PlannedRequest& pr : pc.requests) {
+      for (Alternative& alt : pr.alternatives) {
+        alt.id = plan.alternatives.size();
+        plan.alternatives.push_back(&alt);
+      }
+    }
+  }
+  return true;
+}
+
+}  // namespace draguard::alloc::internal

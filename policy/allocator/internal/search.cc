@@ -1,0 +1,442 @@
+// The per-node search.
+//
+// For each node: (1) the devices the node may use are collected (node_pools.cc); (2) for
+// each alternative of each request the candidates are filtered in the scheduler's order
+// (selectors, availability, taints, counters alone), counting survivors for the funnel;
+// (3) necessary conditions are checked before any search: every request has an alternative
+// with enough candidates, and every matchAttribute constraint has one value shared by
+// enough candidates of each request it covers; (4) a depth-first search places devices:
+// claims in order, requests in order, alternatives in order (full backtracking), and for
+// ExactCount the devices of one request as combinations (increasing candidate index; the
+// scheduler enumerates permutations). After a device's continuation fails, candidates that
+// are interchangeable with it (DeviceFacts::Class) are skipped at that slot: any solution
+// using one maps to a solution using the other. Every placement counts against the budget.
+// The search is never slower than plain DFS: it visits a subset of DFS's nodes.
+#include "policy/allocator/internal/search.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace draguard::alloc::internal {
+
+bool Budget::Step() {
+  if (exhausted) return false;
+  ++steps;
+  if (steps > max_steps || ((steps & 255) == 0 && std::chrono::steady_clock::now() > deadline)) {
+    exhausted = true;
+  }
+  return !exhausted;
+}
+
+namespace {
+
+struct ConstraintState {
+  const std::string* fixed = nullptr;  // matchAttribute value once set
+  int64_t count = 0;
+  std::vector<const std::string*> seen;  // distinctAttribute values
+};
+
+std::string DeviceName(const Inventory& inv, size_t d) {
+  DeviceView v = inv.View(d);
+  return std::string(v.driver) + "/" + std::string(v.pool) + "/" + std::string(v.name);
+}
+
+class NodeSearch {
+ public:
+  NodeSearch(const Inventory& inv, const Plan& plan, const std::string& node,
+             const AllocatorOptions& o, DeviceFacts& facts, SelectorEvaluator& eval,
+             Budget& budget)
+      : inv_(inv), plan_(plan), node_(node), o_(o), facts_(facts), eval_(eval), budget_(budget) {}
+
+  NodeOutcome Run();
+
+ private:
+  bool CheckAllPools();
+  bool BuildCandidates();
+  void BuildAlternative(const Alternative& alt, size_t claim);
+  bool PreCheckCounts();
+  bool PreCheckMatch(size_t claim, const PlannedConstraint& pc);
+  bool SolveRequest(size_t c, size_t r);
+  bool PlaceSlot(size_t c, size_t r, const Alternative& alt, int64_t need, int64_t k, size_t start);
+  enum class Fit { kOk, kUsed, kConstraint, kCounters };
+  Fit CanPlace(size_t c, const Alternative& alt, size_t d);
+  void Apply(size_t c, const Alternative& alt, size_t d);
+  void Undo();
+  void Infeasible(size_t claim, std::string code, std::string request, std::string message) {
+    out_.reasons.push_back(Reason{.code = std::move(code), .claim = claim,
+                                  .request = std::move(request), .node = node_,
+                                  .message = std::move(message)});
+  }
+
+  const Inventory& inv_;
+  const Plan& plan_;
+  const std::string& node_;
+  const AllocatorOptions& o_;
+  DeviceFacts& facts_;
+  SelectorEvaluator& eval_;
+  Budget& budget_;
+  NodeDevices nd_;
+  NodeOutcome out_;
+  std::vector<std::vector<size_t>> cands_;  // per alternative id
+  std::vector<char> alt_ok_;
+  std::vector<Pick> picks_;
+  std::vector<size_t> claim_start_;
+  std::vector<std::vector<ConstraintState>> cstate_;
+  bool fatal_ = false;
+};
+
+NodeOutcome NodeSearch::Run() {
+  nd_ = CollectNodeDevices(inv_, node_, o_);
+  for (const NodePool& p : nd_.pools) out_.invalid_pool |= p.state == PoolState::kInvalid;
+  if (!CheckAllPools() || !BuildCandidates()) {
+    out_.kind = NodeOutcome::kFatal;
+    return std::move(out_);
+  }
+  bool pre = PreCheckCounts();
+  for (size_t c = 0; pre && c < plan_.claims.size(); ++c) {
+    for (const PlannedConstraint& pc : plan_.claims[c].constraints) {
+      if (pc.match && !PreCheckMatch(c, pc)) pre = false;
+    }
+  }
+  if (!pre) return std::move(out_);
+  claim_start_.assign(plan_.claims.size() + 1, 0);
+  cstate_.resize(plan_.claims.size());
+  for (size_t c = 0; c < plan_.claims.size(); ++c) {
+    cstate_[c].resize(plan_.claims[c].constraints.size());
+  }
+  bool found = SolveRequest(0, 0);
+  if (fatal_) {
+    out_.kind = NodeOutcome::kFatal;
+  } else if (found) {
+    out_.kind = NodeOutcome::kFeasible;
+    out_.picks = picks_;
+  } else if (budget_.exhausted) {
+    out_.kind = NodeOutcome::kAborted;
+  } else {
+    Infeasible(0, "alloc.search.exhausted", "",
+               "enough devices pass each request's filters, but no combination satisfies the "
+               "constraints, counters and device sharing rules together");
+  }
+  return std::move(out_);
+}
+
+// All mode with an incomplete or invalid pool visible from the node is fatal (§5, §7).
+bool NodeSearch::CheckAllPools() {
+  for (size_t c = 0; c < plan_.claims.size(); ++c) {
+    for (const PlannedRequest& pr : plan_.claims[c].requests) {
+      for (const Alternative& alt : pr.alternatives) {
+        if (!alt.all) continue;
+        for (const NodePool& p : nd_.pools) {
+          if (p.state == PoolState::kComplete) continue;
+          out_.reasons.push_back(Reason{
+              .code = "alloc.request.all-incomplete-pool", .claim = c, .request = alt.name,
+              .node = node_,
+              .message = "request " + alt.name + " asks for all devices, but " + p.problem +
+                         (p.state == PoolState::kInvalid ? " (pool is invalid)"
+                                                         : " (pool is being updated)")});
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+}
+
+bool NodeSearch::BuildCandidates() {
+  cands_.assign(plan_.alternatives.size(), {});
+  alt_ok_.assign(plan_.alternatives.size(), 0);
+  out_.funnels.resize(plan_.alternatives.size());
+  for (size_t c = 0; c < plan_.claims.size(); ++c) {
+    for (const PlannedRequest& pr : plan_.claims[c].requests) {
+      for (const Alternative& alt : pr.alternatives) {
+        BuildAlternative(alt, c);
+        if (fatal_) return false;
+      }
+    }
+  }
+  return true;
+}
+
+void NodeSearch::BuildAlternative(const Alternative& alt, size_t claim) {
+  RequestFunnel& f = out_.funnels[alt.id];
+  f.request = alt.name;
+  f.node = node_;
+  f.needed = alt.count;
+  f.visible = nd_.visible;
+  std::vector<size_t>& cands = cands_[alt.id];
+  bool all_usable = true;
+  std::string blocker;
+  for (size_t d : nd_.devices) {
+    bool in_use = inv_.devices()[d].in_use && !alt.admin;
+    SelectorState s = facts_.Selectors(alt, d, eval_);
+    if (s == SelectorState::kError && (!in_use || alt.all)) {
+      const SelectorFailure& fail = *facts_.failure();
+      out_.reasons.push_back(Reason{
+          .code = "alloc.selector.error", .claim = claim, .request = alt.name, .node = node_,
+          .device = DeviceName(inv_, d),
+          .message = "request " + alt.name + ": " + (fail.from_class ? "class" : "request") +
+                     " selector \"" + fail.expression + "\" fails on device " +
+                     DeviceName(inv_, d) + ": " + fail.error});
+      fatal_ = true;
+      return;
+    }
+    if (s == SelectorState::kClassMismatch || s == SelectorState::kError) continue;
+    ++f.class_match;
+    if (s != SelectorState::kMatch) continue;
+    ++f.selector_match;
+    bool tolerated = facts_.Tolerated(d, alt.common->tolerations);
+    bool counters = facts_.FitsCounters(d);
+    if (alt.all) {
+      cands.push_back(d);
+      if ((in_use || !tolerated || !counters) && all_usable) {
+        all_usable = false;
+        blocker = DeviceName(inv_, d) + (in_use ? " is allocated to another claim"
+                                                : !tolerated ? " has a taint that is not tolerated"
+                                                             : " lacks shared counters");
+      }
+    }
+    if (in_use) continue;
+    ++f.available;
+    if (!tolerated) continue;
+    ++f.tolerated;
+    if (!counters) continue;
+    ++f.usable;
+    if (!alt.all) cands.push_back(d);
+  }
+  if (alt.all) {
+    alt_ok_[alt.id] = !cands.empty() && all_usable;
+    if (!cands.empty() && !all_usable) {
+      Infeasible(claim, "alloc.request.all-unavailable", alt.name,
+                 "request " + alt.name + " asks for all matching devices, but " + blocker);
+    }
+  } else {
+    alt_ok_[alt.id] = static_cast<int64_t>(cands.size()) >= alt.count;
+  }
+}
+
+// Upper bound on how many of `cands` fit the counters together: devices are grouped by the
+// first counter they draw; a group can contribute at most remaining / smallest amount.
+int64_t CounterBound(DeviceFacts& facts, const std::vector<size_t>& cands) {
+  std::map<size_t, std::pair<int64_t, int64_t>> groups;  // counter -> (members, min amount)
+  int64_t free = 0;
+  for (size_t d : cands) {
+    const auto& use = facts.Consumption(d);
+    if (!use || use->empty()) {
+      ++free;
+      continue;
+    }
+    auto [it, inserted] = groups.emplace(use->front().first, std::make_pair(0, use->front().second));
+    ++it->second.first;
+    it->second.second = std::min(it->second.second, use->front().second);
+  }
+  const CounterState& cs = facts.counters();
+  for (const auto& [idx, g] : groups) {
+    int64_t left = cs.capacity[idx] - cs.committed[idx] - cs.used[idx];
+    free += g.second <= 0 ? g.first : std::min(g.first, std::max<int64_t>(left, 0) / g.second);
+  }
+  return free;
+}
+
+bool NodeSearch::PreCheckCounts() {
+  bool ok = true;
+  for (const Alternative* alt : plan_.alternatives) {
+    if (!alt_ok_[alt->id] || alt->all) continue;
+    int64_t bound = CounterBound(facts_, cands_[alt->id]);
+    if (bound >= alt->count) continue;
+    alt_ok_[alt->id] = 0;
+    size_t claim = 0;
+    for (size_t c = 0; c < plan_.claims.size(); ++c) {
+      for (const PlannedRequest& pr : plan_.claims[c].requests) {
+        if (&pr.alternatives.front() <= alt && alt <= &pr.alternatives.back()) claim = c;
+      }
+    }
+    Infeasible(claim, "alloc.counters.exhausted", alt->name,
+               "request " + alt->name + ": the shared counters of node " + node_ +
+                   " leave room for at most " + std::to_string(bound) + " of the " +
+                   std::to_string(cands_[alt->id].size()) + " usable devices, " +
+                   std::to_string(alt->count) + " needed");
+  }
+  for (size_t c = 0; c < plan_.claims.size(); ++c) {
+    for (const PlannedRequest& pr : plan_.claims[c].requests) {
+      bool any = std::any_of(pr.alternatives.begin(), pr.alternatives.end(),
+                             [&](const Alternative& a) { return alt_ok_[a.id] != 0; });
+      if (any) continue;
+      ok = false;
+      const Alternative& a = pr.alternatives.front();
+      const RequestFunnel& f = out_.funnels[a.id];
+      Infeasible(c, "alloc.request.insufficient-devices", a.request,
+                 "request " + a.request + ": " + std::to_string(f.usable) +
+                     " usable devices on node " + node_ + ", " +
+                     (a.all ? std::string("at least one") : std::to_string(a.count)) + " needed");
+    }
+  }
+  return ok;
+}
+
+// Some value v must be carried by count_r candidates of every covered request, and by
+// their sum overall. Only requests with a single ExactCount alternative are checked.
+bool NodeSearch::PreCheckMatch(size_t claim, const PlannedConstraint& pc) {
+  std::vector<const Alternative*> alts;
+  for (const PlannedRequest& pr : plan_.claims[claim].requests) {
+    if (!std::any_of(pr.alternatives.begin(), pr.alternatives.end(),
+                     [&](const Alternative& a) { return pc.Covers(a); })) {
+      continue;
+    }
+    if (pr.alternatives.size() != 1 || pr.alternatives[0].all) return true;
+    alts.push_back(&pr.alternatives[0]);
+  }
+  if (alts.empty()) return true;
+  std::map<std::string, std::pair<std::vector<int64_t>, std::set<size_t>>> groups;
+  for (size_t i = 0; i < alts.size(); ++i) {
+    for (size_t d : cands_[alts[i]->id]) {
+      const auto& v = facts_.Attribute(pc.attribute, d);
+      if (!v) continue;
+      auto& g = groups[*v];
+      g.first.resize(alts.size());
+      ++g.first[i];
+      g.second.insert(d);
+    }
+  }
+  int64_t total = 0, largest = 0;
+  for (const Alternative* a : alts) total += a->count;
+  for (const auto& [value, g] : groups) {
+    largest = std::max<int64_t>(largest, static_cast<int64_t>(g.second.size()));
+    bool fits = static_cast<int64_t>(g.second.size()) >= total;
+    for (size_t i = 0; i < alts.size(); ++i) fits = fits && g.first[i] >= alts[i]->count;
+    if (fits) return true;
+  }
+  Infeasible(claim, "alloc.constraint.match-attribute", alts.front()->request,
+             "matchAttribute " + pc.attribute + ": largest group of usable devices sharing one "
+             "value on node " + node_ + " is " + std::to_string(largest) + ", " +
+             std::to_string(total) + " needed");
+  return false;
+}
+
+bool NodeSearch::SolveRequest(size_t c, size_t r) {
+  if (c == plan_.claims.size()) return true;
+  const PlannedClaim& claim = plan_.claims[c];
+  if (r == claim.requests.size()) {
+    claim_start_[c + 1] = picks_.size();
+    return SolveRequest(c + 1, 0);
+  }
+  if (r == 0) claim_start_[c] = picks_.size();
+  int64_t so_far = static_cast<int64_t>(picks_.size() - claim_start_[c]);
+  for (const Alternative& alt : claim.requests[r].alternatives) {
+    if (!alt_ok_[alt.id]) continue;
+    int64_t need = alt.all ? static_cast<int64_t>(cands_[alt.id].size()) : alt.count;
+    if (so_far + need + claim.min_after[r + 1] > o_.max_results_per_claim) continue;
+    if (PlaceSlot(c, r, alt, need, 0, 0)) return true;
+    if (budget_.exhausted || fatal_) return false;
+  }
+  return false;
+}
+
+bool NodeSearch::PlaceSlot(size_t c, size_t r, const Alternative& alt, int64_t need, int64_t k,
+                           size_t start) {
+  if (k == need) return SolveRequest(c, r + 1);
+  const std::vector<size_t>& cands = cands_[alt.id];
+  if (alt.all) {
+    size_t d = cands[static_cast<size_t>(k)];
+    if (!budget_.Step()) return false;
+    Fit fit = CanPlace(c, alt, d);
+    if (fit == Fit::kConstraint) {
+      Infeasible(c, "alloc.request.all-constraint", alt.name,
+                 "request " + alt.name + " asks for all matching devices, but device " +
+                     DeviceName(inv_, d) + " would violate a claim constraint");
+      fatal_ = true;
+      return false;
+    }
+    if (fit != Fit::kOk) return false;
+    Apply(c, alt, d);
+    if (PlaceSlot(c, r, alt, need, k + 1, 0)) return true;
+    Undo();
+    return false;
+  }
+  std::vector<int> tried;
+  for (size_t i = start; i < cands.size(); ++i) {
+    if (static_cast<int64_t>(cands.size() - i) < need - k) break;
+    size_t d = cands[i];
+    int cls = facts_.Class(d);
+    if (std::find(tried.begin(), tried.end(), cls) != tried.end()) continue;
+    if (!budget_.Step()) return false;
+    if (CanPlace(c, alt, d) != Fit::kOk) continue;
+    Apply(c, alt, d);
+    if (PlaceSlot(c, r, alt, need, k + 1, i + 1)) return true;
+    Undo();
+    if (budget_.exhausted || fatal_) return false;
+    tried.push_back(cls);
+  }
+  return false;
+}
+
+NodeSearch::Fit NodeSearch::CanPlace(size_t c, const Alternative& alt, size_t d) {
+  for (size_t i = 0; i < picks_.size(); ++i) {
+    if (picks_[i].device != d) continue;
+    // Admin access may reuse a device picked by another claim, never within its own claim.
+    if (!alt.admin || i >= claim_start_[c]) return Fit::kUsed;
+  }
+  const PlannedClaim& claim = plan_.claims[c];
+  for (size_t j = 0; j < claim.constraints.size(); ++j) {
+    const PlannedConstraint& pc = claim.constraints[j];
+    if (!pc.Covers(alt)) continue;
+    const auto& v = facts_.Attribute(pc.attribute, d);
+    if (!v) return Fit::kConstraint;
+    const ConstraintState& st = cstate_[c][j];
+    if (pc.match && st.count > 0 && *st.fixed != *v) return Fit::kConstraint;
+    if (!pc.match) {
+      for (const std::string* seen : st.seen) {
+        if (*seen == *v) return Fit::kConstraint;
+      }
+    }
+  }
+  if (!facts_.FitsCounters(d)) return Fit::kCounters;
+  return Fit::kOk;
+}
+
+void NodeSearch::Apply(size_t c, const Alternative& alt, size_t d) {
+  picks_.push_back(Pick{.claim = c, .alt = &alt, .device = d});
+  const PlannedClaim& claim = plan_.claims[c];
+  for (size_t j = 0; j < claim.constraints.size(); ++j) {
+    const PlannedConstraint& pc = claim.constraints[j];
+    if (!pc.Covers(alt)) continue;
+    const std::string* v = &*facts_.Attribute(pc.attribute, d);
+    ConstraintState& st = cstate_[c][j];
+    if (pc.match) {
+      if (st.count++ == 0) st.fixed = v;
+    } else {
+      st.seen.push_back(v);
+    }
+  }
+  for (const auto& [idx, amount] : *facts_.Consumption(d)) facts_.counters().used[idx] += amount;
+}
+
+void NodeSearch::Undo() {
+  Pick p = picks_.back();
+  picks_.pop_back();
+  const PlannedClaim& claim = plan_.claims[p.claim];
+  for (size_t j = 0; j < claim.constraints.size(); ++j) {
+    const PlannedConstraint& pc = claim.constraints[j];
+    if (!pc.Covers(*p.alt)) continue;
+    ConstraintState& st = cstate_[p.claim][j];
+    if (pc.match) {
+      if (--st.count == 0) st.fixed = nullptr;
+    } else {
+      st.seen.pop_back();
+    }
+  }
+  for (const auto& [idx, amount] : *facts_.Consumption(p.device)) {
+    facts_.counters().used[idx] -= amount;
+  }
+}
+
+}  // namespace
+
+NodeOutcome SearchNode(const Inventory& inventory, const Plan& plan, const std::string& node,
+                       const AllocatorOptions& options, DeviceFacts& facts,
+                       SelectorEvaluator& evaluator, Budget& budget) {
+  NodeSearch search(inventory, plan, node, options, facts, evaluator, budget);
+  return search.Run();
+}
+
+}  // namespace draguard::alloc::internal

@@ -1,0 +1,52 @@
+// The per-node search: candidates per alternative, necessary-condition pre-checks, then a
+// depth-first search over combinations with symmetry breaking (allocator.md §15, §22).
+#ifndef DRAGUARD_POLICY_ALLOCATOR_INTERNAL_SEARCH_H_
+#define DRAGUARD_POLICY_ALLOCATOR_INTERNAL_SEARCH_H_
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "policy/allocator/internal/device_facts.h"
+#include "policy/allocator/internal/node_pools.h"
+#include "policy/allocator/internal/plan.h"
+#include "policy/allocator/result.h"
+
+namespace draguard::alloc::internal {
+
+// One device placed by the search.
+struct Pick {
+  size_t claim = 0;
+  const Alternative* alt = nullptr;
+  size_t device = 0;
+};
+
+// Budget shared by all nodes of one check.
+struct Budget {
+  std::chrono::steady_clock::time_point deadline;
+  int64_t max_steps = 0;
+  int64_t steps = 0;
+  bool exhausted = false;
+  // Counts one step; false once the budget is exhausted.
+  bool Step();
+};
+
+// What happened on one node.
+struct NodeOutcome {
+  enum Kind { kFeasible, kInfeasible, kFatal, kAborted } kind = kInfeasible;
+  std::vector<Pick> picks;             // kFeasible: the witness, in result order
+  std::vector<RequestFunnel> funnels;  // per alternative id
+  std::vector<Reason> reasons;         // kInfeasible / kFatal
+  bool invalid_pool = false;
+};
+
+// Runs the checks and the search for one node. `facts` carries memoised selector results
+// between nodes; a selector error is reported as kFatal.
+NodeOutcome SearchNode(const Inventory& inventory, const Plan& plan, const std::string& node,
+                       const AllocatorOptions& options, DeviceFacts& facts,
+                       SelectorEvaluator& evaluator, Budget& budget);
+
+}  // namespace draguard::alloc::internal
+
+#endif  // DRAGUARD_POLICY_ALLOCATOR_INTERNAL_SEARCH_H_

@@ -1,0 +1,145 @@
+#include "policy/allocator/inventory.h"
+
+#include <algorithm>
+#include <set>
+#include <utility>
+
+namespace draguard::alloc {
+namespace {
+
+std::string DeviceKey(std::string_view driver, std::string_view pool, std::string_view device) {
+  std::string key;
+  key.reserve(driver.size() + pool.size() + device.size() + 2);
+  key.append(driver).append("/").append(pool).append("/").append(device);
+  return key;
+}
+
+bool RuleSelects(const k8s::DeviceTaintSelector& s, const k8s::ResourceSlice& slice,
+                 const k8s::Device& device) {
+  if (s.driver && *s.driver != slice.spec.driver) return false;
+  if (s.pool && *s.pool != slice.spec.pool.name) return false;
+  if (s.device && *s.device != device.name) return false;
+  return true;
+}
+
+}  // namespace
+
+Inventory Inventory::Build(InventoryInput input) {
+  Inventory inv;
+  inv.input_ = std::move(input);
+  inv.IndexDevices();
+  inv.MarkAllocated();
+  inv.ApplyTaintRules();
+  inv.CollectNodes();
+  for (size_t i = 0; i < inv.input_.classes.size(); ++i) {
+    inv.class_index_.emplace(inv.input_.classes[i].metadata.name, i);
+  }
+  return inv;
+}
+
+void Inventory::IndexDevices() {
+  std::map<std::pair<std::string, std::string>, size_t> pool_ids;
+  for (size_t s = 0; s < input_.slices.size(); ++s) {
+    const k8s::ResourceSliceSpec& spec = input_.slices[s].spec;
+    slice_begin_.push_back(devices_.size());
+    auto [it, inserted] = pool_ids.emplace(std::make_pair(spec.driver, spec.pool.name), pools_.size());
+    if (inserted) pools_.push_back(PoolInfo{.driver = spec.driver, .name = spec.pool.name});
+    PoolInfo& pool = pools_[it->second];
+    slice_pool_.push_back(it->second);
+    if (pool.slices.empty() || spec.pool.generation > pool.max_generation) {
+      pool.max_generation = spec.pool.generation;
+    }
+    pool.slices.push_back(s);
+    if (spec.node_name && !spec.node_name->empty()) {
+      local_slices_[*spec.node_name].push_back(s);
+    } else {
+      non_local_slices_.push_back(s);
+    }
+    ++pool.slices_per_generation[spec.pool.generation];
+    for (const k8s::Device& d : spec.devices) {
+      InventoryDevice dev{.id = devices_.size(), .slice = s, .pool = it->second, .device = &d};
+      // Newest generation wins the key; duplicates inside a pool are detected per node.
+      std::string key = DeviceKey(spec.driver, spec.pool.name, d.name);
+      auto found = device_index_.find(key);
+      if (found == device_index_.end() ||
+          input_.slices[devices_[found->second].slice].spec.pool.generation <
+              spec.pool.generation) {
+        device_index_[key] = dev.id;
+      }
+      devices_.push_back(std::move(dev));
+    }
+  }
+  slice_begin_.push_back(devices_.size());
+}
+
+void Inventory::MarkAllocated() {
+  for (const k8s::ResourceClaim& claim : input_.claims) {
+    if (!claim.status || !claim.status->allocation) continue;
+    for (const auto& r : claim.status->allocation->devices.results) {
+      if (r.admin_access.value_or(false)) continue;
+      if (auto id = FindDevice(r.driver, r.pool, r.device)) devices_[*id].in_use = true;
+    }
+  }
+}
+
+void Inventory::ApplyTaintRules() {
+  for (const k8s::DeviceTaintRule& rule : input_.taint_rules) {
+    const auto& sel = rule.spec.device_selector;
+    // Rules selecting by class or CEL (v1alpha3, 1.34) cannot be matched without the class
+    // selectors; they are applied only when they also name driver, pool or device.
+    for (InventoryDevice& dev : devices_) {
+      if (sel && !RuleSelects(*sel, input_.slices[dev.slice], *dev.device)) continue;
+      dev.rule_taints.push_back(rule.spec.taint);
+    }
+  }
+}
+
+void Inventory::CollectNodes() {
+  if (!input_.nodes.empty()) {
+    for (size_t i = 0; i < input_.nodes.size(); ++i) {
+      const std::string& name = input_.nodes[i].metadata.name;
+      if (node_index_.emplace(name, i).second) node_names_.push_back(name);
+    }
+    return;
+  }
+  std::set<std::string> names;
+  for (const k8s::ResourceSlice& slice : input_.slices) {
+    if (slice.spec.node_name && !slice.spec.node_name->empty()) names.insert(*slice.spec.node_name);
+    for (const k8s::Device& d : slice.spec.devices) {
+      if (d.node_name && !d.node_name->empty()) names.insert(*d.node_name);
+    }
+  }
+  node_names_.assign(names.begin(), names.end());
+}
+
+const std::map<std::string, std::string>* Inventory::NodeLabels(std::string_view node) const {
+  auto it = node_index_.find(node);
+  return it == node_index_.end() ? nullptr : &input_.nodes[it->second].metadata.labels;
+}
+
+const k8s::DeviceClass* Inventory::FindClass(std::string_view name) const {
+  auto it = class_index_.find(name);
+  return it == class_index_.end() ? nullptr : &input_.classes[it->second];
+}
+
+std::optional<size_t> Inventory::FindDevice(std::string_view driver, std::string_view pool,
+                                            std::string_view device) const {
+  auto it = device_index_.find(DeviceKey(driver, pool, device));
+  if (it == device_index_.end()) return std::nullopt;
+  return it->second;
+}
+
+const std::vector<size_t>& Inventory::LocalSlices(std::string_view node) const {
+  static const std::vector<size_t> kNone;
+  auto it = local_slices_.find(node);
+  return it == local_slices_.end() ? kNone : it->second;
+}
+
+DeviceView Inventory::View(size_t id) const {
+  const InventoryDevice& d = devices_[id];
+  const k8s::ResourceSliceSpec& spec = input_.slices[d.slice].spec;
+  return DeviceView{.id = id, .driver = spec.driver, .pool = spec.pool.name,
+                    .name = d.device->name, .device = d.device};
+}
+
+}  // namespace draguard::alloc

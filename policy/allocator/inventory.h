@@ -1,0 +1,117 @@
+// Inventory: the cluster state the allocator checks claims against.
+//
+// Built once from model objects (ResourceSlices, DeviceClasses, Nodes, allocated
+// ResourceClaims, DeviceTaintRules) and then read-only; the webhook rebuilds it from its
+// informer cache, `lint`/`explain` from files. Devices get a dense id (their index in
+// devices()) used as a cache key by selector evaluation. When no Node objects are given,
+// the nodes are the node names the slices mention (slice or per-device nodeName).
+//
+// Thread-compatible: const methods may be called concurrently. Not copyable (DeviceViews
+// point into it); movable.
+#ifndef DRAGUARD_POLICY_ALLOCATOR_INVENTORY_H_
+#define DRAGUARD_POLICY_ALLOCATOR_INVENTORY_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "policy/allocator/selector.h"
+#include "policy/k8s/device_class.h"
+#include "policy/k8s/meta.h"
+#include "policy/k8s/resource_claim.h"
+#include "policy/k8s/resource_slice.h"
+
+namespace draguard::alloc {
+
+struct InventoryInput {
+  std::vector<k8s::ResourceSlice> slices;
+  std::vector<k8s::DeviceClass> classes;
+  std::vector<k8s::Node> nodes;
+  // Claims whose status.allocation marks devices in use (others are ignored here).
+  std::vector<k8s::ResourceClaim> claims;
+  std::vector<k8s::DeviceTaintRule> taint_rules;
+};
+
+// All slices of one (driver, pool name) in the cluster, at every generation.
+struct PoolInfo {
+  std::string driver;
+  std::string name;
+  std::vector<size_t> slices;  // indexes into Inventory::slices(), input order
+  int64_t max_generation = 0;
+  std::map<int64_t, int64_t> slices_per_generation;
+};
+
+struct InventoryDevice {
+  size_t id = 0;
+  size_t slice = 0;  // index into Inventory::slices()
+  size_t pool = 0;   // index into Inventory::pools()
+  const k8s::Device* device = nullptr;
+  // Taints from DeviceTaintRules selecting this device (the device's own are in `device`).
+  std::vector<k8s::DeviceTaint> rule_taints;
+  // Allocated (not admin access) by a claim in the inventory.
+  bool in_use = false;
+};
+
+class Inventory {
+ public:
+  // Takes ownership of the objects. Malformed objects are indexed as far as possible; the
+  // allocator reports what it cannot use.
+  static Inventory Build(InventoryInput input);
+
+  Inventory(Inventory&&) = default;
+  Inventory& operator=(Inventory&&) = default;
+  Inventory(const Inventory&) = delete;
+  Inventory& operator=(const Inventory&) = delete;
+
+  const std::vector<k8s::ResourceSlice>& slices() const { return input_.slices; }
+  const std::vector<InventoryDevice>& devices() const { return devices_; }
+  const std::vector<PoolInfo>& pools() const { return pools_; }
+  // Node names in input order (Node objects) or sorted (derived from slices).
+  const std::vector<std::string>& node_names() const { return node_names_; }
+
+  // Labels of a node; nullptr when the node has no Node object (only its name is known).
+  const std::map<std::string, std::string>* NodeLabels(std::string_view node) const;
+  const k8s::DeviceClass* FindClass(std::string_view name) const;
+  std::optional<size_t> FindDevice(std::string_view driver, std::string_view pool,
+                                   std::string_view device) const;
+  DeviceView View(size_t id) const;
+
+  // Slices whose spec.nodeName is `node` (input order), and the slices without a nodeName
+  // (selector, allNodes, per-device selection, counter-only): together every slice that can
+  // be visible from `node`.
+  const std::vector<size_t>& LocalSlices(std::string_view node) const;
+  const std::vector<size_t>& NonLocalSlices() const { return non_local_slices_; }
+  size_t PoolOfSlice(size_t slice) const { return slice_pool_[slice]; }
+  // Device ids of one slice: [first, second).
+  std::pair<size_t, size_t> SliceDevices(size_t slice) const {
+    return {slice_begin_[slice], slice_begin_[slice + 1]};
+  }
+
+ private:
+  Inventory() = default;
+  void IndexDevices();
+  void MarkAllocated();
+  void ApplyTaintRules();
+  void CollectNodes();
+
+  InventoryInput input_;
+  std::vector<PoolInfo> pools_;
+  std::vector<InventoryDevice> devices_;
+  std::vector<std::string> node_names_;
+  std::map<std::string, std::vector<size_t>, std::less<>> local_slices_;
+  std::vector<size_t> non_local_slices_;
+  std::vector<size_t> slice_begin_;
+  std::vector<size_t> slice_pool_;  // size slices()+1
+  std::map<std::string, size_t, std::less<>> node_index_;
+  std::map<std::string, size_t, std::less<>> class_index_;
+  std::map<std::string, size_t, std::less<>> device_index_;  // "driver/pool/device" -> id
+};
+
+}  // namespace draguard::alloc
+
+#endif  // DRAGUARD_POLICY_ALLOCATOR_INVENTORY_H_

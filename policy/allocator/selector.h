@@ -1,0 +1,50 @@
+// How the allocator asks whether a device passes a CEL selector.
+//
+// The allocator never compiles CEL itself: callers pass a SelectorEvaluator (the CEL adapter
+// in production, a fake in tests). Each device is presented as a DeviceView whose `id` is
+// stable for the lifetime of one Inventory, so an adapter can prepare the device once
+// (driver, attributes keyed by qualified name, capacity quantities) and reuse it for every
+// expression. The allocator itself memoises results per (device, request) across nodes.
+#ifndef DRAGUARD_POLICY_ALLOCATOR_SELECTOR_H_
+#define DRAGUARD_POLICY_ALLOCATOR_SELECTOR_H_
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "policy/k8s/resource_slice.h"
+
+namespace draguard::alloc {
+
+// One device as CEL sees it. Pointers and views stay valid as long as the Inventory lives.
+struct DeviceView {
+  size_t id = 0;               // dense index in Inventory::devices(); a cache key
+  std::string_view driver;     // device.driver
+  std::string_view pool;
+  std::string_view name;
+  const k8s::Device* device = nullptr;  // attributes, capacity, allowMultipleAllocations
+};
+
+enum class SelectorOutcome { kMatch, kNoMatch, kError };
+
+struct SelectorResult {
+  SelectorOutcome outcome = SelectorOutcome::kNoMatch;
+  std::string error;  // the CEL compile or runtime error text when outcome == kError
+
+  static SelectorResult Match() { return {SelectorOutcome::kMatch, {}}; }
+  static SelectorResult NoMatch() { return {SelectorOutcome::kNoMatch, {}}; }
+  static SelectorResult Error(std::string text) { return {SelectorOutcome::kError, std::move(text)}; }
+};
+
+// Decides whether a device passes one CEL selector. An error is fatal for the claim, as in
+// the scheduler (allocator.md §6). Implementations may cache compiled programs; they are
+// called from one thread per CheckClaim call and must not throw.
+class SelectorEvaluator {
+ public:
+  virtual ~SelectorEvaluator() = default;
+  virtual SelectorResult Evaluate(std::string_view expression, const DeviceView& device) = 0;
+};
+
+}  // namespace draguard::alloc
+
+#endif  // DRAGUARD_POLICY_ALLOCATOR_SELECTOR_H_

@@ -1,0 +1,107 @@
+#include "policy/cel/compiler.h"
+
+#include <utility>
+
+#include "policy/cel/checker.h"
+#include "policy/cel/parser.h"
+#include "policy/cel/parser_options.h"
+
+namespace draguard::cel {
+namespace {
+
+// Prefixes every error with the API server's "compilation failed: " detail. The API server
+// joins all issues into one cel-go block with caret lines; draguard keeps one diagnostic per
+// issue, each positioned inside the expression, so the caret is drawn in the user's file
+// instead (FormatCelIssues renders the cel-go block where that exact text is wanted).
+void AdoptCompileErrors(const Diagnostics& found, Diagnostics& out) {
+  for (const Diagnostic& d : found) {
+    Diagnostic copy = d;
+    if (copy.is_error()) copy.message = "compilation failed: " + copy.message;
+    out.Add(std::move(copy));
+  }
+}
+
+bool AcceptedResultType(const Type& t) {
+  return t.kind() == TypeKind::kBool || t.kind() == TypeKind::kAny;
+}
+
+}  // namespace
+
+SelectorCompileResult CompileSelector(std::string_view expression, const EnvOptions& options) {
+  SelectorCompileResult result;
+  if (expression.size() > kMaxSelectorExpressionBytes) {
+    result.issues.Error("cel.expression-too-long", FieldPath(),
+                        "may not be more than " + std::to_string(kMaxSelectorExpressionBytes) +
+                            " bytes",
+                        "split the condition over several selectors; all must match");
+    return result;
+  }
+  ParseResult parsed = Parse(expression);
+  if (!parsed.ok()) {
+    AdoptCompileErrors(parsed.issues, result.issues);
+    return result;
+  }
+  std::shared_ptr<const Environment> env = Environment::ForDraSelector(options);
+  CheckResult checked = Check(*parsed.ast, *env);
+  result.ast = std::move(parsed.ast);
+  result.checked = std::move(checked.checked);
+  if (!checked.ok()) {
+    AdoptCompileErrors(checked.issues, result.issues);
+    return result;
+  }
+  const Type& type = result.checked.result_type();
+  if (!AcceptedResultType(type)) {
+    Diagnostic& d = result.issues.Error(
+        "cel.result-type", FieldPath(),
+        "must evaluate to bool or the unknown type, not " + type.DebugString(),
+        "compare the value, e.g. `... == \"value\"`, so the selector yields a bool");
+    d.value_offset = 0;
+    return result;
+  }
+  CostOptions cost_options;
+  cost_options.sizes = &DraSizeEstimator();
+  result.cost = EstimateCost(*result.ast, result.checked, cost_options);
+  if (result.cost.max > kMaxSelectorCost) {
+    Diagnostic& d = result.issues.Error(
+        "cel.cost-exceeded", FieldPath(), "too complex, exceeds cost limit",
+        "avoid nested comprehensions over large lists and unbounded string operations");
+    d.value_offset = 0;
+  }
+  return result;
+}
+
+std::shared_ptr<const SelectorCompileResult> SelectorCache::Compile(std::string_view expression,
+                                                                    const EnvOptions& options) {
+  std::string key;
+  key.reserve(expression.size() + 4);
+  key.push_back(options.version == KubernetesVersion::k1_35 ? '5' : '4');
+  key.push_back(options.mode == EnvOptions::kStoredExpressions ? 'S' : 'N');
+  key.push_back(options.consumable_capacity_gate ? 'G' : 'g');
+  key.push_back(':');
+  key.append(expression);
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (auto it = index_.find(key); it != index_.end()) {
+      lru_.splice(lru_.begin(), lru_, it->second);
+      return it->second->second;
+    }
+  }
+  // Compile outside the lock; a concurrent duplicate compile is harmless.
+  auto compiled = std::make_shared<const SelectorCompileResult>(CompileSelector(expression, options));
+  std::lock_guard<std::mutex> lock(mu_);
+  if (auto it = index_.find(key); it != index_.end()) return it->second->second;
+  lru_.emplace_front(key, compiled);
+  index_[std::move(key)] = lru_.begin();
+  while (lru_.size() > capacity_ && !lru_.empty()) {
+    index_.erase(lru_.back().first);
+    lru_.pop_back();
+  }
+  return compiled;
+}
+
+size_t SelectorCache::size() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return lru_.size();
+}
+
+}  // namespace draguard::cel

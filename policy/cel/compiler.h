@@ -1,0 +1,72 @@
+// The API server's selector compile (cel.md §1.1), in its order:
+//   1. more than 10,240 bytes → cel.expression-too-long (not compiled);
+//   2. parse, then check in the DRA environment for the options → compile errors, whose
+//      message is "compilation failed: " + the issue's message, with the issue's
+//      code and value_offset (one diagnostic per issue; FormatCelIssues renders the
+//      API server's combined cel-go block with caret lines where that text is wanted);
+//   3. result type exactly bool or any, else cel.result-type
+//      ("must evaluate to bool or the unknown type, not int");
+//   4. estimated max cost > 1,000,000 → cel.cost-exceeded ("too complex, exceeds cost limit").
+// Diagnostics leave `field` empty; the object validator sets it.
+//
+// SelectorCache memoises results by (expression, options): the webhook and allocator
+// compile the same texts many times. It is thread safe.
+#ifndef DRAGUARD_POLICY_CEL_COMPILER_H_
+#define DRAGUARD_POLICY_CEL_COMPILER_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "policy/cel/ast.h"
+#include "policy/cel/checked_ast.h"
+#include "policy/cel/cost.h"
+#include "policy/cel/env.h"
+#include "policy/common/diagnostic.h"
+
+namespace draguard::cel {
+
+struct SelectorCompileResult {
+  // The parsed expression; null when too long or unparsable.
+  std::unique_ptr<Ast> ast;
+  // Types and references for `ast` (meaningful when ast is set and no check errors).
+  CheckedAst checked;
+  // Worst-case estimate; zero when not estimated (compile errors).
+  CostEstimate cost;
+  Diagnostics issues;
+
+  // True when the API server would accept the selector.
+  bool ok() const { return ast != nullptr && !issues.has_errors(); }
+};
+
+// Compiles `expression` as the API server does for a selector under `options`. Never
+// throws; never returns a Status (every failure is a user-facing diagnostic).
+SelectorCompileResult CompileSelector(std::string_view expression, const EnvOptions& options);
+
+// A bounded, thread-safe cache of CompileSelector results keyed by (expression, options).
+// Returned results are shared and immutable; they stay valid after eviction.
+class SelectorCache {
+ public:
+  explicit SelectorCache(size_t capacity = 4096) : capacity_(capacity) {}
+
+  std::shared_ptr<const SelectorCompileResult> Compile(std::string_view expression,
+                                                       const EnvOptions& options);
+  size_t size() const;
+
+ private:
+  using Entry = std::pair<std::string, std::shared_ptr<const SelectorCompileResult>>;
+
+  size_t capacity_;
+  mutable std::mutex mu_;
+  std::list<Entry> lru_;  // most recent first
+  std::unordered_map<std::string, std::list<Entry>::iterator> index_;
+};
+
+}  // namespace draguard::cel
+
+#endif  // DRAGUARD_POLICY_CEL_COMPILER_H_

@@ -1,0 +1,351 @@
+// cel-go's cost model (checker/cost.go), walked over our AST:
+//  - literals cost 0, identifiers 1, a field select on a map or object 1 (on dyn/any 0),
+//    a presence test only its operand;
+//  - a call costs its target and arguments plus the function cost, the union over every
+//    candidate overload; most functions cost 1, string- and list-size-dependent ones scale
+//    with size estimates (traversal factor 0.1, regex factor 0.25), && and || cost the
+//    left side at least and both at most, ?: the condition plus the dearer branch;
+//  - list literals 10, map literals 30, message literals 40, plus their elements;
+//  - a comprehension costs range + init + result + range size × (condition + step).
+// Sizes come from computed results, literals, the SizeEstimator by field path, and scalars
+// (size 1); anything else is [0, UINT64_MAX].
+#include "policy/cel/cost.h"
+
+#include <cmath>
+#include <limits>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+
+#include "policy/cel/operators.h"
+
+namespace draguard::cel {
+namespace {
+
+constexpr uint64_t kMax = std::numeric_limits<uint64_t>::max();
+constexpr double kTraversal = 0.1;
+constexpr double kRegexFactor = 0.25;
+
+uint64_t SatAdd(uint64_t a, uint64_t b) { return a > kMax - b ? kMax : a + b; }
+uint64_t SatMul(uint64_t a, uint64_t b) {
+  if (a == 0 || b == 0) return 0;
+  return a > kMax / b ? kMax : a * b;
+}
+uint64_t ByFactor(uint64_t x, double f) {
+  const double xf = static_cast<double>(x);
+  if (xf > 0 && f > 0 && xf > static_cast<double>(kMax) / f) return kMax;
+  const double c = std::ceil(xf * f);
+  if (c >= 18446744073709551616.0) return kMax;
+  return static_cast<uint64_t>(c);
+}
+
+CostEstimate Add(CostEstimate a, CostEstimate b) {
+  return {SatAdd(a.min, b.min), SatAdd(a.max, b.max)};
+}
+CostEstimate Mul(CostEstimate a, CostEstimate b) {
+  return {SatMul(a.min, b.min), SatMul(a.max, b.max)};
+}
+CostEstimate Factor(SizeEstimate s, double f) { return {ByFactor(s.min, f), ByFactor(s.max, f)}; }
+CostEstimate Union(CostEstimate a, CostEstimate b) {
+  return {std::min(a.min, b.min), std::max(a.max, b.max)};
+}
+SizeEstimate UnionSize(SizeEstimate a, SizeEstimate b) {
+  return {std::min(a.min, b.min), std::max(a.max, b.max)};
+}
+
+bool IsScalar(const Type& t) {
+  switch (t.kind()) {
+    case TypeKind::kBool:
+    case TypeKind::kDouble:
+    case TypeKind::kDuration:
+    case TypeKind::kInt:
+    case TypeKind::kTimestamp:
+    case TypeKind::kUint:
+      return true;
+    default:
+      return false;
+  }
+}
+
+class DraSizes final : public SizeEstimator {
+ public:
+  std::optional<SizeEstimate> EstimateSize(const std::vector<std::string>& p) const override {
+    if (p.empty() || p[0] != "device") return std::nullopt;
+    if (p.size() == 2 && p[1] == "driver") return SizeEstimate{0, 63};
+    if (p.size() < 2 || (p[1] != "attributes" && p[1] != "capacity")) return std::nullopt;
+    if (p.size() == 2) return SizeEstimate{0, 32};                     // domains
+    if (p.size() == 3) return SizeEstimate{0, p[2] == "@keys" ? 63u : 32u};  // domain / inner map
+    if (p.size() == 4) return SizeEstimate{0, p[3] == "@keys" ? 32u : 64u};  // id / value
+    return std::nullopt;
+  }
+};
+
+class Coster {
+ public:
+  Coster(const CheckedAst& checked, const CostOptions& options)
+      : checked_(checked), options_(options) {}
+
+  CostEstimate Cost(const Expr& e) {
+    if (e.as_const()) return {};
+    if (const IdentExpr* i = e.as_ident()) return CostIdent(e, *i);
+    if (const SelectExpr* s = e.as_select()) return CostSelect(e, *s);
+    if (const CallExpr* c = e.as_call()) return CostCall(e, *c);
+    if (const ListExpr* l = e.as_list()) {
+      CostEstimate sum{10, 10};
+      for (const ExprPtr& el : l->elements) sum = Add(sum, Cost(*el));
+      return sum;
+    }
+    if (const StructExpr* st = e.as_struct()) {
+      const uint64_t base = st->message_name.empty() ? 30 : 40;
+      CostEstimate sum{base, base};
+      for (const StructEntry& entry : st->entries) {
+        if (entry.key) sum = Add(sum, Cost(*entry.key));
+        if (entry.value) sum = Add(sum, Cost(*entry.value));
+      }
+      return sum;
+    }
+    if (const ComprehensionExpr* c = e.as_comprehension()) return CostComprehension(e, *c);
+    return {};
+  }
+
+ private:
+  CostEstimate CostIdent(const Expr& e, const IdentExpr& ident) {
+    for (auto it = iter_ranges_.rbegin(); it != iter_ranges_.rend(); ++it) {
+      if (it->name != ident.name) continue;
+      auto path = PathOf(*it->range);
+      path.push_back(it->suffix);
+      paths_[e.id] = std::move(path);
+      return {1, 1};
+    }
+    paths_[e.id] = {ident.name};
+    return {1, 1};
+  }
+
+  CostEstimate CostSelect(const Expr& e, const SelectExpr& sel) {
+    const Reference* ref = checked_.ReferenceOf(e.id);
+    if (ref != nullptr && ref->select_is_variable) {
+      paths_[e.id] = {ref->name};
+      return {1, 1};
+    }
+    CostEstimate sum = Cost(*sel.operand);
+    if (sel.test_only) return sum;
+    const TypeKind k = checked_.TypeOf(sel.operand->id).kind();
+    if (k == TypeKind::kMap || k == TypeKind::kObject || k == TypeKind::kTypeParam) {
+      sum = Add(sum, {1, 1});
+    }
+    auto path = PathOf(*sel.operand);
+    path.push_back(sel.field);
+    paths_[e.id] = std::move(path);
+    return sum;
+  }
+
+  CostEstimate CostCall(const Expr& e, const CallExpr& call) {
+    std::vector<CostEstimate> arg_costs;
+    for (const ExprPtr& a : call.args) arg_costs.push_back(Cost(*a));
+    const Reference* ref = checked_.ReferenceOf(e.id);
+    if (ref == nullptr || ref->overload_ids.empty()) return {};
+    CostEstimate sum;
+    const Expr* target = nullptr;
+    if (call.target && !ref->target_is_namespace) {
+      sum = Cost(*call.target);
+      target = call.target.get();
+    }
+    CostEstimate fn{kMax, 0};
+    std::optional<SizeEstimate> result_size;
+    for (const std::string& id : ref->overload_ids) {
+      std::optional<SizeEstimate> size;
+      fn = Union(fn, FunctionCost(call, id, target, arg_costs, &size));
+      if (size) result_size = result_size ? UnionSize(*result_size, *size) : *size;
+      if (id == "index_list" && !call.args.empty()) AddIndexPath(e, *call.args[0], "@items");
+      if (id == "index_map" && !call.args.empty()) AddIndexPath(e, *call.args[0], "@values");
+    }
+    if (result_size) computed_[e.id] = *result_size;
+    return Add(sum, fn);
+  }
+
+  void AddIndexPath(const Expr& e, const Expr& container, const char* suffix) {
+    auto path = PathOf(container);
+    path.push_back(suffix);
+    paths_[e.id] = std::move(path);
+  }
+
+  static CostEstimate SumOf(const std::vector<CostEstimate>& costs) {
+    CostEstimate s;
+    for (const CostEstimate& c : costs) s = Add(s, c);
+    return s;
+  }
+
+  // Kubernetes' library estimator (apiserver/pkg/cel/library/cost.go), by function name.
+  std::optional<CostEstimate> LibraryCost(const CallExpr& call, const Expr* target,
+                                          std::optional<SizeEstimate>* size) {
+    const std::string& f = call.function;
+    const Expr* subject = target ? target : (call.args.empty() ? nullptr : call.args[0].get());
+    if (subject == nullptr) return std::nullopt;
+    if (f == "lowerAscii" || f == "upperAscii" || f == "substring" || f == "trim" ||
+        f == "url" || f == "quantity" || f == "isQuantity" || f == "semver" ||
+        f == "isSemver" || f == "cidr" || f == "isCIDR" || f == "isIP" || f == "isURL" ||
+        (f == "ip" && !target)) {
+      if (f == "lowerAscii" || f == "upperAscii" || f == "trim" || f == "substring") {
+        *size = SizeOf(*subject);
+      }
+      return Factor(SizeOf(*subject), kTraversal);
+    }
+    if ((f == "replace" || f == "split") && target) {
+      if (f == "split") *size = SizeEstimate{0, SizeOf(*target).max};
+      return Factor(SizeOf(*target), 2 * kTraversal);
+    }
+    if ((f == "find" || f == "findAll") && target && !call.args.empty()) {
+      SizeEstimate s = SizeOf(*target);
+      s = {SatAdd(s.min, 1), SatAdd(s.max, 1)};
+      return Mul(Factor(s, kTraversal), Factor(SizeOf(*call.args[0]), kRegexFactor));
+    }
+    if ((f == "isSorted" || f == "sum" || f == "max" || f == "min" || f == "indexOf" ||
+         f == "lastIndexOf") &&
+        target) {
+      const Type& tt = checked_.TypeOf(target->id);
+      if (tt.kind() != TypeKind::kList) return Factor(SizeOf(*target), kTraversal);
+      CostEstimate el{1, 1};
+      const TypeKind ek = tt.param(0).kind();
+      if (ek == TypeKind::kString || ek == TypeKind::kBytes) {
+        auto path = PathOf(*target);
+        path.push_back("@items");
+        el = Add(el, Factor(SizeByPath(path).value_or(SizeEstimate{0, kMax}), kTraversal));
+      }
+      const SizeEstimate n = SizeOf(*target);
+      return Mul({n.min, n.max}, el);
+    }
+    return std::nullopt;
+  }
+
+  CostEstimate FunctionCost(const CallExpr& call, const std::string& id, const Expr* target,
+                            const std::vector<CostEstimate>& args,
+                            std::optional<SizeEstimate>* size) {
+    if (std::optional<CostEstimate> lib = LibraryCost(call, target, size)) {
+      return Add(*lib, SumOf(args));
+    }
+    const auto& a = call.args;
+    if ((id == "starts_with_string" || id == "ends_with_string") && a.size() == 1) {
+      return Add(Factor(SizeOf(*a[0]), kTraversal), SumOf(args));
+    }
+    if (id == "in_list" && a.size() == 2) {
+      const SizeEstimate n = SizeOf(*a[1]);
+      return Add({n.min, n.max}, SumOf(args));
+    }
+    if (id == "matches_string" && target && a.size() == 1) {
+      SizeEstimate s = SizeOf(*target);
+      s = {SatAdd(s.min, 1), SatAdd(s.max, 1)};
+      return Add(Mul(Factor(s, kTraversal), Factor(SizeOf(*a[0]), kRegexFactor)), SumOf(args));
+    }
+    if (id == "contains_string" && target && a.size() == 1) {
+      return Add(Mul(Factor(SizeOf(*target), kTraversal), Factor(SizeOf(*a[0]), kTraversal)),
+                 SumOf(args));
+    }
+    if ((id == "logical_and" || id == "logical_or") && args.size() == 2) {
+      return {args[0].min, Add(args[0], args[1]).max};
+    }
+    if (id == "conditional" && args.size() == 3) {
+      *size = UnionSize(SizeOf(*a[1]), SizeOf(*a[2]));
+      return Add(args[0], Union(args[1], args[2]));
+    }
+    if ((id == "add_string" || id == "add_bytes" || id == "add_list") && a.size() == 2) {
+      const SizeEstimate l = SizeOf(*a[0]), r = SizeOf(*a[1]);
+      *size = SizeEstimate{SatAdd(l.min, r.min), SatAdd(l.max, r.max)};
+      if (id == "add_list") return Add({1, 1}, SumOf(args));
+      return Add(Factor(**size, kTraversal), SumOf(args));
+    }
+    if (IsSizeComparison(id) && a.size() == 2) {
+      const uint64_t smallest = std::min(SizeOf(*a[0]).max, SizeOf(*a[1]).max);
+      const SizeEstimate s{smallest > 0 ? 1u : 0u, smallest};
+      return Add(Factor(s, kTraversal), SumOf(args));
+    }
+    return Add({1, 1}, SumOf(args));
+  }
+
+  static bool IsSizeComparison(std::string_view id) {
+    if (id == "equals" || id == "not_equals") return true;
+    for (std::string_view op : {"less_", "less_equals_", "greater_", "greater_equals_"}) {
+      if (id.substr(0, op.size()) != op) continue;
+      const std::string_view rest = id.substr(op.size());
+      if (rest == "string" || rest == "bytes") return true;
+    }
+    return false;
+  }
+
+  CostEstimate CostComprehension(const Expr& e, const ComprehensionExpr& c) {
+    CostEstimate sum = Add(Cost(*c.iter_range), Cost(*c.accu_init));
+    const bool is_map = checked_.TypeOf(c.iter_range->id).kind() == TypeKind::kMap;
+    const size_t mark = iter_ranges_.size();
+    if (c.iter_var2.empty()) {
+      iter_ranges_.push_back({c.iter_var, c.iter_range.get(), is_map ? "@keys" : "@items"});
+    } else {
+      if (is_map) iter_ranges_.push_back({c.iter_var, c.iter_range.get(), "@keys"});
+      iter_ranges_.push_back({c.iter_var2, c.iter_range.get(), is_map ? "@values" : "@items"});
+    }
+    const CostEstimate loop = Cost(*c.loop_condition);
+    const CostEstimate step = Cost(*c.loop_step);
+    iter_ranges_.resize(mark);
+    sum = Add(sum, Cost(*c.result));
+    const SizeEstimate n = SizeOf(*c.iter_range);
+    computed_[e.id] = n;
+    return Add(sum, Mul({n.min, n.max}, Add(step, loop)));
+  }
+
+  std::vector<std::string> PathOf(const Expr& e) const {
+    auto it = paths_.find(e.id);
+    return it == paths_.end() ? std::vector<std::string>() : it->second;
+  }
+
+  std::optional<SizeEstimate> SizeByPath(const std::vector<std::string>& path) const {
+    if (options_.sizes == nullptr || path.empty()) return std::nullopt;
+    return options_.sizes->EstimateSize(path);
+  }
+
+  SizeEstimate SizeOf(const Expr& e) const {
+    if (auto it = computed_.find(e.id); it != computed_.end()) return it->second;
+    if (const ConstExpr* c = e.as_const()) {
+      if (const std::string* s = std::get_if<std::string>(&c->value)) {
+        const uint64_t n = CountCodePoints(*s);
+        return {n, n};
+      }
+      if (const BytesConstant* b = std::get_if<BytesConstant>(&c->value)) {
+        return {b->value.size(), b->value.size()};
+      }
+      return {1, 1};
+    }
+    if (const ListExpr* l = e.as_list()) return {l->elements.size(), l->elements.size()};
+    if (const StructExpr* st = e.as_struct(); st && st->message_name.empty()) {
+      return {st->entries.size(), st->entries.size()};
+    }
+    auto pit = paths_.find(e.id);
+    if (pit != paths_.end()) {
+      if (std::optional<SizeEstimate> s = SizeByPath(pit->second)) return *s;
+    }
+    if (IsScalar(checked_.TypeOf(e.id))) return {1, 1};
+    return {0, kMax};
+  }
+
+  struct IterRange {
+    std::string_view name;
+    const Expr* range;
+    const char* suffix;
+  };
+
+  const CheckedAst& checked_;
+  const CostOptions& options_;
+  std::unordered_map<int64_t, SizeEstimate> computed_;
+  std::unordered_map<int64_t, std::vector<std::string>> paths_;
+  std::vector<IterRange> iter_ranges_;
+};
+
+}  // namespace
+
+const SizeEstimator& DraSizeEstimator() {
+  static const DraSizes* const kSizes = new DraSizes();
+  return *kSizes;
+}
+
+CostEstimate EstimateCost(const Ast& ast, const CheckedAst& checked, const CostOptions& options) {
+  return Coster(checked, options).Cost(ast.root());
+}
+
+}  // namespace draguard::cel

@@ -1,0 +1,116 @@
+// Builds the nested domain -> identifier -> value maps of a device once, in storage
+// whose addresses never move (deques), so that every Value handed to the evaluator is
+// a borrowed view.
+#include "policy/cel/device.h"
+
+#include <deque>
+
+#include "policy/cel/activation.h"
+
+namespace draguard::cel {
+
+struct PreparedDevice::Storage {
+  std::deque<std::string> strings;
+  std::deque<Quantity> quantities;
+  std::deque<Semver> semvers;
+  std::deque<MapData> inner;
+  MapData attributes{.entries = {}, .defaulting = true};
+  MapData capacity{.entries = {}, .defaulting = true};
+  MapData device;
+
+  std::string_view Keep(std::string s) { return strings.emplace_back(std::move(s)); }
+
+  // The inner map for `domain` inside `outer`, created on first use.
+  MapData& Domain(MapData& outer, std::string_view domain) {
+    if (const Value* v = outer.Find(Value::StringView(domain))) {
+      return const_cast<MapData&>(v->map());
+    }
+    MapData& map = inner.emplace_back();
+    outer.entries.emplace_back(Value::StringView(Keep(std::string(domain))), Value::MapRef(&map));
+    return map;
+  }
+
+  // Splits a qualified name at the first '/'; no '/' means the driver's domain.
+  static std::pair<std::string_view, std::string_view> Split(std::string_view name,
+                                                             std::string_view driver) {
+    size_t slash = name.find('/');
+    if (slash == std::string_view::npos) return {driver, name};
+    return {name.substr(0, slash), name.substr(slash + 1)};
+  }
+
+  // Sets id in map (later writes replace earlier ones).
+  void Put(MapData& map, std::string_view id, Value value) {
+    for (auto& entry : map.entries) {
+      if (entry.first.text() == id) {
+        entry.second = value;
+        return;
+      }
+    }
+    map.entries.emplace_back(Value::StringView(Keep(std::string(id))), value);
+  }
+};
+
+namespace {
+
+Status AttributeError(std::string_view name, std::string_view why) {
+  return InvalidArgumentError("attribute " + std::string(name) + ": " + std::string(why));
+}
+
+}  // namespace
+
+PreparedDevice::PreparedDevice() : storage_(std::make_unique<Storage>()) {}
+PreparedDevice::PreparedDevice(PreparedDevice&&) noexcept = default;
+PreparedDevice& PreparedDevice::operator=(PreparedDevice&&) noexcept = default;
+PreparedDevice::~PreparedDevice() = default;
+
+StatusOr<PreparedDevice> PreparedDevice::Prepare(const DeviceData& data,
+                                                 const DeviceOptions& options) {
+  PreparedDevice device;
+  Storage& s = *device.storage_;
+  std::string_view driver = s.Keep(data.driver);
+  for (const auto& [name, attr] : data.attributes) {
+    if (attr.set_count() != 1) return AttributeError(name, "unsupported attribute value");
+    auto [domain, id] = Storage::Split(name, driver);
+    Value value;
+    if (attr.int_value) value = Value::Int(*attr.int_value);
+    if (attr.bool_value) value = Value::Bool(*attr.bool_value);
+    if (attr.string_value) value = Value::StringView(s.Keep(*attr.string_value));
+    if (attr.version_value) {
+      StatusOr<Semver> v = Semver::Parse(*attr.version_value);
+      if (!v.ok()) return AttributeError(name, v.status().message());
+      value = Value::SemverRef(&s.semvers.emplace_back(*std::move(v)));
+    }
+    s.Put(s.Domain(s.attributes, domain), id, value);
+  }
+  for (const auto& [name, text] : data.capacity) {
+    StatusOr<Quantity> q = Quantity::Parse(text);
+    if (!q.ok()) return InvalidArgumentError("capacity " + name + ": " + q.status().message());
+    auto [domain, id] = Storage::Split(name, driver);
+    s.Put(s.Domain(s.capacity, domain), id, Value::QuantityRef(&s.quantities.emplace_back(*q)));
+  }
+  s.device.entries.emplace_back(Value::StringView("driver"), Value::StringView(driver));
+  s.device.entries.emplace_back(Value::StringView("attributes"), Value::MapRef(&s.attributes));
+  s.device.entries.emplace_back(Value::StringView("capacity"), Value::MapRef(&s.capacity));
+  if (options.consumable_capacity) {
+    s.device.entries.emplace_back(Value::StringView("allowMultipleAllocations"),
+                                  Value::Bool(data.allow_multiple_allocations.value_or(false)));
+  }
+  return device;
+}
+
+Value PreparedDevice::device() const { return Value::MapRef(&storage_->device); }
+
+StatusOr<bool> EvaluateSelector(const Program& program, const PreparedDevice& device,
+                                EvalState& state) {
+  Activation activation;
+  activation.Bind("device", device.device());
+  Value result = program.Evaluate(activation, state);
+  if (result.is_bool()) return result.bool_value();
+  if (result.is_error()) {
+    return InvalidArgumentError("CEL runtime error: " + std::string(result.text()));
+  }
+  return InvalidArgumentError("CEL result of type " + std::string(result.TypeName()) +
+                              " could not be converted to bool: " + result.DebugString());
+}
+
+}  // namespace draguard::cel

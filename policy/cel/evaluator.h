@@ -1,0 +1,68 @@
+// The planned-node tree evaluated by Program (internal to the runtime).
+#ifndef DRAGUARD_POLICY_CEL_EVALUATOR_H_
+#define DRAGUARD_POLICY_CEL_EVALUATOR_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "policy/cel/functions/registry.h"
+#include "policy/cel/program.h"
+#include "policy/cel/value.h"
+
+namespace draguard::cel {
+
+enum class NodeOp {
+  kConst,
+  kGlobal,
+  kSlot,
+  kSelect,
+  kTestOnly,
+  kAnd,
+  kOr,
+  kTernary,
+  kNotStrictlyFalse,
+  kCall,
+  kList,
+  kMap,
+  kComprehension,
+};
+
+struct PlannedNode {
+  NodeOp op = NodeOp::kConst;
+  Value constant;           // kConst value; kSelect/kTestOnly: the field name
+  std::string name;         // kGlobal variable / kCall function / kSelect field storage
+  std::shared_ptr<const void> keep;  // owns payloads `constant` borrows
+  int slot = -1;            // kSlot; kComprehension: iteration variable
+  int slot2 = -1;           // kComprehension: second iteration variable or -1
+  int accu_slot = -1;       // kComprehension
+  Function fn = nullptr;    // kCall
+  std::vector<bool> optional;  // kList: per element; kMap: per entry
+  // kCall: arguments (receiver first); kList: elements; kMap: key, value, key, value...;
+  // kSelect/kTestOnly: operand; kTernary: cond, then, else;
+  // kComprehension: range, init, condition, step, result.
+  std::vector<std::unique_ptr<PlannedNode>> children;
+};
+
+struct Evaluator {
+  const RuntimeOptions& options;
+  const Activation& activation;
+  EvalState& state;
+  bool cancelled = false;
+  const char* cancel_reason = nullptr;
+
+  Value Eval(const PlannedNode& node);
+
+ private:
+  Value EvalSelect(const PlannedNode& node, bool test_only);
+  Value EvalLogic(const PlannedNode& node, bool is_and);
+  Value EvalCall(const PlannedNode& node);
+  Value EvalList(const PlannedNode& node);
+  Value EvalMap(const PlannedNode& node);
+  Value EvalComprehension(const PlannedNode& node);
+  bool Charge(uint64_t cost);
+};
+
+}  // namespace draguard::cel
+
+#endif  // DRAGUARD_POLICY_CEL_EVALUATOR_H_

@@ -1,0 +1,282 @@
+// Planning: one pass over the Ast. A scope stack maps comprehension variable names to
+// slots; identifiers not in scope become activation lookups (or type constants such
+// as `int`); `optional.of(x)`-style calls whose target is a bare namespace identifier
+// resolve to the qualified function. After children are planned, constant list/map
+// literals and constant conversions are evaluated once (cel-go's constant folding in
+// Kubernetes), a conversion error failing the plan.
+#include "policy/cel/program.h"
+
+#include <array>
+#include <string_view>
+
+#include "policy/cel/evaluator.h"
+#include "policy/cel/operators.h"
+#include "policy/common/status_macros.h"
+
+namespace draguard::cel {
+namespace {
+
+using NodePtr = std::unique_ptr<PlannedNode>;
+
+Status InstantiationError(std::string_view what) {
+  return InvalidArgumentError("program instantiation failed: " + std::string(what));
+}
+
+bool IsTypeName(std::string_view name) {
+  static constexpr std::array<std::string_view, 10> kTypes = {
+      "int", "uint", "double", "bool", "string", "bytes", "list", "map", "null_type", "type"};
+  for (std::string_view t : kTypes) {
+    if (t == name) return true;
+  }
+  return false;
+}
+
+bool IsConversion(std::string_view name) {
+  return name == "int" || name == "uint" || name == "double" || name == "string" ||
+         name == "bool" || name == "bytes";
+}
+
+NodePtr ConstNode(Value v) {
+  auto node = std::make_unique<PlannedNode>();
+  node->constant = v.Borrowed();
+  node->keep = std::make_shared<const Value>(std::move(v));
+  return node;
+}
+
+class Planner {
+ public:
+  explicit Planner(const Registry& registry) : registry_(registry) {}
+
+  StatusOr<NodePtr> PlanExpr(const Expr& e);
+  int slot_count() const { return slot_count_; }
+
+ private:
+  StatusOr<NodePtr> PlanConst(const Constant& c);
+  StatusOr<NodePtr> PlanIdent(const IdentExpr& ident);
+  StatusOr<NodePtr> PlanSelect(const SelectExpr& select);
+  StatusOr<NodePtr> PlanCall(const CallExpr& call);
+  StatusOr<NodePtr> PlanList(const ListExpr& list);
+  StatusOr<NodePtr> PlanMap(const StructExpr& map);
+  StatusOr<NodePtr> PlanComprehension(const ComprehensionExpr& c);
+  StatusOr<NodePtr> Fold(NodePtr node);
+  int Lookup(std::string_view name) const;
+
+  const Registry& registry_;
+  std::vector<std::pair<std::string, int>> scopes_;
+  int slot_count_ = 0;
+};
+
+int Planner::Lookup(std::string_view name) const {
+  for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
+    if (it->first == name) return it->second;
+  }
+  return -1;
+}
+
+StatusOr<NodePtr> Planner::PlanExpr(const Expr& e) {
+  switch (e.expr_kind()) {
+    case ExprKind::kConst: return PlanConst(e.as_const()->value);
+    case ExprKind::kIdent: return PlanIdent(*e.as_ident());
+    case ExprKind::kSelect: return PlanSelect(*e.as_select());
+    case ExprKind::kCall: return PlanCall(*e.as_call());
+    case ExprKind::kList: return PlanList(*e.as_list());
+    case ExprKind::kStruct: return PlanMap(*e.as_struct());
+    case ExprKind::kComprehension: return PlanComprehension(*e.as_comprehension());
+    case ExprKind::kUnspecified: break;
+  }
+  return InstantiationError("unspecified expression");
+}
+
+StatusOr<NodePtr> Planner::PlanConst(const Constant& c) {
+  struct Visitor {
+    Value operator()(NullValueTag) const { return Value::Null(); }
+    Value operator()(bool b) const { return Value::Bool(b); }
+    Value operator()(int64_t i) const { return Value::Int(i); }
+    Value operator()(uint64_t u) const { return Value::Uint(u); }
+    Value operator()(double d) const { return Value::Double(d); }
+    Value operator()(const std::string& s) const { return Value::String(s); }
+    Value operator()(const BytesConstant& b) const { return Value::Bytes(b.value); }
+  };
+  return ConstNode(std::visit(Visitor{}, c));
+}
+
+StatusOr<NodePtr> Planner::PlanIdent(const IdentExpr& ident) {
+  std::string_view name = ident.name;
+  if (!name.empty() && name[0] == '.') name.remove_prefix(1);
+  if (int slot = Lookup(name); slot >= 0) {
+    auto node = std::make_unique<PlannedNode>();
+    node->op = NodeOp::kSlot;
+    node->slot = slot;
+    return node;
+  }
+  if (IsTypeName(name)) return ConstNode(Value::Type(name));
+  auto node = std::make_unique<PlannedNode>();
+  node->op = NodeOp::kGlobal;
+  node->name = std::string(name);
+  return node;
+}
+
+StatusOr<NodePtr> Planner::PlanSelect(const SelectExpr& select) {
+  auto node = std::make_unique<PlannedNode>();
+  node->op = select.test_only ? NodeOp::kTestOnly : NodeOp::kSelect;
+  node->name = select.field;
+  node->constant = Value::StringView(node->name);
+  DRAGUARD_ASSIGN_OR_RETURN(NodePtr operand, PlanExpr(*select.operand));
+  node->children.push_back(std::move(operand));
+  return node;
+}
+
+StatusOr<NodePtr> Planner::PlanCall(const CallExpr& call) {
+  auto node = std::make_unique<PlannedNode>();
+  const std::string& fn = call.function;
+  const Expr* target = call.target.get();
+  std::string name = fn;
+  if (target != nullptr && target->as_ident() != nullptr &&
+      Lookup(target->as_ident()->name) < 0 &&
+      registry_.Find(target->as_ident()->name + "." + fn, static_cast<int>(call.args.size()))) {
+    name = target->as_ident()->name + "." + fn;  // namespaced global: optional.of(x)
+    target = nullptr;
+  }
+  if (fn == op::kLogicalAnd) node->op = NodeOp::kAnd;
+  else if (fn == op::kLogicalOr) node->op = NodeOp::kOr;
+  else if (fn == op::kConditional) node->op = NodeOp::kTernary;
+  else if (fn == op::kNotStrictlyFalse) node->op = NodeOp::kNotStrictlyFalse;
+  else node->op = NodeOp::kCall;
+  if (target != nullptr) {
+    DRAGUARD_ASSIGN_OR_RETURN(NodePtr t, PlanExpr(*target));
+    node->children.push_back(std::move(t));
+  }
+  for (const ExprPtr& arg : call.args) {
+    DRAGUARD_ASSIGN_OR_RETURN(NodePtr a, PlanExpr(*arg));
+    node->children.push_back(std::move(a));
+  }
+  if (node->op != NodeOp::kCall) return node;
+  const int arity = static_cast<int>(node->children.size());
+  node->fn = registry_.Find(name, arity);
+  node->name = name;
+  if (node->fn == nullptr) {
+    return InstantiationError("no such overload: " + name + "/" + std::to_string(arity));
+  }
+  return Fold(std::move(node));
+}
+
+// Folds a conversion with a constant argument: the Kubernetes quirk of §1.10. Constant
+// quantity()/semver() calls are folded too, but only when they succeed, so that an
+// invalid literal still fails at evaluation time as in Kubernetes.
+StatusOr<NodePtr> Planner::Fold(NodePtr node) {
+  const bool conversion = IsConversion(node->name) && node->children.size() == 1;
+  const bool pure = node->name == "quantity" || node->name == "semver";
+  if (!conversion && !pure) return node;
+  std::array<Value, 2> args;
+  if (node->children.size() > args.size()) return node;
+  for (size_t i = 0; i < node->children.size(); ++i) {
+    if (node->children[i]->op != NodeOp::kConst) return node;
+    args[i] = node->children[i]->constant;
+  }
+  EvalState scratch;
+  Value v = node->fn(std::span<const Value>(args.data(), node->children.size()), scratch);
+  if (v.is_error()) {
+    if (conversion) return InstantiationError(v.text());
+    return node;
+  }
+  return ConstNode(std::move(v));
+}
+
+StatusOr<NodePtr> Planner::PlanList(const ListExpr& list) {
+  auto node = std::make_unique<PlannedNode>();
+  node->op = NodeOp::kList;
+  bool all_const = list.optional_indices.empty();
+  for (const ExprPtr& e : list.elements) {
+    DRAGUARD_ASSIGN_OR_RETURN(NodePtr child, PlanExpr(*e));
+    all_const = all_const && child->op == NodeOp::kConst;
+    node->children.push_back(std::move(child));
+  }
+  node->optional.assign(node->children.size(), false);
+  for (int32_t i : list.optional_indices) {
+    if (i >= 0 && static_cast<size_t>(i) < node->optional.size()) node->optional[static_cast<size_t>(i)] = true;
+  }
+  if (!all_const) return node;
+  auto data = std::make_shared<ListData>();
+  for (const NodePtr& child : node->children) data->elements.push_back(child->constant);
+  // Children hold the payloads the elements borrow; keep them alive with the list.
+  auto holder = std::make_shared<std::pair<std::shared_ptr<ListData>, std::vector<NodePtr>>>(
+      data, std::move(node->children));
+  NodePtr folded = std::make_unique<PlannedNode>();
+  folded->constant = Value::ListRef(data.get());
+  folded->keep = std::move(holder);
+  return folded;
+}
+
+StatusOr<NodePtr> Planner::PlanMap(const StructExpr& map) {
+  if (!map.message_name.empty()) {
+    return InstantiationError("unknown type: " + map.message_name);
+  }
+  auto node = std::make_unique<PlannedNode>();
+  node->op = NodeOp::kMap;
+  for (const StructEntry& entry : map.entries) {
+    DRAGUARD_ASSIGN_OR_RETURN(NodePtr key, PlanExpr(*entry.key));
+    DRAGUARD_ASSIGN_OR_RETURN(NodePtr value, PlanExpr(*entry.value));
+    node->children.push_back(std::move(key));
+    node->children.push_back(std::move(value));
+    node->optional.push_back(entry.optional);
+  }
+  return node;
+}
+
+StatusOr<NodePtr> Planner::PlanComprehension(const ComprehensionExpr& c) {
+  auto node = std::make_unique<PlannedNode>();
+  node->op = NodeOp::kComprehension;
+  DRAGUARD_ASSIGN_OR_RETURN(NodePtr range, PlanExpr(*c.iter_range));
+  node->children.push_back(std::move(range));
+  node->accu_slot = slot_count_++;
+  scopes_.emplace_back(c.accu_var, node->accu_slot);
+  DRAGUARD_ASSIGN_OR_RETURN(NodePtr init, PlanExpr(*c.accu_init));
+  node->children.push_back(std::move(init));
+  node->slot = slot_count_++;
+  scopes_.emplace_back(c.iter_var, node->slot);
+  size_t pushed = 2;
+  if (!c.iter_var2.empty()) {
+    node->slot2 = slot_count_++;
+    scopes_.emplace_back(c.iter_var2, node->slot2);
+    ++pushed;
+  }
+  for (const ExprPtr* e : {&c.loop_condition, &c.loop_step}) {
+    DRAGUARD_ASSIGN_OR_RETURN(NodePtr child, PlanExpr(**e));
+    node->children.push_back(std::move(child));
+  }
+  scopes_.resize(scopes_.size() - pushed + 1);  // result sees only the accumulator
+  DRAGUARD_ASSIGN_OR_RETURN(NodePtr result, PlanExpr(*c.result));
+  node->children.push_back(std::move(result));
+  scopes_.pop_back();
+  return node;
+}
+
+}  // namespace
+
+Program::Program(Program&&) noexcept = default;
+Program& Program::operator=(Program&&) noexcept = default;
+Program::~Program() = default;
+
+Value Program::Evaluate(const Activation& activation, EvalState& state) const {
+  state.cost_ = 0;
+  state.iterations_ = 0;
+  if (state.slots_.size() < static_cast<size_t>(slot_count_)) {
+    state.slots_.resize(static_cast<size_t>(slot_count_));
+  }
+  Evaluator evaluator{.options = options_, .activation = activation, .state = state};
+  Value result = evaluator.Eval(*root_);
+  if (evaluator.cancelled) return Value::ErrorView(evaluator.cancel_reason);
+  return result;
+}
+
+StatusOr<Program> Plan(const Ast& ast, const RuntimeOptions& options) {
+  Planner planner(Registry::Default());
+  DRAGUARD_ASSIGN_OR_RETURN(NodePtr root, planner.PlanExpr(ast.root()));
+  Program program;
+  program.root_ = std::move(root);
+  program.slot_count_ = planner.slot_count();
+  program.options_ = options;
+  return program;
+}
+
+}  // namespace draguard::cel

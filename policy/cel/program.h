@@ -1,0 +1,74 @@
+// Program: a CEL expression planned once and evaluated many times.
+//
+// Plan() turns an (unchecked) Ast into a tree of planned nodes: identifiers are resolved
+// to comprehension slots or activation names, calls to function pointers by name and
+// arity, constant list/map literals are built once, and constant type conversions
+// (int("1"), uint(-1), ...) are folded, as cel-go's optimiser does in Kubernetes; a
+// failing conversion makes Plan fail with "program instantiation failed: ...".
+//
+// Evaluate() returns a Value, which is an error value for CEL runtime errors (no such
+// key, overflow, cost limit, ...). A non-OK Status is never produced by evaluation.
+// Thread-safety: a Program is immutable and may be evaluated concurrently; each thread
+// uses its own EvalState.
+#ifndef DRAGUARD_POLICY_CEL_PROGRAM_H_
+#define DRAGUARD_POLICY_CEL_PROGRAM_H_
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "policy/cel/activation.h"
+#include "policy/cel/ast.h"
+#include "policy/cel/runtime_options.h"
+#include "policy/cel/value.h"
+#include "policy/common/status_or.h"
+
+namespace draguard::cel {
+
+struct PlannedNode;
+
+// Per-evaluation scratch: comprehension slots, cost and iteration counters.
+class EvalState {
+ public:
+  // Called every RuntimeOptions::interrupt_check_frequency comprehension iterations;
+  // returning true stops evaluation with the error "operation interrupted".
+  std::function<bool()> interrupt;
+
+  // Actual cost of the last evaluation.
+  uint64_t cost() const { return cost_; }
+
+ private:
+  friend class Program;
+  friend struct Evaluator;
+  std::vector<Value> slots_;
+  uint64_t cost_ = 0;
+  int64_t iterations_ = 0;
+};
+
+class Program {
+ public:
+  Program(Program&&) noexcept;
+  Program& operator=(Program&&) noexcept;
+  ~Program();
+
+  // Evaluates against `activation`. The returned value may borrow from the Program and
+  // from the activation's values.
+  Value Evaluate(const Activation& activation, EvalState& state) const;
+
+ private:
+  friend StatusOr<Program> Plan(const Ast& ast, const RuntimeOptions& options);
+  Program() = default;
+
+  std::unique_ptr<PlannedNode> root_;
+  int slot_count_ = 0;
+  RuntimeOptions options_;
+};
+
+// Plans `ast` for evaluation. Errors: INVALID_ARGUMENT "program instantiation failed:
+// ..." for a constant conversion that fails, an unknown function, or an unsupported
+// expression (message literals). `ast` may be discarded afterwards.
+StatusOr<Program> Plan(const Ast& ast, const RuntimeOptions& options = {});
+
+}  // namespace draguard::cel
+
+#endif  // DRAGUARD_POLICY_CEL_PROGRAM_H_

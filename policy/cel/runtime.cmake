@@ -1,0 +1,20 @@
+# Stage `runtime`: values, function libraries and the evaluator.
+add_library(draguard_cel_runtime STATIC
+  ${CMAKE_CURRENT_LIST_DIR}/value.cc
+  ${CMAKE_CURRENT_LIST_DIR}/evaluator.cc
+  ${CMAKE_CURRENT_LIST_DIR}/program.cc
+  ${CMAKE_CURRENT_LIST_DIR}/device.cc
+  ${CMAKE_CURRENT_LIST_DIR}/functions/registry.cc
+  ${CMAKE_CURRENT_LIST_DIR}/functions/standard.cc
+  ${CMAKE_CURRENT_LIST_DIR}/functions/strings.cc
+  ${CMAKE_CURRENT_LIST_DIR}/functions/regex.cc
+  ${CMAKE_CURRENT_LIST_DIR}/functions/quantity.cc
+  ${CMAKE_CURRENT_LIST_DIR}/functions/semver.cc
+  ${CMAKE_CURRENT_LIST_DIR}/functions/optional.cc
+  ${CMAKE_CURRENT_LIST_DIR}/functions/lists.cc
+  ${CMAKE_CURRENT_LIST_DIR}/functions/sets.cc)
+draguard_target_defaults(draguard_cel_runtime)
+target_link_libraries(draguard_cel_runtime PUBLIC draguard::common PkgConfig::RE2)
+if(TARGET draguard_cel_parser)
+  target_link_libraries(draguard_cel_runtime PUBLIC draguard_cel_parser)
+endif()

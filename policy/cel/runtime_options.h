@@ -1,0 +1,23 @@
+// Limits and switches of the CEL runtime. Defaults are those of the Kubernetes scheduler.
+#ifndef DRAGUARD_POLICY_CEL_RUNTIME_OPTIONS_H_
+#define DRAGUARD_POLICY_CEL_RUNTIME_OPTIONS_H_
+
+#include <cstdint>
+
+namespace draguard::cel {
+
+struct RuntimeOptions {
+  // Actual-cost limit per evaluation; past it the result is the error
+  // "operation cancelled: actual cost limit exceeded". 0 disables tracking.
+  uint64_t cost_limit = 1000000;
+  // Iterations allowed per comprehension evaluation (summed over nested loops).
+  int64_t comprehension_max_iterations = 10000;
+  // Comprehension iterations between two calls of EvalState::interrupt.
+  int interrupt_check_frequency = 100;
+  // RE2 program size limit for patterns compiled by matches/find/findAll.
+  int regex_max_program_size = 10000;
+};
+
+}  // namespace draguard::cel
+
+#endif  // DRAGUARD_POLICY_CEL_RUNTIME_OPTIONS_H_

@@ -1,0 +1,162 @@
+// Value: the runtime representation of a CEL value.
+//
+// A Value is a kind tag, an 8-byte scalar and an optional payload pointer. Payloads
+// (strings, lists, maps, optionals, quantities, semvers) are either *borrowed* (a raw
+// pointer into storage that outlives the evaluation: the Program's constants, a prepared
+// device) or *owned* through a shared_ptr to an immutable object (values computed during
+// evaluation). Copying a borrowed value never allocates and never touches a refcount,
+// which keeps attribute lookups and comparisons allocation-free.
+//
+// Errors are values (kind kError) carrying cel-go's message text.
+// Thread-compatible: a const Value may be read from several threads; owned payloads are
+// immutable.
+#ifndef DRAGUARD_POLICY_CEL_VALUE_H_
+#define DRAGUARD_POLICY_CEL_VALUE_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "policy/common/quantity.h"
+#include "policy/common/semver.h"
+
+namespace draguard::cel {
+
+enum class Kind : uint8_t {
+  kNull,
+  kBool,
+  kInt,
+  kUint,
+  kDouble,
+  kString,
+  kBytes,
+  kList,
+  kMap,
+  kType,
+  kOptional,
+  kError,
+  kQuantity,
+  kSemver,
+};
+
+class Value;
+struct ListData;
+struct MapData;
+
+class Value {
+ public:
+  Value() = default;  // null
+
+  static Value Null() { return Value(); }
+  static Value Bool(bool b);
+  static Value Int(int64_t i);
+  static Value Uint(uint64_t u);
+  static Value Double(double d);
+  // Owning string/bytes/error (allocates).
+  static Value String(std::string s);
+  static Value Bytes(std::string s);
+  static Value Error(std::string message);
+  // Borrowing: `text` must outlive every copy of the value (static text, Program
+  // constants, prepared device data).
+  static Value StringView(std::string_view text);
+  static Value BytesView(std::string_view text);
+  static Value ErrorView(std::string_view message);
+  // A type value named as CEL prints it ("int", "list", "kubernetes.Quantity"). The name
+  // must be static text.
+  static Value Type(std::string_view name);
+  static Value List(std::shared_ptr<const ListData> list);
+  static Value ListRef(const ListData* list);  // borrowed, non-null
+  static Value Map(std::shared_ptr<const MapData> map);
+  static Value MapRef(const MapData* map);  // borrowed, non-null
+  static Value Optional(Value v);           // optional.of(v)
+  static Value OptionalNone();
+  static Value OfQuantity(Quantity q);
+  static Value QuantityRef(const Quantity* q);
+  static Value OfSemver(Semver s);
+  static Value SemverRef(const Semver* s);
+
+  Kind kind() const { return kind_; }
+  bool is_error() const { return kind_ == Kind::kError; }
+  bool is_bool() const { return kind_ == Kind::kBool; }
+
+  // Accessors; precondition: the matching kind().
+  bool bool_value() const { return scalar_.b; }
+  int64_t int_value() const { return scalar_.i; }
+  uint64_t uint_value() const { return scalar_.u; }
+  double double_value() const { return scalar_.d; }
+  // String, bytes, error message or type name.
+  std::string_view text() const { return text_; }
+  const ListData& list() const { return *static_cast<const ListData*>(scalar_.p); }
+  const MapData& map() const { return *static_cast<const MapData*>(scalar_.p); }
+  const Quantity& quantity() const { return *static_cast<const Quantity*>(scalar_.p); }
+  const Semver& semver() const { return *static_cast<const Semver*>(scalar_.p); }
+  // kOptional: the contained value, or nullptr for optional.none().
+  const Value* optional_value() const { return static_cast<const Value*>(scalar_.p); }
+
+  // The CEL type name of this value: "int", "string", "map", "optional_type", ...
+  std::string_view TypeName() const;
+
+  // A copy that does not keep the payload alive: *this (or another owner of the payload)
+  // must outlive the copy. Used to keep Program constants out of refcounting.
+  Value Borrowed() const {
+    Value v = *this;
+    v.owner_.reset();
+    return v;
+  }
+
+  // A debug/print form: strings quoted, lists as [a, b], maps as {k: v}.
+  std::string DebugString() const;
+
+ private:
+  Kind kind_ = Kind::kNull;
+  union Scalar {
+    bool b;
+    int64_t i;
+    uint64_t u;
+    double d;
+    const void* p;
+  } scalar_{.i = 0};
+  std::string_view text_;
+  std::shared_ptr<const void> owner_;
+};
+
+struct ListData {
+  std::vector<Value> elements;
+};
+
+// A map with insertion order kept. Keys are bool, int, uint, double-free numbers or
+// strings; lookups match numeric keys across int/uint/double (CEL heterogeneous keys).
+// `defaulting` marks Kubernetes' outer device maps: looking up a missing key yields an
+// empty map instead of an error (membership tests still use the real key set).
+struct MapData {
+  std::vector<std::pair<Value, Value>> entries;
+  bool defaulting = false;
+
+  // The value stored under `key`, or nullptr.
+  const Value* Find(const Value& key) const;
+};
+
+// An empty map with static lifetime (the defaulting maps' answer for missing keys).
+const MapData& EmptyMap();
+
+// Heterogeneous equality (§2.4). Returns a bool Value, or an error Value when the left
+// operand's type has no equality with the right one (Quantity/Semver quirk, §1.10).
+Value Equal(const Value& a, const Value& b);
+// The plain boolean form of Equal for containers (errors compare unequal).
+bool ValuesEqual(const Value& a, const Value& b);
+
+// Ordering for int/uint/double (mixed), string, bytes, bool: -1, 0, 1; nullopt when
+// the kinds have no ordering or a NaN is involved.
+std::optional<int> CompareValues(const Value& a, const Value& b);
+
+// cel-go's error texts.
+Value NoSuchOverload();
+Value NoSuchKey(const Value& key);
+
+}  // namespace draguard::cel
+
+#endif  // DRAGUARD_POLICY_CEL_VALUE_H_

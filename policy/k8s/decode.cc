@@ -1,0 +1,336 @@
+// Decode(): template detection, parsing, `kind: List` expansion, API-version triage and
+// dispatch to the per-kind decoders; every diagnostic leaves located.
+//
+// Version policy (k8s-validation.md §1.1, §9, §12; Kubernetes 1.34/1.35): resource.k8s.io/v1
+// is served by default; v1beta1 (deprecated since 1.33) and v1beta2 are decoded and converted
+// but draw a warning because they must be enabled with --runtime-config; v1alpha1-3 of the
+// core kinds were removed and are not decoded; classic-DRA kinds (ResourceClass, ...) were
+// removed with v1alpha2; DeviceTaintRule is only served as v1alpha3 behind a feature gate
+// in 1.34/1.35 (v1beta2 and v1 forms, from later releases, are decoded with a warning).
+#include "policy/k8s/decode.h"
+
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "policy/k8s/decode_internal.h"
+#include "policy/k8s/field_reader.h"
+
+namespace draguard::k8s {
+namespace {
+
+constexpr std::string_view kCoreKinds[] = {"ResourceClaim", "ResourceClaimTemplate",
+                                           "DeviceClass", "ResourceSlice"};
+constexpr std::string_view kClassicKinds[] = {"ResourceClass", "ResourceClaimParameters",
+                                              "ResourceClassParameters", "PodSchedulingContext",
+                                              "PodScheduling"};
+
+template <size_t N>
+bool Contains(const std::string_view (&list)[N], std::string_view s) {
+  for (std::string_view x : list) {
+    if (x == s) return true;
+  }
+  return false;
+}
+
+bool IsWorkloadKind(std::string_view group, std::string_view kind) {
+  if (group.empty()) return kind == "Pod" || kind == "PodTemplate" ||
+                            kind == "ReplicationController";
+  if (group == "apps") {
+    return kind == "Deployment" || kind == "StatefulSet" || kind == "DaemonSet" ||
+           kind == "ReplicaSet";
+  }
+  return group == "batch" && (kind == "Job" || kind == "CronJob");
+}
+
+bool IsIdentChar(char c) {
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+size_t IndentOf(std::string_view line) {
+  size_t n = 0;
+  while (n < line.size() && line[n] == ' ') ++n;
+  return n;
+}
+
+// Whether a line opens a block scalar: it ends (before any comment) with `|` or `>` and
+// optional indicators, after a key or a sequence dash.
+bool OpensBlockScalar(std::string_view line) {
+  if (size_t hash = line.find(" #"); hash != std::string_view::npos) line = line.substr(0, hash);
+  while (!line.empty() && (line.back() == ' ' || line.back() == '\r')) line.remove_suffix(1);
+  while (!line.empty() && (line.back() == '-' || line.back() == '+' ||
+                           (line.back() >= '1' && line.back() <= '9'))) {
+    line.remove_suffix(1);
+  }
+  if (line.empty() || (line.back() != '|' && line.back() != '>')) return false;
+  line.remove_suffix(1);
+  return line.empty() || line.ends_with(": ") || line.ends_with("- ") || line.ends_with(":");
+}
+
+// Whether `line` holds `{{` or (unless `braces_only`) `${NAME` or `@@NAME@@`; sets *column
+// to where.
+bool HasPlaceholder(std::string_view line, bool braces_only, size_t* column) {
+  for (size_t i = 0; i < line.size(); ++i) {
+    const std::string_view rest = line.substr(i);
+    bool hit = rest.starts_with("{{");
+    if (braces_only && !hit) continue;
+    hit = hit || (rest.starts_with("${") && rest.size() > 2 &&
+                  (IsIdentChar(rest[2]) || rest[2] == '{'));
+    if (!hit && rest.starts_with("@@")) {
+      size_t j = 2;
+      while (j < rest.size() && IsIdentChar(rest[j])) ++j;
+      hit = j > 2 && rest.substr(j).starts_with("@@");
+    }
+    if (hit) {
+      *column = i;
+      return true;
+    }
+  }
+  return false;
+}
+
+// Whether the text holds template placeholders outside comment lines. Inside the content of
+// block scalars only Helm's `{{` counts: a rendered manifest may embed a shell script that
+// uses ${VAR}, while Helm expands `{{ }}` everywhere.
+bool LooksLikeTemplate(std::string_view text, size_t* where) {
+  size_t block_indent = std::string_view::npos;  // indentation of the line opening a block
+  for (size_t start = 0; start < text.size();) {
+    size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view line = text.substr(start, end - start);
+    const size_t indent = IndentOf(line);
+    const bool blank = line.find_first_not_of(" \t\r") == std::string_view::npos;
+    const bool in_block =
+        block_indent != std::string_view::npos && (blank || indent > block_indent);
+    size_t column = 0;
+    const bool comment = !in_block && indent < line.size() && line[indent] == '#';
+    if (!comment && HasPlaceholder(line, in_block, &column)) {
+      *where = start + column;
+      return true;
+    }
+    if (!in_block) block_indent = OpensBlockScalar(line) ? indent : std::string_view::npos;
+    start = end + 1;
+  }
+  return false;
+}
+
+std::string ScalarText(const DocNode& root, std::string_view key) {
+  const DocNode* n = root.Find(key);
+  return n != nullptr && n->kind == NodeKind::kString ? n->text : std::string();
+}
+
+class Decoder {
+ public:
+  Decoder(const SourceText& source, const DecodeOptions& options)
+      : options_(options), source_(std::make_shared<const SourceText>(source)) {}
+
+  DecodeResult Run();
+
+ private:
+  void DecodeDocument(Document& doc);
+  void DecodeRoot(std::shared_ptr<const DocNode> root, size_t doc_index);
+  // Decodes a resource.k8s.io object; returns false when it is not decoded.
+  bool DecodeResource(const DocNode& root, std::string_view version, std::string_view kind,
+                      DecodeContext& ctx, ObjectVariant* out);
+  void Emit(DecodedObject& object, Diagnostics& diags);
+
+  const DecodeOptions& options_;
+  std::shared_ptr<const SourceText> source_;
+  DecodeResult result_;
+};
+
+DecodeResult Decoder::Run() {
+  size_t where = 0;
+  if (options_.detect_templates && LooksLikeTemplate(source_->text(), &where)) {
+    Diagnostic& d = result_.diagnostics.Info(
+        "decode.template", FieldPath(),
+        "this file is a template (Helm \"{{ }}\", envsubst \"${VAR}\" or \"@@VAR@@\"); it is "
+        "not YAML until rendered, so it was not checked",
+        "render it first (helm template, envsubst) and lint the output");
+    d.file = source_->name();
+    d.position = source_->PositionOf(where);
+    result_.is_template = true;
+    return std::move(result_);
+  }
+  ParseResult parsed = ParseDocuments(*source_, options_.parse);
+  for (const Diagnostic& d : parsed.diagnostics) {
+    Diagnostic copy = d;
+    copy.file = source_->name();
+    result_.diagnostics.Add(std::move(copy));
+  }
+  for (Document& doc : parsed.documents) DecodeDocument(doc);
+  return std::move(result_);
+}
+
+void Decoder::DecodeDocument(Document& doc) {
+  if (doc.empty || doc.root.kind == NodeKind::kNull) return;
+  ++result_.documents;
+  auto holder = std::make_shared<const DocNode>(std::move(doc.root));
+  const DocNode* items = holder->Find("items");
+  const std::string kind = ScalarText(*holder, "kind");
+  if (kind.ends_with("List") && items != nullptr &&
+      items->kind == NodeKind::kSequence) {
+    for (const DocNode& item : items->items) {
+      DecodeRoot(std::shared_ptr<const DocNode>(holder, &item), doc.index);
+    }
+    return;
+  }
+  DecodeRoot(holder, doc.index);
+}
+
+void Decoder::DecodeRoot(std::shared_ptr<const DocNode> root, size_t doc_index) {
+  if (root->kind != NodeKind::kMap) {
+    ++result_.skipped;
+    return;
+  }
+  DecodedObject object;
+  object.api_version = ScalarText(*root, "apiVersion");
+  object.kind = ScalarText(*root, "kind");
+  object.document_index = doc_index;
+  object.Bind(source_, root);
+  const std::string_view api = object.api_version;
+  const size_t slash = api.find('/');
+  const std::string_view group = slash == std::string_view::npos ? "" : api.substr(0, slash);
+  const std::string_view version = slash == std::string_view::npos ? api : api.substr(slash + 1);
+  Diagnostics diags;
+  DecodeContext ctx{&diags, options_.strict};
+  bool decoded = false;
+  const bool dra = group == kResourceGroup;
+  if (dra) {
+    decoded = DecodeResource(*root, version, object.kind, ctx, &object.object);
+  } else if (IsWorkloadKind(group, object.kind) && !version.empty()) {
+    Workload w;
+    decoded = internal::DecodeWorkload(*root, object.kind, ctx, &w);
+    w.api_version = object.api_version;
+    object.object = std::move(w);
+  } else if (group.empty() && version == "v1" && object.kind == "Node") {
+    object.object = internal::DecodeNode(*root, ctx);
+    decoded = true;
+  } else if (group.empty() && version == "v1" && object.kind == "Namespace") {
+    object.object = internal::DecodeNamespace(*root, ctx);
+    decoded = true;
+  } else if (api.empty() && (IsWorkloadKind("", object.kind) ||
+                             IsWorkloadKind("apps", object.kind) ||
+                             Contains(kCoreKinds, object.kind))) {
+    diags.Error("decode.missing-api-version", FieldPath("kind"),
+                "the object has no apiVersion; kubectl and the API server reject it",
+                root->Find("apiversion") ? "write the key as \"apiVersion\" (capital V)"
+                                         : "add \"apiVersion:\" (e.g. v1 for a Pod)");
+  }
+  if (!decoded && diags.empty()) {
+    ++result_.skipped;
+    return;
+  }
+  Emit(object, diags);
+  if (decoded) result_.objects.push_back(std::move(object));
+}
+
+void Decoder::Emit(DecodedObject& object, Diagnostics& diags) {
+  const DocNode* meta = object.root().Find("metadata");
+  object.ref.api_version = object.api_version;
+  object.ref.kind = object.kind;
+  if (meta != nullptr) {
+    object.ref.name = ScalarText(*meta, "name");
+    object.ref.name_space = ScalarText(*meta, "namespace");
+  }
+  for (Diagnostic& d : diags.mutable_items()) {
+    object.Locate(d);
+    result_.diagnostics.Add(std::move(d));
+  }
+}
+
+bool Decoder::DecodeResource(const DocNode& root, std::string_view version,
+                             std::string_view kind, DecodeContext& ctx, ObjectVariant* out) {
+  Diagnostics& diags = *ctx.diagnostics;
+  const FieldPath api_path("apiVersion");
+  if (Contains(kClassicKinds, kind)) {
+    diags.Warning("decode.classic-dra", FieldPath("kind"),
+                  std::string(kind) + " belongs to classic DRA (resource.k8s.io/v1alpha1-2), "
+                  "which was removed in Kubernetes 1.31; it was not checked",
+                  "use structured parameters: a DeviceClass with CEL selectors and "
+                  "ResourceClaims in resource.k8s.io/v1");
+    return false;
+  }
+  if (kind == "DeviceTaintRule") {
+    if (version == "v1alpha3") {
+      diags.Warning("decode.api-version.alpha", api_path,
+                    "DeviceTaintRule (v1alpha3) is an alpha API: it needs the "
+                    "DRADeviceTaintRules feature gate and "
+                    "--runtime-config=resource.k8s.io/v1alpha3=true");
+    } else if (version == "v1beta2" || version == "v1") {
+      // Added to v1beta2 in Kubernetes 1.36 (kubernetes/kubernetes#137170) and to v1 at GA;
+      // same shape as the 1.35 v1alpha3 type.
+      diags.Warning("decode.api-version.not-served", api_path,
+                    "DeviceTaintRule " + std::string(version) + " is not served by Kubernetes "
+                    "1.34 or 1.35, which only serve resource.k8s.io/v1alpha3",
+                    "apiVersion: resource.k8s.io/v1alpha3 for a 1.35 cluster");
+    } else {
+      diags.Warning("decode.api-version.unknown", api_path,
+                    "resource.k8s.io/" + std::string(version) + " does not serve "
+                    "DeviceTaintRule; it was not checked",
+                    "apiVersion: resource.k8s.io/v1alpha3");
+      return false;
+    }
+    DeviceTaintRule rule = internal::DecodeDeviceTaintRule(root, ctx);
+    rule.source_api_version = std::string(kResourceGroup) + "/" + std::string(version);
+    *out = std::move(rule);
+    return true;
+  }
+  if (!Contains(kCoreKinds, kind)) {
+    diags.Info("decode.kind.unchecked", FieldPath("kind"),
+               "resource.k8s.io kind \"" + std::string(kind) + "\" is not checked by draguard");
+    return false;
+  }
+  if (version.starts_with("v1alpha")) {
+    diags.Warning("decode.api-version.removed", api_path,
+                  "resource.k8s.io/" + std::string(version) + " " + std::string(kind) +
+                      " is no longer served (v1alpha1-3 were removed by Kubernetes 1.34); the "
+                      "API server rejects it and it was not checked",
+                  "apiVersion: resource.k8s.io/v1 (requests need the \"exactly:\" form)");
+    return false;
+  }
+  if (version == "v1beta1") {
+    diags.Warning("decode.api-version.deprecated", api_path,
+                  "resource.k8s.io/v1beta1 is deprecated since Kubernetes 1.33 and served only "
+                  "where enabled with --runtime-config",
+                  "apiVersion: resource.k8s.io/v1 (move request fields under \"exactly:\")");
+  } else if (version == "v1beta2") {
+    diags.Warning("decode.api-version.beta", api_path,
+                  "resource.k8s.io/v1beta2 is a beta API, not served by default since "
+                  "Kubernetes 1.34",
+                  "apiVersion: resource.k8s.io/v1 (same shape)");
+  } else if (version != "v1") {
+    diags.Error("decode.api-version.unknown", api_path,
+                "resource.k8s.io/" + std::string(version) + " is not an API version of " +
+                    std::string(kind),
+                "apiVersion: resource.k8s.io/v1");
+    return false;
+  }
+  const std::string source_version = std::string(kResourceGroup) + "/" + std::string(version);
+  if (kind == "ResourceClaim") {
+    ResourceClaim c = internal::DecodeResourceClaim(root, version, ctx);
+    c.source_api_version = source_version;
+    *out = std::move(c);
+  } else if (kind == "ResourceClaimTemplate") {
+    ResourceClaimTemplate t = internal::DecodeResourceClaimTemplate(root, version, ctx);
+    t.source_api_version = source_version;
+    *out = std::move(t);
+  } else if (kind == "DeviceClass") {
+    DeviceClass dc = internal::DecodeDeviceClass(root, ctx);
+    dc.source_api_version = source_version;
+    *out = std::move(dc);
+  } else {
+    ResourceSlice s = internal::DecodeResourceSlice(root, version, ctx);
+    s.source_api_version = source_version;
+    *out = std::move(s);
+  }
+  return true;
+}
+
+}  // namespace
+
+DecodeResult Decode(const SourceText& source, const DecodeOptions& options) {
+  return Decoder(source, options).Run();
+}
+
+}  // namespace draguard::k8s

@@ -1,0 +1,115 @@
+// Decoding a file of Kubernetes manifests into the draguard object model.
+//
+// Decode() parses YAML or JSON (policy/k8s/document.h), expands `kind: List`, and turns every
+// DRA-related object into its v1-shaped model type: ResourceClaim, ResourceClaimTemplate,
+// DeviceClass, ResourceSlice (resource.k8s.io v1, v1beta2, v1beta1), DeviceTaintRule
+// (v1alpha3), Pods and workloads with pod templates (apps/v1, batch/v1), Nodes and Namespaces.
+// Decoding is strict like the API server with kubectl's default strict field validation:
+// unknown and duplicate fields and wrong types are errors (`decode.unknown-field`,
+// `decode.duplicate-field`, `decode.wrong-type`), old API versions are warnings. Other
+// documents are skipped silently (and counted). Helm/envsubst templates are reported once as
+// info `decode.template` and not decoded.
+//
+// Every DecodedObject can Locate() a diagnostic: given its v1-shaped API-server field path
+// (and value_offset for a position inside a string), it fills file, line and column from the
+// node tree, mapping paths back to beta shapes (`requests[0].exactly.count` is
+// `requests[0].count` in a v1beta1 document) and falling back to the nearest existing ancestor.
+//
+// Diagnostic codes (errors unless noted):
+//   decode.yaml-syntax, decode.too-large, decode.too-deep, decode.too-many-nodes,
+//   decode.too-many-documents      the file could not be read (document.h)
+//   decode.unknown-field           strict decoding; a warning when !strict; suggestion given
+//   decode.duplicate-field         a key repeated in one map
+//   decode.wrong-type              e.g. `count: "2"`, `selectors: {}`, `enabled: yes` (a bool)
+//   decode.invalid-quantity        a malformed resource.Quantity (HTTP 400 in Kubernetes)
+//   decode.missing-api-version     a Pod/workload/DRA kind without apiVersion
+//   decode.api-version.unknown     an API version resource.k8s.io does not have
+//   decode.api-version.removed     (warning) v1alpha1-3 of the core kinds; not decoded
+//   decode.api-version.deprecated  (warning) v1beta1
+//   decode.api-version.beta        (warning) v1beta2, not served by default
+//   decode.api-version.alpha       (warning) DeviceTaintRule v1alpha3
+//   decode.api-version.not-served  (warning) DeviceTaintRule v1beta2/v1 (newer releases)
+//   decode.classic-dra             (warning) ResourceClass & co.; not decoded
+//   decode.v1beta1-request-shape   (warning) flat request fields under resource.k8s.io/v1
+//   decode.pod.removed-source-wrapper (warning) pod resourceClaims[].source
+//   decode.kind.unchecked          (info) other resource.k8s.io kinds
+//   decode.template                (info) Helm/envsubst template; nothing decoded
+#ifndef DRAGUARD_POLICY_K8S_DECODE_H_
+#define DRAGUARD_POLICY_K8S_DECODE_H_
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "policy/common/diagnostic.h"
+#include "policy/common/source.h"
+#include "policy/k8s/device_class.h"
+#include "policy/k8s/document.h"
+#include "policy/k8s/meta.h"
+#include "policy/k8s/resource_claim.h"
+#include "policy/k8s/resource_slice.h"
+#include "policy/k8s/workload.h"
+
+namespace draguard::k8s {
+
+struct DecodeOptions {
+  ParseOptions parse;
+  // Report unknown fields as errors (kubectl's default `--validate=strict`). When false they
+  // are warnings, as the API server's "warn" mode reports them.
+  bool strict = true;
+  // Skip template detection (inputs known to be rendered already).
+  bool detect_templates = true;
+};
+
+// The decoded model object; std::monostate never appears in a DecodeResult.
+using ObjectVariant = std::variant<std::monostate, ResourceClaim, ResourceClaimTemplate,
+                                   DeviceClass, ResourceSlice, DeviceTaintRule, Workload, Node,
+                                   Namespace>;
+
+class DecodedObject {
+ public:
+  std::string api_version;  // as written, e.g. "resource.k8s.io/v1beta1"
+  std::string kind;         // as written, e.g. "ResourceClaim"
+  ObjectRef ref;            // apiVersion, kind, namespace, name
+  size_t document_index = 0;  // 0-based document in the file (List items share theirs)
+  ObjectVariant object;
+
+  // The object's root node (a map). Shared with the DecodeResult; never null in a result.
+  const DocNode& root() const { return *root_; }
+
+  // Fills d.file, d.position and (when empty) d.object from d.field and d.value_offset. A path
+  // that does not exist in the document locates its nearest existing ancestor; a value offset
+  // is applied only when the full path exists and names a scalar.
+  void Locate(Diagnostic& d) const;
+
+  // The position of a field path (same rules as Locate, without a value offset).
+  SourcePosition PositionOf(const std::string& field) const;
+
+  // Internal: set by Decode.
+  void Bind(std::shared_ptr<const SourceText> source, std::shared_ptr<const DocNode> root);
+
+ private:
+  const DocNode* Resolve(const std::string& field, bool* exact) const;
+
+  std::shared_ptr<const SourceText> source_;
+  std::shared_ptr<const DocNode> root_;
+};
+
+struct DecodeResult {
+  std::vector<DecodedObject> objects;
+  // Decoding diagnostics, already located (file, line, column, object filled).
+  Diagnostics diagnostics;
+  size_t documents = 0;  // non-empty documents seen (List items not counted separately)
+  size_t skipped = 0;    // documents or List items that were not DRA-related
+  bool is_template = false;  // `decode.template` was reported; nothing was decoded
+};
+
+// Decodes every object in `source`. Never throws; problems with the input are diagnostics.
+// Thread-compatible; the result keeps its own copy of the source text for Locate().
+DecodeResult Decode(const SourceText& source, const DecodeOptions& options = {});
+
+}  // namespace draguard::k8s
+
+#endif  // DRAGUARD_POLICY_K8S_DECODE_H_

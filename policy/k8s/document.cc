@@ -1,0 +1,360 @@
+// Builds the positioned tree from yaml-cpp's event stream.
+//
+// TreeBuilder receives the events of one document and keeps a stack of open collections; a
+// map alternates between "expecting a key" and "expecting a value". Each scalar's style is
+// learnt by rescanning the source at its mark (past any `&anchor`/`!tag` properties), and its
+// type is resolved with YAML 1.1 rules (scalar_resolve.h). Limits (depth, node count) are
+// enforced in the handler by throwing LimitExceeded, which, like every yaml-cpp exception, is
+// caught in ParseDocuments and turned into a diagnostic.
+#include "policy/k8s/document.h"
+
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/exceptions.h>
+#include <yaml-cpp/mark.h>
+#include <yaml-cpp/parser.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+#include <utility>
+
+#include "policy/k8s/scalar_resolve.h"
+
+namespace draguard::k8s {
+
+std::string_view NodeKindName(NodeKind kind) {
+  switch (kind) {
+    case NodeKind::kNull: return "null";
+    case NodeKind::kBool: return "boolean";
+    case NodeKind::kInt: return "integer";
+    case NodeKind::kFloat: return "number";
+    case NodeKind::kString: return "string";
+    case NodeKind::kSequence: return "array";
+    case NodeKind::kMap: return "object";
+  }
+  return "unknown";
+}
+
+const DocNode* DocNode::Find(std::string_view key) const {
+  if (kind != NodeKind::kMap) return nullptr;
+  for (const MapEntry& e : entries) {
+    if (e.key.is_scalar() && e.key.text == key) return &e.value;
+  }
+  return nullptr;
+}
+
+namespace {
+
+struct LimitExceeded {
+  std::string code;
+  std::string message;
+  size_t offset;
+};
+
+// Levels of collections in `n` (0 for a scalar).
+int Height(const DocNode& n) {
+  int below = 0;
+  for (const DocNode& item : n.items) below = std::max(below, Height(item));
+  for (const MapEntry& e : n.entries) {
+    below = std::max({below, Height(e.key), Height(e.value)});
+  }
+  return n.is_scalar() ? 0 : below + 1;
+}
+
+size_t CountNodes(const DocNode& n) {
+  size_t count = 1;
+  for (const DocNode& item : n.items) count += CountNodes(item);
+  for (const MapEntry& e : n.entries) count += CountNodes(e.key) + CountNodes(e.value);
+  return count;
+}
+
+// Skips `&anchor` and `!tag` properties and the blanks after them.
+size_t SkipProperties(std::string_view text, size_t pos) {
+  while (pos < text.size() && (text[pos] == '&' || text[pos] == '!')) {
+    while (pos < text.size() && text[pos] != ' ' && text[pos] != '\t' && text[pos] != '\n' &&
+           text[pos] != '\r') {
+      ++pos;
+    }
+    while (pos < text.size() && (text[pos] == ' ' || text[pos] == '\t' || text[pos] == '\n' ||
+                                 text[pos] == '\r')) {
+      ++pos;
+    }
+  }
+  return pos;
+}
+
+ScalarStyle StyleAt(std::string_view text, size_t pos) {
+  if (pos >= text.size()) return ScalarStyle::kPlain;
+  switch (text[pos]) {
+    case '\'': return ScalarStyle::kSingleQuoted;
+    case '"': return ScalarStyle::kDoubleQuoted;
+    case '|': return ScalarStyle::kLiteral;
+    case '>': return ScalarStyle::kFolded;
+    default: return ScalarStyle::kPlain;
+  }
+}
+
+class TreeBuilder : public YAML::EventHandler {
+ public:
+  TreeBuilder(const SourceText& source, const ParseOptions& options, size_t* node_count)
+      : source_(source), options_(options), node_count_(node_count) {}
+
+  Document TakeDocument() { return std::move(doc_); }
+  bool has_root() const { return has_root_; }
+
+  void OnDocumentStart(const YAML::Mark&) override {}
+  void OnDocumentEnd() override {}
+
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    DocNode n = MakeNode(mark, "");
+    n.kind = NodeKind::kNull;
+    Add(std::move(n), anchor, /*opens=*/false);
+  }
+
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    auto it = anchors_.find(anchor);
+    DocNode n;
+    size_t size = 1;
+    if (it != anchors_.end()) {
+      n = it->second.node;
+      size = it->second.size;
+      // Copies nest: without this check, chains of aliases could build trees far deeper
+      // than the text, and recursion over them could exhaust the stack.
+      if (static_cast<int>(stack_.size()) + it->second.height > options_.max_depth) {
+        throw LimitExceeded{"decode.too-deep",
+                            "expanding this alias nests collections more than " +
+                                std::to_string(options_.max_depth) + " levels deep",
+                            Offset(mark)};
+      }
+    }
+    Count(size, mark.pos);
+    n.from_alias = true;
+    n.offset = Offset(mark);
+    n.position = source_.PositionOf(n.offset);
+    Add(std::move(n), 0, /*opens=*/false);
+  }
+
+  void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+                const std::string& value) override {
+    DocNode n = MakeNode(mark, tag);
+    n.style = StyleAt(source_.text(), n.offset);
+    n.text = value;
+    ResolveScalar(n);
+    Add(std::move(n), anchor, /*opens=*/false);
+  }
+
+  void OnSequenceStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+                       YAML::EmitterStyle::value style) override {
+    Open(mark, tag, anchor, style, NodeKind::kSequence);
+  }
+  void OnSequenceEnd() override { Close(); }
+
+  void OnMapStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+                  YAML::EmitterStyle::value style) override {
+    Open(mark, tag, anchor, style, NodeKind::kMap);
+  }
+  void OnMapEnd() override { Close(); }
+
+ private:
+  struct Frame {
+    DocNode* node;
+    YAML::anchor_t anchor;
+  };
+
+  size_t Offset(const YAML::Mark& mark) const {
+    return mark.pos < 0 ? 0 : std::min<size_t>(static_cast<size_t>(mark.pos),
+                                               source_.text().size());
+  }
+
+  void Count(size_t n, int pos) {
+    *node_count_ += n;
+    if (*node_count_ > options_.max_nodes) {
+      throw LimitExceeded{"decode.too-many-nodes",
+                          "the input has more than " + std::to_string(options_.max_nodes) +
+                              " nodes (aliases included)",
+                          static_cast<size_t>(pos < 0 ? 0 : pos)};
+    }
+  }
+
+  DocNode MakeNode(const YAML::Mark& mark, const std::string& tag) {
+    Count(1, mark.pos);
+    DocNode n;
+    n.offset = SkipProperties(source_.text(), Offset(mark));
+    if (n.offset >= source_.text().size()) n.offset = Offset(mark);
+    n.position = source_.PositionOf(n.offset);
+    if (tag != "?" && tag != "!") n.tag = tag;
+    return n;
+  }
+
+  void Open(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+            YAML::EmitterStyle::value style, NodeKind kind) {
+    if (static_cast<int>(stack_.size()) >= options_.max_depth) {
+      throw LimitExceeded{"decode.too-deep",
+                          "collections are nested more than " +
+                              std::to_string(options_.max_depth) + " levels deep",
+                          Offset(mark)};
+    }
+    DocNode n = MakeNode(mark, tag);
+    n.kind = kind;
+    n.flow = style == YAML::EmitterStyle::Flow;
+    DocNode* slot = Add(std::move(n), 0, /*opens=*/true);
+    stack_.push_back(Frame{slot, anchor});
+  }
+
+  void Close() {
+    if (stack_.empty()) return;
+    Frame f = stack_.back();
+    stack_.pop_back();
+    expecting_key_.pop_back();
+    if (f.node->kind == NodeKind::kMap) ExpandMergeKeys(*f.node);
+    if (f.anchor != 0) anchors_[f.anchor] = {*f.node, CountNodes(*f.node), Height(*f.node)};
+    if (!stack_.empty() && stack_.back().node->kind == NodeKind::kMap) {
+      expecting_key_.back() = !expecting_key_.back();
+    }
+  }
+
+  // YAML 1.1 merge keys (`<<: *base` or `<<: [*a, *b]`), which go-yaml v2 applies: the
+  // merged maps' entries are added unless the map already has the key; earlier maps win.
+  static bool IsMergeKey(const DocNode& key) {
+    return key.kind == NodeKind::kString && key.text == "<<" && key.style == ScalarStyle::kPlain;
+  }
+
+  static void ExpandMergeKeys(DocNode& map) {
+    bool any = false;
+    for (const MapEntry& e : map.entries) any = any || IsMergeKey(e.key);
+    if (!any) return;
+    std::vector<MapEntry> merged;
+    std::vector<MapEntry> own;
+    for (MapEntry& e : map.entries) {
+      if (!IsMergeKey(e.key)) {
+        own.push_back(std::move(e));
+      } else if (e.value.kind == NodeKind::kMap) {
+        for (MapEntry& m : e.value.entries) merged.push_back(std::move(m));
+      } else {
+        for (DocNode& item : e.value.items) {
+          for (MapEntry& m : item.entries) merged.push_back(std::move(m));
+        }
+      }
+    }
+    for (MapEntry& m : merged) {
+      if (m.key.is_scalar()) {
+        bool seen = false;
+        for (const MapEntry& o : own) seen = seen || o.key.text == m.key.text;
+        if (!seen) own.push_back(std::move(m));
+      }
+    }
+    map.entries = std::move(own);
+  }
+
+  // Places `n` in the open collection (or as the root) and returns where it now lives.
+  // `opens` is true for a collection whose items follow (not for an alias copy).
+  DocNode* Add(DocNode n, YAML::anchor_t anchor, bool opens) {
+    const bool collection = opens;
+    if (anchor != 0 && !opens) anchors_[anchor] = {n, 1, Height(n)};
+    DocNode* slot = nullptr;
+    if (stack_.empty()) {
+      doc_.root = std::move(n);
+      has_root_ = true;
+      slot = &doc_.root;
+    } else {
+      DocNode* parent = stack_.back().node;
+      if (parent->kind == NodeKind::kSequence) {
+        parent->items.push_back(std::move(n));
+        slot = &parent->items.back();
+      } else if (expecting_key_.back()) {
+        parent->entries.push_back(MapEntry{std::move(n), DocNode{}});
+        slot = &parent->entries.back().key;
+        if (!collection) expecting_key_.back() = false;
+      } else {
+        parent->entries.back().value = std::move(n);
+        slot = &parent->entries.back().value;
+        if (!collection) expecting_key_.back() = true;
+      }
+    }
+    if (collection) expecting_key_.push_back(true);
+    return slot;
+  }
+
+  const SourceText& source_;
+  const ParseOptions& options_;
+  size_t* node_count_;
+  Document doc_;
+  bool has_root_ = false;
+  std::vector<Frame> stack_;
+  // One flag per open collection; for maps, whether the next node is a key. The entry for
+  // the parent map is flipped when a child collection closes.
+  std::vector<bool> expecting_key_;
+  struct Anchored {
+    DocNode node;
+    size_t size;  // nodes, for max_nodes
+    int height;   // collection levels, for max_depth
+  };
+  std::map<YAML::anchor_t, Anchored> anchors_;
+};
+
+void AddError(ParseResult& result, const SourceText& source, std::string code,
+              std::string message, size_t offset) {
+  Diagnostic d;
+  d.severity = Severity::kError;
+  d.code = std::move(code);
+  d.message = std::move(message);
+  d.file = source.name();
+  d.position = source.PositionOf(offset);
+  result.diagnostics.Add(std::move(d));
+}
+
+// yaml-cpp reports a mark of -1 for errors at the end of input.
+size_t MarkOffset(const YAML::Mark& mark, const SourceText& source) {
+  if (mark.pos < 0) return source.text().size();
+  return std::min<size_t>(static_cast<size_t>(mark.pos), source.text().size());
+}
+
+void ParseStream(const SourceText& source, const ParseOptions& options, ParseResult& result) {
+  std::istringstream in(source.text());
+  YAML::Parser parser(in);
+  size_t node_count = 0;
+  for (size_t index = 0;; ++index) {
+    TreeBuilder builder(source, options, &node_count);
+    if (!parser.HandleNextDocument(builder)) break;
+    if (result.documents.size() >= options.max_documents) {
+      throw LimitExceeded{"decode.too-many-documents",
+                          "the input has more than " + std::to_string(options.max_documents) +
+                              " documents",
+                          source.text().size()};
+    }
+    Document doc = builder.TakeDocument();
+    doc.index = index;
+    doc.empty = !builder.has_root() || doc.root.kind == NodeKind::kNull;
+    result.documents.push_back(std::move(doc));
+  }
+}
+
+}  // namespace
+
+ParseResult ParseDocuments(const SourceText& source, const ParseOptions& options) {
+  ParseResult result;
+  if (source.text().size() > options.max_bytes) {
+    AddError(result, source, "decode.too-large",
+             "the input is " + std::to_string(source.text().size()) + " bytes, more than the " +
+                 std::to_string(options.max_bytes) + " bytes allowed",
+             0);
+    return result;
+  }
+  try {
+    ParseStream(source, options, result);
+  } catch (const LimitExceeded& e) {
+    AddError(result, source, e.code, e.message, e.offset);
+  } catch (const YAML::Exception& e) {
+    AddError(result, source, "decode.yaml-syntax",
+             "the file is not valid YAML: " + (e.msg.empty() ? std::string(e.what()) : e.msg),
+             MarkOffset(e.mark, source));
+  } catch (const std::exception& e) {
+    AddError(result, source, "decode.yaml-syntax",
+             std::string("the file could not be read as YAML: ") + e.what(), 0);
+  }
+  return result;
+}
+
+}  // namespace draguard::k8s

@@ -1,0 +1,107 @@
+// A positioned document tree for YAML and JSON input.
+//
+// ParseDocuments reads every `---`-separated YAML document (JSON is YAML 1.2 flow, so the same
+// path serves both) through yaml-cpp's event parser and builds a small tree of Nodes that
+// remembers where every node and every map key starts and how each scalar was written. Scalar
+// types are resolved the way Kubernetes' YAML decoder (sigs.k8s.io/yaml on go-yaml v2, i.e.
+// YAML 1.1 rules) resolves them: plain `yes`/`no`/`on`/`off`/`y`/`n` and friends are booleans,
+// `~`/`null`/empty are null, quoted or tagged `!!str` scalars are always strings.
+//
+// Aliases are expanded into copies (bounded by ParseOptions::max_nodes, which stops "billion
+// laughs"). yaml-cpp exceptions never leave document.cc: they become `decode.yaml-syntax`
+// diagnostics with the parser's position.
+#ifndef DRAGUARD_POLICY_K8S_DOCUMENT_H_
+#define DRAGUARD_POLICY_K8S_DOCUMENT_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "policy/common/diagnostic.h"
+#include "policy/common/source.h"
+
+namespace draguard::k8s {
+
+enum class NodeKind { kNull, kBool, kInt, kFloat, kString, kSequence, kMap };
+
+// How a scalar was written in the source; decides how value offsets map back to the file.
+enum class ScalarStyle { kPlain, kSingleQuoted, kDoubleQuoted, kLiteral, kFolded };
+
+// "null", "boolean", "integer", "number", "string", "array", "object" (JSON-schema words,
+// as used in wrong-type messages).
+std::string_view NodeKindName(NodeKind kind);
+
+struct MapEntry;
+
+struct DocNode {
+  NodeKind kind = NodeKind::kNull;
+  // Decoded scalar text (after unescaping and folding); empty for collections.
+  std::string text;
+  // The explicit tag as written ("!!str", "tag:yaml.org,2002:int"); empty when untagged.
+  std::string tag;
+  ScalarStyle style = ScalarStyle::kPlain;
+  bool flow = false;        // a `[...]`/`{...}` collection
+  bool from_alias = false;  // a copy made for `*alias`
+  // Where the node starts: byte offset into the SourceText, and its 1-based position. For a
+  // quoted or block scalar this is the opening quote or indicator.
+  size_t offset = 0;
+  SourcePosition position;
+  // Resolved values (valid when kind says so).
+  bool bool_value = false;
+  int64_t int_value = 0;
+  double float_value = 0;
+  std::vector<DocNode> items;      // kSequence
+  std::vector<MapEntry> entries;  // kMap, in document order (duplicates kept)
+
+  bool is_scalar() const { return kind != NodeKind::kSequence && kind != NodeKind::kMap; }
+  // The value of the first entry whose key text is `key`; nullptr when absent or not a map.
+  const DocNode* Find(std::string_view key) const;
+};
+
+struct MapEntry {
+  DocNode key;
+  DocNode value;
+};
+
+// One YAML document of the stream.
+struct Document {
+  DocNode root;
+  size_t index = 0;  // position in the stream, 0-based
+  bool empty = false;  // no content (only comments) or a null root: nothing to decode
+};
+
+struct ParseOptions {
+  // Inputs larger than this are refused with `decode.too-large` (API server limit: 3 MiB).
+  size_t max_bytes = 3 * 1024 * 1024;
+  // Collections nested deeper than this are refused with `decode.too-deep`.
+  int max_depth = 256;
+  // Total nodes over all documents, alias copies included (`decode.too-many-nodes`).
+  size_t max_nodes = 1'000'000;
+  // Documents in one stream (`decode.too-many-documents`).
+  size_t max_documents = 10'000;
+};
+
+struct ParseResult {
+  std::vector<Document> documents;
+  // Syntax errors and limits (`decode.yaml-syntax`, `decode.too-large`, ...), positioned in
+  // the source. After a syntax error the documents read so far are kept.
+  Diagnostics diagnostics;
+};
+
+// Parses `source` into documents. Never throws; every problem is a positioned diagnostic.
+// Thread-compatible; the result does not refer to `source`.
+ParseResult ParseDocuments(const SourceText& source, const ParseOptions& options = {});
+
+// Maps a byte offset inside a scalar's decoded text back to the byte offset in `source` of
+// the character that produced it, through quotes, escapes, line folding and block
+// indentation. Offsets past the end map to the end of the scalar. For non-scalars and alias
+// copies it returns node.offset.
+size_t SourceOffsetOfValueByte(const SourceText& source, const DocNode& node,
+                               size_t value_offset);
+
+}  // namespace draguard::k8s
+
+#endif  // DRAGUARD_POLICY_K8S_DOCUMENT_H_

@@ -1,0 +1,281 @@
+#include "policy/k8s/field_reader.h"
+
+#include <algorithm>
+#include <set>
+#include <utility>
+
+#include <nlohmann/json.hpp>
+
+#include "policy/common/quantity.h"
+#include "policy/common/suggest.h"
+
+namespace draguard::k8s {
+namespace {
+
+std::string Describe(const DocNode& node) {
+  std::string kind(NodeKindName(node.kind));
+  if (!node.is_scalar() || node.kind == NodeKind::kNull) return kind;
+  std::string text = node.text.size() > 40 ? node.text.substr(0, 40) + "..." : node.text;
+  return kind + " " + (node.kind == NodeKind::kString ? "\"" + text + "\"" : text);
+}
+
+void WrongType(const DocNode& node, std::string_view want, const FieldPath& path,
+               DecodeContext& ctx) {
+  std::string suggestion;
+  if (want == "string" && node.is_scalar() && node.style == ScalarStyle::kPlain) {
+    suggestion = "quote the value: \"" + node.text + "\"";
+  } else if (want == "integer" && node.kind == NodeKind::kString) {
+    suggestion = "remove the quotes: " + node.text;
+  } else if (want == "array" && node.kind == NodeKind::kMap) {
+    suggestion = "write a list: start each item with \"- \"";
+  }
+  ctx.diagnostics->Error("decode.wrong-type", path,
+                         "expected " + std::string(want) + ", found " + Describe(node),
+                         std::move(suggestion));
+}
+
+nlohmann::json ToJson(const DocNode& node) {
+  switch (node.kind) {
+    case NodeKind::kNull: return nullptr;
+    case NodeKind::kBool: return node.bool_value;
+    case NodeKind::kInt: return node.int_value;
+    case NodeKind::kFloat: return node.float_value;
+    case NodeKind::kString: return node.text;
+    case NodeKind::kSequence: {
+      nlohmann::json array = nlohmann::json::array();
+      for (const DocNode& item : node.items) array.push_back(ToJson(item));
+      return array;
+    }
+    case NodeKind::kMap: {
+      nlohmann::json object = nlohmann::json::object();
+      for (const MapEntry& e : node.entries) object[e.key.text] = ToJson(e.value);
+      return object;
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+bool ExpectKind(const DocNode& node, NodeKind want, const FieldPath& path, DecodeContext& ctx) {
+  if (node.kind == want) return true;
+  WrongType(node, NodeKindName(want), path, ctx);
+  return false;
+}
+
+std::string NodeToJson(const DocNode& node) {
+  try {
+    return ToJson(node).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  } catch (const std::exception&) {
+    return "null";
+  }
+}
+
+bool ReadString(const DocNode& node, const FieldPath& path, DecodeContext& ctx,
+                std::string* out) {
+  if (node.kind == NodeKind::kNull) return false;
+  if (!ExpectKind(node, NodeKind::kString, path, ctx)) return false;
+  *out = node.text;
+  return true;
+}
+
+MapReader::MapReader(const DocNode& node, FieldPath path, DecodeContext& ctx)
+    : node_(&node), path_(std::move(path)), ctx_(ctx) {
+  if (node.kind == NodeKind::kNull) return;
+  is_map_ = ExpectKind(node, NodeKind::kMap, path_, ctx_);
+}
+
+MapReader::~MapReader() { Finish(); }
+
+const DocNode* MapReader::Get(std::string_view key) {
+  known_.push_back(key);
+  if (!is_map_) return nullptr;
+  const DocNode* value = node_->Find(key);
+  if (value == nullptr || value->kind == NodeKind::kNull) return nullptr;
+  return value;
+}
+
+void MapReader::Ignore(std::initializer_list<std::string_view> keys) {
+  known_.insert(known_.end(), keys.begin(), keys.end());
+}
+
+void MapReader::Hint(std::string_view key, std::string suggestion) {
+  hints_[std::string(key)] = std::move(suggestion);
+}
+
+bool MapReader::String(std::string_view key, std::string* out) {
+  const DocNode* v = Get(key);
+  return v != nullptr && ReadString(*v, path_.Child(key), ctx_, out);
+}
+
+bool MapReader::String(std::string_view key, std::optional<std::string>* out) {
+  std::string s;
+  if (!String(key, &s)) return false;
+  *out = std::move(s);
+  return true;
+}
+
+bool MapReader::Int(std::string_view key, int64_t* out) {
+  const DocNode* v = Get(key);
+  if (v == nullptr || !ExpectKind(*v, NodeKind::kInt, path_.Child(key), ctx_)) return false;
+  *out = v->int_value;
+  return true;
+}
+
+bool MapReader::Int(std::string_view key, std::optional<int64_t>* out) {
+  int64_t i = 0;
+  if (!Int(key, &i)) return false;
+  *out = i;
+  return true;
+}
+
+bool MapReader::Bool(std::string_view key, std::optional<bool>* out) {
+  const DocNode* v = Get(key);
+  if (v == nullptr || !ExpectKind(*v, NodeKind::kBool, path_.Child(key), ctx_)) return false;
+  *out = v->bool_value;
+  return true;
+}
+
+bool MapReader::StringList(std::string_view key, std::vector<std::string>* out) {
+  const DocNode* v = Get(key);
+  const FieldPath path = path_.Child(key);
+  if (v == nullptr || !ExpectKind(*v, NodeKind::kSequence, path, ctx_)) return false;
+  for (size_t i = 0; i < v->items.size(); ++i) {
+    std::string s;
+    ReadString(v->items[i], path.Index(i), ctx_, &s);
+    out->push_back(std::move(s));
+  }
+  return true;
+}
+
+bool MapReader::StringMap(std::string_view key, std::map<std::string, std::string>* out) {
+  const DocNode* v = Get(key);
+  const FieldPath path = path_.Child(key);
+  if (v == nullptr || !ExpectKind(*v, NodeKind::kMap, path, ctx_)) return false;
+  for (const MapEntry& e : v->entries) {
+    std::string s;
+    ReadString(e.value, path.Key(e.key.text), ctx_, &s);
+    (*out)[e.key.text] = std::move(s);
+  }
+  return true;
+}
+
+namespace {
+
+// A quantity is a string or a JSON number (resource.Quantity unmarshals both).
+bool ReadQuantity(const DocNode& node, const FieldPath& path, DecodeContext& ctx,
+                  std::string* out) {
+  if (node.kind == NodeKind::kInt || node.kind == NodeKind::kFloat ||
+      node.kind == NodeKind::kString) {
+    *out = node.text;
+    // Malformed quantities fail decoding in the API server (HTTP 400). Values past
+    // Quantity's exact bound (OUT_OF_RANGE) are accepted by Kubernetes, so only syntax errors
+    // are reported.
+    StatusOr<draguard::Quantity> parsed = draguard::Quantity::Parse(node.text);
+    if (!parsed.ok() && parsed.status().code() == StatusCode::kInvalidArgument) {
+      ctx.diagnostics->Error("decode.invalid-quantity", path,
+                             "\"" + node.text + "\" is not a valid quantity: " +
+                                 std::string(parsed.status().message()),
+                             "write a number with an optional suffix: 40Gi, 500M, 2, 0.5");
+      return false;
+    }
+    return true;
+  }
+  WrongType(node, "quantity (string or number)", path, ctx);
+  return false;
+}
+
+}  // namespace
+
+bool MapReader::Quantity(std::string_view key, std::string* out) {
+  const DocNode* v = Get(key);
+  return v != nullptr && ReadQuantity(*v, path_.Child(key), ctx_, out);
+}
+
+bool MapReader::Quantity(std::string_view key, std::optional<std::string>* out) {
+  std::string s;
+  if (!Quantity(key, &s)) return false;
+  *out = std::move(s);
+  return true;
+}
+
+bool MapReader::QuantityMap(std::string_view key, std::map<std::string, std::string>* out) {
+  const DocNode* v = Get(key);
+  const FieldPath path = path_.Child(key);
+  if (v == nullptr || !ExpectKind(*v, NodeKind::kMap, path, ctx_)) return false;
+  for (const MapEntry& e : v->entries) {
+    std::string s;
+    if (e.value.kind != NodeKind::kNull) ReadQuantity(e.value, path.Key(e.key.text), ctx_, &s);
+    (*out)[e.key.text] = std::move(s);
+  }
+  return true;
+}
+
+bool MapReader::Object(std::string_view key, const std::function<void(MapReader&)>& read) {
+  const DocNode* v = Get(key);
+  if (v == nullptr) return false;
+  MapReader child(*v, path_.Child(key), ctx_);
+  if (!child.is_map()) return false;
+  read(child);
+  return true;
+}
+
+bool MapReader::ObjectList(std::string_view key, const std::function<void(MapReader&)>& read) {
+  const DocNode* v = Get(key);
+  const FieldPath path = path_.Child(key);
+  if (v == nullptr || !ExpectKind(*v, NodeKind::kSequence, path, ctx_)) return false;
+  for (size_t i = 0; i < v->items.size(); ++i) {
+    MapReader item(v->items[i], path.Index(i), ctx_);
+    if (item.is_map() || v->items[i].kind == NodeKind::kNull) read(item);
+  }
+  return true;
+}
+
+bool MapReader::ObjectMap(std::string_view key,
+                          const std::function<void(const std::string&, MapReader&)>& read) {
+  const DocNode* v = Get(key);
+  const FieldPath path = path_.Child(key);
+  if (v == nullptr || !ExpectKind(*v, NodeKind::kMap, path, ctx_)) return false;
+  for (const MapEntry& e : v->entries) {
+    MapReader item(e.value, path.Key(e.key.text), ctx_);
+    if (item.is_map() || e.value.kind == NodeKind::kNull) read(e.key.text, item);
+  }
+  return true;
+}
+
+void MapReader::Finish() {
+  if (finished_) return;
+  finished_ = true;
+  if (!is_map_) return;
+  std::set<std::string_view> seen;
+  for (const MapEntry& e : node_->entries) {
+    const std::string& key = e.key.text;
+    const FieldPath path = path_.Child(key);
+    if (!seen.insert(key).second) {
+      Diagnostic& dup = ctx_.diagnostics->Error("decode.duplicate-field", path,
+                              "field \"" + key + "\" is set more than once; the API server "
+                              "rejects duplicate fields",
+                              "remove one of the \"" + key + "\" entries");
+      dup.position = e.key.position;
+      continue;
+    }
+    if (std::find(known_.begin(), known_.end(), key) != known_.end()) continue;
+    std::string suggestion;
+    if (auto hint = hints_.find(key); hint != hints_.end()) {
+      suggestion = hint->second;
+    } else if (auto match = ClosestMatch(key, known_)) {
+      suggestion = "did you mean \"" + *match + "\"?";
+    }
+    Diagnostic d;
+    d.severity = ctx_.strict ? Severity::kError : Severity::kWarning;
+    d.code = "decode.unknown-field";
+    d.field = path.String();
+    d.message = "unknown field \"" + key + "\"" +
+                (path_.empty() ? std::string() : " in " + path_.String());
+    d.suggestion = std::move(suggestion);
+    d.position = e.key.position;
+    ctx_.diagnostics->Add(std::move(d));
+  }
+}
+
+}  // namespace draguard::k8s

@@ -1,0 +1,96 @@
+// Strict reading of one map node into model fields (internal to the decoder).
+//
+// A MapReader wraps a map node and its field path. Each accessor names a field, which both
+// reads it and declares it known; Finish() then reports every key that was never declared as
+// `decode.unknown-field` (with a "did you mean" among the declared names) and every repeated
+// key as `decode.duplicate-field`. A value of the wrong JSON type is `decode.wrong-type`.
+// `null` values read as absent, as Go's encoding/json leaves the zero value.
+#ifndef DRAGUARD_POLICY_K8S_FIELD_READER_H_
+#define DRAGUARD_POLICY_K8S_FIELD_READER_H_
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "policy/common/diagnostic.h"
+#include "policy/common/field_path.h"
+#include "policy/k8s/document.h"
+
+namespace draguard::k8s {
+
+struct DecodeContext {
+  Diagnostics* diagnostics = nullptr;
+  bool strict = true;
+};
+
+// Reports `decode.wrong-type` unless `node` has kind `want`; returns whether it has.
+bool ExpectKind(const DocNode& node, NodeKind want, const FieldPath& path, DecodeContext& ctx);
+
+// The compact JSON text of a node (for opaque parameters); never throws.
+std::string NodeToJson(const DocNode& node);
+
+class MapReader {
+ public:
+  // A null node reads as an empty map; any other non-map reports `decode.wrong-type`.
+  MapReader(const DocNode& node, FieldPath path, DecodeContext& ctx);
+  MapReader(const MapReader&) = delete;
+  MapReader& operator=(const MapReader&) = delete;
+
+  bool is_map() const { return is_map_; }
+  // The value at `key` without declaring it (nullptr when absent or not a map).
+  const DocNode* Find(std::string_view key) const { return is_map_ ? node_->Find(key) : nullptr; }
+  const FieldPath& path() const { return path_; }
+  DecodeContext& ctx() { return ctx_; }
+
+  // Declares `key` and returns its value, or nullptr when absent or null.
+  const DocNode* Get(std::string_view key);
+  // Declares keys that are accepted and ignored.
+  void Ignore(std::initializer_list<std::string_view> keys);
+  // A suggestion used instead of "did you mean" when `key` turns out unknown.
+  void Hint(std::string_view key, std::string suggestion);
+
+  // Typed accessors: each returns whether the field was present with the right type.
+  bool String(std::string_view key, std::string* out);
+  bool String(std::string_view key, std::optional<std::string>* out);
+  bool Int(std::string_view key, int64_t* out);
+  bool Int(std::string_view key, std::optional<int64_t>* out);
+  bool Bool(std::string_view key, std::optional<bool>* out);
+  bool StringList(std::string_view key, std::vector<std::string>* out);
+  bool StringMap(std::string_view key, std::map<std::string, std::string>* out);
+  // A Quantity field: a string or a number, kept as written.
+  bool Quantity(std::string_view key, std::string* out);
+  bool Quantity(std::string_view key, std::optional<std::string>* out);
+  bool QuantityMap(std::string_view key, std::map<std::string, std::string>* out);
+  // A nested object: calls `read` with a reader for it when present.
+  bool Object(std::string_view key, const std::function<void(MapReader&)>& read);
+  // A list of objects: calls `read` for each item with its reader.
+  bool ObjectList(std::string_view key, const std::function<void(MapReader&)>& read);
+  // A map of objects keyed by string: calls `read(key, reader)`.
+  bool ObjectMap(std::string_view key,
+                 const std::function<void(const std::string&, MapReader&)>& read);
+
+  // Reports unknown and duplicate keys. Called by the destructor if not called before.
+  void Finish();
+  ~MapReader();
+
+ private:
+  const DocNode* node_;
+  FieldPath path_;
+  DecodeContext& ctx_;
+  bool is_map_ = false;
+  bool finished_ = false;
+  std::vector<std::string_view> known_;
+  std::map<std::string, std::string, std::less<>> hints_;
+};
+
+// Reads a scalar as a string (for list items and map values); reports wrong types.
+bool ReadString(const DocNode& node, const FieldPath& path, DecodeContext& ctx,
+                std::string* out);
+
+}  // namespace draguard::k8s
+
+#endif  // DRAGUARD_POLICY_K8S_FIELD_READER_H_

@@ -1,0 +1,161 @@
+#include "policy/lint/linter.h"
+
+#include <map>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <variant>
+
+#include "policy/lint/parallel.h"
+#include "policy/validate/device_class.h"
+#include "policy/validate/device_taint_rule.h"
+#include "policy/validate/references.h"
+#include "policy/validate/resource_claim.h"
+#include "policy/validate/resource_slice.h"
+
+namespace draguard::lint {
+namespace {
+
+using RefKey = std::tuple<std::string, std::string, std::string, std::string>;
+
+RefKey KeyOf(const ObjectRef& ref) {
+  return {ref.api_version, ref.kind, ref.name_space, ref.name};
+}
+
+size_t JobsFor(const LintOptions& options, size_t files) {
+  if (files < options.parallel_threshold) return 1;
+  return options.jobs == 0 ? DefaultJobs() : options.jobs;
+}
+
+// API-server create validation of one object. Workloads, Nodes and Namespaces have no
+// object-local rules here: workloads are checked across objects, Namespaces feed options.
+void ValidateObject(const k8s::ObjectVariant& object, const validate::ValidationOptions& options,
+                    Diagnostics& out) {
+  std::visit(
+      [&](const auto& o) {
+        using T = std::decay_t<decltype(o)>;
+        if constexpr (std::is_same_v<T, k8s::ResourceClaim>) {
+          validate::ValidateResourceClaim(o, options, out);
+        } else if constexpr (std::is_same_v<T, k8s::ResourceClaimTemplate>) {
+          validate::ValidateResourceClaimTemplate(o, options, out);
+        } else if constexpr (std::is_same_v<T, k8s::DeviceClass>) {
+          validate::ValidateDeviceClass(o, options, out);
+        } else if constexpr (std::is_same_v<T, k8s::ResourceSlice>) {
+          validate::ValidateResourceSlice(o, options, out);
+        } else if constexpr (std::is_same_v<T, k8s::DeviceTaintRule>) {
+          validate::ValidateDeviceTaintRule(o, options, out);
+        }
+      },
+      object);
+}
+
+// Phase 2 for one file: validate and locate every object's findings.
+std::vector<Diagnostic> ValidateFile(const k8s::DecodeResult& decoded,
+                                     const validate::ValidationOptions& options) {
+  std::vector<Diagnostic> out = decoded.diagnostics.items();
+  for (const k8s::DecodedObject& object : decoded.objects) {
+    Diagnostics found;
+    ValidateObject(object.object, options, found);
+    for (Diagnostic& d : found.mutable_items()) {
+      object.Locate(d);
+      out.push_back(std::move(d));
+    }
+  }
+  return out;
+}
+
+// Namespace objects among the inputs, overridden key by key by the command line's labels.
+validate::NamespaceLabels CollectNamespaceLabels(const std::vector<k8s::DecodeResult>& decoded,
+                                                 const validate::NamespaceLabels& flags) {
+  validate::NamespaceLabels labels;
+  for (const k8s::DecodeResult& file : decoded) {
+    for (const k8s::DecodedObject& object : file.objects) {
+      if (const auto* ns = std::get_if<k8s::Namespace>(&object.object)) {
+        auto& entry = labels[ns->metadata.name];
+        entry.insert(ns->metadata.labels.begin(), ns->metadata.labels.end());
+      }
+    }
+  }
+  for (const auto& [name, keys] : flags) {
+    for (const auto& [key, value] : keys) labels[name][key] = value;
+  }
+  return labels;
+}
+
+template <typename T>
+void AddIfIs(const k8s::DecodedObject& object, std::vector<validate::ObjectInput<T>>& into) {
+  if (const T* typed = std::get_if<T>(&object.object)) into.push_back({typed, object.ref});
+}
+
+// Phase 3: references across every input, each finding located in the referring object.
+std::vector<Diagnostic> CheckReferences(const std::vector<k8s::DecodeResult>& decoded) {
+  validate::ReferenceInputs inputs;
+  std::map<RefKey, const k8s::DecodedObject*> by_ref;
+  for (const k8s::DecodeResult& file : decoded) {
+    for (const k8s::DecodedObject& object : file.objects) {
+      by_ref.emplace(KeyOf(object.ref), &object);
+      AddIfIs(object, inputs.workloads);
+      AddIfIs(object, inputs.claims);
+      AddIfIs(object, inputs.templates);
+      AddIfIs(object, inputs.classes);
+    }
+  }
+  Diagnostics found;
+  validate::CheckReferences(inputs, found);
+  std::vector<Diagnostic> out;
+  for (Diagnostic& d : found.mutable_items()) {
+    // Two inputs may hold the same object; the first one is where the finding is shown.
+    if (auto it = by_ref.find(KeyOf(d.object)); it != by_ref.end()) it->second->Locate(d);
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+void AddObjects(const k8s::DecodeResult& decoded, const std::string& file,
+                std::vector<LintedObject>& objects) {
+  for (const k8s::DecodedObject& object : decoded.objects) {
+    objects.push_back({file, object.ref, object.root().position});
+  }
+}
+
+}  // namespace
+
+LintReport LintSources(std::vector<SourceText> sources, const LintOptions& options) {
+  const size_t n = sources.size();
+  const size_t jobs = JobsFor(options, n);
+  std::vector<k8s::DecodeResult> decoded(n);
+  ParallelFor(n, jobs, [&](size_t i) { decoded[i] = k8s::Decode(sources[i], options.decode); });
+
+  validate::ValidationOptions validation = options.validation;
+  validation.namespace_labels =
+      CollectNamespaceLabels(decoded, options.validation.namespace_labels);
+  std::vector<std::vector<Diagnostic>> per_file(n);
+  ParallelFor(n, jobs, [&](size_t i) { per_file[i] = ValidateFile(decoded[i], validation); });
+
+  LintReport report;
+  for (size_t i = 0; i < n; ++i) {
+    report.files.push_back(sources[i].name());
+    AddObjects(decoded[i], sources[i].name(), report.objects);
+    for (Diagnostic& d : per_file[i]) report.diagnostics.push_back(std::move(d));
+  }
+  for (Diagnostic& d : CheckReferences(decoded)) report.diagnostics.push_back(std::move(d));
+  if (options.warnings_as_errors) {
+    for (Diagnostic& d : report.diagnostics) {
+      if (d.severity == Severity::kWarning) d.severity = Severity::kError;
+    }
+  }
+  SortDiagnostics(report.files, report.diagnostics);
+  for (SourceText& source : sources) {
+    std::string name = source.name();
+    report.sources.emplace(std::move(name), std::move(source));
+  }
+  return report;
+}
+
+StatusOr<LintReport> Lint(const std::vector<Input>& inputs, const LintOptions& options) {
+  StatusOr<std::vector<SourceText>> sources = ReadInputs(inputs, options.input);
+  if (!sources.ok()) return sources.status();
+  return LintSources(std::move(sources).value(), options);
+}
+
+}  // namespace draguard::lint

@@ -1,0 +1,54 @@
+// The linter behind `draguard lint`: decode every input, validate every object as the API
+// server would on create, check references across all inputs, place every diagnostic in its
+// file and sort.
+//
+// Phases (each file's work is independent inside a phase, so phases 1 and 2 run in parallel
+// over files when there are many; results land in per-file slots, so the output is identical
+// to a sequential run):
+//   1. Decode each SourceText (policy/k8s/decode.h).
+//   2. Collect the labels of Namespace objects among the inputs (flags override them), then
+//      validate each decoded object (policy/validate) and locate its diagnostics.
+//   3. Cross-object checks over all inputs (policy/validate/references.h), located through
+//      the object they concern.
+//   4. --warnings-as-errors, then sort (report.h).
+#ifndef DRAGUARD_POLICY_LINT_LINTER_H_
+#define DRAGUARD_POLICY_LINT_LINTER_H_
+
+#include <cstddef>
+#include <vector>
+
+#include "policy/common/source.h"
+#include "policy/common/status_or.h"
+#include "policy/k8s/decode.h"
+#include "policy/lint/inputs.h"
+#include "policy/lint/report.h"
+#include "policy/validate/options.h"
+
+namespace draguard::lint {
+
+struct LintOptions {
+  // Kubernetes version, feature gates, namespace labels given on the command line (they win
+  // over Namespace objects among the inputs, key by key), the CEL selector hook and limits.
+  validate::ValidationOptions validation;
+  k8s::DecodeOptions decode;
+  InputOptions input;
+  // Report warnings as errors (their severity becomes error).
+  bool warnings_as_errors = false;
+  // Threads to use; 0 means one per hardware thread.
+  size_t jobs = 0;
+  // Below this many files everything runs on the calling thread: starting threads costs more
+  // than it saves on a few small files.
+  size_t parallel_threshold = 4;
+};
+
+// Lints SourceTexts already in memory (tests, benchmarks, the webhook's dry runs). Never
+// fails: every problem with the input is a diagnostic. Thread-compatible.
+LintReport LintSources(std::vector<SourceText> sources, const LintOptions& options);
+
+// Reads the inputs (inputs.h) and lints them. A non-OK status only for I/O problems and input
+// limits; the CLI maps it to exit code 2.
+StatusOr<LintReport> Lint(const std::vector<Input>& inputs, const LintOptions& options);
+
+}  // namespace draguard::lint
+
+#endif  // DRAGUARD_POLICY_LINT_LINTER_H_

@@ -1,0 +1,253 @@
+#include "policy/validate/defaults.h"
+
+#include <string>
+
+namespace draguard::validate {
+namespace {
+
+std::string Ignored(std::string_view what, Gate gate) {
+  return std::string(what) + " will be ignored: the API server removes this field because the " +
+         std::string(GateName(gate)) + " feature gate is disabled";
+}
+
+void DefaultCommon(k8s::DeviceRequestCommon& req, const FieldPath& at, Diagnostics* warnings) {
+  if (req.allocation_mode.empty()) req.allocation_mode = k8s::kAllocationModeExactCount;
+  if (req.allocation_mode == k8s::kAllocationModeExactCount && req.count == 0) {
+    req.count = 1;
+    if (req.count_set && warnings != nullptr) {
+      warnings->Warning("claim.request.count.defaulted", at.Child("count"),
+                        "count: 0 is treated as unset: the API server silently turns it into "
+                        "count: 1, so this request allocates one device",
+                        "write the number of devices wanted, or remove count for 1");
+    }
+  }
+  for (k8s::DeviceToleration& t : req.tolerations) {
+    if (t.op.empty()) t.op = "Equal";
+  }
+}
+
+template <typename Pred>
+bool OldUses(const k8s::DeviceClaim* old, Pred pred) {
+  if (old == nullptr) return false;
+  for (const k8s::DeviceRequest& r : old->requests) {
+    if (r.exactly.has_value() && pred(*r.exactly)) return true;
+    for (const k8s::DeviceSubRequest& s : r.first_available) {
+      if (pred(s)) return true;
+    }
+  }
+  return false;
+}
+
+// Drops tolerations / capacity of one request or subrequest at `at`.
+void DropCommon(k8s::DeviceRequestCommon& req, bool keep_tolerations, bool keep_capacity,
+                const FieldPath& at, Diagnostics& d) {
+  if (!keep_tolerations && !req.tolerations.empty()) {
+    req.tolerations.clear();
+    d.Warning("claim.request.tolerations.dropped", at.Child("tolerations"),
+              Ignored("tolerations", Gate::kDRADeviceTaints),
+              "tolerations take effect only on clusters with DRADeviceTaints enabled");
+  }
+  if (!keep_capacity && req.capacity.has_value()) {
+    req.capacity.reset();
+    d.Warning("claim.request.capacity.dropped", at.Child("capacity"),
+              Ignored("capacity", Gate::kDRAConsumableCapacity));
+  }
+}
+
+}  // namespace
+
+void DefaultDeviceClaim(k8s::DeviceClaim& claim, const FieldPath& devices, Diagnostics* warnings) {
+  for (size_t i = 0; i < claim.requests.size(); ++i) {
+    k8s::DeviceRequest& request = claim.requests[i];
+    FieldPath at = devices.Child("requests").Index(i);
+    if (request.exactly.has_value()) DefaultCommon(*request.exactly, at.Child("exactly"), warnings);
+    for (size_t j = 0; j < request.first_available.size(); ++j) {
+      DefaultCommon(request.first_available[j], at.Child("firstAvailable").Index(j), warnings);
+    }
+  }
+}
+
+namespace {
+
+// Which gated claim fields survive: gate on, or already used by the old object (update).
+struct ClaimKeeps {
+  bool tolerations, capacity, first_available, admin_access, distinct_attribute;
+};
+
+ClaimKeeps ComputeClaimKeeps(const k8s::DeviceClaim* old, const ValidationOptions& options) {
+  auto uses_tolerations = [](const k8s::DeviceRequestCommon& c) { return !c.tolerations.empty(); };
+  auto uses_capacity = [](const k8s::DeviceRequestCommon& c) { return c.capacity.has_value(); };
+  ClaimKeeps keep{
+      .tolerations = options.Enabled(Gate::kDRADeviceTaints) || OldUses(old, uses_tolerations),
+      .capacity = options.Enabled(Gate::kDRAConsumableCapacity) || OldUses(old, uses_capacity),
+      .first_available = options.Enabled(Gate::kDRAPrioritizedList),
+      .admin_access = options.Enabled(Gate::kDRAAdminAccess),
+      .distinct_attribute = options.Enabled(Gate::kDRAConsumableCapacity)};
+  if (old == nullptr) return keep;
+  for (const k8s::DeviceRequest& r : old->requests) {
+    keep.first_available = keep.first_available || !r.first_available.empty();
+    keep.admin_access =
+        keep.admin_access || (r.exactly.has_value() && r.exactly->admin_access.has_value());
+  }
+  for (const k8s::DeviceConstraint& c : old->constraints) {
+    keep.distinct_attribute = keep.distinct_attribute || c.distinct_attribute.has_value();
+  }
+  return keep;
+}
+
+void DropRequestFields(k8s::DeviceRequest& request, const ClaimKeeps& keep, const FieldPath& at,
+                       Diagnostics& d) {
+  if (request.exactly.has_value()) {
+    FieldPath exactly = at.Child("exactly");
+    DropCommon(*request.exactly, keep.tolerations, keep.capacity, exactly, d);
+    if (!keep.admin_access && request.exactly->admin_access.has_value()) {
+      request.exactly->admin_access.reset();
+      d.Warning("claim.admin-access.dropped", exactly.Child("adminAccess"),
+                Ignored("adminAccess", Gate::kDRAAdminAccess));
+    }
+  }
+  if (!keep.first_available && !request.first_available.empty()) {
+    request.first_available.clear();
+    d.Warning("claim.request.first-available.dropped", at.Child("firstAvailable"),
+              Ignored("firstAvailable", Gate::kDRAPrioritizedList),
+              "use `exactly` with a single device class instead");
+  }
+  for (size_t j = 0; j < request.first_available.size(); ++j) {
+    DropCommon(request.first_available[j], keep.tolerations, keep.capacity,
+               at.Child("firstAvailable").Index(j), d);
+  }
+}
+
+}  // namespace
+
+void DropDisabledDeviceClaimFields(k8s::DeviceClaim& claim, const k8s::DeviceClaim* old,
+                                   const ValidationOptions& options, const FieldPath& devices,
+                                   Diagnostics& d) {
+  ClaimKeeps keep = ComputeClaimKeeps(old, options);
+  for (size_t i = 0; i < claim.requests.size(); ++i) {
+    DropRequestFields(claim.requests[i], keep, devices.Child("requests").Index(i), d);
+  }
+  for (size_t c = 0; c < claim.constraints.size() && !keep.distinct_attribute; ++c) {
+    if (!claim.constraints[c].distinct_attribute.has_value()) continue;
+    claim.constraints[c].distinct_attribute.reset();
+    d.Warning("claim.constraint.distinct-attribute.dropped",
+              devices.Child("constraints").Index(c).Child("distinctAttribute"),
+              Ignored("distinctAttribute", Gate::kDRAConsumableCapacity),
+              "use matchAttribute, or enable DRAConsumableCapacity");
+  }
+}
+
+void DropDisabledDeviceClassFields(k8s::DeviceClass& device_class, const k8s::DeviceClass* old,
+                                   const ValidationOptions& options, Diagnostics& d) {
+  bool keep = options.Enabled(Gate::kDRAExtendedResource) ||
+              (old != nullptr && old->spec.extended_resource_name.has_value());
+  if (keep || !device_class.spec.extended_resource_name.has_value()) return;
+  device_class.spec.extended_resource_name.reset();
+  d.Warning("class.extended-resource-name.dropped", FieldPath("spec.extendedResourceName"),
+            Ignored("extendedResourceName", Gate::kDRAExtendedResource));
+}
+
+namespace {
+
+struct SliceKeeps {
+  bool taints, partition, binding, multi;
+};
+
+SliceKeeps ComputeSliceKeeps(const k8s::ResourceSlice* old, const ValidationOptions& options) {
+  auto old_any = [&](auto pred) {
+    if (old == nullptr) return false;
+    for (const k8s::Device& dev : old->spec.devices) {
+      if (pred(dev)) return true;
+    }
+    return false;
+  };
+  bool old_partition = old != nullptr && (!old->spec.shared_counters.empty() ||
+                                          old->spec.per_device_node_selection.has_value());
+  return SliceKeeps{
+      .taints = options.Enabled(Gate::kDRADeviceTaints) ||
+                old_any([](const k8s::Device& dev) { return !dev.taints.empty(); }),
+      .partition = options.Enabled(Gate::kDRAPartitionableDevices) || old_partition ||
+                   old_any([](const k8s::Device& dev) { return !dev.consumes_counters.empty(); }),
+      .binding =
+          options.Enabled(Gate::kDRADeviceBindingConditions) || old_any([](const k8s::Device& dev) {
+            return !dev.binding_conditions.empty() || dev.binds_to_node.has_value();
+          }),
+      .multi = options.Enabled(Gate::kDRAConsumableCapacity) || old_any([](const k8s::Device& dev) {
+                 return dev.allow_multiple_allocations.has_value();
+               })};
+}
+
+// Clears a present field and warns that it will be ignored.
+template <typename Clear>
+void Drop(bool present, Clear clear, const FieldPath& at, std::string_view field,
+          std::string_view code, Gate gate, Diagnostics& d) {
+  if (!present) return;
+  clear();
+  d.Warning(std::string(code), at.Child(field), Ignored(field, gate));
+}
+
+void DropDeviceFields(k8s::Device& dev, const SliceKeeps& keep, const FieldPath& at,
+                      Diagnostics& d) {
+  if (!keep.taints) {
+    Drop(
+        !dev.taints.empty(), [&] { dev.taints.clear(); }, at, "taints",
+        "slice.device.taints.dropped", Gate::kDRADeviceTaints, d);
+  }
+  if (!keep.partition) {
+    constexpr std::string_view kCode = "slice.partitionable.dropped";
+    constexpr Gate kGate = Gate::kDRAPartitionableDevices;
+    Drop(
+        !dev.consumes_counters.empty(), [&] { dev.consumes_counters.clear(); }, at,
+        "consumesCounters", kCode, kGate, d);
+    Drop(
+        dev.node_name.has_value(), [&] { dev.node_name.reset(); }, at, "nodeName", kCode, kGate, d);
+    Drop(
+        dev.node_selector.has_value(), [&] { dev.node_selector.reset(); }, at, "nodeSelector",
+        kCode, kGate, d);
+    Drop(
+        dev.all_nodes.has_value(), [&] { dev.all_nodes.reset(); }, at, "allNodes", kCode, kGate, d);
+  }
+  if (!keep.binding) {
+    constexpr std::string_view kCode = "slice.device.binding-conditions.dropped";
+    constexpr Gate kGate = Gate::kDRADeviceBindingConditions;
+    Drop(
+        dev.binds_to_node.has_value(), [&] { dev.binds_to_node.reset(); }, at, "bindsToNode", kCode,
+        kGate, d);
+    Drop(
+        !dev.binding_conditions.empty(), [&] { dev.binding_conditions.clear(); }, at,
+        "bindingConditions", kCode, kGate, d);
+    Drop(
+        !dev.binding_failure_conditions.empty(), [&] { dev.binding_failure_conditions.clear(); },
+        at, "bindingFailureConditions", kCode, kGate, d);
+  }
+  if (!keep.multi) {
+    Drop(
+        dev.allow_multiple_allocations.has_value(), [&] { dev.allow_multiple_allocations.reset(); },
+        at, "allowMultipleAllocations", "slice.device.consumable-capacity.dropped",
+        Gate::kDRAConsumableCapacity, d);
+  }
+}
+
+}  // namespace
+
+void DropDisabledResourceSliceFields(k8s::ResourceSlice& slice, const k8s::ResourceSlice* old,
+                                     const ValidationOptions& options, Diagnostics& d) {
+  SliceKeeps keep = ComputeSliceKeeps(old, options);
+  FieldPath spec("spec");
+  if (!keep.partition) {
+    constexpr std::string_view kCode = "slice.partitionable.dropped";
+    constexpr Gate kGate = Gate::kDRAPartitionableDevices;
+    Drop(
+        !slice.spec.shared_counters.empty(), [&] { slice.spec.shared_counters.clear(); }, spec,
+        "sharedCounters", kCode, kGate, d);
+    Drop(
+        slice.spec.per_device_node_selection.has_value(),
+        [&] { slice.spec.per_device_node_selection.reset(); }, spec, "perDeviceNodeSelection",
+        kCode, kGate, d);
+  }
+  for (size_t i = 0; i < slice.spec.devices.size(); ++i) {
+    DropDeviceFields(slice.spec.devices[i], keep, spec.Child("devices").Index(i), d);
+  }
+}
+
+}  // namespace draguard::validate

@@ -1,0 +1,79 @@
+#include "policy/validate/device_taint_rule.h"
+
+#include "policy/validate/names.h"
+#include "policy/validate/object_meta.h"
+#include "policy/validate/reporter.h"
+#include "policy/validate/shared_rules.h"
+
+namespace draguard::validate {
+namespace {
+
+void ValidateSelector(Reporter& r, const k8s::DeviceTaintSelector& sel,
+                      const ValidationOptions& options) {
+  FieldPath path("spec.deviceSelector");
+  if (sel.driver.has_value()) {
+    ValidateDriverName(r, "taintrule.selector.driver.invalid", *sel.driver, path.Child("driver"));
+  }
+  if (sel.pool.has_value()) {
+    ValidatePoolName(r, "taintrule.selector.pool.invalid", *sel.pool, path.Child("pool"));
+  }
+  if (sel.device.has_value()) {
+    ValidateDNSLabel(r, "taintrule.selector.device.invalid", *sel.device, path.Child("device"));
+  }
+  if (options.Is134()) {
+    if (sel.device_class_name.has_value()) {
+      ValidateDNSSubdomain(r, "taintrule.selector.device-class-name.invalid",
+                           *sel.device_class_name, path.Child("deviceClassName"));
+    }
+    return;
+  }
+  if (sel.device_class_name.has_value()) {
+    r.Warning("taintrule.selector.field.removed", path.Child("deviceClassName"),
+              "deviceClassName was removed from DeviceTaintRule in Kubernetes 1.35; the API "
+              "server rejects or ignores it");
+  }
+  if (sel.selector_count > 0) {
+    r.Warning("taintrule.selector.field.removed", path.Child("selectors"),
+              "CEL selectors were removed from DeviceTaintRule in Kubernetes 1.35; the API "
+              "server rejects or ignores them");
+  }
+}
+
+void Validate(Reporter& r, const k8s::DeviceTaintRule& rule, const ValidationOptions& options,
+              bool validate_effect) {
+  Gate gate = options.Is134() ? Gate::kDRADeviceTaints : Gate::kDRADeviceTaintRules;
+  if (!options.Enabled(gate)) {
+    r.Warning("taintrule.api-disabled", FieldPath(),
+              "DeviceTaintRule (resource.k8s.io/v1alpha3) is not served unless the " +
+                  std::string(GateName(gate)) +
+                  " feature gate and the v1alpha3 API are enabled; the API server rejects it");
+  }
+  ValidateObjectMeta(r, rule.metadata, /*namespaced=*/false, FieldPath("metadata"));
+  if (rule.spec.device_selector.has_value())
+    ValidateSelector(r, *rule.spec.device_selector, options);
+  internal::ValidateTaint(r, rule.spec.taint, FieldPath("spec.taint"), options, validate_effect);
+}
+
+}  // namespace
+
+void ValidateDeviceTaintRule(const k8s::DeviceTaintRule& rule, const ValidationOptions& options,
+                             Diagnostics& diagnostics) {
+  size_t start = diagnostics.size();
+  Reporter r(diagnostics);
+  Validate(r, rule, options, /*validate_effect=*/true);
+  CapDiagnostics(diagnostics, start, options.limits);
+}
+
+void ValidateDeviceTaintRuleUpdate(const k8s::DeviceTaintRule& old_rule,
+                                   const k8s::DeviceTaintRule& new_rule,
+                                   const ValidationOptions& options, Diagnostics& diagnostics) {
+  size_t start = diagnostics.size();
+  Reporter r(diagnostics);
+  bool effect_changed = old_rule.spec.taint.effect != new_rule.spec.taint.effect;
+  Validate(r, new_rule, options, options.Is134() || effect_changed);
+  ValidateObjectMetaImmutable(r, old_rule.metadata, new_rule.metadata, /*namespaced=*/false,
+                              FieldPath("metadata"));
+  CapDiagnostics(diagnostics, start, options.limits);
+}
+
+}  // namespace draguard::validate

@@ -1,0 +1,53 @@
+// Helpers for list rules shared by all validators: size limits with the 1.35 DoS
+// short-circuit (spec §3: an over-long list gets only TooMany; 1.34 validated the items and
+// appended TooMany) and uniqueness by key with the version-dependent Duplicate path.
+#ifndef DRAGUARD_POLICY_VALIDATE_LIST_CHECKS_H_
+#define DRAGUARD_POLICY_VALIDATE_LIST_CHECKS_H_
+
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "policy/common/field_path.h"
+#include "policy/validate/options.h"
+#include "policy/validate/reporter.h"
+
+namespace draguard::validate::internal {
+
+// Calls item_fn(item, path.Index(i)) for every item unless the list is over `max` under
+// 1.35; reports TooMany at `path` when over `max`.
+template <typename T, typename F>
+void ValidateList(Reporter& r, std::string_view too_many_code, const std::vector<T>& items,
+                  size_t max, const FieldPath& path, const ValidationOptions& options,
+                  F&& item_fn) {
+  bool over = items.size() > max;
+  if (over && !options.Is134()) {
+    r.TooMany(too_many_code, path, static_cast<int64_t>(items.size()), static_cast<int64_t>(max));
+    return;
+  }
+  for (size_t i = 0; i < items.size(); ++i) item_fn(items[i], path.Index(i));
+  if (over) {
+    r.TooMany(too_many_code, path, static_cast<int64_t>(items.size()), static_cast<int64_t>(max));
+  }
+}
+
+// Reports later duplicates of key_fn(item) as Duplicate at path[j] (1.35) or, when
+// `name_child_134` is non-empty and the version is 1.34, at path[j].<name_child_134>.
+template <typename T, typename K>
+void CheckUnique(Reporter& r, std::string_view code, const std::vector<T>& items,
+                 const FieldPath& path, const ValidationOptions& options,
+                 std::string_view name_child_134, K&& key_fn) {
+  std::set<std::string, std::less<>> seen;
+  for (size_t i = 0; i < items.size(); ++i) {
+    std::string key(key_fn(items[i]));
+    if (seen.insert(key).second) continue;
+    FieldPath at = path.Index(i);
+    if (options.Is134() && !name_child_134.empty()) at = at.Child(name_child_134);
+    r.Duplicate(code, at, FieldValue::String(key));
+  }
+}
+
+}  // namespace draguard::validate::internal
+
+#endif  // DRAGUARD_POLICY_VALIDATE_LIST_CHECKS_H_

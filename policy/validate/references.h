@@ -1,0 +1,44 @@
+// Cross-object reference checks for lint (issue 2 item 6), over all decoded inputs together:
+//  - a pod's resourceClaimName / resourceClaimTemplateName names a ResourceClaim /
+//    ResourceClaimTemplate among the inputs (warning otherwise: it may exist in the cluster);
+//  - every container claim names an entry of the pod's resourceClaims (error, as the API
+//    server's Pod validation: `Not found`);
+//  - a container claim's `request` exists in the referenced claim or template when that
+//    object is among the inputs (error);
+//  - every deviceClassName of a claim or template names a DeviceClass among the inputs, when
+//    any DeviceClass is among them (warning).
+// Objects match by namespace and name; an empty namespace is treated as "default".
+#ifndef DRAGUARD_POLICY_VALIDATE_REFERENCES_H_
+#define DRAGUARD_POLICY_VALIDATE_REFERENCES_H_
+
+#include <vector>
+
+#include "policy/common/diagnostic.h"
+#include "policy/k8s/device_class.h"
+#include "policy/k8s/resource_claim.h"
+#include "policy/k8s/workload.h"
+
+namespace draguard::validate {
+
+// A decoded object and the ObjectRef that its diagnostics carry. Non-owning: the object must
+// outlive the call it is passed to.
+template <typename T>
+struct ObjectInput {
+  const T* object = nullptr;
+  ObjectRef ref;
+};
+
+struct ReferenceInputs {
+  std::vector<ObjectInput<k8s::Workload>> workloads;
+  std::vector<ObjectInput<k8s::ResourceClaim>> claims;
+  std::vector<ObjectInput<k8s::ResourceClaimTemplate>> templates;
+  std::vector<ObjectInput<k8s::DeviceClass>> classes;
+};
+
+// Appends the findings to `diagnostics`, each with `object` set to the referring object's
+// ref and `field` set to the referring field's path.
+void CheckReferences(const ReferenceInputs& inputs, Diagnostics& diagnostics);
+
+}  // namespace draguard::validate
+
+#endif  // DRAGUARD_POLICY_VALIDATE_REFERENCES_H_

@@ -1,0 +1,64 @@
+// Exit codes of the built `draguard` executable, run through its path with a shell. The
+// command functions are tested directly in lint_command_test.cc; this checks the thin main.
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace {
+
+struct Outcome {
+  int code = -1;
+  std::string out;
+};
+
+Outcome Shell(const std::string& args) {
+  std::string command = std::string("NO_COLOR=1 '") + DRAGUARD_BINARY + "' " + args + " 2>&1";
+  Outcome outcome;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return outcome;
+  char buffer[4096];
+  size_t n;
+  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) outcome.out.append(buffer, n);
+  int status = pclose(pipe);
+  if (WIFEXITED(status)) outcome.code = WEXITSTATUS(status);
+  return outcome;
+}
+
+std::string Examples() { return std::string("'") + DRAGUARD_SOURCE_DIR + "/examples/"; }
+
+struct BinaryCase {
+  std::string name;
+  std::string args;
+  int code;
+};
+
+class BinaryTest : public ::testing::TestWithParam<BinaryCase> {};
+
+TEST_P(BinaryTest, ExitCode) {
+  Outcome o = Shell(GetParam().args);
+  EXPECT_EQ(o.code, GetParam().code) << o.out;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Runs, BinaryTest,
+    ::testing::Values(
+        BinaryCase{.name = "version", .args = "version", .code = 0},
+        BinaryCase{.name = "good", .args = "lint " + Examples() + "good'", .code = 0},
+        BinaryCase{.name = "bad", .args = "lint " + Examples() + "bad'", .code = 1},
+        BinaryCase{.name = "stdin", .args = "lint - < " + Examples() + "good/amd-mi300x.yaml'",
+                   .code = 0},
+        BinaryCase{.name = "missing", .args = "lint /nonexistent/x.yaml", .code = 2},
+        BinaryCase{.name = "usage", .args = "lint --bogus", .code = 2},
+        BinaryCase{.name = "no_command", .args = "", .code = 2}),
+    [](const auto& test_info) { return test_info.param.name; });
+
+TEST(BinaryTest, VersionPrintsName) {
+  EXPECT_THAT(Shell("version").out, ::testing::StartsWith("draguard "));
+}
+
+}  // namespace

@@ -1,0 +1,116 @@
+// The flag parser: both value forms, booleans, positionals, `--`, unknown flags with
+// suggestions, missing values.
+#include "cli/flags.h"
+
+#include <string>
+#include <vector>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace draguard::cli {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+struct Parsed {
+  std::string output = "text";
+  std::vector<std::string> gates;
+  bool quiet = false;
+  std::vector<std::string> positional;
+  Status status;
+};
+
+Parsed ParseArgs(const std::vector<std::string>& args) {
+  Parsed p;
+  FlagSet flags("test");
+  flags.AddString("output", &p.output, "FORMAT", "format");
+  flags.AddList("feature-gates", &p.gates, "GATES", "gates");
+  flags.AddBool("quiet", &p.quiet, "quiet");
+  p.status = flags.Parse(args, &p.positional);
+  return p;
+}
+
+struct FlagCase {
+  std::string name;
+  std::vector<std::string> args;
+  std::string output;
+  bool quiet;
+  std::vector<std::string> positional;
+};
+
+class FlagSetTest : public ::testing::TestWithParam<FlagCase> {};
+
+TEST_P(FlagSetTest, Parses) {
+  Parsed p = ParseArgs(GetParam().args);
+  ASSERT_TRUE(p.status.ok()) << p.status;
+  EXPECT_EQ(p.output, GetParam().output);
+  EXPECT_EQ(p.quiet, GetParam().quiet);
+  EXPECT_EQ(p.positional, GetParam().positional);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Forms, FlagSetTest,
+    ::testing::Values(
+        FlagCase{.name = "separate_value", .args = {"--output", "json", "a.yaml"},
+                 .output = "json", .quiet = false, .positional = {"a.yaml"}},
+        FlagCase{.name = "equals_value", .args = {"a.yaml", "--output=sarif"},
+                 .output = "sarif", .quiet = false, .positional = {"a.yaml"}},
+        FlagCase{.name = "bool_bare", .args = {"--quiet"}, .output = "text", .quiet = true,
+                 .positional = {}},
+        FlagCase{.name = "bool_false", .args = {"--quiet=false"}, .output = "text",
+                 .quiet = false, .positional = {}},
+        FlagCase{.name = "stdin_dash", .args = {"-", "--quiet"}, .output = "text", .quiet = true,
+                 .positional = {"-"}},
+        FlagCase{.name = "double_dash", .args = {"--", "--output", "x"}, .output = "text",
+                 .quiet = false, .positional = {"--output", "x"}}),
+    [](const auto& test_info) { return test_info.param.name; });
+
+TEST(FlagSetTest, ListFlagAccumulates) {
+  Parsed p = ParseArgs({"--feature-gates", "A=true", "--feature-gates=B=false"});
+  ASSERT_TRUE(p.status.ok());
+  EXPECT_THAT(p.gates, ElementsAre("A=true", "B=false"));
+}
+
+struct ErrorCase {
+  std::string name;
+  std::vector<std::string> args;
+  std::string message_part;
+};
+
+class FlagSetErrorTest : public ::testing::TestWithParam<ErrorCase> {};
+
+TEST_P(FlagSetErrorTest, IsAUsageError) {
+  Parsed p = ParseArgs(GetParam().args);
+  ASSERT_FALSE(p.status.ok());
+  EXPECT_EQ(p.status.code(), StatusCode::kInvalidArgument);
+  // Only the flag names are checked, not the wording around them.
+  EXPECT_THAT(p.status.message(), HasSubstr(GetParam().message_part));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Errors, FlagSetErrorTest,
+    ::testing::Values(ErrorCase{.name = "unknown_with_suggestion", .args = {"--ouput", "json"},
+                                .message_part = "--output"},
+                      ErrorCase{.name = "missing_value", .args = {"--output"},
+                                .message_part = "--output"},
+                      ErrorCase{.name = "bad_bool", .args = {"--quiet=maybe"},
+                                .message_part = "--quiet"},
+                      ErrorCase{.name = "single_dash", .args = {"-q"}, .message_part = "-q"}),
+    [](const auto& test_info) { return test_info.param.name; });
+
+TEST(FlagSetTest, HelpListsEveryFlag) {
+  std::string output;
+  bool quiet = false;
+  FlagSet flags("draguard test");
+  flags.AddString("output", &output, "FORMAT", "Output format");
+  flags.AddBool("quiet", &quiet, "Be quiet");
+  std::string help = flags.Help();
+  EXPECT_THAT(help, HasSubstr("draguard test"));
+  EXPECT_THAT(help, HasSubstr("--output FORMAT"));
+  EXPECT_THAT(help, HasSubstr("--quiet"));
+}
+
+}  // namespace
+}  // namespace draguard::cli

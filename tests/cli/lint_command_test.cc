@@ -1,0 +1,180 @@
+// The subcommands called directly: exit codes (0 clean, 1 errors, 2 usage or I/O), help,
+// stdin, output formats and the flags that change verdicts. Inputs are the examples/ folder.
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "cli/command.h"
+#include "cli/lint_flags.h"
+
+namespace draguard::cli {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::string Example(const std::string& rel) {
+  return std::string(DRAGUARD_SOURCE_DIR) + "/examples/" + rel;
+}
+
+struct RunResult {
+  int code;
+  std::string out;
+  std::string err;
+};
+
+RunResult RunDraguard(std::vector<std::string> args, const std::string& stdin_text = "") {
+  std::istringstream in(stdin_text);
+  std::ostringstream out, err;
+  CommandContext context{.in = in, .out = out, .err = err};
+  args.insert(args.begin(), "draguard");
+  int code = RunMain(args, context);
+  return {code, out.str(), err.str()};
+}
+
+struct ExitCase {
+  std::string name;
+  std::vector<std::string> args;
+  int code;
+  std::string stdin_text = "";
+};
+
+class ExitCodeTest : public ::testing::TestWithParam<ExitCase> {};
+
+TEST_P(ExitCodeTest, ExitsWith) {
+  RunResult r = RunDraguard(GetParam().args, GetParam().stdin_text);
+  EXPECT_EQ(r.code, GetParam().code) << "stdout:\n" << r.out << "stderr:\n" << r.err;
+}
+
+const char kValidClaim[] =
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata:\n  name: c\n"
+    "  namespace: ns\nspec:\n  devices:\n    requests:\n    - name: gpu\n      exactly:\n"
+    "        deviceClassName: gpu.example.com\n";
+
+INSTANTIATE_TEST_SUITE_P(
+    Commands, ExitCodeTest,
+    ::testing::Values(
+        ExitCase{.name = "no_command", .args = {}, .code = kExitUsage},
+        ExitCase{.name = "overview", .args = {"--help"}, .code = kExitOk},
+        ExitCase{.name = "unknown_command", .args = {"lnit"}, .code = kExitUsage},
+        ExitCase{.name = "version", .args = {"version"}, .code = kExitOk},
+        ExitCase{.name = "version_help", .args = {"version", "--help"}, .code = kExitOk},
+        ExitCase{.name = "version_extra_arg", .args = {"version", "x"}, .code = kExitUsage},
+        ExitCase{.name = "lint_help", .args = {"lint", "--help"}, .code = kExitOk},
+        ExitCase{.name = "good_examples", .args = {"lint", Example("good")}, .code = kExitOk},
+        ExitCase{.name = "bad_examples", .args = {"lint", Example("bad")}, .code = kExitFindings},
+        ExitCase{.name = "missing_path", .args = {"lint", Example("nope.yaml")},
+                 .code = kExitUsage},
+        ExitCase{.name = "unknown_flag", .args = {"lint", "--ouput", "json"}, .code = kExitUsage},
+        ExitCase{.name = "bad_format", .args = {"lint", "--output", "xml"}, .code = kExitUsage},
+        ExitCase{.name = "unsupported_version", .args = {"lint", "--kubernetes-version", "1.33"},
+                 .code = kExitUsage},
+        ExitCase{.name = "unknown_gate", .args = {"lint", "--feature-gates", "NoSuchGate=true"},
+                 .code = kExitUsage},
+        ExitCase{.name = "bad_namespace_labels", .args = {"lint", "--namespace-labels", "ns"},
+                 .code = kExitUsage},
+        ExitCase{.name = "bad_jobs", .args = {"lint", "--jobs", "many"}, .code = kExitUsage},
+        ExitCase{.name = "stdin_valid", .args = {"lint", "-"}, .code = kExitOk,
+                 .stdin_text = kValidClaim},
+        ExitCase{.name = "stdin_by_default", .args = {"lint"}, .code = kExitOk,
+                 .stdin_text = kValidClaim},
+        ExitCase{.name = "stdin_broken", .args = {"lint", "-"}, .code = kExitFindings,
+                 .stdin_text = "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nspec: [\n"},
+        ExitCase{.name = "warning_only", .args = {"lint", Example("bad/old-api-version.yaml")},
+                 .code = kExitOk},
+        ExitCase{.name = "warnings_as_errors",
+                 .args = {"lint", "--warnings-as-errors", Example("bad/old-api-version.yaml")},
+                 .code = kExitFindings},
+        // --namespace-labels wins over the unlabelled Namespace object among the inputs.
+        ExitCase{.name = "namespace_labels_flag",
+                 .args = {"lint", "--namespace-labels",
+                          "debug-tools:resource.kubernetes.io/admin-access=true",
+                          Example("bad/admin-access-unlabelled.yaml")},
+                 .code = kExitOk},
+        ExitCase{.name = "admin_access_unlabelled",
+                 .args = {"lint", Example("bad/admin-access-unlabelled.yaml")},
+                 .code = kExitFindings}),
+    [](const auto& test_info) { return test_info.param.name; });
+
+TEST(LintCommandTest, UnknownFlagSuggestsTheRightOne) {
+  RunResult r = RunDraguard({"lint", "--ouput", "json"});
+  EXPECT_THAT(r.err, HasSubstr("--output"));
+}
+
+TEST(LintCommandTest, JsonOutputSummary) {
+  RunResult r = RunDraguard({"lint", "--output", "json", Example("bad/negative-count.yaml")});
+  ASSERT_EQ(r.code, kExitFindings) << r.err;
+  nlohmann::json json = nlohmann::json::parse(r.out);
+  EXPECT_EQ(json["summary"]["files"], 1);
+  EXPECT_EQ(json["summary"]["errors"], 1);
+  EXPECT_EQ(json["diagnostics"][0]["code"], "claim.request.count.invalid");
+  EXPECT_EQ(json["diagnostics"][0]["field"], "spec.devices.requests[0].exactly.count");
+}
+
+TEST(LintCommandTest, SarifAndJunitAreProduced) {
+  RunResult sarif = RunDraguard({"lint", "--output=sarif", Example("bad")});
+  EXPECT_EQ(nlohmann::json::parse(sarif.out)["version"], "2.1.0");
+  RunResult junit = RunDraguard({"lint", "--output=junit", Example("bad")});
+  EXPECT_THAT(junit.out, HasSubstr("<testsuites"));
+}
+
+TEST(LintCommandTest, TextHasNoColourWithoutTty) {
+  RunResult r = RunDraguard({"lint", Example("bad")});
+  EXPECT_THAT(r.out, ::testing::Not(HasSubstr("\033[")));
+}
+
+TEST(LintCommandTest, ColourOnTtyButNotWithNoColor) {
+  std::istringstream in;
+  std::ostringstream out, err;
+  CommandContext tty{.in = in, .out = out, .err = err, .out_is_tty = true};
+  RunMain({"draguard", "lint", Example("bad/negative-count.yaml")}, tty);
+  EXPECT_THAT(out.str(), HasSubstr("\033["));
+  std::ostringstream out2;
+  CommandContext no_color{.in = in, .out = out2, .err = err, .out_is_tty = true,
+                          .no_color = true};
+  RunMain({"draguard", "lint", Example("bad/negative-count.yaml")}, no_color);
+  EXPECT_THAT(out2.str(), ::testing::Not(HasSubstr("\033[")));
+}
+
+TEST(LintCommandTest, QuietPrintsNothingWhenClean) {
+  RunResult r = RunDraguard({"lint", "--quiet", Example("good")});
+  EXPECT_EQ(r.code, kExitOk);
+  EXPECT_EQ(r.out, "");
+}
+
+struct LabelCase {
+  std::string name;
+  std::string text;
+  bool ok;
+  validate::NamespaceLabels labels;
+};
+
+class NamespaceLabelsTest : public ::testing::TestWithParam<LabelCase> {};
+
+TEST_P(NamespaceLabelsTest, Parses) {
+  validate::NamespaceLabels labels;
+  Status status = ParseNamespaceLabels(GetParam().text, labels);
+  EXPECT_EQ(status.ok(), GetParam().ok) << status;
+  if (GetParam().ok) {
+    EXPECT_EQ(labels, GetParam().labels);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, NamespaceLabelsTest,
+    ::testing::Values(
+        LabelCase{.name = "one", .text = "mon:resource.kubernetes.io/admin-access=true",
+                  .ok = true,
+                  .labels = {{"mon", {{"resource.kubernetes.io/admin-access", "true"}}}}},
+        LabelCase{.name = "several", .text = "a:k=v,a:k2=,b:x=y", .ok = true,
+                  .labels = {{"a", {{"k", "v"}, {"k2", ""}}}, {"b", {{"x", "y"}}}}},
+        LabelCase{.name = "no_namespace", .text = "k=v", .ok = false, .labels = {}},
+        LabelCase{.name = "no_value", .text = "a:k", .ok = false, .labels = {}},
+        LabelCase{.name = "empty_key", .text = "a:=v", .ok = false, .labels = {}}),
+    [](const auto& test_info) { return test_info.param.name; });
+
+}  // namespace
+}  // namespace draguard::cli

@@ -1,0 +1,544 @@
+// Semantics of allocator.md, one table row per rule. Expected verdicts and codes come from
+// the spec section named in each row.
+#include "policy/allocator/allocator.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "tests/policy/allocator/fake_evaluator.h"
+#include "tests/policy/allocator/test_inventory.h"
+
+namespace draguard::alloc::testing {
+namespace {
+
+using Options = std::function<void(AllocatorOptions&)>;
+
+struct Case {
+  std::string name;
+  std::function<InventoryInput()> inventory;
+  std::vector<k8s::ResourceClaimSpec> claims;
+  Options options = nullptr;
+  VerdictKind want = VerdictKind::kSatisfiable;
+  std::string code = "";                    // a reason with this code must be present
+  std::vector<std::string> devices = {};    // witness "pool/device" (request order), if given
+  std::vector<std::string> nodes = {};      // feasible nodes, if given
+  std::vector<std::string> requests = {};   // witness result request names, if given
+};
+
+k8s::ResourceClaimSpec Claim(std::vector<k8s::DeviceRequest> requests,
+                             std::vector<k8s::DeviceConstraint> constraints = {}) {
+  k8s::ResourceClaimSpec spec;
+  spec.devices.requests = std::move(requests);
+  spec.devices.constraints = std::move(constraints);
+  return spec;
+}
+
+std::vector<k8s::Device> Gpus(int n, const std::string& prefix = "gpu",
+                              std::vector<std::string> roots = {}) {
+  std::vector<k8s::Device> out;
+  for (int i = 0; i < n; ++i) {
+    std::map<std::string, std::string> attrs{{"model", "a100"}};
+    if (!roots.empty()) attrs["resource.kubernetes.io/pcieRoot"] = roots[static_cast<size_t>(i) % roots.size()];
+    out.push_back(MakeDevice(prefix + std::to_string(i), attrs));
+  }
+  return out;
+}
+
+// Two nodes: node-1 with 2 GPUs, node-2 with 4 GPUs; class "gpu" selects driver gpu.x.
+InventoryInput TwoNodes() {
+  InventoryInput in;
+  in.slices.push_back(MakeSlice("gpu.x", "node-1", "node-1", Gpus(2)));
+  in.slices.push_back(MakeSlice("gpu.x", "node-2", "node-2", Gpus(4)));
+  in.classes = {MakeClass("gpu", {"device.driver == \"gpu.x\""})};
+  return in;
+}
+
+InventoryInput WithSlice(InventoryInput in, k8s::ResourceSlice slice) {
+  in.slices.push_back(std::move(slice));
+  return in;
+}
+
+k8s::ResourceSlice Pooled(k8s::ResourceSlice s, int64_t generation, int64_t count,
+                          std::string name) {
+  s.metadata.name = std::move(name);
+  s.spec.pool.generation = generation;
+  s.spec.pool.resource_slice_count = count;
+  return s;
+}
+
+// A 1.35 partitionable GPU: a counter slice (memory 8) and partitions of 4 and 8.
+InventoryInput Partitions() {
+  InventoryInput in;
+  k8s::ResourceSlice counters = Pooled(MakeSlice("gpu.x", "p", "node-1", {}), 1, 2, "counters");
+  counters.spec.shared_counters.push_back(
+      k8s::CounterSet{.name = "gpu0", .counters = {{"memory", k8s::Counter{"8Gi"}}}});
+  std::vector<k8s::Device> parts;
+  for (auto [name, mem] : {std::pair{"half0", "4Gi"}, {"half1", "4Gi"}, {"full", "8Gi"}}) {
+    k8s::Device d = MakeDevice(name, {{"model", "a100"}});
+    d.consumes_counters.push_back(k8s::DeviceCounterConsumption{
+        .counter_set = "gpu0", .counters = {{"memory", k8s::Counter{mem}}}});
+    parts.push_back(d);
+  }
+  in.slices = {counters, Pooled(MakeSlice("gpu.x", "p", "node-1", parts), 1, 2, "devices")};
+  in.classes = {MakeClass("gpu")};
+  return in;
+}
+
+Options Gates(std::string spec, KubeVersion version = KubeVersion::k1_35) {
+  return [spec, version](AllocatorOptions& o) {
+    o.version = version;
+    ASSERT_TRUE(ApplyFeatureGates(spec, o.gates).ok());
+  };
+}
+
+Options Version(KubeVersion v) {
+  return [v](AllocatorOptions& o) { o.version = v; };
+}
+
+k8s::DeviceRequest Tolerating(k8s::DeviceRequest r) {
+  r.exactly->tolerations.push_back(k8s::DeviceToleration{.key = "broken", .op = "Exists"});
+  return r;
+}
+
+k8s::Device Tainted(k8s::Device d, std::string effect) {
+  d.taints.push_back(k8s::DeviceTaint{.key = "broken", .value = "1", .effect = std::move(effect)});
+  return d;
+}
+
+class AllocatorTest : public ::testing::TestWithParam<Case> {};
+
+TEST_P(AllocatorTest, Verdict) {
+  const Case& c = GetParam();
+  Inventory inv = Inventory::Build(c.inventory());
+  AllocatorOptions options;
+  if (c.options) c.options(options);
+  FakeEvaluator eval;
+  std::vector<const k8s::ResourceClaimSpec*> claims;
+  for (const auto& claim : c.claims) claims.push_back(&claim);
+  AllocationVerdict v = CheckPod(inv, claims, eval, options);
+  SCOPED_TRACE(RenderVerdict(v));
+  ASSERT_EQ(VerdictName(v.kind), VerdictName(c.want));
+  if (!c.code.empty()) {
+    EXPECT_TRUE(std::any_of(v.reasons.begin(), v.reasons.end(),
+                            [&](const Reason& r) { return r.code == c.code; }))
+        << "missing reason " << c.code;
+  }
+  if (!c.devices.empty() || !c.requests.empty()) {
+    std::vector<std::string> devices, requests;
+    for (const auto& a : v.allocations) {
+      for (const auto& r : a.devices.results) {
+        devices.push_back(r.pool + "/" + r.device);
+        requests.push_back(r.request);
+      }
+    }
+    if (!c.devices.empty()) {
+      EXPECT_EQ(devices, c.devices);
+    }
+    if (!c.requests.empty()) {
+      EXPECT_EQ(requests, c.requests);
+    }
+  }
+  if (!c.nodes.empty()) {
+    EXPECT_EQ(v.feasible_nodes, c.nodes);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Semantics, AllocatorTest,
+    ::testing::Values(
+        // §4 node visibility
+        Case{.name = "NodeNameLimitsToOneNode", .inventory = TwoNodes,
+             .claims = {Claim({Exact("gpu", "gpu", 3)})}, .nodes = {"node-2"}},
+        Case{.name = "CountTooHighOnEveryNode", .inventory = TwoNodes,
+             .claims = {Claim({Exact("gpu", "gpu", 5)})}, .want = VerdictKind::kUnsatisfiable,
+             .code = "alloc.request.insufficient-devices"},
+        Case{.name = "AllNodesSliceVisibleEverywhere",
+             .inventory = [] { return WithSlice(TwoNodes(), MakeSlice("gpu.x", "net", "", Gpus(2, "net"))); },
+             .claims = {Claim({Exact("gpu", "gpu", 4)})}, .nodes = {"node-1", "node-2"}},
+        Case{.name = "NodeSelectorUsesNodeLabels",
+             .inventory =
+                 [] {
+                   InventoryInput in = TwoNodes();
+                   k8s::ResourceSlice s = MakeSlice("gpu.x", "rack", "", Gpus(3, "r"));
+                   s.spec.all_nodes.reset();
+                   s.spec.node_selector = k8s::NodeSelector{{k8s::NodeSelectorTerm{
+                       .match_expressions = {{.key = "rack", .op = "In", .values = {"a"}}}}}};
+                   in.slices.push_back(s);
+                   k8s::Node n1, n2;
+                   n1.metadata.name = "node-1";
+                   n1.metadata.labels["rack"] = "a";
+                   n2.metadata.name = "node-2";
+                   in.nodes = {n1, n2};
+                   return in;
+                 },
+             .claims = {Claim({Exact("gpu", "gpu", 5)})}, .nodes = {"node-1"}},
+        Case{.name = "PerDeviceNodeSelectionNeedsGate",
+             .inventory =
+                 [] {
+                   InventoryInput in = TwoNodes();
+                   k8s::ResourceSlice s = MakeSlice("gpu.x", "pd", "", Gpus(2, "pd"));
+                   s.spec.all_nodes.reset();
+                   s.spec.per_device_node_selection = true;
+                   s.spec.devices[0].node_name = "node-1";
+                   s.spec.devices[1].node_name = "node-2";
+                   in.slices.push_back(s);
+                   return in;
+                 },
+             .claims = {Claim({Exact("gpu", "gpu", 3)})}, .options = Gates("DRAPartitionableDevices=true"),
+             .nodes = {"node-1", "node-2"}},
+        // §5 pools
+        Case{.name = "IncompletePoolSkippedIn135",
+             .inventory = [] {
+               InventoryInput in;
+               in.slices = {Pooled(MakeSlice("gpu.x", "p", "node-1", Gpus(2)), 1, 2, "s1")};
+               in.classes = {MakeClass("gpu")};
+               return in;
+             },
+             .claims = {Claim({Exact("gpu", "gpu", 1)})}, .want = VerdictKind::kUnsatisfiable},
+        Case{.name = "IncompletePoolUsedIn134",
+             .inventory = [] {
+               InventoryInput in;
+               in.slices = {Pooled(MakeSlice("gpu.x", "p", "node-1", Gpus(2)), 1, 2, "s1")};
+               in.classes = {MakeClass("gpu")};
+               return in;
+             },
+             .claims = {Claim({Exact("gpu", "gpu", 1)})}, .options = Version(KubeVersion::k1_34)},
+        Case{.name = "PoolSpanningNodesCompleteIn135",
+             .inventory = [] {
+               InventoryInput in;
+               in.slices = {Pooled(MakeSlice("gpu.x", "p", "node-1", Gpus(1, "a")), 1, 2, "s1"),
+                            Pooled(MakeSlice("gpu.x", "p", "node-2", Gpus(1, "b")), 1, 2, "s2")};
+               in.classes = {MakeClass("gpu")};
+               return in;
+             },
+             .claims = {Claim({AllOf("gpu", "gpu")})}, .nodes = {"node-1", "node-2"}},
+        Case{.name = "AllOnPoolSpanningNodesFatalIn134",
+             .inventory = [] {
+               InventoryInput in;
+               in.slices = {Pooled(MakeSlice("gpu.x", "p", "node-1", Gpus(1, "a")), 1, 2, "s1"),
+                            Pooled(MakeSlice("gpu.x", "p", "node-2", Gpus(1, "b")), 1, 2, "s2")};
+               in.classes = {MakeClass("gpu")};
+               return in;
+             },
+             .claims = {Claim({AllOf("gpu", "gpu")})}, .options = Version(KubeVersion::k1_34),
+             .want = VerdictKind::kError, .code = "alloc.request.all-incomplete-pool"},
+        Case{.name = "StaleGenerationDropped",
+             .inventory = [] {
+               InventoryInput in;
+               in.slices = {Pooled(MakeSlice("gpu.x", "p", "node-1", Gpus(4, "old")), 1, 1, "old"),
+                            Pooled(MakeSlice("gpu.x", "p", "node-1", Gpus(1, "new")), 2, 1, "new")};
+               in.classes = {MakeClass("gpu")};
+               return in;
+             },
+             .claims = {Claim({Exact("gpu", "gpu", 2)})}, .want = VerdictKind::kUnsatisfiable},
+        Case{.name = "InvalidPoolUnschedulableIn135",
+             .inventory = [] {
+               InventoryInput in;
+               auto devices = Gpus(2);
+               devices[1].name = devices[0].name;
+               in.slices = {MakeSlice("gpu.x", "p", "node-1", devices)};
+               in.classes = {MakeClass("gpu")};
+               return in;
+             },
+             .claims = {Claim({Exact("gpu", "gpu", 1)})}, .want = VerdictKind::kUnsatisfiable,
+             .code = "alloc.pool.invalid"},
+        Case{.name = "InvalidPoolFatalIn134",
+             .inventory = [] {
+               InventoryInput in;
+               auto devices = Gpus(2);
+               devices[1].name = devices[0].name;
+               in.slices = {MakeSlice("gpu.x", "p", "node-1", devices)};
+               in.classes = {MakeClass("gpu")};
+               return in;
+             },
+             .claims = {Claim({Exact("gpu", "gpu", 1)})}, .options = Version(KubeVersion::k1_34),
+             .want = VerdictKind::kError, .code = "alloc.pool.invalid"},
+        // §6 selectors and classes
+        Case{.name = "RequestSelectorsNarrowClass", .inventory = TwoNodes,
+             .claims = {Claim({Exact("gpu", "gpu", 1, {"device.attributes[\"gpu.x\"].model == \"h100\""})})},
+             .want = VerdictKind::kUnsatisfiable, .code = "alloc.request.insufficient-devices"},
+        Case{.name = "MissingClass", .inventory = TwoNodes,
+             .claims = {Claim({Exact("gpu", "nope", 1)})}, .want = VerdictKind::kUnsatisfiable,
+             .code = "alloc.class.not-found"},
+        Case{.name = "CelRuntimeErrorIsFatal", .inventory = TwoNodes,
+             .claims = {Claim({Exact("gpu", "gpu", 1, {"device.attributes[\"gpu.x\"].healthy"})})},
+             .want = VerdictKind::kError, .code = "alloc.selector.error"},
+        // §7 modes, §10 availability, admin access
+        Case{.name = "AllTakesEveryDevice", .inventory = TwoNodes,
+             .claims = {Claim({AllOf("gpu", "gpu")})}, .nodes = {"node-1", "node-2"}},
+        Case{.name = "AllFailsWhenOneIsInUse",
+             .inventory = [] {
+               InventoryInput in = TwoNodes();
+               in.slices.pop_back();
+               in.claims = {AllocatedClaim({"gpu.x/node-1/gpu0"})};
+               return in;
+             },
+             .claims = {Claim({AllOf("gpu", "gpu")})}, .want = VerdictKind::kUnsatisfiable,
+             .code = "alloc.request.all-unavailable"},
+        Case{.name = "InUseDevicesSkipped",
+             .inventory = [] {
+               InventoryInput in = TwoNodes();
+               in.claims = {AllocatedClaim({"gpu.x/node-2/gpu0", "gpu.x/node-2/gpu1"})};
+               return in;
+             },
+             .claims = {Claim({Exact("gpu", "gpu", 3)})}, .want = VerdictKind::kUnsatisfiable},
+        Case{.name = "AdminAccessResultsDoNotConsume",
+             .inventory = [] {
+               InventoryInput in = TwoNodes();
+               in.claims = {AllocatedClaim({"gpu.x/node-2/gpu0", "gpu.x/node-2/gpu1"}, true)};
+               return in;
+             },
+             .claims = {Claim({Exact("gpu", "gpu", 4)})}, .nodes = {"node-2"}},
+        Case{.name = "AdminAccessMayUseAllocatedDevices",
+             .inventory = [] {
+               InventoryInput in = TwoNodes();
+               in.slices.pop_back();
+               in.claims = {AllocatedClaim({"gpu.x/node-1/gpu0", "gpu.x/node-1/gpu1"})};
+               return in;
+             },
+             .claims = {[] {
+               auto r = Exact("gpu", "gpu", 2);
+               r.exactly->admin_access = true;
+               return Claim({r});
+             }()}},
+        Case{.name = "AdminAccessNeedsGate", .inventory = TwoNodes,
+             .claims = {[] {
+               auto r = Exact("gpu", "gpu", 1);
+               r.exactly->admin_access = false;
+               return Claim({r});
+             }()},
+             .options = Gates("DRAAdminAccess=false"), .want = VerdictKind::kError,
+             .code = "alloc.feature.disabled"},
+        Case{.name = "ClaimsOfOnePodDoNotShare", .inventory = TwoNodes,
+             .claims = {Claim({Exact("a", "gpu", 2)}), Claim({Exact("b", "gpu", 3)})},
+             .want = VerdictKind::kUnsatisfiable},
+        // §8 firstAvailable
+        Case{.name = "FirstAvailableFallsBack", .inventory = TwoNodes,
+             .claims = {Claim({FirstAvailable("gpu", {Sub("eight", "gpu", 8), Sub("two", "gpu", 2)})})},
+             .requests = {"gpu/two", "gpu/two"}},
+        Case{.name = "FirstAvailableBacktracksAcrossRequests",
+             .inventory = [] {
+               InventoryInput in;
+               in.slices = {MakeSlice("gpu.x", "p", "node-1", Gpus(3, "gpu", {"r0", "r1", "r1"}))};
+               in.classes = {MakeClass("gpu")};
+               return in;
+             },
+             .claims = {Claim({FirstAvailable("a", {Sub("one", "gpu", 1), Sub("two", "gpu", 2)}),
+                               Exact("b", "gpu", 1)},
+                              {MatchAttr("resource.kubernetes.io/pcieRoot")})},
+             .requests = {"a/one", "b"}},
+        Case{.name = "FirstAvailableNeedsGate", .inventory = TwoNodes,
+             .claims = {Claim({FirstAvailable("gpu", {Sub("one", "gpu", 1)})})},
+             .options = Gates("DRAPrioritizedList=false"), .want = VerdictKind::kError,
+             .code = "alloc.feature.disabled"},
+        // §9 constraints
+        Case{.name = "MatchAttributeNoGroup",
+             .inventory = [] {
+               InventoryInput in;
+               in.slices = {MakeSlice("gpu.x", "p", "node-1", Gpus(4, "gpu", {"r0", "r1"}))};
+               in.classes = {MakeClass("gpu")};
+               return in;
+             },
+             .claims = {Claim({Exact("gpu", "gpu", 3)}, {MatchAttr("resource.kubernetes.io/pcieRoot")})},
+             .want = VerdictKind::kUnsatisfiable, .code = "alloc.constraint.match-attribute"},
+        Case{.name = "MatchAttributeBareIdInDriverDomain",
+             .inventory = [] {
+               InventoryInput in;
+               in.slices = {MakeSlice("gpu.x", "p", "node-1", Gpus(4, "gpu"))};
+               in.classes = {MakeClass("gpu")};
+               return in;
+             },
+             .claims = {Claim({Exact("gpu", "gpu", 4)}, {MatchAttr("gpu.x/model")})}},
+        Case{.name = "MatchAttributeMissingAttributeNeverMatches",
+             .inventory = [] {
+               InventoryInput in;
+               in.slices = {MakeSlice("gpu.x", "p", "node-1", Gpus(4, "gpu"))};
+               in.classes = {MakeClass("gpu")};
+               return in;
+             },
+             .claims = {Claim({Exact("gpu", "gpu", 1)}, {MatchAttr("other.io/model")})},
+             .want = VerdictKind::kUnsatisfiable},
+        Case{.name = "DistinctAttributeCountsWithinOneRequest",
+             .inventory = [] {
+               InventoryInput in;
+               in.slices = {MakeSlice("gpu.x", "p", "node-1", Gpus(4, "gpu", {"r0", "r0", "r1", "r1"}))};
+               in.classes = {MakeClass("gpu")};
+               return in;
+             },
+             .claims = {Claim({Exact("gpu", "gpu", 3)}, {DistinctAttr("resource.kubernetes.io/pcieRoot")})},
+             .options = Gates("DRAConsumableCapacity=true"), .want = VerdictKind::kUnsatisfiable},
+        Case{.name = "DistinctAttributeNeedsGate", .inventory = TwoNodes,
+             .claims = {Claim({Exact("gpu", "gpu", 1)}, {DistinctAttr("gpu.x/model")})},
+             .want = VerdictKind::kError, .code = "alloc.feature.disabled"},
+        Case{.name = "AllViolatingConstraintIsFatal",
+             .inventory = [] {
+               InventoryInput in;
+               in.slices = {MakeSlice("gpu.x", "p", "node-1", Gpus(2, "gpu", {"r0", "r1"}))};
+               in.classes = {MakeClass("gpu")};
+               return in;
+             },
+             .claims = {Claim({AllOf("gpu", "gpu")}, {MatchAttr("resource.kubernetes.io/pcieRoot")})},
+             .want = VerdictKind::kError, .code = "alloc.request.all-constraint"},
+        // §11 partitionable devices
+        Case{.name = "PartitionsNeedGate", .inventory = Partitions,
+             .claims = {Claim({Exact("gpu", "gpu", 1)})}, .want = VerdictKind::kUnsatisfiable},
+        Case{.name = "TwoHalvesFitTheCounters", .inventory = Partitions,
+             .claims = {Claim({Exact("gpu", "gpu", 2)})}, .options = Gates("DRAPartitionableDevices=true"),
+             .devices = {"p/half0", "p/half1"}},
+        Case{.name = "CountersOverflowOnThirdPick", .inventory = Partitions,
+             .claims = {Claim({Exact("gpu", "gpu", 3)})}, .options = Gates("DRAPartitionableDevices=true"),
+             .want = VerdictKind::kUnsatisfiable, .code = "alloc.search.exhausted"},
+        Case{.name = "CommittedPartitionConsumesCounters",
+             .inventory = [] {
+               InventoryInput in = Partitions();
+               in.claims = {AllocatedClaim({"gpu.x/p/half0"})};
+               return in;
+             },
+             .claims = {Claim({Exact("gpu", "gpu", 1, {"device.attributes[\"gpu.x\"].model == \"a100\""})})},
+             .options = Gates("DRAPartitionableDevices=true"), .devices = {"p/half1"}},
+        // §13 taints
+        Case{.name = "TaintIgnoredWithoutGate",
+             .inventory = [] {
+               InventoryInput in;
+               in.slices = {MakeSlice("gpu.x", "p", "node-1", {Tainted(Gpus(1)[0], "NoSchedule")})};
+               in.classes = {MakeClass("gpu")};
+               return in;
+             },
+             .claims = {Claim({Exact("gpu", "gpu", 1)})}},
+        Case{.name = "TaintBlocksWithGate",
+             .inventory = [] {
+               InventoryInput in;
+               in.slices = {MakeSlice("gpu.x", "p", "node-1", {Tainted(Gpus(1)[0], "NoSchedule")})};
+               in.classes = {MakeClass("gpu")};
+               return in;
+             },
+             .claims = {Claim({Exact("gpu", "gpu", 1)})}, .options = Gates("DRADeviceTaints=true"),
+             .want = VerdictKind::kUnsatisfiable, .code = "alloc.request.insufficient-devices"},
+        Case{.name = "TolerationAllows",
+             .inventory = [] {
+               InventoryInput in;
+               in.slices = {MakeSlice("gpu.x", "p", "node-1", {Tainted(Gpus(1)[0], "NoExecute")})};
+               in.classes = {MakeClass("gpu")};
+               return in;
+             },
+             .claims = {Claim({Tolerating(Exact("gpu", "gpu", 1))})}, .options = Gates("DRADeviceTaints=true")},
+        Case{.name = "EffectNoneIgnoredIn135",
+             .inventory = [] {
+               InventoryInput in;
+               in.slices = {MakeSlice("gpu.x", "p", "node-1", {Tainted(Gpus(1)[0], "None")})};
+               in.classes = {MakeClass("gpu")};
+               return in;
+             },
+             .claims = {Claim({Exact("gpu", "gpu", 1)})}, .options = Gates("DRADeviceTaints=true")},
+        Case{.name = "EveryTaintCountsIn134",
+             .inventory = [] {
+               InventoryInput in;
+               in.slices = {MakeSlice("gpu.x", "p", "node-1", {Tainted(Gpus(1)[0], "None")})};
+               in.classes = {MakeClass("gpu")};
+               return in;
+             },
+             .claims = {Claim({Exact("gpu", "gpu", 1)})},
+             .options = Gates("DRADeviceTaints=true", KubeVersion::k1_34),
+             .want = VerdictKind::kUnsatisfiable},
+        Case{.name = "TaintRuleApplies",
+             .inventory = [] {
+               InventoryInput in = TwoNodes();
+               k8s::DeviceTaintRule rule;
+               rule.spec.device_selector = k8s::DeviceTaintSelector{.pool = "node-2"};
+               rule.spec.taint = k8s::DeviceTaint{.key = "maint", .effect = "NoSchedule"};
+               in.taint_rules = {rule};
+               return in;
+             },
+             .claims = {Claim({Exact("gpu", "gpu", 3)})},
+             .options = Gates("DRADeviceTaints=true,DRADeviceTaintRules=true"),
+             .want = VerdictKind::kUnsatisfiable},
+        // §14 binding conditions
+        Case{.name = "BindingConditionsNeedGates",
+             .inventory = [] {
+               InventoryInput in;
+               auto d = Gpus(1);
+               d[0].binding_conditions = {"attached"};
+               in.slices = {MakeSlice("gpu.x", "p", "node-1", d)};
+               in.classes = {MakeClass("gpu")};
+               return in;
+             },
+             .claims = {Claim({Exact("gpu", "gpu", 1)})}, .want = VerdictKind::kUnsatisfiable},
+        Case{.name = "BindingConditionsAllowedWithGates",
+             .inventory = [] {
+               InventoryInput in;
+               auto d = Gpus(1);
+               d[0].binding_conditions = {"attached"};
+               in.slices = {MakeSlice("gpu.x", "p", "node-1", d)};
+               in.classes = {MakeClass("gpu")};
+               return in;
+             },
+             .claims = {Claim({Exact("gpu", "gpu", 1)})}, .options = Gates("DRADeviceBindingConditions=true")},
+        // §16 limits, budget
+        Case{.name = "MoreThan32ResultsFatal", .inventory = TwoNodes,
+             .claims = {Claim({Exact("gpu", "gpu", 33)})}, .want = VerdictKind::kError,
+             .code = "alloc.request.too-many-results"},
+        Case{.name = "BudgetExhaustedIsUndecided", .inventory = TwoNodes,
+             .claims = {Claim({Exact("gpu", "gpu", 2)})},
+             .options = [](AllocatorOptions& o) { o.max_steps = 1; },
+             .want = VerdictKind::kUndecided, .code = "alloc.budget.exhausted"}),
+    [](const ::testing::TestParamInfo<Case>& param) { return param.param.name; });
+
+TEST(AllocatorResultTest, NodeLocalDevicesPinTheNode) {
+  Inventory inv = Inventory::Build(TwoNodes());
+  FakeEvaluator eval;
+  k8s::ResourceClaimSpec claim = Claim({Exact("gpu", "gpu", 1)});
+  AllocationVerdict v = CheckClaim(inv, claim, eval, AllocatorOptions{});
+  ASSERT_EQ(v.kind, VerdictKind::kSatisfiable);
+  ASSERT_EQ(v.allocations.size(), 1u);
+  const auto& sel = v.allocations[0].node_selector;
+  ASSERT_TRUE(sel.has_value());
+  ASSERT_EQ(sel->node_selector_terms.size(), 1u);
+  const auto& fields = sel->node_selector_terms[0].match_fields;
+  ASSERT_EQ(fields.size(), 1u);
+  EXPECT_EQ(fields[0].key, "metadata.name");
+  EXPECT_EQ(fields[0].values, std::vector<std::string>{v.node});
+}
+
+TEST(AllocatorResultTest, NetworkDevicesLeaveNoSelector) {
+  InventoryInput in;
+  in.slices = {MakeSlice("nic.x", "fabric", "", Gpus(2, "nic"))};
+  in.classes = {MakeClass("nic")};
+  Inventory inv = Inventory::Build(std::move(in));
+  FakeEvaluator eval;
+  k8s::ResourceClaimSpec claim = Claim({Exact("nic", "nic", 1)});
+  AllocationVerdict v = CheckClaim(inv, claim, eval, AllocatorOptions{});
+  ASSERT_EQ(v.kind, VerdictKind::kSatisfiable);
+  EXPECT_FALSE(v.allocations[0].node_selector.has_value());
+}
+
+TEST(AllocatorResultTest, SelectorsAreMemoisedAcrossNodes) {
+  InventoryInput in = TwoNodes();
+  in.slices.push_back(MakeSlice("nic.x", "fabric", "", Gpus(3, "nic")));
+  Inventory inv = Inventory::Build(std::move(in));
+  FakeEvaluator eval;
+  k8s::ResourceClaimSpec claim = Claim({Exact("gpu", "gpu", 1)});
+  AllocationVerdict v = CheckClaim(inv, claim, eval, AllocatorOptions{});
+  ASSERT_EQ(v.kind, VerdictKind::kSatisfiable);
+  // 6 node-local GPUs + 3 shared NICs, each evaluated once although NICs are seen twice.
+  EXPECT_EQ(eval.calls(), 9);
+}
+
+TEST(AllocatorResultTest, FunnelExplainsTheBestNode) {
+  Inventory inv = Inventory::Build(TwoNodes());
+  FakeEvaluator eval;
+  k8s::ResourceClaimSpec claim = Claim({Exact("gpu", "gpu", 5)});
+  AllocationVerdict v = CheckClaim(inv, claim, eval, AllocatorOptions{});
+  ASSERT_EQ(v.kind, VerdictKind::kUnsatisfiable);
+  ASSERT_EQ(v.funnels.size(), 1u);
+  EXPECT_EQ(v.funnels[0].node, "node-2");
+  EXPECT_EQ(v.funnels[0].usable, 4);
+  EXPECT_EQ(v.funnels[0].cluster_match, 6);
+  EXPECT_EQ(v.funnels[0].needed, 5);
+}
+
+}  // namespace
+}  // namespace draguard::alloc::testing

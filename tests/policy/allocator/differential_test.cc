@@ -1,0 +1,90 @@
+// The real allocator against the brute-force reference on thousands of random inventories.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+
+#include "policy/allocator/allocator.h"
+#include "tests/policy/allocator/fake_evaluator.h"
+#include "tests/policy/allocator/random_inventory.h"
+#include "tests/policy/allocator/reference_allocator.h"
+
+namespace draguard::alloc::testing {
+namespace {
+
+constexpr int kCases = 1500;
+
+// A compact dump of a random case for failure messages.
+std::string Describe(const RandomCase& rc) {
+  std::string out = std::string("version ") +
+                    (rc.options.version == KubeVersion::k1_34 ? "1.34" : "1.35") +
+                    " taints=" + std::to_string(rc.options.gates.device_taints) +
+                    " partitionable=" + std::to_string(rc.options.gates.partitionable_devices) +
+                    " consumable=" + std::to_string(rc.options.gates.consumable_capacity) + "\n";
+  for (const auto& s : rc.input.slices) {
+    out += "slice " + s.spec.driver + "/" + s.spec.pool.name + " node=" +
+           s.spec.node_name.value_or("*") + "\n";
+    for (const auto& cs : s.spec.shared_counters) {
+      for (const auto& [n, c] : cs.counters) out += "  counter " + cs.name + "/" + n + "=" + c.value + "\n";
+    }
+    for (const auto& d : s.spec.devices) {
+      out += "  " + d.name;
+      for (const auto& [k, a] : d.attributes) out += " " + k + "=" + a.string_value.value_or("?");
+      for (const auto& cc : d.consumes_counters) {
+        for (const auto& [n, c] : cc.counters) out += " uses " + n + "=" + c.value;
+      }
+      for (const auto& t : d.taints) out += " taint " + t.key;
+      out += "\n";
+    }
+  }
+  for (const auto& c : rc.input.claims) {
+    for (const auto& r : c.status->allocation->devices.results) out += "in use " + r.pool + "/" + r.device + "\n";
+  }
+  for (const auto& claim : rc.claims) {
+    out += "claim\n";
+    for (const auto& r : claim.devices.requests) {
+      auto common = [&](const k8s::DeviceRequestCommon& c) {
+        std::string t = " class=" + c.device_class_name + " mode=" + c.allocation_mode +
+                        " count=" + std::to_string(c.count);
+        for (const auto& sel : c.selectors) t += " sel=" + sel.cel->expression;
+        for (const auto& tol : c.tolerations) t += " tol=" + tol.key;
+        return t;
+      };
+      if (r.exactly) {
+        out += "  " + r.name + common(*r.exactly) +
+               (r.exactly->admin_access.value_or(false) ? " admin" : "") + "\n";
+      }
+      for (const auto& sub : r.first_available) out += "  " + r.name + "/" + sub.name + common(sub) + "\n";
+    }
+    for (const auto& c : claim.devices.constraints) {
+      out += "  constraint " + c.match_attribute.value_or("distinct " + c.distinct_attribute.value_or("")) +
+             " on " + std::to_string(c.requests.size()) + " requests\n";
+    }
+  }
+  return out;
+}
+
+TEST(DifferentialTest, AgreesWithReferenceOnRandomInventories) {
+  std::mt19937 rng(20261122);
+  auto next = [&](uint32_t n) { return static_cast<uint32_t>(rng() % n); };
+  int satisfiable = 0;
+  for (int i = 0; i < kCases; ++i) {
+    RandomCase rc = MakeRandomCase(next);
+    FakeEvaluator ref_eval, real_eval;
+    ReferenceVerdict want = ReferenceCheck(rc.input, rc.claims, ref_eval, rc.options);
+    Inventory inv = Inventory::Build(rc.input);
+    std::vector<const k8s::ResourceClaimSpec*> ptrs;
+    for (const auto& c : rc.claims) ptrs.push_back(&c);
+    AllocationVerdict got = CheckPod(inv, ptrs, real_eval, rc.options);
+    VerdictKind expected = want == ReferenceVerdict::kSatisfiable ? VerdictKind::kSatisfiable
+                                                                 : VerdictKind::kUnsatisfiable;
+    satisfiable += want == ReferenceVerdict::kSatisfiable;
+    ASSERT_EQ(got.kind, expected) << "case " << i << "\n" << Describe(rc) << RenderVerdict(got);
+  }
+  // The generator must exercise both answers.
+  EXPECT_GT(satisfiable, kCases / 10);
+  EXPECT_LT(satisfiable, kCases - kCases / 10);
+}
+
+}  // namespace
+}  // namespace draguard::alloc::testing

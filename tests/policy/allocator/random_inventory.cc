@@ -1,0 +1,131 @@
+#include "tests/policy/allocator/random_inventory.h"
+
+#include <string>
+
+#include "tests/policy/allocator/test_inventory.h"
+
+namespace draguard::alloc::testing {
+namespace {
+
+const char* const kRoots[] = {"r0", "r1", "r2"};
+const char* const kModels[] = {"x", "y"};
+const char* const kSelectors[] = {"device.driver == \"a\"", "device.attributes[\"a\"].model == \"x\"",
+                                  "device.attributes[\"a\"].model == \"y\"", "true"};
+
+k8s::DeviceRequestCommon& Common(k8s::DeviceRequest& r) { return *r.exactly; }
+
+void MaybeTolerate(const std::function<uint32_t(uint32_t)>& next, k8s::DeviceRequestCommon& c) {
+  if (next(3) == 0) c.tolerations.push_back(k8s::DeviceToleration{.key = "k", .op = "Exists"});
+}
+
+k8s::DeviceRequest RandomRequest(const std::function<uint32_t(uint32_t)>& next, int index,
+                                 int& slots, bool& has_all) {
+  std::string name = "r" + std::to_string(index);
+  std::vector<std::string> sels;
+  if (next(2)) sels.push_back(kSelectors[next(4)]);
+  uint32_t kind = next(6);
+  if (kind == 0 && slots >= 1) {
+    has_all = true;
+    k8s::DeviceRequest r = AllOf(name, next(2) ? "any" : "drv-a", sels);
+    MaybeTolerate(next, Common(r));
+    return r;
+  }
+  if (kind == 1) {
+    std::vector<k8s::DeviceSubRequest> subs;
+    int64_t max_count = 0;
+    for (uint32_t i = 0, n = 1 + next(2); i < n; ++i) {
+      int64_t count = 1 + next(2);
+      max_count = std::max(max_count, count);
+      subs.push_back(Sub("s" + std::to_string(i), next(2) ? "any" : "model-x", count,
+                         next(2) ? std::vector<std::string>{kSelectors[next(4)]}
+                                 : std::vector<std::string>{}));
+      MaybeTolerate(next, subs.back());
+    }
+    slots -= static_cast<int>(max_count);
+    return FirstAvailable(name, subs);
+  }
+  int64_t count = 1 + next(static_cast<uint32_t>(std::max(1, std::min(slots, 3))));
+  slots -= static_cast<int>(count);
+  k8s::DeviceRequest r = Exact(name, next(3) ? "any" : "drv-a", count, sels);
+  if (next(8) == 0) r.exactly->admin_access = true;
+  MaybeTolerate(next, Common(r));
+  return r;
+}
+
+k8s::ResourceClaimSpec RandomClaim(const std::function<uint32_t(uint32_t)>& next,
+                                   const AllocatorOptions& o) {
+  k8s::ResourceClaimSpec spec;
+  int slots = 4;
+  bool has_all = false;
+  for (int i = 0, n = 1 + static_cast<int>(next(2)); i < n && slots > 0; ++i) {
+    spec.devices.requests.push_back(RandomRequest(next, i, slots, has_all));
+  }
+  if (!has_all && next(2)) {
+    bool distinct = o.gates.consumable_capacity && next(2);
+    std::vector<std::string> reqs;
+    if (next(2)) reqs.push_back("r0");
+    spec.devices.constraints.push_back(distinct ? DistinctAttr("a/root", reqs)
+                                                : MatchAttr("a/root", reqs));
+  }
+  return spec;
+}
+
+k8s::Device RandomDevice(const std::function<uint32_t(uint32_t)>& next, int id, bool counters,
+                         bool taints) {
+  std::map<std::string, std::string> strings{{"model", kModels[next(2)]}};
+  if (next(6) != 0) strings["resource.kubernetes.io/pcieRoot"] = kRoots[next(3)];
+  k8s::Device d = MakeDevice("d" + std::to_string(id), strings);
+  if (next(5) != 0) d.attributes["root"].string_value = kRoots[next(3)];
+  if (counters && next(2)) {
+    d.consumes_counters.push_back(k8s::DeviceCounterConsumption{
+        .counter_set = "s", .counters = {{"c", k8s::Counter{std::to_string(1 + next(2))}}}});
+  }
+  if (taints && next(4) == 0) {
+    d.taints.push_back(k8s::DeviceTaint{.key = "k", .value = "v", .effect = "NoSchedule"});
+  }
+  return d;
+}
+
+}  // namespace
+
+RandomCase MakeRandomCase(const std::function<uint32_t(uint32_t)>& next) {
+  RandomCase rc;
+  AllocatorOptions& o = rc.options;
+  o.version = next(2) ? KubeVersion::k1_34 : KubeVersion::k1_35;
+  o.gates.device_taints = next(2);
+  o.gates.consumable_capacity = next(3) == 0;
+  bool counters = o.version == KubeVersion::k1_34 && next(2);
+  o.gates.partitionable_devices = counters || next(4) == 0;
+  o.time_budget = std::chrono::milliseconds(10000);
+  int nodes = 1 + static_cast<int>(next(3));
+  int device_id = 0;
+  for (int p = 0, pools = 1 + static_cast<int>(next(3)); p < pools && device_id < 8; ++p) {
+    std::vector<k8s::Device> devices;
+    for (int i = 0, n = static_cast<int>(next(4)); i < n && device_id < 8; ++i) {
+      devices.push_back(RandomDevice(next, device_id++, counters, o.gates.device_taints));
+    }
+    std::string node = next(5) == 0 ? "" : "n" + std::to_string(next(static_cast<uint32_t>(nodes)));
+    k8s::ResourceSlice slice = MakeSlice(next(4) == 0 ? "b" : "a", "p" + std::to_string(p), node,
+                                         std::move(devices));
+    if (counters) {
+      slice.spec.shared_counters.push_back(
+          k8s::CounterSet{.name = "s", .counters = {{"c", k8s::Counter{std::to_string(1 + next(4))}}}});
+    }
+    rc.input.slices.push_back(std::move(slice));
+  }
+  rc.input.classes = {MakeClass("any"), MakeClass("drv-a", {"device.driver == \"a\""}),
+                      MakeClass("model-x", {"device.attributes[\"a\"].model == \"x\""})};
+  std::vector<std::string> used;
+  for (const auto& s : rc.input.slices) {
+    for (const auto& d : s.spec.devices) {
+      if (next(5) == 0) used.push_back(s.spec.driver + "/" + s.spec.pool.name + "/" + d.name);
+    }
+  }
+  if (!used.empty()) rc.input.claims.push_back(AllocatedClaim(used));
+  for (int c = 0, n = 1 + static_cast<int>(next(2)); c < n; ++c) {
+    rc.claims.push_back(RandomClaim(next, o));
+  }
+  return rc;
+}
+
+}  // namespace draguard::alloc::testing

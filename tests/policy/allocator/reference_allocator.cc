@@ -1,0 +1,261 @@
+// TEST-ONLY reference allocator: enumerate everything, check at the leaves.
+#include "tests/policy/allocator/reference_allocator.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string>
+
+#include "policy/allocator/internal/amount.h"
+
+namespace draguard::alloc::testing {
+namespace {
+
+struct Dev {
+  const k8s::ResourceSlice* slice;
+  const k8s::Device* device;
+  size_t id;
+  bool in_use;
+};
+
+struct Choice {  // one request slot filled
+  size_t claim;
+  std::string request;  // "req"
+  std::string name;     // "req" or "req/sub"
+  const k8s::DeviceRequestCommon* common;
+  bool admin;
+  size_t dev;
+};
+
+class Reference {
+ public:
+  Reference(const InventoryInput& in, const std::vector<k8s::ResourceClaimSpec>& claims,
+            SelectorEvaluator& eval, const AllocatorOptions& o)
+      : in_(in), claims_(claims), eval_(eval), o_(o) {}
+
+  bool AnyNode() {
+    std::set<std::string> nodes;
+    for (const auto& s : in_.slices) {
+      if (s.spec.node_name) nodes.insert(*s.spec.node_name);
+    }
+    if (nodes.empty()) nodes.insert("");
+    for (const auto& node : nodes) {
+      devs_.clear();
+      for (const auto& s : in_.slices) {
+        bool visible = s.spec.all_nodes.value_or(false) || (s.spec.node_name && *s.spec.node_name == node);
+        if (!visible) continue;
+        for (const auto& d : s.spec.devices) {
+          if (!d.consumes_counters.empty() && !o_.gates.partitionable_devices) continue;
+          devs_.push_back(Dev{&s, &d, devs_.size(), InUse(s, d)});
+        }
+      }
+      if (Solve(0, 0)) return true;
+    }
+    return false;
+  }
+
+ private:
+  bool InUse(const k8s::ResourceSlice& s, const k8s::Device& d) const {
+    for (const auto& c : in_.claims) {
+      if (!c.status || !c.status->allocation) continue;
+      for (const auto& r : c.status->allocation->devices.results) {
+        if (!r.admin_access.value_or(false) && r.driver == s.spec.driver &&
+            r.pool == s.spec.pool.name && r.device == d.name) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  bool Passes(const k8s::DeviceRequestCommon& c, const Dev& d) {
+    auto key = std::make_pair(&c, d.device);
+    auto it = passes_.find(key);
+    if (it == passes_.end()) it = passes_.emplace(key, Evaluate(c, d)).first;
+    return it->second;
+  }
+
+  bool Evaluate(const k8s::DeviceRequestCommon& c, const Dev& d) {
+    const k8s::DeviceClass* cls = nullptr;
+    for (const auto& k : in_.classes) {
+      if (k.metadata.name == c.device_class_name) cls = &k;
+    }
+    if (!cls) return false;
+    DeviceView view{.id = d.id, .driver = d.slice->spec.driver, .pool = d.slice->spec.pool.name,
+                    .name = d.device->name, .device = d.device};
+    for (const auto* sels : {&cls->spec.selectors, &c.selectors}) {
+      for (const auto& s : *sels) {
+        if (eval_.Evaluate(s.cel->expression, view).outcome != SelectorOutcome::kMatch) return false;
+      }
+    }
+    return true;
+  }
+
+  // Claims in order, requests in order; every alternative; every device for every slot.
+  bool Solve(size_t c, size_t r) {
+    if (c == claims_.size()) return Valid();
+    const auto& reqs = claims_[c].devices.requests;
+    if (r == reqs.size()) return Solve(c + 1, 0);
+    const auto& req = reqs[r];
+    if (req.exactly) {
+      return Fill(c, r, req.name, req.name, *req.exactly, req.exactly->admin_access.value_or(false));
+    }
+    for (const auto& sub : req.first_available) {
+      if (Fill(c, r, req.name, req.name + "/" + sub.name, sub, false)) return true;
+    }
+    return false;
+  }
+
+  bool Fill(size_t c, size_t r, const std::string& request, const std::string& name,
+            const k8s::DeviceRequestCommon& common, bool admin) {
+    if (common.allocation_mode == k8s::kAllocationModeAll) {
+      size_t before = chosen_.size();
+      for (const Dev& d : devs_) {
+        if (Passes(common, d)) chosen_.push_back(Choice{c, request, name, &common, admin, d.id});
+      }
+      bool ok = chosen_.size() > before && Solve(c, r + 1);
+      chosen_.resize(before);
+      return ok;
+    }
+    return Slots(c, r, request, name, common, admin, common.count);
+  }
+
+  bool Slots(size_t c, size_t r, const std::string& request, const std::string& name,
+             const k8s::DeviceRequestCommon& common, bool admin, int64_t left) {
+    if (left == 0) return Solve(c, r + 1);
+    for (const Dev& d : devs_) {
+      chosen_.push_back(Choice{c, request, name, &common, admin, d.id});
+      bool ok = Slots(c, r, request, name, common, admin, left - 1);
+      chosen_.pop_back();
+      if (ok) return true;
+    }
+    return false;
+  }
+
+  bool Tolerated(const Choice& ch, const Dev& d) const {
+    if (!o_.gates.device_taints) return true;
+    for (const auto& t : d.device->taints) {
+      if (t.effect != "NoSchedule" && t.effect != "NoExecute") continue;
+      bool ok = false;
+      for (const auto& tol : ch.common->tolerations) {
+        bool effect = tol.effect.empty() || tol.effect == t.effect;
+        bool key = tol.key.empty() ? tol.op == "Exists" : tol.key == t.key;
+        bool value = tol.op == "Exists" || tol.value == t.value;
+        ok = ok || (effect && key && value);
+      }
+      if (!ok) return false;
+    }
+    return true;
+  }
+
+  static std::optional<std::string> Attr(const Dev& d, const std::string& name) {
+    const auto& attrs = d.device->attributes;
+    auto it = attrs.find(name);
+    if (it == attrs.end() && name.rfind(d.slice->spec.driver + "/", 0) == 0) {
+      it = attrs.find(name.substr(d.slice->spec.driver.size() + 1));
+    }
+    if (it == attrs.end()) return std::nullopt;
+    const auto& a = it->second;
+    if (a.int_value) return "i" + std::to_string(*a.int_value);
+    if (a.bool_value) return std::string(*a.bool_value ? "bt" : "bf");
+    if (a.string_value) return "s" + *a.string_value;
+    return "v" + a.version_value.value_or("");
+  }
+
+  bool ConstraintsHold() const {
+    for (size_t c = 0; c < claims_.size(); ++c) {
+      for (const auto& con : claims_[c].devices.constraints) {
+        std::string attr = con.match_attribute ? *con.match_attribute : *con.distinct_attribute;
+        std::vector<std::optional<std::string>> values;
+        for (const Choice& ch : chosen_) {
+          bool in_scope = ch.claim == c &&
+                          (con.requests.empty() ||
+                           std::count(con.requests.begin(), con.requests.end(), ch.request) ||
+                           std::count(con.requests.begin(), con.requests.end(), ch.name));
+          if (in_scope) values.push_back(Attr(devs_[ch.dev], attr));
+        }
+        for (size_t i = 0; i < values.size(); ++i) {
+          if (!values[i]) return false;
+          for (size_t j = 0; j < i; ++j) {
+            if (con.match_attribute && *values[i] != *values[j]) return false;
+            if (con.distinct_attribute && *values[i] == *values[j]) return false;
+          }
+        }
+      }
+    }
+    return true;
+  }
+
+  bool CountersFit() const {
+    std::map<std::string, int64_t> left;  // "slice/set/counter"
+    for (const Dev& d : devs_) {
+      for (const auto& cs : d.slice->spec.shared_counters) {
+        for (const auto& [n, v] : cs.counters) {
+          left[d.slice->metadata.name + "/" + cs.name + "/" + n] = *internal::ParseMilli(v.value);
+        }
+      }
+    }
+    auto draw = [&](const Dev& d) {
+      for (const auto& cc : d.device->consumes_counters) {
+        for (const auto& [n, v] : cc.counters) {
+          left[d.slice->metadata.name + "/" + cc.counter_set + "/" + n] -= *internal::ParseMilli(v.value);
+        }
+      }
+    };
+    for (const Dev& d : devs_) {
+      if (d.in_use) draw(d);
+    }
+    std::set<std::string> touched;  // slices a chosen device draws from: all their counters count
+    for (const Choice& ch : chosen_) {
+      draw(devs_[ch.dev]);
+      if (!devs_[ch.dev].device->consumes_counters.empty()) {
+        touched.insert(devs_[ch.dev].slice->metadata.name + "/");
+      }
+    }
+    for (const auto& [k, v] : left) {
+      if (v < 0 && touched.count(k.substr(0, k.find('/') + 1))) return false;
+    }
+    return true;
+  }
+
+  bool Valid() const {
+    std::vector<int> per_claim(claims_.size());
+    for (size_t i = 0; i < chosen_.size(); ++i) {
+      const Choice& ch = chosen_[i];
+      const Dev& d = devs_[ch.dev];
+      if (++per_claim[ch.claim] > o_.max_results_per_claim) return false;
+      if (!const_cast<Reference*>(this)->Passes(*ch.common, d)) return false;
+      if (d.in_use && !ch.admin) return false;
+      if (!Tolerated(ch, d)) return false;
+      for (size_t j = 0; j < chosen_.size(); ++j) {
+        if (j == i || chosen_[j].dev != ch.dev) continue;
+        if (chosen_[j].claim == ch.claim) return false;   // never twice in one claim
+        if (!ch.admin || !chosen_[j].admin) {
+          // Two claims share a device only when the later one uses admin access.
+          const Choice& later = j > i ? chosen_[j] : ch;
+          if (!later.admin) return false;
+        }
+      }
+    }
+    return ConstraintsHold() && CountersFit();
+  }
+
+  const InventoryInput& in_;
+  const std::vector<k8s::ResourceClaimSpec>& claims_;
+  SelectorEvaluator& eval_;
+  const AllocatorOptions& o_;
+  std::vector<Dev> devs_;
+  std::vector<Choice> chosen_;
+  std::map<std::pair<const k8s::DeviceRequestCommon*, const k8s::Device*>, bool> passes_;
+};
+
+}  // namespace
+
+ReferenceVerdict ReferenceCheck(const InventoryInput& input,
+                                const std::vector<k8s::ResourceClaimSpec>& claims,
+                                SelectorEvaluator& evaluator, const AllocatorOptions& options) {
+  Reference ref(input, claims, evaluator, options);
+  return ref.AnyNode() ? ReferenceVerdict::kSatisfiable : ReferenceVerdict::kUnsatisfiable;
+}
+
+}  // namespace draguard::alloc::testing

@@ -1,0 +1,31 @@
+// TEST-ONLY. A slow, obviously correct reference allocator, in the spirit of RE2's
+// backtrack.cc: it enumerates every assignment of devices to request slots on every node
+// and checks each complete assignment against the rules, with no pruning at all. It is
+// exponential; use it only on tiny inventories.
+//
+// Supported subset (the random generators stay inside it): slices with nodeName or allNodes,
+// one slice per pool at one generation (complete), class and request selectors, ExactCount
+// and All, firstAvailable, matchAttribute and distinctAttribute, devices in use, admin access,
+// taints with tolerations (1.35 effects), counters in the devices' own slice (1.34 layout).
+#ifndef DRAGUARD_TESTS_POLICY_ALLOCATOR_REFERENCE_ALLOCATOR_H_
+#define DRAGUARD_TESTS_POLICY_ALLOCATOR_REFERENCE_ALLOCATOR_H_
+
+#include <vector>
+
+#include "policy/allocator/inventory.h"  // InventoryInput
+#include "policy/allocator/options.h"
+#include "policy/allocator/selector.h"
+#include "policy/k8s/resource_claim.h"
+
+namespace draguard::alloc::testing {
+
+enum class ReferenceVerdict { kSatisfiable, kUnsatisfiable };
+
+// Whether some node can allocate all `claims` together, computed from the raw objects only.
+ReferenceVerdict ReferenceCheck(const InventoryInput& input,
+                                const std::vector<k8s::ResourceClaimSpec>& claims,
+                                SelectorEvaluator& evaluator, const AllocatorOptions& options);
+
+}  // namespace draguard::alloc::testing
+
+#endif  // DRAGUARD_TESTS_POLICY_ALLOCATOR_REFERENCE_ALLOCATOR_H_

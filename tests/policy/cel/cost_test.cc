@@ -1,0 +1,96 @@
+// The calibration points of cel.md §1.8: Kubernetes' own worst-case estimates.
+#include "policy/cel/cost.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "policy/cel/compiler.h"
+
+namespace draguard::cel {
+namespace {
+
+struct CostCase {
+  std::string name;
+  std::string expr;
+  uint64_t cost;
+};
+
+class CostCalibrationTest : public testing::TestWithParam<CostCase> {};
+
+TEST_P(CostCalibrationTest, Runner) {
+  const CostCase& c = GetParam();
+  SelectorCompileResult r = CompileSelector(c.expr, EnvOptions{});
+  ASSERT_NE(r.ast, nullptr) << c.expr;
+  for (const Diagnostic& d : r.issues) {
+    ASSERT_EQ(d.code, "cel.cost-exceeded") << c.expr << ": " << d.message;
+  }
+  EXPECT_EQ(r.cost.max, c.cost) << c.expr;
+}
+
+// The 15-character domain is "dra.example.com"; the 8-character string is "abcdefgh".
+const char kSevenAll[] =
+    "[1,2,3,4,5,6,7,8,9,10].all(a, [1,2,3,4,5,6,7,8,9,10].all(b, "
+    "[1,2,3,4,5,6,7,8,9,10].all(c, [1,2,3,4,5,6,7,8,9,10].all(d, "
+    "[1,2,3,4,5,6,7,8,9,10].all(e, [1,2,3,4,5,6,7,8,9,10].all(f, "
+    "[1,2,3,4,5,6,7,8,9,10].all(g, a + b > 0)))))))";
+
+INSTANTIATE_TEST_SUITE_P(
+    Kubernetes, CostCalibrationTest,
+    testing::Values(
+        CostCase{"EmptyDriver", "device.driver == \"\"", 2},
+        CostCase{"DriverCompare", "device.driver == \"dra.example.com\"", 4},
+        CostCase{"DomainIn", "\"dra.example.com\" in device.attributes", 3},
+        CostCase{"BoolAttribute", "device.attributes[\"dra.example.com\"].ecc", 4},
+        CostCase{"AttributeCompare", "device.attributes[\"dra.example.com\"].count > 0", 5},
+        CostCase{"Semver",
+                 "device.attributes[\"dra.example.com\"].version.isGreaterThan("
+                 "semver(\"0.0.1\"))",
+                 6},
+        CostCase{"Quantity",
+                 "device.capacity[\"dra.example.com\"].memory.isGreaterThan(quantity(\"1Ki\"))",
+                 6},
+        CostCase{"GuardedQuantity",
+                 "\"memory\" in device.capacity[\"dra.example.com\"] && "
+                 "device.capacity[\"dra.example.com\"].memory.isGreaterThan(quantity(\"1Ki\"))",
+                 10},
+        CostCase{"Bind", "cel.bind(x, device.attributes[\"dra.example.com\"], x.ecc)", 15},
+        CostCase{"ExistsOneDomains",
+                 "device.attributes.exists_one(x, x == \"dra.example.com\")", 164},
+        CostCase{"ExistsOneIds",
+                 "device.attributes[\"dra.example.com\"].exists_one(x, x == \"abcdefgh\")", 133},
+        CostCase{"Split",
+                 "device.attributes[\"dra.example.com\"].model.split(\"example\").size() >= 2",
+                 19},
+        CostCase{"Matches",
+                 "device.attributes[\"dra.example.com\"].model.matches(\"[^a]?sym\")", 18},
+        CostCase{"SevenNestedAll", kSevenAll, 85555551}),
+    [](const auto& p) { return p.param.name; });
+
+TEST(CostTest, SevenNestedAllIsRejected) {
+  SelectorCompileResult r = CompileSelector(kSevenAll, EnvOptions{});
+  ASSERT_EQ(r.issues.size(), 1u);
+  EXPECT_EQ(r.issues.items()[0].code, "cel.cost-exceeded");
+}
+
+TEST(CostTest, UnboundedStringsSaturate) {
+  // A string of unknown size (no DRA bound) compared with one of unknown size: unbounded.
+  SelectorCompileResult r =
+      CompileSelector("device.attributes[\"d\"].a.b == device.attributes[\"d\"].c.d",
+                      EnvOptions{});
+  ASSERT_NE(r.ast, nullptr);
+  EXPECT_GT(r.cost.max, kMaxSelectorCost);
+}
+
+TEST(CostTest, DraSizeEstimatorBounds) {
+  const SizeEstimator& s = DraSizeEstimator();
+  EXPECT_EQ(s.EstimateSize({"device", "driver"})->max, 63u);
+  EXPECT_EQ(s.EstimateSize({"device", "attributes"})->max, 32u);
+  EXPECT_EQ(s.EstimateSize({"device", "attributes", "@keys"})->max, 63u);
+  EXPECT_EQ(s.EstimateSize({"device", "attributes", "@values", "@keys"})->max, 32u);
+  EXPECT_EQ(s.EstimateSize({"device", "attributes", "@values", "model"})->max, 64u);
+  EXPECT_FALSE(s.EstimateSize({"other"}).has_value());
+}
+
+}  // namespace
+}  // namespace draguard::cel

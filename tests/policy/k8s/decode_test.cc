@@ -1,0 +1,587 @@
+#include "policy/k8s/decode.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace draguard::k8s {
+namespace {
+
+using ::testing::ElementsAreArray;
+using ::testing::IsEmpty;
+
+struct Expect {
+  std::string code;
+  std::string field;
+  friend bool operator==(const Expect&, const Expect&) = default;
+  friend std::ostream& operator<<(std::ostream& os, const Expect& e) {
+    return os << e.code << " @ " << e.field;
+  }
+};
+
+std::vector<Expect> Codes(const DecodeResult& r) {
+  std::vector<Expect> out;
+  for (const Diagnostic& d : r.diagnostics) out.push_back({d.code, d.field});
+  return out;
+}
+
+DecodeResult DecodeText(const std::string& text) {
+  return Decode(SourceText("in.yaml", text));
+}
+
+constexpr char kClaimV1[] = R"(apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata:
+  name: gpu
+  namespace: ml
+spec:
+  devices:
+    requests:
+    - name: gpu
+      exactly:
+        deviceClassName: gpu.example.com
+        count: 2
+        selectors:
+        - cel:
+            expression: device.driver == "gpu.example.com"
+)";
+
+// --- table: which diagnostics a document draws ---
+
+struct DiagCase {
+  std::string name;
+  std::string yaml;
+  std::vector<Expect> want;
+  size_t objects = 1;
+};
+
+class DecodeDiagnosticsTest : public testing::TestWithParam<DiagCase> {};
+
+TEST_P(DecodeDiagnosticsTest, ReportsExactly) {
+  const DiagCase& c = GetParam();
+  DecodeResult r = DecodeText(c.yaml);
+  EXPECT_THAT(Codes(r), ElementsAreArray(c.want));
+  EXPECT_EQ(r.objects.size(), c.objects);
+  for (const Diagnostic& d : r.diagnostics) {
+    EXPECT_EQ(d.file, "in.yaml");
+    EXPECT_TRUE(d.position.known()) << d.code;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, DecodeDiagnosticsTest,
+    testing::Values(
+        DiagCase{.name = "ValidV1Claim", .yaml = kClaimV1, .want = {}},
+        DiagCase{.name = "CountAsString",
+                 .yaml = R"(apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+spec:
+  devices:
+    requests:
+    - name: a
+      exactly: {deviceClassName: c, count: "2"}
+)",
+                 .want = {{"decode.wrong-type", "spec.devices.requests[0].exactly.count"}}},
+        DiagCase{.name = "InvalidQuantity",
+                 .yaml = R"(apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+spec:
+  devices:
+    requests:
+    - name: a
+      exactly:
+        deviceClassName: c
+        capacity: {requests: {memory: 10GB, cores: 2, bw: 1.5Gi}}
+)",
+                 .want = {{"decode.invalid-quantity",
+                           "spec.devices.requests[0].exactly.capacity.requests[memory]"}}},
+        DiagCase{.name = "SelectorsAsMap",
+                 .yaml = R"(apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: c}
+spec:
+  selectors: {}
+)",
+                 .want = {{"decode.wrong-type", "spec.selectors"}}},
+        DiagCase{.name = "ExpressionSiblingOfCel",
+                 .yaml = R"(apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: c}
+spec:
+  selectors:
+  - cel:
+    expression: "true"
+)",
+                 .want = {{"decode.unknown-field", "spec.selectors[0].expression"}}},
+        DiagCase{.name = "MisspelledField",
+                 .yaml = R"(apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+spec:
+  devices:
+    request: []
+)",
+                 .want = {{"decode.unknown-field", "spec.devices.request"}}},
+        DiagCase{.name = "DuplicateField",
+                 .yaml = R"({"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass",
+ "metadata": {"name": "a", "name": "b"}})",
+                 .want = {{"decode.duplicate-field", "metadata.name"}}},
+        DiagCase{.name = "LabelValueNotString",
+                 .yaml = R"(apiVersion: v1
+kind: Namespace
+metadata:
+  name: ns
+  labels: {resource.kubernetes.io/admin-access: true}
+)",
+                 .want = {{"decode.wrong-type",
+                           "metadata.labels[resource.kubernetes.io/admin-access]"}}},
+        DiagCase{.name = "V1beta1Claim",
+                 .yaml = R"(apiVersion: resource.k8s.io/v1beta1
+kind: ResourceClaim
+spec:
+  devices:
+    requests:
+    - name: a
+      deviceClassName: c
+      count: 1
+)",
+                 .want = {{"decode.api-version.deprecated", "apiVersion"}}},
+        DiagCase{.name = "V1beta2Claim",
+                 .yaml = R"(apiVersion: resource.k8s.io/v1beta2
+kind: ResourceClaimTemplate
+spec:
+  spec:
+    devices:
+      requests:
+      - name: a
+        exactly: {deviceClassName: c}
+)",
+                 .want = {{"decode.api-version.beta", "apiVersion"}}},
+        DiagCase{.name = "V1beta1ShapeSentAsV1",
+                 .yaml = R"(apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+spec:
+  devices:
+    requests:
+    - name: a
+      deviceClassName: c
+)",
+                 .want = {{"decode.v1beta1-request-shape", "spec.devices.requests[0]"},
+                          {"decode.unknown-field",
+                           "spec.devices.requests[0].deviceClassName"}}},
+        DiagCase{.name = "RemovedAlpha",
+                 .yaml = "apiVersion: resource.k8s.io/v1alpha3\nkind: ResourceClaim\n",
+                 .want = {{"decode.api-version.removed", "apiVersion"}},
+                 .objects = 0},
+        DiagCase{.name = "ClassicDra",
+                 .yaml = "apiVersion: resource.k8s.io/v1alpha2\nkind: ResourceClass\n",
+                 .want = {{"decode.classic-dra", "kind"}},
+                 .objects = 0},
+        DiagCase{.name = "DeviceTaintRuleAlpha",
+                 .yaml = R"(apiVersion: resource.k8s.io/v1alpha3
+kind: DeviceTaintRule
+metadata: {name: r}
+spec:
+  deviceSelector: {driver: d}
+  taint: {key: k, effect: NoSchedule}
+)",
+                 .want = {{"decode.api-version.alpha", "apiVersion"}}},
+        DiagCase{.name = "DeviceTaintRuleV1beta2",
+                 .yaml = R"(apiVersion: resource.k8s.io/v1beta2
+kind: DeviceTaintRule
+metadata: {name: r}
+spec:
+  taint: {key: k, effect: None}
+)",
+                 .want = {{"decode.api-version.not-served", "apiVersion"}}},
+        DiagCase{.name = "PodLowerCaseField",
+                 .yaml = R"(apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  containers: [{name: c, image: i}]
+  resourceclaims:
+  - name: gpu
+)",
+                 .want = {{"decode.unknown-field", "spec.resourceclaims"}}},
+        DiagCase{.name = "PodRemovedSourceWrapper",
+                 .yaml = R"(apiVersion: v1
+kind: Pod
+spec:
+  resourceClaims:
+  - name: gpu
+    source: {resourceClaimName: c}
+)",
+                 .want = {{"decode.pod.removed-source-wrapper",
+                           "spec.resourceClaims[0].source"}}},
+        DiagCase{.name = "ContainerClaimAsString",
+                 .yaml = R"(apiVersion: apps/v1
+kind: Deployment
+spec:
+  template:
+    spec:
+      containers:
+      - name: c
+        resources:
+          claims: [gpu]
+)",
+                 .want = {{"decode.wrong-type",
+                           "spec.template.spec.containers[0].resources.claims[0]"}}},
+        DiagCase{.name = "PodWithoutApiVersion",
+                 .yaml = "kind: Pod\nmetadata: {name: p}\n",
+                 .want = {{"decode.missing-api-version", "kind"}},
+                 .objects = 0},
+        DiagCase{.name = "NotKubernetes",
+                 .yaml = "foo: bar\n---\n- 1\n",
+                 .want = {},
+                 .objects = 0},
+        DiagCase{.name = "OtherKind",
+                 .yaml = "apiVersion: v1\nkind: ConfigMap\ndata: {a: b}\n",
+                 .want = {},
+                 .objects = 0},
+        DiagCase{.name = "HelmTemplate",
+                 .yaml = "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n"
+                         "  name: {{ .Values.name }}\n",
+                 .want = {{"decode.template", ""}},
+                 .objects = 0},
+        DiagCase{.name = "EnvsubstTemplate",
+                 .yaml = "apiVersion: resource.k8s.io/${API}\nkind: DeviceClass\n",
+                 .want = {{"decode.template", ""}},
+                 .objects = 0},
+        DiagCase{.name = "AtAtTemplate",
+                 .yaml = "apiVersion: v1\nkind: Pod\nmetadata: {name: '@@NAME@@'}\n",
+                 .want = {{"decode.template", ""}},
+                 .objects = 0},
+        DiagCase{.name = "EnvVarInsideBlockScalarIsNotATemplate",
+                 .yaml = "apiVersion: v1\nkind: Namespace\nmetadata: {name: ns}\n---\n"
+                         "apiVersion: v1\nkind: ConfigMap\ndata:\n  run.sh: |\n"
+                         "    echo ${HOME}\n",
+                 .want = {}},
+        DiagCase{.name = "HelmInsideBlockScalarIsATemplate",
+                 .yaml = "apiVersion: v1\nkind: ConfigMap\ndata:\n  a: |\n"
+                         "    {{ .Values.x }}\n",
+                 .want = {{"decode.template", ""}},
+                 .objects = 0},
+        DiagCase{.name = "SyntaxError",
+                 .yaml = "apiVersion: v1\nkind: Pod\nmetadata: {name: [\n",
+                 .want = {{"decode.yaml-syntax", ""}},
+                 .objects = 0}),
+    [](const testing::TestParamInfo<DiagCase>& param) { return param.param.name; });
+
+// --- model contents ---
+
+TEST(DecodeTest, DecodesV1ClaimIntoModel) {
+  DecodeResult r = DecodeText(kClaimV1);
+  ASSERT_EQ(r.objects.size(), 1u);
+  const auto& claim = std::get<ResourceClaim>(r.objects[0].object);
+  EXPECT_EQ(claim.source_api_version, "resource.k8s.io/v1");
+  EXPECT_EQ(claim.metadata.name, "gpu");
+  EXPECT_EQ(r.objects[0].ref.name_space, "ml");
+  ASSERT_EQ(claim.spec.devices.requests.size(), 1u);
+  const DeviceRequest& req = claim.spec.devices.requests[0];
+  ASSERT_TRUE(req.exactly.has_value());
+  EXPECT_EQ(req.exactly->device_class_name, "gpu.example.com");
+  EXPECT_EQ(req.exactly->count, 2);
+  EXPECT_TRUE(req.exactly->count_set);
+  ASSERT_EQ(req.exactly->selectors.size(), 1u);
+  EXPECT_EQ(req.exactly->selectors[0].cel->expression, "device.driver == \"gpu.example.com\"");
+}
+
+TEST(DecodeTest, ConvertsV1beta1RequestToExactly) {
+  DecodeResult r = DecodeText(R"(apiVersion: resource.k8s.io/v1beta1
+kind: ResourceClaim
+spec:
+  devices:
+    requests:
+    - name: a
+      deviceClassName: c
+      adminAccess: true
+    - name: b
+      firstAvailable:
+      - {name: x, deviceClassName: c, count: 0}
+)");
+  ASSERT_EQ(r.objects.size(), 1u);
+  const auto& claim = std::get<ResourceClaim>(r.objects[0].object);
+  EXPECT_EQ(claim.source_api_version, "resource.k8s.io/v1beta1");
+  ASSERT_EQ(claim.spec.devices.requests.size(), 2u);
+  ASSERT_TRUE(claim.spec.devices.requests[0].exactly.has_value());
+  EXPECT_EQ(claim.spec.devices.requests[0].exactly->admin_access, true);
+  EXPECT_FALSE(claim.spec.devices.requests[0].exactly->count_set);
+  EXPECT_FALSE(claim.spec.devices.requests[1].exactly.has_value());
+  ASSERT_EQ(claim.spec.devices.requests[1].first_available.size(), 1u);
+  EXPECT_TRUE(claim.spec.devices.requests[1].first_available[0].count_set);
+}
+
+TEST(DecodeTest, ConvertsV1beta1SliceBasicDevices) {
+  DecodeResult r = DecodeText(R"(apiVersion: resource.k8s.io/v1beta1
+kind: ResourceSlice
+metadata: {name: s}
+spec:
+  driver: d
+  pool: {name: p, generation: 1, resourceSliceCount: 1}
+  nodeName: n
+  devices:
+  - name: gpu-0
+    basic:
+      attributes:
+        model: {string: a100}
+        index: {int: 0}
+      capacity:
+        memory: {value: 40Gi}
+)");
+  ASSERT_EQ(r.objects.size(), 1u) << r.diagnostics.size();
+  const auto& slice = std::get<ResourceSlice>(r.objects[0].object);
+  ASSERT_EQ(slice.spec.devices.size(), 1u);
+  EXPECT_EQ(slice.spec.devices[0].attributes.at("model").string_value, "a100");
+  EXPECT_EQ(slice.spec.devices[0].attributes.at("index").int_value, 0);
+  EXPECT_EQ(slice.spec.devices[0].capacity.at("memory").value, "40Gi");
+  // v1 paths locate inside `basic`.
+  EXPECT_EQ(r.objects[0].PositionOf("spec.devices[0].attributes[model]"),
+            (SourcePosition{12, 9}));
+}
+
+TEST(DecodeTest, ExpandsListsAndWorkloads) {
+  DecodeResult r = DecodeText(R"(apiVersion: v1
+kind: List
+items:
+- apiVersion: v1
+  kind: Namespace
+  metadata:
+    name: ml
+    labels: {resource.kubernetes.io/admin-access: "true"}
+- apiVersion: batch/v1
+  kind: CronJob
+  metadata: {name: cj}
+  spec:
+    jobTemplate:
+      spec:
+        template:
+          spec:
+            resourceClaims:
+            - {name: gpu, resourceClaimTemplateName: t}
+            containers:
+            - name: main
+              resources:
+                claims: [{name: gpu, request: r}]
+)");
+  ASSERT_TRUE(r.diagnostics.empty());
+  ASSERT_EQ(r.objects.size(), 2u);
+  const auto& ns = std::get<Namespace>(r.objects[0].object);
+  EXPECT_EQ(ns.metadata.labels.at("resource.kubernetes.io/admin-access"), "true");
+  const auto& w = std::get<Workload>(r.objects[1].object);
+  EXPECT_EQ(w.kind, "CronJob");
+  EXPECT_EQ(w.pod.spec_path, "spec.jobTemplate.spec.template.spec");
+  ASSERT_EQ(w.pod.resource_claims.size(), 1u);
+  EXPECT_EQ(w.pod.resource_claims[0].resource_claim_template_name, "t");
+  ASSERT_EQ(w.pod.containers.size(), 1u);
+  EXPECT_EQ(w.pod.containers[0].claims.at(0).request, "r");
+}
+
+struct WorkloadCase {
+  std::string api_version;
+  std::string kind;
+  std::string spec_path;  // where the kind keeps its pod spec (Kubernetes API reference)
+};
+
+class WorkloadKindTest : public testing::TestWithParam<WorkloadCase> {};
+
+// Builds a manifest that nests the pod spec at `spec_path`.
+std::string WorkloadYaml(const WorkloadCase& c) {
+  std::string yaml = "apiVersion: " + c.api_version + "\nkind: " + c.kind + "\n";
+  std::string indent;
+  std::string_view path = c.spec_path;
+  while (!path.empty()) {
+    const size_t dot = path.find('.');
+    yaml += indent + std::string(path.substr(0, dot)) + ":\n";
+    indent += "  ";
+    path = dot == std::string_view::npos ? std::string_view() : path.substr(dot + 1);
+  }
+  yaml += indent + "resourceClaims: [{name: gpu, resourceClaimName: shared}]\n";
+  yaml += indent + "initContainers: [{name: init, resources: {claims: [{name: gpu}]}}]\n";
+  yaml += indent + "resourceClaim: {}\n";  // a typo, to check where it is reported
+  return yaml;
+}
+
+TEST_P(WorkloadKindTest, ReadsPodSpecAtItsPath) {
+  const WorkloadCase& c = GetParam();
+  DecodeResult r = DecodeText(WorkloadYaml(c));
+  ASSERT_EQ(r.objects.size(), 1u);
+  const auto& w = std::get<Workload>(r.objects[0].object);
+  EXPECT_EQ(w.kind, c.kind);
+  EXPECT_EQ(w.api_version, c.api_version);
+  EXPECT_EQ(w.pod.spec_path, c.spec_path);
+  ASSERT_EQ(w.pod.resource_claims.size(), 1u);
+  EXPECT_EQ(w.pod.resource_claims[0].resource_claim_name, "shared");
+  ASSERT_EQ(w.pod.containers.size(), 1u);
+  EXPECT_TRUE(w.pod.containers[0].init_container);
+  EXPECT_THAT(Codes(r), ElementsAreArray(std::vector<Expect>{
+                            {"decode.unknown-field", c.spec_path + ".resourceClaim"}}));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Kinds, WorkloadKindTest,
+    testing::Values(WorkloadCase{"v1", "Pod", "spec"},
+                    WorkloadCase{"apps/v1", "Deployment", "spec.template.spec"},
+                    WorkloadCase{"apps/v1", "StatefulSet", "spec.template.spec"},
+                    WorkloadCase{"apps/v1", "DaemonSet", "spec.template.spec"},
+                    WorkloadCase{"apps/v1", "ReplicaSet", "spec.template.spec"},
+                    WorkloadCase{"batch/v1", "Job", "spec.template.spec"},
+                    WorkloadCase{"batch/v1", "CronJob", "spec.jobTemplate.spec.template.spec"}),
+    [](const testing::TestParamInfo<WorkloadCase>& param) { return param.param.kind; });
+
+TEST(DecodeTest, DecodesDeviceTaintRule) {
+  DecodeResult r = DecodeText(R"(apiVersion: resource.k8s.io/v1alpha3
+kind: DeviceTaintRule
+metadata: {name: r}
+spec:
+  deviceSelector: {deviceClassName: c, driver: d, pool: p, device: x, selectors: [{cel: {}}]}
+  taint: {key: k, value: v, effect: NoExecute}
+)");
+  ASSERT_EQ(r.objects.size(), 1u);
+  const auto& rule = std::get<DeviceTaintRule>(r.objects[0].object);
+  EXPECT_EQ(rule.source_api_version, "resource.k8s.io/v1alpha3");
+  ASSERT_TRUE(rule.spec.device_selector.has_value());
+  EXPECT_EQ(rule.spec.device_selector->device_class_name, "c");
+  EXPECT_EQ(rule.spec.device_selector->selector_count, 1u);
+  EXPECT_EQ(rule.spec.taint.effect, "NoExecute");
+}
+
+TEST(DecodeTest, OpaqueParametersBecomeJson) {
+  DecodeResult r = DecodeText(R"(apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: c}
+spec:
+  config:
+  - opaque:
+      driver: d
+      parameters: {a: 1, b: [x, "y"], c: yes}
+)");
+  ASSERT_EQ(r.objects.size(), 1u);
+  const auto& dc = std::get<DeviceClass>(r.objects[0].object);
+  ASSERT_EQ(dc.spec.config.size(), 1u);
+  EXPECT_EQ(dc.spec.config[0].opaque->parameters_json, R"({"a":1,"b":["x","y"],"c":true})");
+  EXPECT_TRUE(dc.spec.config[0].opaque->parameters_is_object);
+}
+
+// --- locating ---
+
+struct LocateCase {
+  std::string name;
+  std::string field;
+  int value_offset = -1;
+  SourcePosition want;
+};
+
+class LocateTest : public testing::TestWithParam<LocateCase> {};
+
+TEST_P(LocateTest, FindsPositionInKClaimV1) {
+  const LocateCase& c = GetParam();
+  DecodeResult r = DecodeText(kClaimV1);
+  ASSERT_EQ(r.objects.size(), 1u);
+  Diagnostic d;
+  d.field = c.field;
+  d.value_offset = c.value_offset;
+  r.objects[0].Locate(d);
+  EXPECT_EQ(d.file, "in.yaml");
+  EXPECT_EQ(d.position, c.want);
+  EXPECT_EQ(d.object.name, "gpu");
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Paths, LocateTest,
+    testing::Values(
+        LocateCase{.name = "ScalarValue",
+                   .field = "spec.devices.requests[0].exactly.count",
+                   .want = {12, 16}},
+        LocateCase{.name = "CollectionAtItsKey",
+                   .field = "spec.devices.requests[0].exactly.selectors",
+                   .want = {13, 9}},
+        LocateCase{.name = "MissingFieldAtNearestAncestor",
+                   .field = "spec.devices.requests[0].exactly.allocationMode",
+                   .want = {10, 7}},
+        LocateCase{.name = "OutOfRangeIndex",
+                   .field = "spec.devices.requests[3].name",
+                   .want = {8, 5}},
+        LocateCase{.name = "InsideCelExpression",
+                   .field = "spec.devices.requests[0].exactly.selectors[0].cel.expression",
+                   .value_offset = 7,
+                   .want = {15, 32}},
+        LocateCase{.name = "Root", .field = "", .want = {1, 1}}),
+    [](const testing::TestParamInfo<LocateCase>& param) { return param.param.name; });
+
+TEST(DecodeTest, LocatesV1PathsInV1beta1Document) {
+  DecodeResult r = DecodeText(R"(apiVersion: resource.k8s.io/v1beta1
+kind: ResourceClaim
+spec:
+  devices:
+    requests:
+    - name: a
+      deviceClassName: c
+      count: 3
+)");
+  ASSERT_EQ(r.objects.size(), 1u);
+  EXPECT_EQ(r.objects[0].PositionOf("spec.devices.requests[0].exactly.count"),
+            (SourcePosition{8, 14}));
+}
+
+TEST(DecodeTest, LocatesInCrlfFilesAndCountsCodePoints) {
+  DecodeResult r = DecodeText(
+      "apiVersion: resource.k8s.io/v1\r\nkind: DeviceClass\r\nmetadata:\r\n"
+      "  name: c\r\n  annotations: {\"\xc3\xa9t\xc3\xa9\": x}\r\nspec:\r\n  selectors:\r\n"
+      "  - cel:\r\n      expression: >-\r\n        a ==\r\n        b\r\n");
+  ASSERT_EQ(r.objects.size(), 1u);
+  ASSERT_THAT(Codes(r), IsEmpty());
+  const auto& dc = std::get<DeviceClass>(r.objects[0].object);
+  ASSERT_EQ(dc.spec.selectors.size(), 1u);
+  EXPECT_EQ(dc.spec.selectors[0].cel->expression, "a == b");
+  Diagnostic d;
+  d.field = "spec.selectors[0].cel.expression";
+  d.value_offset = 5;  // 'b'
+  r.objects[0].Locate(d);
+  EXPECT_EQ(d.position, (SourcePosition{11, 9}));
+  // "été" counts as three columns: the value x sits at column 24.
+  EXPECT_EQ(r.objects[0].PositionOf("metadata.annotations[\xc3\xa9t\xc3\xa9]"),
+            (SourcePosition{5, 24}));
+}
+
+TEST(DecodeTest, UnknownFieldSuggestsClosestName) {
+  DecodeResult r = DecodeText(R"(apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+spec:
+  devices:
+    requests:
+    - name: a
+      exactly: {deviceClasName: c}
+)");
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  const Diagnostic& d = *r.diagnostics.begin();
+  EXPECT_EQ(d.code, "decode.unknown-field");
+  EXPECT_EQ(d.field, "spec.devices.requests[0].exactly.deviceClasName");
+  EXPECT_NE(d.suggestion.find("deviceClassName"), std::string::npos);
+  EXPECT_EQ(d.position, (SourcePosition{7, 17}));
+}
+
+TEST(DecodeTest, NonStrictReportsUnknownFieldsAsWarnings) {
+  DecodeOptions options;
+  options.strict = false;
+  DecodeResult r = Decode(SourceText("in.yaml", "apiVersion: resource.k8s.io/v1\n"
+                                                "kind: DeviceClass\nspek: {}\n"),
+                          options);
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  EXPECT_EQ(r.diagnostics.begin()->severity, Severity::kWarning);
+}
+
+TEST(DecodeTest, CountsSkippedDocuments) {
+  DecodeResult r = DecodeText("apiVersion: v1\nkind: Service\n---\n---\n" +
+                              std::string(kClaimV1));
+  EXPECT_EQ(r.documents, 2u);
+  EXPECT_EQ(r.skipped, 1u);
+  ASSERT_EQ(r.objects.size(), 1u);
+  EXPECT_EQ(r.objects[0].document_index, 2u);
+  EXPECT_THAT(Codes(r), IsEmpty());
+}
+
+}  // namespace
+}  // namespace draguard::k8s

@@ -1,0 +1,202 @@
+#include "policy/k8s/document.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace draguard::k8s {
+namespace {
+
+ParseResult Parse(const std::string& text, const ParseOptions& options = {}) {
+  return ParseDocuments(SourceText("in.yaml", text), options);
+}
+
+// --- scalar resolution (go-yaml v2 / YAML 1.1 rules, as sigs.k8s.io/yaml applies them) ---
+
+struct ScalarCase {
+  std::string yaml;  // the value written after "v: "
+  NodeKind kind;
+  std::string text = "";
+  int64_t int_value = 0;
+  bool bool_value = false;
+};
+
+class ScalarResolveTest : public testing::TestWithParam<ScalarCase> {};
+
+TEST_P(ScalarResolveTest, ResolvesLikeKubernetes) {
+  const ScalarCase& c = GetParam();
+  ParseResult r = Parse("v: " + c.yaml + "\n");
+  ASSERT_TRUE(r.diagnostics.empty()) << c.yaml;
+  ASSERT_EQ(r.documents.size(), 1u);
+  const DocNode* v = r.documents[0].root.Find("v");
+  ASSERT_NE(v, nullptr);
+  EXPECT_EQ(v->kind, c.kind) << c.yaml;
+  if (c.kind == NodeKind::kString) {
+    EXPECT_EQ(v->text, c.text);
+  }
+  if (c.kind == NodeKind::kInt) {
+    EXPECT_EQ(v->int_value, c.int_value);
+  }
+  if (c.kind == NodeKind::kBool) {
+    EXPECT_EQ(v->bool_value, c.bool_value);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Scalars, ScalarResolveTest,
+    testing::Values(
+        ScalarCase{.yaml = "2", .kind = NodeKind::kInt, .int_value = 2},
+        ScalarCase{.yaml = "\"2\"", .kind = NodeKind::kString, .text = "2"},
+        ScalarCase{.yaml = "'2'", .kind = NodeKind::kString, .text = "2"},
+        ScalarCase{.yaml = "-17", .kind = NodeKind::kInt, .int_value = -17},
+        ScalarCase{.yaml = "0x1F", .kind = NodeKind::kInt, .int_value = 31},
+        ScalarCase{.yaml = "1_000", .kind = NodeKind::kInt, .int_value = 1000},
+        ScalarCase{.yaml = "9223372036854775807", .kind = NodeKind::kInt,
+                   .int_value = INT64_MAX},
+        ScalarCase{.yaml = "9223372036854775808", .kind = NodeKind::kFloat},
+        ScalarCase{.yaml = "1.5", .kind = NodeKind::kFloat},
+        ScalarCase{.yaml = "1e3", .kind = NodeKind::kFloat},
+        ScalarCase{.yaml = ".inf", .kind = NodeKind::kFloat},
+        ScalarCase{.yaml = "true", .kind = NodeKind::kBool, .bool_value = true},
+        ScalarCase{.yaml = "\"true\"", .kind = NodeKind::kString, .text = "true"},
+        ScalarCase{.yaml = "yes", .kind = NodeKind::kBool, .bool_value = true},
+        ScalarCase{.yaml = "On", .kind = NodeKind::kBool, .bool_value = true},
+        ScalarCase{.yaml = "off", .kind = NodeKind::kBool, .bool_value = false},
+        ScalarCase{.yaml = "n", .kind = NodeKind::kBool, .bool_value = false},
+        ScalarCase{.yaml = "~", .kind = NodeKind::kNull},
+        ScalarCase{.yaml = "null", .kind = NodeKind::kNull},
+        ScalarCase{.yaml = "", .kind = NodeKind::kNull},
+        ScalarCase{.yaml = "!!str 5", .kind = NodeKind::kString, .text = "5"},
+        ScalarCase{.yaml = "!!int \"5\"", .kind = NodeKind::kInt, .int_value = 5},
+        ScalarCase{.yaml = "1Gi", .kind = NodeKind::kString, .text = "1Gi"},
+        ScalarCase{.yaml = "yes please", .kind = NodeKind::kString, .text = "yes please"},
+        ScalarCase{.yaml = "|\n  a\n  b", .kind = NodeKind::kString, .text = "a\nb\n"},
+        ScalarCase{.yaml = ">-\n  a\n  b", .kind = NodeKind::kString, .text = "a b"}));
+
+// --- structure and positions ---
+
+TEST(DocumentTest, KeepsPositionsOfNodesAndKeys) {
+  ParseResult r = Parse("kind: A\nspec:\n  count: 3\n  list: [x, 'y']\n");
+  ASSERT_TRUE(r.diagnostics.empty());
+  const DocNode& root = r.documents[0].root;
+  ASSERT_EQ(root.kind, NodeKind::kMap);
+  const DocNode* spec = root.Find("spec");
+  ASSERT_NE(spec, nullptr);
+  EXPECT_EQ(spec->entries[0].key.position, (SourcePosition{3, 3}));
+  EXPECT_EQ(spec->entries[0].value.position, (SourcePosition{3, 10}));
+  const DocNode* list = spec->Find("list");
+  ASSERT_NE(list, nullptr);
+  EXPECT_TRUE(list->flow);
+  ASSERT_EQ(list->items.size(), 2u);
+  EXPECT_EQ(list->items[1].style, ScalarStyle::kSingleQuoted);
+  EXPECT_EQ(list->items[1].position, (SourcePosition{4, 13}));
+}
+
+TEST(DocumentTest, SplitsMultipleDocumentsAndSkipsEmptyOnes) {
+  ParseResult r = Parse("a: 1\n---\n# only a comment\n---\nb: 2\n");
+  ASSERT_TRUE(r.diagnostics.empty());
+  ASSERT_EQ(r.documents.size(), 3u);
+  EXPECT_FALSE(r.documents[0].empty);
+  EXPECT_TRUE(r.documents[1].empty);
+  EXPECT_EQ(r.documents[2].index, 2u);
+  EXPECT_NE(r.documents[2].root.Find("b"), nullptr);
+}
+
+TEST(DocumentTest, ExpandsAliasesAndMergesNothingElse) {
+  ParseResult r = Parse("base: &sel {cel: {expression: x}}\nother: *sel\n");
+  ASSERT_TRUE(r.diagnostics.empty());
+  const DocNode* other = r.documents[0].root.Find("other");
+  ASSERT_NE(other, nullptr);
+  EXPECT_TRUE(other->from_alias);
+  ASSERT_NE(other->Find("cel"), nullptr);
+  EXPECT_EQ(other->Find("cel")->Find("expression")->text, "x");
+}
+
+TEST(DocumentTest, AppliesMergeKeysLikeGoYaml) {
+  ParseResult r = Parse("base: &b {a: 1, b: 2}\nm:\n  <<: *b\n  b: 3\n  c: 4\n");
+  ASSERT_TRUE(r.diagnostics.empty());
+  const DocNode* m = r.documents[0].root.Find("m");
+  ASSERT_NE(m, nullptr);
+  ASSERT_EQ(m->entries.size(), 3u);
+  EXPECT_EQ(m->Find("a")->int_value, 1);
+  EXPECT_EQ(m->Find("b")->int_value, 3);  // the map's own key wins
+  EXPECT_EQ(m->Find("<<"), nullptr);
+}
+
+TEST(DocumentTest, StylesOfAnchoredAndTaggedScalars) {
+  ParseResult r = Parse("a: &x \"q\"\nb: !!str |\n  lit\n");
+  ASSERT_TRUE(r.diagnostics.empty());
+  const DocNode& root = r.documents[0].root;
+  EXPECT_EQ(root.Find("a")->style, ScalarStyle::kDoubleQuoted);
+  EXPECT_EQ(root.Find("a")->position, (SourcePosition{1, 7}));
+  EXPECT_EQ(root.Find("b")->style, ScalarStyle::kLiteral);
+}
+
+TEST(DocumentTest, JsonKeepsTypes) {
+  ParseResult r = Parse(R"({"a": true, "b": "true", "c": 1, "d": "1", "e": null})");
+  ASSERT_TRUE(r.diagnostics.empty());
+  const DocNode& root = r.documents[0].root;
+  EXPECT_EQ(root.Find("a")->kind, NodeKind::kBool);
+  EXPECT_EQ(root.Find("b")->kind, NodeKind::kString);
+  EXPECT_EQ(root.Find("c")->kind, NodeKind::kInt);
+  EXPECT_EQ(root.Find("d")->kind, NodeKind::kString);
+  EXPECT_EQ(root.Find("e")->kind, NodeKind::kNull);
+}
+
+struct ErrorCase {
+  std::string name;
+  std::string text;
+  ParseOptions options = {};
+  std::string code;
+  SourcePosition position = {};  // column 0: only the line is checked
+};
+
+class ParseErrorTest : public testing::TestWithParam<ErrorCase> {};
+
+TEST_P(ParseErrorTest, ReportsPositionedDiagnostic) {
+  const ErrorCase& c = GetParam();
+  ParseResult r = Parse(c.text, c.options);
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  const Diagnostic& d = *r.diagnostics.begin();
+  EXPECT_EQ(d.code, c.code);
+  EXPECT_TRUE(d.is_error());
+  EXPECT_EQ(d.file, "in.yaml");
+  if (c.position.known()) {
+    EXPECT_EQ(d.position.line, c.position.line);
+  }
+  if (c.position.column > 0) {
+    EXPECT_EQ(d.position.column, c.position.column);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Errors, ParseErrorTest,
+    testing::Values(
+        ErrorCase{.name = "UnclosedFlow", .text = "a: [1, 2\n", .code = "decode.yaml-syntax"},
+        ErrorCase{.name = "BadIndent",
+                  .text = "a:\n  b: 1\n c: 2\n",
+                  .code = "decode.yaml-syntax",
+                  .position = {3, 0}},
+        ErrorCase{.name = "UnknownAlias", .text = "a: *nope\n", .code = "decode.yaml-syntax"},
+        ErrorCase{.name = "TooDeep",
+                  .text = "a: [[[[[1]]]]]\n",
+                  .options = {.max_depth = 4},
+                  .code = "decode.too-deep",
+                  .position = {1, 7}},
+        ErrorCase{.name = "TooDeepThroughAliases",
+                  .text = "a: &a [[[1]]]\nb: &b [[[*a]]]\n",
+                  .options = {.max_depth = 5},
+                  .code = "decode.too-deep",
+                  .position = {2, 10}},
+        ErrorCase{.name = "TooLarge",
+                  .text = "a: 12345\n",
+                  .options = {.max_bytes = 4},
+                  .code = "decode.too-large"},
+        ErrorCase{.name = "BillionLaughs",
+                  .text = "a: &a [x, x, x, x]\nb: &b [*a, *a, *a, *a]\nc: [*b, *b, *b, *b]\n",
+                  .options = {.max_nodes = 40},
+                  .code = "decode.too-many-nodes"}),
+    [](const testing::TestParamInfo<ErrorCase>& param) { return param.param.name; });
+
+}  // namespace
+}  // namespace draguard::k8s

@@ -1,0 +1,45 @@
+// The code registry and the generated docs/diagnostics.md.
+#include "policy/validate/codes.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace draguard::validate {
+namespace {
+
+constexpr char kDocPath[] = DRAGUARD_SOURCE_DIR "/docs/diagnostics.md";
+
+TEST(CodesTest, CodesAreUniqueDottedLowerCase) {
+  std::set<std::string_view> seen;
+  for (const CodeInfo& info : AllCodes()) {
+    EXPECT_TRUE(seen.insert(info.code).second) << info.code;
+    EXPECT_NE(info.code.find('.'), std::string_view::npos) << info.code;
+    for (char c : info.code) {
+      EXPECT_TRUE((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '-')
+          << info.code;
+    }
+    EXPECT_FALSE(info.summary.empty()) << info.code;
+  }
+  EXPECT_NE(FindCode("claim.request.count.invalid"), nullptr);
+  EXPECT_EQ(FindCode("no.such.code"), nullptr);
+}
+
+TEST(CodesTest, DocsAreUpToDate) {
+  std::string table = RenderCodeTable();
+  if (const char* update = std::getenv("DRAGUARD_UPDATE_GOLDEN"); update && *update == '1') {
+    std::ofstream(kDocPath) << table;
+  }
+  std::ifstream in(kDocPath);
+  ASSERT_TRUE(in.good()) << kDocPath << " is missing; run with DRAGUARD_UPDATE_GOLDEN=1";
+  std::stringstream content;
+  content << in.rdbuf();
+  EXPECT_TRUE(content.str() == table)
+      << kDocPath << " is stale; regenerate with DRAGUARD_UPDATE_GOLDEN=1";
+}
+
+}  // namespace
+}  // namespace draguard::validate

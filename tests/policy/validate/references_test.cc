@@ -1,0 +1,138 @@
+// Cross-object reference checks for lint (issue 2 item 6).
+#include "policy/validate/references.h"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <ostream>
+
+#include "tests/policy/validate/builders.h"
+
+namespace draguard::validate {
+namespace {
+
+using namespace testing;  // NOLINT: test builders
+
+k8s::Workload Pod() {
+  k8s::Workload w;
+  w.api_version = "v1";
+  w.kind = "Pod";
+  w.metadata.name = "p";
+  w.metadata.name_space = "ns";
+  w.pod.spec_path = "spec";
+  w.pod.resource_claims.push_back(
+      k8s::PodResourceClaim{.name = "gpus",
+                            .resource_claim_name = "c",
+                            .resource_claim_template_name = std::nullopt,
+                            .uses_removed_source_wrapper = false});
+  w.pod.containers.push_back(k8s::ContainerClaims{
+      .container_name = "app", .init_container = false, .claims = {{"gpus", "gpu"}}});
+  return w;
+}
+
+struct RefCase {
+  std::string name;
+  std::function<void(k8s::Workload&, k8s::ResourceClaim&, k8s::ResourceClaimTemplate&)> mutate;
+  std::vector<std::string> want;
+  bool with_class = true;
+};
+
+void PrintTo(const RefCase& c, std::ostream* os) { *os << c.name; }
+
+class ReferencesTest : public ::testing::TestWithParam<RefCase> {};
+
+TEST_P(ReferencesTest, Findings) {
+  const RefCase& c = GetParam();
+  k8s::Workload pod = Pod();
+  k8s::ResourceClaim claim = Claim();
+  k8s::ResourceClaimTemplate tmpl = Template();
+  k8s::DeviceClass dc = Class();
+  if (c.mutate) c.mutate(pod, claim, tmpl);
+  ReferenceInputs in;
+  ObjectRef pod_ref{"v1", "Pod", "ns", "p"};
+  in.workloads.push_back({&pod, pod_ref});
+  in.claims.push_back({&claim, {"resource.k8s.io/v1", "ResourceClaim", "ns", "c"}});
+  in.templates.push_back({&tmpl, {"resource.k8s.io/v1", "ResourceClaimTemplate", "ns", "t"}});
+  if (c.with_class)
+    in.classes.push_back({&dc, {"resource.k8s.io/v1", "DeviceClass", "", "gpu-class"}});
+  Diagnostics d;
+  CheckReferences(in, d);
+  EXPECT_EQ(Findings(d), Sorted(c.want));
+  for (const Diagnostic& diag : d) {
+    if (diag.code.starts_with("refs.pod") || diag.code.starts_with("refs.container")) {
+      EXPECT_EQ(diag.object, pod_ref);
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    References, ReferencesTest,
+    ::testing::Values(
+        RefCase{.name = "AllResolved", .mutate = nullptr, .want = {}},
+        RefCase{.name = "ClaimNotAmongInputs",
+                .mutate = [](auto& p, auto&,
+                             auto&) { p.pod.resource_claims[0].resource_claim_name = "x"; },
+                .want = {"W refs.pod.claim.not-found @ spec.resourceClaims[0].resourceClaimName"}},
+        RefCase{.name = "ClaimInOtherNamespace",
+                .mutate = [](auto&, auto& c, auto&) { c.metadata.name_space = "other"; },
+                .want = {"W refs.pod.claim.not-found @ spec.resourceClaims[0].resourceClaimName"}},
+        RefCase{.name = "TemplateResolved",
+                .mutate =
+                    [](auto& p, auto&, auto&) {
+                      p.pod.resource_claims[0].resource_claim_name.reset();
+                      p.pod.resource_claims[0].resource_claim_template_name = "t";
+                    },
+                .want = {}},
+        RefCase{.name = "TemplateNotAmongInputs",
+                .mutate =
+                    [](auto& p, auto&, auto&) {
+                      p.pod.resource_claims[0].resource_claim_name.reset();
+                      p.pod.resource_claims[0].resource_claim_template_name = "nope";
+                    },
+                .want = {"W refs.pod.claim-template.not-found @ "
+                         "spec.resourceClaims[0].resourceClaimTemplateName"}},
+        RefCase{.name = "ContainerClaimUnknown",
+                .mutate = [](auto& p, auto&, auto&) { p.pod.containers[0].claims[0].name = "gpu"; },
+                .want = {"E refs.container.claim.unknown @ "
+                         "spec.containers[0].resources.claims[0].name"}},
+        RefCase{.name = "InitContainerIndex",
+                .mutate =
+                    [](auto& p, auto&, auto&) {
+                      p.pod.containers.push_back(k8s::ContainerClaims{
+                          .container_name = "init", .init_container = true, .claims = {{"x", ""}}});
+                    },
+                .want = {"E refs.container.claim.unknown @ "
+                         "spec.initContainers[0].resources.claims[0].name"}},
+        RefCase{
+            .name = "RequestUnknown",
+            .mutate = [](auto& p, auto&, auto&) { p.pod.containers[0].claims[0].request = "tpu"; },
+            .want = {"E refs.container.claim.request.unknown @ "
+                     "spec.containers[0].resources.claims[0].request"}},
+        RefCase{.name = "RequestUncheckableWhenClaimMissing",
+                .mutate =
+                    [](auto& p, auto&, auto&) {
+                      p.pod.resource_claims[0].resource_claim_name = "x";
+                      p.pod.containers[0].claims[0].request = "tpu";
+                    },
+                .want = {"W refs.pod.claim.not-found @ spec.resourceClaims[0].resourceClaimName"}},
+        RefCase{.name = "ClassMissing",
+                .mutate =
+                    [](auto&, auto& c, auto& tm) {
+                      c.spec.devices.requests[0].exactly->device_class_name = "gpu-clas";
+                      tm.spec.devices.requests[0] = FirstAvailable("gpu", {"a"});
+                      tm.spec.devices.requests[0].first_available[0].device_class_name = "tpu";
+                    },
+                .want = {"W refs.device-class.not-found @ "
+                         "spec.devices.requests[0].exactly.deviceClassName",
+                         "W refs.device-class.not-found @ "
+                         "spec.spec.devices.requests[0].firstAvailable[0].deviceClassName"}},
+        RefCase{
+            .name = "ClassesNotCheckedWithoutClassInputs",
+            .mutate = [](auto&, auto& c,
+                         auto&) { c.spec.devices.requests[0].exactly->device_class_name = "zzz"; },
+            .want = {},
+            .with_class = false}),
+    [](const auto& test_case) { return test_case.param.name; });
+
+}  // namespace
+}  // namespace draguard::validate

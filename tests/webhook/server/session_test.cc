@@ -1,0 +1,218 @@
+// HttpSession over beast::test::stream: the HTTP layer without sockets or TLS.
+#include "webhook/server/internal/http_session.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/_experimental/test/stream.hpp>
+
+#include "gtest/gtest.h"
+#include "tests/webhook/testing/fake_checker.h"
+
+namespace draguard::webhook::server_internal {
+namespace {
+
+using testing::FakeChecker;
+using testing::MakeReview;
+using Response = http::response<http::string_body>;
+
+// Splits a byte stream into the HTTP responses it holds.
+std::vector<Response> ParseResponses(std::string_view data) {
+  std::vector<Response> out;
+  while (!data.empty()) {
+    http::response_parser<http::string_body> parser;
+    parser.eager(true);
+    beast::error_code ec;
+    while (!parser.is_done() && !data.empty()) {
+      size_t used = parser.put(net::buffer(data.data(), data.size()), ec);
+      if (ec || used == 0) return out;
+      data.remove_prefix(used);
+    }
+    if (!parser.is_done()) break;
+    out.push_back(parser.release());
+  }
+  return out;
+}
+
+std::string Post(std::string_view target, std::string_view body, std::string_view extra = {}) {
+  return "POST " + std::string(target) + " HTTP/1.1\r\nHost: draguard\r\n" +
+         "Content-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) +
+         "\r\n" + std::string(extra) + "\r\n" + std::string(body);
+}
+
+constexpr std::string_view kHealthz = "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n";
+
+class SessionTest : public ::testing::Test {
+ protected:
+  SessionTest() {
+    state_.cert_loaded = true;
+    options_.handler.max_body_bytes = 64 * 1024;
+    options_.max_header_bytes = 1024;
+  }
+
+  // Starts a session; returns the client end of the pipe.
+  beast::test::stream& Start() {
+    beast::test::stream server_end(ioc_);
+    client_.connect(server_end);
+    session_ = std::make_shared<HttpSession<beast::test::stream>>(context_, std::move(server_end));
+    session_->Run();
+    ioc_.poll();
+    return client_;
+  }
+
+  // Writes to the session and runs it until it waits. A write to a closed session fails;
+  // tests that expect the close check the responses instead.
+  beast::error_code Send(std::string_view bytes) {
+    beast::error_code ec;
+    net::write(client_, net::buffer(bytes.data(), bytes.size()), ec);
+    ioc_.restart();
+    ioc_.poll();
+    return ec;
+  }
+
+  // Closes the client side and runs the session to its end.
+  std::vector<Response> Finish() {
+    client_.close();
+    ioc_.restart();
+    ioc_.run();
+    return ParseResponses(client_.str());
+  }
+
+  net::io_context ioc_;
+  beast::test::stream client_{ioc_};
+  FakeChecker checker_;
+  ServerOptions options_;
+  Metrics metrics_;
+  ServerHooks hooks_;
+  RouterState state_;
+  std::atomic<bool> draining_{false};
+  Router router_{checker_, options_.handler, metrics_, hooks_, state_};
+  SessionContext context_{router_, options_, metrics_, draining_};
+  std::shared_ptr<HttpSession<beast::test::stream>> session_;
+};
+
+TEST_F(SessionTest, AnswersAReview) {
+  Start();
+  Send(Post("/validate", MakeReview().dump()));
+  std::vector<Response> responses = Finish();
+  ASSERT_EQ(responses.size(), 1u);
+  EXPECT_EQ(responses[0].result_int(), 200u);
+  EXPECT_EQ(responses[0][http::field::content_type], "application/json");
+  EXPECT_TRUE(responses[0].keep_alive());
+  EXPECT_EQ(nlohmann::json::parse(responses[0].body())["response"]["allowed"], true);
+  EXPECT_EQ(checker_.calls(), 1);
+}
+
+TEST_F(SessionTest, KeepAliveServesSeveralRequestsInOrder) {
+  Start();
+  Send(Post("/validate", MakeReview("ResourceClaim", "v1", "CREATE", "u1").dump()));
+  Send(kHealthz);
+  Send(Post("/mutate", MakeReview("ResourceClaim", "v1", "CREATE", "u2").dump()));
+  std::vector<Response> responses = Finish();
+  ASSERT_EQ(responses.size(), 3u);
+  EXPECT_EQ(nlohmann::json::parse(responses[0].body())["response"]["uid"], "u1");
+  EXPECT_EQ(responses[1].body(), "ok\n");
+  EXPECT_EQ(nlohmann::json::parse(responses[2].body())["response"]["uid"], "u2");
+}
+
+TEST_F(SessionTest, PipelinedRequestsInOneWrite) {
+  Start();
+  Send(Post("/validate", MakeReview("DeviceClass", "v1", "CREATE", "p1").dump()) +
+       std::string(kHealthz) +
+       Post("/validate", MakeReview("DeviceClass", "v1", "CREATE", "p2").dump()));
+  std::vector<Response> responses = Finish();
+  ASSERT_EQ(responses.size(), 3u);
+  EXPECT_EQ(nlohmann::json::parse(responses[0].body())["response"]["uid"], "p1");
+  EXPECT_EQ(responses[1].result_int(), 200u);
+  EXPECT_EQ(nlohmann::json::parse(responses[2].body())["response"]["uid"], "p2");
+}
+
+TEST_F(SessionTest, HeadersOneByteAtATime) {
+  Start();
+  std::string request = Post("/validate", MakeReview().dump());
+  for (char c : request) ASSERT_FALSE(Send(std::string_view(&c, 1)));
+  std::vector<Response> responses = Finish();
+  ASSERT_EQ(responses.size(), 1u);
+  EXPECT_EQ(responses[0].result_int(), 200u);
+}
+
+struct BadInputCase {
+  std::string name;
+  std::string bytes;
+  unsigned status;
+};
+
+class SessionBadInputTest : public SessionTest,
+                            public ::testing::WithParamInterface<BadInputCase> {};
+
+// Each bad input gets one error response, the connection is closed, and the session ends.
+TEST_P(SessionBadInputTest, AnswersOnceAndCloses) {
+  Start();
+  Send(GetParam().bytes);
+  // Anything after the error must not be served.
+  Send(kHealthz);
+  std::vector<Response> responses = Finish();
+  ASSERT_EQ(responses.size(), 1u);
+  EXPECT_EQ(responses[0].result_int(), GetParam().status);
+  EXPECT_FALSE(responses[0].keep_alive());
+  EXPECT_EQ(checker_.calls(), 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Session, SessionBadInputTest,
+    ::testing::Values(
+        BadInputCase{"Garbage", "\x16\x03\x01\x02\x01garbage\r\n\r\n", 400},
+        BadInputCase{"BadRequestLine", "GET\r\n\r\n", 400},
+        BadInputCase{"BodyOverLimit",
+                     "POST /validate HTTP/1.1\r\nContent-Type: application/json\r\n"
+                     "Content-Length: 10000000\r\n\r\n{",
+                     413},
+        BadInputCase{"HeadersOverLimit",
+                     "GET /healthz HTTP/1.1\r\nX-Big: " + std::string(2000, 'a') + "\r\n\r\n",
+                     431}),
+    [](const auto& p) { return p.param.name; });
+
+TEST_F(SessionTest, Http10ClosesAfterTheResponse) {
+  Start();
+  Send("GET /healthz HTTP/1.0\r\n\r\n");
+  Send(kHealthz);
+  std::vector<Response> responses = Finish();
+  ASSERT_EQ(responses.size(), 1u);
+  EXPECT_FALSE(responses[0].keep_alive());
+}
+
+TEST_F(SessionTest, DrainingAnswersWithConnectionClose) {
+  Start();
+  draining_ = true;
+  Send(Post("/validate", MakeReview().dump()));
+  Send(kHealthz);
+  std::vector<Response> responses = Finish();
+  ASSERT_EQ(responses.size(), 1u);
+  EXPECT_EQ(responses[0].result_int(), 200u);
+  EXPECT_FALSE(responses[0].keep_alive());
+}
+
+TEST_F(SessionTest, StopClosesAnIdleConnection) {
+  Start();
+  Send(kHealthz);
+  EXPECT_EQ(metrics_.active_connections(), 1);
+  session_->Stop();
+  session_.reset();
+  ioc_.restart();
+  ioc_.run();  // returns only once the session has ended
+  EXPECT_EQ(metrics_.active_connections(), 0);
+  EXPECT_EQ(ParseResponses(client_.str()).size(), 1u);
+}
+
+TEST_F(SessionTest, ClientCloseEndsTheSession) {
+  Start();
+  session_.reset();
+  Finish();
+  EXPECT_EQ(metrics_.active_connections(), 0);
+}
+
+}  // namespace
+}  // namespace draguard::webhook::server_internal

@@ -1,0 +1,69 @@
+// The seam between the admission handler and the validation library.
+//
+// The handler (handler.h) decodes an AdmissionReview into an AdmissionRequest, asks an
+// AdmissionChecker for a CheckOutcome and writes the AdmissionReview response. The checker owns
+// all policy: API-server-parity validation, CEL, schema, admin access and satisfiability. It
+// sees raw JSON text for the object so that it can decode it with positions in one pass.
+#ifndef DRAGUARD_WEBHOOK_ADMISSION_CHECKER_H_
+#define DRAGUARD_WEBHOOK_ADMISSION_CHECKER_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "policy/common/diagnostic.h"
+
+namespace draguard::webhook {
+
+// Which route received the review.
+enum class AdmissionEndpoint { kValidate, kMutate };
+
+// The parts of an admission.k8s.io/v1 AdmissionRequest that the checks need. String views
+// point into the request body and are valid only during AdmissionChecker::Check.
+struct AdmissionRequest {
+  AdmissionEndpoint endpoint = AdmissionEndpoint::kValidate;
+  std::string_view uid;
+  std::string_view group;      // request.kind.group, e.g. "resource.k8s.io"
+  std::string_view version;    // request.kind.version: "v1", "v1beta2" or "v1beta1"
+  std::string_view kind;       // "ResourceClaim", "ResourceClaimTemplate" or "DeviceClass"
+  std::string_view operation;  // "CREATE" or "UPDATE" (others never reach a checker)
+  std::string_view name_space;
+  std::string_view name;
+  bool dry_run = false;
+  // True when the webhook was called as /validate?admin-access=allowed, i.e. the namespace
+  // carries the label resource.kubernetes.io/admin-access: "true" (manifests/ split on it).
+  bool admin_access_allowed = false;
+  std::string_view object;      // raw JSON of request.object
+  std::string_view old_object;  // raw JSON of request.oldObject; empty for CREATE
+};
+
+// One RFC 6902 operation. `value_json` is raw JSON text ("3", "\"All\"", "{...}"), empty for
+// "remove"; `from` is used by "move" and "copy" only.
+struct JsonPatchOperation {
+  std::string op;    // "add", "remove", "replace", "move", "copy" or "test"
+  std::string path;  // RFC 6901 JSON Pointer, e.g. "/spec/devices/requests/0/exactly/count"
+  std::string value_json;
+  std::string from;
+
+  friend bool operator==(const JsonPatchOperation&, const JsonPatchOperation&) = default;
+};
+
+// What the checks found. Any error-severity diagnostic denies the request; warnings become
+// AdmissionResponse.warnings; info diagnostics are ignored. Patches are returned only when
+// nothing denies; an empty list means "no mutation" (idempotent reinvocation).
+struct CheckOutcome {
+  Diagnostics diagnostics;
+  std::vector<JsonPatchOperation> patch;
+};
+
+// Implementations must be safe to call concurrently from several server threads. Check may
+// throw; the handler turns an exception into a 500 result that still echoes the uid.
+class AdmissionChecker {
+ public:
+  virtual ~AdmissionChecker() = default;
+  virtual CheckOutcome Check(const AdmissionRequest& request) = 0;
+};
+
+}  // namespace draguard::webhook
+
+#endif  // DRAGUARD_WEBHOOK_ADMISSION_CHECKER_H_

@@ -1,0 +1,220 @@
+#include "webhook/admission/handler.h"
+
+#include <array>
+#include <exception>
+#include <string>
+#include <utility>
+
+#include "webhook/admission/response_writer.h"
+
+namespace draguard::webhook {
+namespace {
+
+constexpr std::string_view kReviewV1 = "admission.k8s.io/v1";
+constexpr std::string_view kReviewV1beta1 = "admission.k8s.io/v1beta1";
+
+HttpAdmissionResponse Respond(int http_status, Verdict verdict, const AdmissionResponseFields& f,
+                              std::string kind = {}) {
+  return {.http_status = http_status,
+          .body = WriteAdmissionReview(f),
+          .kind = std::move(kind),
+          .verdict = verdict};
+}
+
+// A transport-level failure: non-200 with an AdmissionReview body explaining it.
+HttpAdmissionResponse Reject(int http_status, std::string message, std::string_view uid = {}) {
+  AdmissionResponseFields f{.uid = uid,
+                            .allowed = false,
+                            .code = http_status,
+                            .reason = http_status == 413 ? "RequestEntityTooLarge" : "BadRequest",
+                            .message = std::move(message)};
+  return Respond(http_status, Verdict::kBadRequest, f);
+}
+
+std::string_view Trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    char x = a[i] >= 'A' && a[i] <= 'Z' ? static_cast<char>(a[i] - 'A' + 'a') : a[i];
+    if (x != b[i]) return false;
+  }
+  return true;
+}
+
+// application/json, ignoring case and parameters such as "; charset=utf-8".
+bool IsJsonContentType(std::string_view content_type) {
+  return EqualsIgnoreCase(Trim(content_type.substr(0, content_type.find(';'))),
+                          "application/json");
+}
+
+bool IsDraKind(const ReviewFields& r) {
+  static constexpr std::array<std::string_view, 3> kVersions = {"v1", "v1beta2", "v1beta1"};
+  static constexpr std::array<std::string_view, 3> kKinds = {"ResourceClaim",
+                                                             "ResourceClaimTemplate", "DeviceClass"};
+  if (r.group != "resource.k8s.io") return false;
+  bool version_ok = false, kind_ok = false;
+  for (auto v : kVersions) version_ok = version_ok || r.version == v;
+  for (auto k : kKinds) kind_ok = kind_ok || r.kind == k;
+  return version_ok && kind_ok;
+}
+
+std::string FieldMessage(const Diagnostic& d) {
+  std::string text = d.field.empty() ? d.message : d.field + ": " + d.message;
+  if (!d.suggestion.empty()) text += " (suggestion: " + d.suggestion + ")";
+  return text;
+}
+
+// `Kind "name" is invalid: field: message` for one error and `[a: x, b: y]` for several,
+// as the API server's StatusError for field.ErrorList reads.
+std::string DenialMessage(const ReviewFields& r, const Diagnostics& diagnostics,
+                          std::vector<StatusCause>& causes) {
+  std::vector<std::string> parts;
+  for (const Diagnostic& d : diagnostics) {
+    if (!d.is_error()) continue;
+    parts.push_back(FieldMessage(d));
+    causes.push_back({.field = d.field, .message = d.message});
+  }
+  std::string message = r.kind + ".resource.k8s.io \"" + r.name + "\" is invalid: ";
+  if (parts.size() == 1) return message + parts.front();
+  message += '[';
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (i > 0) message += ", ";
+    message += parts[i];
+  }
+  return message + ']';
+}
+
+std::vector<std::string> Warnings(const Diagnostics& diagnostics, const HandlerOptions& options) {
+  std::vector<std::string> warnings;
+  size_t dropped = 0;
+  for (const Diagnostic& d : diagnostics) {
+    if (d.severity != Severity::kWarning) continue;
+    if (warnings.size() >= options.max_warnings) {
+      ++dropped;
+      continue;
+    }
+    std::string text = FieldMessage(d);
+    if (text.size() > options.max_warning_bytes) text.resize(options.max_warning_bytes);
+    warnings.push_back(std::move(text));
+  }
+  if (dropped > 0) warnings.push_back(std::to_string(dropped) + " more warnings not shown");
+  return warnings;
+}
+
+AdmissionRequest ToRequest(const HttpAdmissionRequest& http, const ReviewFields& r) {
+  return {.endpoint = http.endpoint,
+          .uid = r.uid,
+          .group = r.group,
+          .version = r.version,
+          .kind = r.kind,
+          .operation = r.operation,
+          .name_space = r.name_space,
+          .name = r.name,
+          .dry_run = r.dry_run,
+          .admin_access_allowed = QueryAllowsAdminAccess(http.query),
+          .object = r.object,
+          .old_object = r.old_object};
+}
+
+HttpAdmissionResponse Answer(const HttpAdmissionRequest& http, const ReviewFields& r,
+                             CheckOutcome outcome, const HandlerOptions& options) {
+  AdmissionResponseFields f{.api_version = r.api_version, .uid = r.uid};
+  f.warnings = Warnings(outcome.diagnostics, options);
+  if (outcome.diagnostics.has_errors()) {
+    f.allowed = false;
+    f.code = 403;
+    f.reason = "Forbidden";
+    f.message = DenialMessage(r, outcome.diagnostics, f.causes);
+    return Respond(200, Verdict::kDenied, f, r.kind);
+  }
+  if (http.endpoint == AdmissionEndpoint::kMutate && !outcome.patch.empty()) {
+    f.patch_json = WriteJsonPatch(outcome.patch);
+    return Respond(200, Verdict::kPatched, f, r.kind);
+  }
+  return Respond(200, Verdict::kAllowed, f, r.kind);
+}
+
+// A decoded review: decide whether it is ours, then run the checker.
+HttpAdmissionResponse HandleReview(const HttpAdmissionRequest& http, const ReviewFields& r,
+                                   AdmissionChecker& checker, const HandlerOptions& options) {
+  AdmissionResponseFields f{.api_version = r.api_version, .uid = r.uid};
+  if (!IsDraKind(r) || r.operation == "DELETE" || r.operation == "CONNECT") {
+    return Respond(200, Verdict::kSkipped, f, r.kind);
+  }
+  f.allowed = false;
+  f.code = 400;
+  f.reason = "BadRequest";
+  if (r.operation != "CREATE" && r.operation != "UPDATE") {
+    f.message = "unknown operation \"" + r.operation + "\"";
+    return Respond(200, Verdict::kBadRequest, f, r.kind);
+  }
+  if (r.object.empty()) {
+    f.message = "request.object is missing for operation " + r.operation;
+    return Respond(200, Verdict::kBadRequest, f, r.kind);
+  }
+  try {
+    return Answer(http, r, checker.Check(ToRequest(http, r)), options);
+  } catch (const std::exception& e) {
+    f.message = std::string("internal error while checking the object: ") + e.what();
+  } catch (...) {
+    f.message = "internal error while checking the object";
+  }
+  f.code = 500;
+  f.reason = "InternalError";
+  return Respond(200, Verdict::kError, f, r.kind);
+}
+
+}  // namespace
+
+std::string_view VerdictName(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::kAllowed: return "allowed";
+    case Verdict::kPatched: return "patched";
+    case Verdict::kDenied: return "denied";
+    case Verdict::kSkipped: return "skipped";
+    case Verdict::kBadRequest: return "bad_request";
+    case Verdict::kError: return "error";
+  }
+  return "error";
+}
+
+bool QueryAllowsAdminAccess(std::string_view query) {
+  while (!query.empty()) {
+    size_t amp = query.find('&');
+    if (query.substr(0, amp) == "admin-access=allowed") return true;
+    if (amp == std::string_view::npos) break;
+    query.remove_prefix(amp + 1);
+  }
+  return false;
+}
+
+HttpAdmissionResponse HandleAdmission(const HttpAdmissionRequest& http, AdmissionChecker& checker,
+                                      const HandlerOptions& options) {
+  if (http.body.empty() && !http.body_truncated) return Reject(400, "request body is empty");
+  if (http.body_truncated || http.body.size() > options.max_body_bytes) {
+    return Reject(413, "request entity is too large; limit is " +
+                           std::to_string(options.max_body_bytes) + " bytes");
+  }
+  if (!IsJsonContentType(http.content_type)) {
+    return Reject(400, "contentType=" + std::string(http.content_type) +
+                           ", expected application/json");
+  }
+  StatusOr<ReviewFields> review = ScanAdmissionReview(http.body, options.scan);
+  if (!review.ok()) return Reject(400, "cannot decode AdmissionReview: " + review.status().message());
+  const ReviewFields& r = *review;
+  if ((r.api_version != kReviewV1 && r.api_version != kReviewV1beta1) ||
+      r.review_kind != "AdmissionReview") {
+    return Reject(400, "expected apiVersion admission.k8s.io/v1, kind AdmissionReview; got \"" +
+                           r.api_version + "\", \"" + r.review_kind + "\"");
+  }
+  if (!r.has_request) return Reject(400, "AdmissionReview has no request");
+  if (r.uid.empty()) return Reject(400, "AdmissionReview request has no uid");
+  return HandleReview(http, r, checker, options);
+}
+
+}  // namespace draguard::webhook

@@ -1,0 +1,53 @@
+// PolicyChecker: the real AdmissionChecker, the same checks as `draguard lint` applied to one
+// object of an AdmissionReview.
+//
+// Validate: decode the object (and, for UPDATE, the old object) from its JSON, then run
+// API-server-parity validation with the CEL selector compile (policy/validate). Admin access
+// needs no API call: the ValidatingWebhookConfiguration routes namespaces labelled
+// `resource.kubernetes.io/admin-access: "true"` to the admin-access endpoint, so the namespace's
+// label is known from the request itself.
+// Mutate: the API defaults of requests (allocationMode, count) made explicit as JSON Patch, for
+// clients that send sparse objects; an object that already carries them yields no patch, so a
+// reinvocation is idempotent.
+//
+// Thread safe: Check may run concurrently; compiled selectors are shared through a cache.
+#ifndef DRAGUARD_WEBHOOK_ADMISSION_POLICY_CHECKER_H_
+#define DRAGUARD_WEBHOOK_ADMISSION_POLICY_CHECKER_H_
+
+#include <memory>
+
+#include "policy/cel/compiler.h"
+#include "policy/validate/options.h"
+#include "webhook/admission/checker.h"
+
+namespace draguard::webhook {
+
+struct PolicyCheckerOptions {
+  // Version and gates; namespace labels and the selector hook are filled per request.
+  validate::ValidationOptions validation;
+  // Compiled selectors kept for reuse across requests.
+  size_t selector_cache_capacity = 4096;
+};
+
+class PolicyChecker : public AdmissionChecker {
+ public:
+  explicit PolicyChecker(PolicyCheckerOptions options);
+
+  CheckOutcome Check(const AdmissionRequest& request) override;
+
+ private:
+  PolicyCheckerOptions options_;
+  std::shared_ptr<cel::SelectorCache> cache_;
+  validate::SelectorChecker selector_checker_;
+};
+
+// The JSON Patch that makes request defaults explicit in `object_json` (a ResourceClaim or
+// ResourceClaimTemplate of apiVersion `version`): allocationMode ExactCount where absent, and
+// count 1 where absent under ExactCount. Empty when nothing is missing or the JSON is not an
+// object. Never throws.
+std::vector<JsonPatchOperation> DefaultingPatch(std::string_view kind, std::string_view version,
+                                                std::string_view object_json);
+
+}  // namespace draguard::webhook
+
+#endif  // DRAGUARD_WEBHOOK_ADMISSION_POLICY_CHECKER_H_

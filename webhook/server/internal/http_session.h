@@ -1,0 +1,255 @@
+// HttpSession<Stream>: one client connection, after Beast's async-ssl example (STYLE.md §3).
+// Internal: includes Beast; only server.cc and the session tests include it.
+//
+// The chain is Run -> [handshake] -> WaitForRequest -> ReadRequest -> Respond -> Write -> back
+// to WaitForRequest (keep-alive, pipelining: bytes already buffered are read at once) or Close.
+// Each step sets its own deadline: the handshake, the idle wait for a next request's first
+// byte, the whole request once it has started (so a client dribbling one header byte a second
+// is cut off: slowloris), and the response write. A fresh request_parser per message applies
+// the header and body limits; a body over the limit is answered 413, oversized headers 431,
+// unparseable requests 400, and the connection is then closed.
+//
+// Draining: Stop() closes the connection if it is idle; otherwise the request in flight
+// completes and its response carries "Connection: close".
+//
+// Errors travel as error_code; nothing here throws except std::bad_alloc.
+#ifndef DRAGUARD_WEBHOOK_SERVER_INTERNAL_HTTP_SESSION_H_
+#define DRAGUARD_WEBHOOK_SERVER_INTERNAL_HTTP_SESSION_H_
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <boost/asio/dispatch.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/ssl/stream.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
+#include <openssl/ssl.h>
+
+#include "webhook/server/metrics.h"
+#include "webhook/server/router.h"
+#include "webhook/server/server_options.h"
+
+namespace draguard::webhook::server_internal {
+
+namespace beast = boost::beast;
+namespace http = boost::beast::http;
+namespace net = boost::asio;
+
+// What every session needs; owned by the server and outliving every session.
+struct SessionContext {
+  const Router& router;
+  const ServerOptions& options;
+  Metrics& metrics;
+  const std::atomic<bool>& draining;
+};
+
+class SessionBase {
+ public:
+  virtual ~SessionBase() = default;
+  // Asks the session to finish: closes it now if idle, else after the current response.
+  // Thread-safe.
+  virtual void Stop() = 0;
+};
+
+// The live sessions, so that a drain can stop idle ones. Thread-safe.
+class SessionRegistry {
+ public:
+  void Add(const std::shared_ptr<SessionBase>& session) {
+    std::lock_guard lock(mu_);
+    std::erase_if(sessions_, [](const auto& w) { return w.expired(); });
+    sessions_.push_back(session);
+  }
+  void StopAll() {
+    std::vector<std::weak_ptr<SessionBase>> sessions;
+    {
+      std::lock_guard lock(mu_);
+      sessions.swap(sessions_);
+    }
+    for (auto& weak : sessions) {
+      if (auto s = weak.lock()) s->Stop();
+    }
+  }
+
+ private:
+  std::mutex mu_;
+  std::vector<std::weak_ptr<SessionBase>> sessions_;
+};
+
+template <class T>
+struct IsSslStream : std::false_type {};
+template <class Next>
+struct IsSslStream<net::ssl::stream<Next>> : std::true_type {};
+
+template <class Stream>
+class HttpSession : public SessionBase,
+                    public std::enable_shared_from_this<HttpSession<Stream>> {
+ public:
+  template <class... Args>
+  explicit HttpSession(const SessionContext& context, Args&&... args)
+      : context_(context), stream_(std::forward<Args>(args)...) {
+    context_.metrics.ConnectionOpened();
+  }
+  ~HttpSession() override { context_.metrics.ConnectionClosed(); }
+
+  HttpSession(const HttpSession&) = delete;
+  HttpSession& operator=(const HttpSession&) = delete;
+
+  // Starts the session on the stream's executor.
+  void Run() {
+    net::dispatch(stream_.get_executor(), [self = this->shared_from_this()] {
+      if constexpr (kSsl) {
+        self->DoHandshake();
+      } else {
+        self->WaitForRequest();
+      }
+    });
+  }
+
+  void Stop() override {
+    net::post(stream_.get_executor(), [self = this->shared_from_this()] {
+      self->stopping_ = true;
+      if (self->idle_) self->CancelIo();
+    });
+  }
+
+  Stream& stream() { return stream_; }
+  // Keeps `resource` (the session's TLS context) alive as long as the session.
+  void Hold(std::shared_ptr<const void> resource) { held_ = std::move(resource); }
+
+ private:
+  static constexpr bool kSsl = IsSslStream<Stream>::value;
+
+  void ExpireAfter(std::chrono::milliseconds timeout) {
+    if constexpr (kSsl) beast::get_lowest_layer(stream_).expires_after(timeout);
+  }
+  void CancelIo() {
+    if constexpr (kSsl) {
+      beast::get_lowest_layer(stream_).cancel();
+    } else {
+      stream_.close();
+    }
+  }
+
+  void DoHandshake() {
+    ExpireAfter(context_.options.handshake_timeout);
+    stream_.async_handshake(net::ssl::stream_base::server,
+                            [self = this->shared_from_this()](beast::error_code ec) {
+                              self->OnHandshake(ec);
+                            });
+  }
+  void OnHandshake(beast::error_code ec) {
+    if (ec) {
+      context_.metrics.HandshakeFailed();
+      return;  // the stream closes as the session goes away
+    }
+    WaitForRequest();
+  }
+
+  // Waits with the idle timeout for the first byte of the next request, unless bytes of it
+  // (pipelining) are already buffered.
+  void WaitForRequest() {
+    if (buffer_.size() > 0) return ReadRequest();
+    if (stopping_ || context_.draining.load()) return Close();
+    idle_ = true;
+    ExpireAfter(context_.options.idle_timeout);
+    stream_.async_read_some(buffer_.prepare(4096),
+                            [self = this->shared_from_this()](beast::error_code ec, size_t n) {
+                              self->idle_ = false;
+                              self->buffer_.commit(n);
+                              if (ec || self->stopping_) return self->Close();
+                              self->ReadRequest();
+                            });
+  }
+
+  void ReadRequest() {
+    parser_.emplace();
+    parser_->header_limit(static_cast<uint32_t>(context_.options.max_header_bytes));
+    parser_->body_limit(context_.options.handler.max_body_bytes);
+    ExpireAfter(context_.options.read_timeout);
+    http::async_read(stream_, buffer_, *parser_,
+                     [self = this->shared_from_this()](beast::error_code ec, size_t) {
+                       self->OnRead(ec);
+                     });
+  }
+
+  void OnRead(beast::error_code ec) {
+    if (ec == http::error::body_limit) return Respond(Route(/*body_truncated=*/true), false);
+    if (ec == http::error::header_limit) return Respond(PlainText(431, "headers too large\n"), false);
+    if (ec == http::error::end_of_stream || ec == beast::error::timeout ||
+        ec == net::error::operation_aborted || ec == net::error::eof ||
+        ec == net::error::connection_reset || ec == net::ssl::error::stream_truncated) {
+      return Close();
+    }
+    if (ec) return Respond(PlainText(400, "bad request\n"), false);
+    Respond(Route(false), parser_->get().keep_alive());
+  }
+
+  RouterResponse Route(bool body_truncated) {
+    const auto& req = parser_->get();
+    std::string_view body = body_truncated ? std::string_view() : std::string_view(req.body());
+    return context_.router.Handle({.method = std::string_view(req.method_string()),
+                                   .target = std::string_view(req.target()),
+                                   .content_type = std::string_view(req[http::field::content_type]),
+                                   .body = body,
+                                   .body_truncated = body_truncated});
+  }
+
+  static RouterResponse PlainText(int status, std::string body) {
+    return {.status = status, .content_type = "text/plain; charset=utf-8", .body = std::move(body)};
+  }
+
+  void Respond(RouterResponse r, bool keep_alive) {
+    keep_alive = keep_alive && !stopping_ && !context_.draining.load();
+    unsigned version = parser_ && parser_->is_header_done() ? parser_->get().version() : 11;
+    response_.emplace(static_cast<http::status>(r.status), version == 10 ? 10 : 11);
+    response_->set(http::field::content_type, r.content_type);
+    response_->body() = std::move(r.body);
+    response_->keep_alive(keep_alive);
+    response_->prepare_payload();
+    ExpireAfter(context_.options.write_timeout);
+    http::async_write(stream_, *response_,
+                      [self = this->shared_from_this(), keep_alive](beast::error_code ec, size_t) {
+                        self->response_.reset();
+                        if (ec || !keep_alive) return self->Close();
+                        self->WaitForRequest();
+                      });
+  }
+
+  void Close() {
+    if constexpr (kSsl) {
+      // Send our close_notify without waiting for the peer's: clients rarely answer it, and
+      // a drain must not wait a write timeout for each of them.
+      SSL_set_shutdown(stream_.native_handle(), SSL_RECEIVED_SHUTDOWN);
+      ExpireAfter(context_.options.write_timeout);
+      stream_.async_shutdown([self = this->shared_from_this()](beast::error_code) {
+        beast::error_code ignored;
+        beast::get_lowest_layer(self->stream_).socket().shutdown(net::socket_base::shutdown_both,
+                                                                 ignored);
+      });
+    } else {
+      stream_.close();
+    }
+  }
+
+  const SessionContext& context_;
+  Stream stream_;
+  beast::flat_buffer buffer_;
+  std::optional<http::request_parser<http::string_body>> parser_;
+  std::optional<http::response<http::string_body>> response_;
+  std::shared_ptr<const void> held_;
+  bool idle_ = false;
+  bool stopping_ = false;
+};
+
+}  // namespace draguard::webhook::server_internal
+
+#endif  // DRAGUARD_WEBHOOK_SERVER_INTERNAL_HTTP_SESSION_H_

@@ -1,0 +1,123 @@
+#include "webhook/server/metrics.h"
+
+#include <cstdio>
+
+namespace draguard::webhook {
+namespace {
+
+std::string Number(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
+
+// Label values escape backslash, quote and newline.
+std::string Label(std::string_view value) {
+  std::string out;
+  for (char c : value) {
+    if (c == '\\' || c == '"') out += '\\';
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
+
+void Header(std::string& out, std::string_view name, std::string_view type,
+            std::string_view help) {
+  out += "# HELP ";
+  out += name;
+  out += ' ';
+  out += help;
+  out += "\n# TYPE ";
+  out += name;
+  out += ' ';
+  out += type;
+  out += '\n';
+}
+
+void Sample(std::string& out, std::string_view name, double value) {
+  out += name;
+  out += ' ';
+  out += Number(value);
+  out += '\n';
+}
+
+}  // namespace
+
+void Metrics::RecordRequest(std::string_view endpoint, std::string_view kind,
+                            std::string_view verdict, double seconds) {
+  std::lock_guard lock(mu_);
+  ++requests_[{std::string(endpoint), std::string(kind), std::string(verdict)}];
+  Histogram& h = latency_[std::string(endpoint)];
+  for (size_t i = 0; i < kBuckets.size(); ++i) {
+    if (seconds <= kBuckets[i]) ++h.counts[i];
+  }
+  ++h.count;
+  h.sum += seconds;
+}
+
+void Metrics::RenderRequests(std::string& out) const {
+  std::lock_guard lock(mu_);
+  Header(out, "draguard_admission_requests_total", "counter",
+         "Admission requests by endpoint, object kind and verdict.");
+  for (const auto& [key, count] : requests_) {
+    const auto& [endpoint, kind, verdict] = key;
+    out += "draguard_admission_requests_total{endpoint=\"" + Label(endpoint) + "\",kind=\"" +
+           Label(kind) + "\",verdict=\"" + Label(verdict) + "\"} " + std::to_string(count) + '\n';
+  }
+  Header(out, "draguard_admission_request_duration_seconds", "histogram",
+         "Time to answer an admission request, from full request to response built.");
+  for (const auto& [endpoint, h] : latency_) {
+    std::string prefix =
+        "draguard_admission_request_duration_seconds_bucket{endpoint=\"" + Label(endpoint) + "\",le=\"";
+    for (size_t i = 0; i < kBuckets.size(); ++i) {
+      out += prefix + Number(kBuckets[i]) + "\"} " + std::to_string(h.counts[i]) + '\n';
+    }
+    out += prefix + "+Inf\"} " + std::to_string(h.count) + '\n';
+    std::string labels = "{endpoint=\"" + Label(endpoint) + "\"} ";
+    out += "draguard_admission_request_duration_seconds_sum" + labels + Number(h.sum) + '\n';
+    out += "draguard_admission_request_duration_seconds_count" + labels +
+           std::to_string(h.count) + '\n';
+  }
+}
+
+std::string Metrics::Render(const MetricsGauges& g) const {
+  std::string out;
+  RenderRequests(out);
+  Header(out, "draguard_connections_active", "gauge", "Open client connections.");
+  Sample(out, "draguard_connections_active", static_cast<double>(active_connections_.load()));
+  Header(out, "draguard_connections_rejected_total", "counter",
+         "Connections closed at once because max_connections was reached.");
+  Sample(out, "draguard_connections_rejected_total", static_cast<double>(rejected_connections_));
+  Header(out, "draguard_tls_handshake_failures_total", "counter", "Failed TLS handshakes.");
+  Sample(out, "draguard_tls_handshake_failures_total", static_cast<double>(handshake_failures_));
+  Header(out, "draguard_certificate_reloads_total", "counter",
+         "Serving certificate reloads after a change on disk, by result.");
+  out += "draguard_certificate_reloads_total{result=\"success\"} " +
+         std::to_string(cert_reloads_ok_.load()) + '\n';
+  out += "draguard_certificate_reloads_total{result=\"failure\"} " +
+         std::to_string(cert_reloads_failed_.load()) + '\n';
+  if (g.cert_not_after_unix.has_value()) {
+    Header(out, "draguard_certificate_expiry_seconds", "gauge",
+           "Seconds until the serving certificate expires (negative once expired).");
+    Sample(out, "draguard_certificate_expiry_seconds",
+           static_cast<double>(*g.cert_not_after_unix - g.now_unix));
+  }
+  Header(out, "draguard_ready", "gauge", "1 when /readyz answers 200.");
+  Sample(out, "draguard_ready", g.ready ? 1 : 0);
+  if (g.inventory.configured) {
+    Header(out, "draguard_inventory_synced", "gauge", "1 once the inventory is usable.");
+    Sample(out, "draguard_inventory_synced", g.inventory.synced ? 1 : 0);
+    Header(out, "draguard_inventory_objects", "gauge", "Objects in the inventory.");
+    Sample(out, "draguard_inventory_objects", static_cast<double>(g.inventory.objects));
+    Header(out, "draguard_inventory_age_seconds", "gauge",
+           "Seconds since the inventory last changed or was confirmed current.");
+    Sample(out, "draguard_inventory_age_seconds", g.inventory.age_seconds);
+  }
+  return out;
+}
+
+}  // namespace draguard::webhook

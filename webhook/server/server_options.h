@@ -1,0 +1,70 @@
+// ServerOptions: every limit of the HTTPS admission server, with safe defaults, plus the
+// callbacks through which the rest of the program reports readiness and inventory state.
+#ifndef DRAGUARD_WEBHOOK_SERVER_SERVER_OPTIONS_H_
+#define DRAGUARD_WEBHOOK_SERVER_SERVER_OPTIONS_H_
+
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "webhook/admission/handler.h"
+
+namespace draguard::webhook {
+
+struct ServerOptions {
+  // "[host]:port". ":8443" listens on every IPv4 address; "127.0.0.1:0" on an ephemeral port;
+  // IPv6 literals go in brackets: "[::1]:8443".
+  std::string listen = ":8443";
+  // PEM files; reloaded when they change on disk (see cert_poll_interval).
+  std::string tls_cert_file;
+  std::string tls_private_key_file;
+  // I/O threads; 0 means one per core.
+  unsigned threads = 0;
+  // Body limit (413 beyond it), scanner depth and warning caps.
+  HandlerOptions handler;
+  // Request line plus headers; beyond it the connection gets 431 and is closed.
+  size_t max_header_bytes = 16 * 1024;
+  // Connections beyond this are accepted and closed at once.
+  size_t max_connections = 1024;
+  // Time for the TLS handshake.
+  std::chrono::milliseconds handshake_timeout{10'000};
+  // Time for a whole request (headers and body) once its first byte arrived: a client sending
+  // one byte a second is cut off here (slowloris).
+  std::chrono::milliseconds read_timeout{10'000};
+  // Time a keep-alive connection may wait for the first byte of its next request.
+  std::chrono::milliseconds idle_timeout{90'000};
+  // Time to write one response.
+  std::chrono::milliseconds write_timeout{10'000};
+  // How often the certificate and key files are checked for changes.
+  std::chrono::milliseconds cert_poll_interval{5'000};
+  // After SIGTERM or Shutdown(): in-flight requests get this long to finish.
+  std::chrono::milliseconds drain_timeout{20'000};
+  // Install SIGTERM/SIGINT handlers that call Shutdown() (RunServer sets this).
+  bool handle_signals = false;
+};
+
+// Inventory state for /metrics; `synced` false means not (yet) usable.
+struct InventoryStats {
+  bool configured = false;
+  bool synced = false;
+  size_t objects = 0;
+  double age_seconds = 0;  // since the last successful load or watch event
+};
+
+// Callbacks from the server into the rest of the program. All are optional and must be
+// thread-safe: they are called from I/O threads.
+struct ServerHooks {
+  // Extra readiness condition for /readyz (e.g. "configuration loaded, inventory synced").
+  std::function<bool()> ready;
+  // Inventory gauges for /metrics.
+  std::function<InventoryStats()> inventory;
+  // One line per notable event (certificate reloads, failures); default: stderr.
+  std::function<void(std::string_view)> log;
+};
+
+}  // namespace draguard::webhook
+
+#endif  // DRAGUARD_WEBHOOK_SERVER_SERVER_OPTIONS_H_

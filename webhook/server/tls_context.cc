@@ -1,0 +1,105 @@
+#include "webhook/server/tls_context.h"
+
+#include <sys/stat.h>
+
+#include <ctime>
+#include <utility>
+
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+#include <openssl/x509.h>
+
+namespace draguard::webhook {
+namespace {
+
+namespace ssl = boost::asio::ssl;
+
+// TLS 1.2 suites: ECDHE key exchange with AEAD ciphers only (Mozilla "intermediate").
+// TLS 1.3 suites are OpenSSL's defaults, which are all modern.
+constexpr char kTls12Ciphers[] =
+    "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:"
+    "ECDHE-ECDSA-AES256-GCM-SHA384:ECDHE-RSA-AES256-GCM-SHA384:"
+    "ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305";
+
+std::string OpenSslError(const std::string& what, const boost::system::error_code& ec) {
+  return what + ": " + ec.message();
+}
+
+int64_t NotAfter(SSL_CTX* ctx) {
+  X509* cert = SSL_CTX_get0_certificate(ctx);
+  if (cert == nullptr) return 0;
+  std::tm tm{};
+  if (ASN1_TIME_to_tm(X509_get0_notAfter(cert), &tm) != 1) return 0;
+  return static_cast<int64_t>(timegm(&tm));
+}
+
+std::string FileStamp(const std::string& path) {
+  struct stat st{};
+  if (stat(path.c_str(), &st) != 0) return "missing";
+  return std::to_string(st.st_ino) + ":" + std::to_string(st.st_size) + ":" +
+         std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec);
+}
+
+}  // namespace
+
+StatusOr<TlsContext> MakeServerTlsContext(const std::string& cert_file,
+                                          const std::string& key_file) {
+  auto context = std::make_shared<ssl::context>(ssl::context::tls_server);
+  boost::system::error_code ec;
+  context->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 |
+                           ssl::context::no_sslv3 | ssl::context::no_tlsv1 |
+                           ssl::context::no_tlsv1_1 | ssl::context::single_dh_use,
+                       ec);
+  if (ec) return InternalError(OpenSslError("TLS options", ec));
+  SSL_CTX* native = context->native_handle();
+  SSL_CTX_set_min_proto_version(native, TLS1_2_VERSION);
+  SSL_CTX_set_options(native, SSL_OP_CIPHER_SERVER_PREFERENCE | SSL_OP_NO_RENEGOTIATION);
+  if (SSL_CTX_set_cipher_list(native, kTls12Ciphers) != 1) {
+    ERR_clear_error();
+    return InternalError("no usable TLS 1.2 cipher suite");
+  }
+  context->use_certificate_chain_file(cert_file, ec);
+  if (ec) return InvalidArgumentError(OpenSslError("certificate " + cert_file, ec));
+  context->use_private_key_file(key_file, ssl::context::pem, ec);
+  if (ec) return InvalidArgumentError(OpenSslError("private key " + key_file, ec));
+  if (SSL_CTX_check_private_key(native) != 1) {
+    ERR_clear_error();
+    return InvalidArgumentError("private key " + key_file + " does not match certificate " +
+                                cert_file);
+  }
+  return TlsContext{.context = std::move(context), .not_after_unix = NotAfter(native)};
+}
+
+CertReloader::CertReloader(std::string cert_file, std::string key_file)
+    : cert_file_(std::move(cert_file)), key_file_(std::move(key_file)) {}
+
+std::string CertReloader::Stamp() const {
+  return FileStamp(cert_file_) + "|" + FileStamp(key_file_);
+}
+
+Status CertReloader::Load() {
+  std::string stamp = Stamp();
+  StatusOr<TlsContext> loaded = MakeServerTlsContext(cert_file_, key_file_);
+  std::lock_guard lock(mu_);
+  stamp_ = stamp;  // a failed pair is retried only after it changes again
+  if (!loaded.ok()) return loaded.status();
+  current_ = std::move(loaded).value();
+  return OkStatus();
+}
+
+StatusOr<bool> CertReloader::ReloadIfChanged() {
+  {
+    std::lock_guard lock(mu_);
+    if (Stamp() == stamp_) return false;
+  }
+  Status status = Load();
+  if (!status.ok()) return status;
+  return true;
+}
+
+TlsContext CertReloader::Current() const {
+  std::lock_guard lock(mu_);
+  return current_;
+}
+
+}  // namespace draguard::webhook
