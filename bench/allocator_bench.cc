@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "policy/allocator/allocator.h"
+#include "policy/allocator/cel_evaluator.h"
 
 namespace draguard::alloc {
 namespace {
@@ -126,6 +127,35 @@ void Run(benchmark::State& state, const Inventory& inv, const k8s::ResourceClaim
 void BM_SingleGpu(benchmark::State& s) {
   Run(s, Plain(), Claim({Request("gpu", "gpu", 1)}, false), {}, VerdictKind::kSatisfiable);
 }
+// Every node searched: the feasible-node list `explain` prints (1,000 nodes).
+void BM_SingleGpuAllNodes(benchmark::State& state) {
+  k8s::ResourceClaimSpec claim = Claim({Request("gpu", "gpu", 1)}, false);
+  AllocatorOptions options;
+  options.time_budget = std::chrono::milliseconds(1000);
+  for (auto _ : state) {
+    DriverEvaluator eval;
+    AllocationVerdict v = CheckClaim(Plain(), claim, eval, options);
+    if (v.feasible_nodes.size() != kNodes) state.SkipWithError("not every node feasible");
+    benchmark::DoNotOptimize(v);
+  }
+}
+// The real CEL adapter (programs compiled and devices prepared once, outside the loop, as
+// the webhook keeps its evaluators per inventory); every selector still runs per check.
+void BM_SingleGpuCelAllNodes(benchmark::State& state) {
+  k8s::ResourceClaimSpec claim = Claim({Request("gpu", "gpu", 1)}, false);
+  AllocatorOptions options;
+  options.time_budget = std::chrono::milliseconds(1000);
+  CelSelectorEvaluator eval(options);
+  for (auto _ : state) {
+    AllocationVerdict v = CheckClaim(Plain(), claim, eval, options);
+    if (v.feasible_nodes.size() != kNodes) state.SkipWithError("not every node feasible");
+    benchmark::DoNotOptimize(v);
+  }
+}
+// Pathological: 8 GPUs on one PCIe root; roots hold 2 (every node fails the group bound).
+void BM_EightGpusSameRootNoGroup(benchmark::State& s) {
+  Run(s, Plain(), Claim({Request("gpu", "gpu", 8)}, true), {}, VerdictKind::kUnsatisfiable);
+}
 void BM_EightGpus(benchmark::State& s) {
   Run(s, Plain(), Claim({Request("gpu", "gpu", 8)}, false), {}, VerdictKind::kSatisfiable);
 }
@@ -187,6 +217,9 @@ void BM_PlainDfsMatchAttributeNoGroup(benchmark::State& state) {
 }
 
 BENCHMARK(BM_SingleGpu)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_SingleGpuAllNodes)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_SingleGpuCelAllNodes)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_EightGpusSameRootNoGroup)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_EightGpus)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_TwoGpusSameRoot)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_GpuNicPairOnOneRoot)->Unit(benchmark::kMicrosecond);

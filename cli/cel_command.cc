@@ -21,6 +21,7 @@
 #include "policy/cel/device.h"
 #include "policy/cel/program.h"
 #include "policy/common/source.h"
+#include "policy/common/status_macros.h"
 #include "policy/k8s/decode.h"
 #include "policy/validate/cel_selectors.h"
 #include "policy/validate/options.h"

@@ -51,6 +51,9 @@ int RunMain(const std::vector<std::string>& argv, CommandContext& context);
 
 // The subcommands (one file each).
 int RunLint(const std::vector<std::string>& args, CommandContext& context);
+int RunServe(const std::vector<std::string>& args, CommandContext& context);
+int RunCel(const std::vector<std::string>& args, CommandContext& context);
+int RunExplain(const std::vector<std::string>& args, CommandContext& context);
 int RunVersion(const std::vector<std::string>& args, CommandContext& context);
 
 // draguard's version, e.g. "0.1.0".

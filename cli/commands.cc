@@ -10,6 +10,9 @@ namespace {
 // command.h, add one line here.
 constexpr std::array kCommands = {
     Command{"lint", "Check DRA manifests as the API server would, offline", &RunLint},
+    Command{"serve", "Run the HTTPS admission webhook", &RunServe},
+    Command{"cel", "Check a device selector, or evaluate it on a device", &RunCel},
+    Command{"explain", "Explain whether claims can be allocated on a cluster's devices", &RunExplain},
     Command{"version", "Print draguard's version", &RunVersion},
 };
 

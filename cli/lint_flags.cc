@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "policy/common/status_macros.h"
+#include "policy/lint/inventory_files.h"
 
 namespace draguard::cli {
 namespace {
@@ -38,6 +39,31 @@ StatusOr<size_t> ParseJobs(const std::string& text) {
   return jobs;
 }
 
+StatusOr<Severity> ParseUnsatisfiable(const std::string& text) {
+  if (text == "warning") return Severity::kWarning;
+  if (text == "error") return Severity::kError;
+  return InvalidArgumentError("invalid value \"" + text +
+                              "\" for --unsatisfiable: expected warning or error");
+}
+
+// --inventory, --unsatisfiable, and the allocator's view of --kubernetes-version and
+// --feature-gates (it ignores gates that do not change allocation).
+Status ApplySatisfiabilityFlags(const LintFlags& flags, lint::LintOptions& options) {
+  lint::SatisfiabilityOptions& sat = options.satisfiability;
+  DRAGUARD_ASSIGN_OR_RETURN(sat.unsatisfiable_severity, ParseUnsatisfiable(flags.unsatisfiable));
+  DRAGUARD_ASSIGN_OR_RETURN(sat.allocator.version, alloc::ParseKubeVersion(flags.kubernetes_version));
+  sat.allocator.gates = alloc::DefaultFeatureGates(sat.allocator.version);
+  DRAGUARD_RETURN_IF_ERROR(alloc::ApplyFeatureGates(Join(flags.feature_gates, ','), sat.allocator.gates));
+  if (flags.inventory.empty()) return OkStatus();
+  std::vector<lint::Input> inputs;
+  for (const std::string& path : flags.inventory) inputs.push_back({path});
+  DRAGUARD_ASSIGN_OR_RETURN(lint::LoadedInventory loaded,
+                            lint::LoadInventoryFiles(inputs, options.input));
+  options.inventory =
+      std::make_shared<const inventory::ClusterObjects>(std::move(loaded.objects));
+  return OkStatus();
+}
+
 }  // namespace
 
 void LintFlags::Register(FlagSet& flags) {
@@ -52,6 +78,11 @@ void LintFlags::Register(FlagSet& flags) {
                 "Report warnings as errors (exit 1 on any warning)");
   flags.AddString("jobs", &jobs, "N", "Files linted in parallel; 0 = one per CPU");
   flags.AddBool("quiet", &quiet, "Print nothing when there is nothing to report; hide infos");
+  flags.AddList("inventory", &inventory, "PATH",
+                "Cluster objects (ResourceSlices, DeviceClasses, Nodes, allocated claims) to "
+                "check claims against; reports alloc.unsatisfiable");
+  flags.AddString("unsatisfiable", &unsatisfiable, "SEVERITY",
+                  "Severity of alloc.unsatisfiable: warning or error");
   flags.AddBool("help", &help, "Show this help");
 }
 
@@ -87,6 +118,7 @@ StatusOr<LintSettings> ToLintSettings(const LintFlags& flags) {
   DRAGUARD_ASSIGN_OR_RETURN(settings.options.jobs, ParseJobs(flags.jobs));
   settings.options.warnings_as_errors = flags.warnings_as_errors;
   settings.quiet = flags.quiet;
+  DRAGUARD_RETURN_IF_ERROR(ApplySatisfiabilityFlags(flags, settings.options));
   return settings;
 }
 

@@ -25,6 +25,8 @@ struct LintFlags {
   std::string jobs = "0";
   bool quiet = false;
   bool help = false;
+  std::vector<std::string> inventory;       // --inventory PATH, repeatable
+  std::string unsatisfiable = "warning";    // severity of alloc.unsatisfiable
 
   // Registers every flag above on `flags`.
   void Register(FlagSet& flags);
@@ -41,7 +43,9 @@ struct LintSettings {
 };
 
 // Validates and converts the flags: version, gates (kube syntax, on the chosen version's
-// defaults), namespace labels, jobs. InvalidArgument with a message for the user.
+// defaults), namespace labels, jobs, --unsatisfiable; reads the --inventory files (non-OK
+// status for I/O problems, exit 2; problems inside them are not reported by lint).
+// InvalidArgument with a message for the user.
 StatusOr<LintSettings> ToLintSettings(const LintFlags& flags);
 
 }  // namespace draguard::cli

@@ -1,13 +1,31 @@
 // `draguard serve`: the HTTPS admission webhook (webhook/server) over the same checks as
 // `draguard lint` (webhook/admission/policy_checker.h). Blocks until SIGTERM or SIGINT, drains
 // in-flight requests, then exits 0; exit 2 when the server cannot start.
+//
+// With an inventory (`--inventory PATH...`, or the Kubernetes API), /readyz waits for its first
+// load, /metrics reports its size and age, and valid claims are checked for satisfiability.
+#include <charconv>
+#include <chrono>
+#include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli/command.h"
 #include "cli/flags.h"
+#include "policy/allocator/cel_evaluator.h"
+#include "policy/allocator/options.h"
+#include "policy/cel/compiler.h"
 #include "policy/validate/options.h"
 #include "webhook/admission/policy_checker.h"
+#include "webhook/file_inventory_source.h"
+#include "webhook/inventory_source.h"
+#include "webhook/server/inventory_hooks.h"
+#include "webhook/kube/admin_access_lookup.h"
+#include "webhook/kube/cluster_config.h"
+#include "webhook/kube/kube_inventory_source.h"
+#include "webhook/kube/namespace_lookup.h"
 #include "webhook/server/server.h"
 
 namespace draguard::cli {
@@ -20,8 +38,53 @@ struct ServeFlags {
   std::string threads = "0";
   std::string kubernetes_version = "1.35";
   std::vector<std::string> feature_gates;
+  std::vector<std::string> inventory;
+  std::string inventory_poll_interval = "2s";
+  std::string inventory_max_age = "5m";
+  std::string unsatisfiable = "warning";
+  std::string satisfiability_budget = "50ms";
+  std::string kubeconfig;
+  std::string in_cluster = "auto";
+  bool namespace_lookup = false;
   bool help = false;
+
+  void Register(FlagSet& set);
 };
+
+void ServeFlags::Register(FlagSet& set) {
+  set.AddString("listen", &listen, "[HOST]:PORT", "address to listen on");
+  set.AddString("tls-cert-file", &tls_cert_file, "FILE",
+                "PEM serving certificate (chain); reloaded when it changes");
+  set.AddString("tls-private-key-file", &tls_private_key_file, "FILE",
+                "PEM private key of the certificate; reloaded when it changes");
+  set.AddString("threads", &threads, "N", "I/O threads, 0 = one per core");
+  set.AddString("kubernetes-version", &kubernetes_version, "1.34|1.35",
+                "API server version whose rules apply");
+  set.AddList("feature-gates", &feature_gates, "A=true,B=false",
+              "feature gates of the API server, in kube syntax");
+  set.AddList("inventory", &inventory, "PATH",
+              "cluster objects (ResourceSlices, DeviceClasses, Nodes, allocated claims) from "
+              "files or a directory such as a mounted ConfigMap; reloaded on change");
+  set.AddString("inventory-poll-interval", &inventory_poll_interval, "DURATION",
+                "how often --inventory files are checked for changes");
+  set.AddString("inventory-max-age", &inventory_max_age, "DURATION",
+                "an inventory not confirmed current for this long is stale: satisfiability is "
+                "skipped with a warning");
+  set.AddString("unsatisfiable", &unsatisfiable, "warning|deny",
+                "what an unsatisfiable claim gets");
+  set.AddString("satisfiability-budget", &satisfiability_budget, "DURATION",
+                "search time allowed per claim; beyond it the verdict is undecided");
+  set.AddString("kubeconfig", &kubeconfig, "PATH",
+                "list and watch the inventory through this kubeconfig's cluster (current "
+                "context) unless --inventory is given");
+  set.AddString("in-cluster", &in_cluster, "auto|true|false",
+                "use the pod's service account for the Kubernetes API: auto = when running in "
+                "a pod and no --kubeconfig");
+  set.AddBool("namespace-lookup", &namespace_lookup,
+              "read namespace labels through the Kubernetes API for the admin-access check "
+              "when the webhook is called without the admin-access route");
+  set.AddBool("help", &help, "show this help");
+}
 
 StatusOr<unsigned> ParseThreads(const std::string& text) {
   if (text.empty() || text.size() > 4 || text.find_first_not_of("0123456789") != std::string::npos) {
@@ -30,27 +93,107 @@ StatusOr<unsigned> ParseThreads(const std::string& text) {
   return static_cast<unsigned>(std::stoul(text));
 }
 
+// "500ms", "2s", "5m", "1h".
+StatusOr<std::chrono::milliseconds> ParseDuration(const std::string& flag,
+                                                  const std::string& text) {
+  long long value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  std::string_view unit(end, static_cast<size_t>(text.data() + text.size() - end));
+  const long long scale = unit == "ms" ? 1 : unit == "s" ? 1000 : unit == "m" ? 60'000
+                        : unit == "h" ? 3'600'000 : 0;
+  if (ec != std::errc() || value <= 0 || scale == 0 || value > 100'000'000 / scale * 1000) {
+    return InvalidArgumentError("--" + flag + " wants a positive duration such as 500ms, 2s, "
+                                "5m or 1h, not \"" + text + "\"");
+  }
+  return std::chrono::milliseconds(value * scale);
+}
+
+// Version and gates for validation and the allocator, from the same flags.
+Status ApplyVersionAndGates(const ServeFlags& flags, webhook::PolicyCheckerOptions& options) {
+  StatusOr<validate::KubernetesVersion> version =
+      validate::ParseKubernetesVersion(flags.kubernetes_version);
+  if (!version.ok()) return version.status();
+  std::string gates_text;
+  for (const std::string& g : flags.feature_gates) gates_text += g + ",";
+  StatusOr<validate::FeatureGates> gates = validate::FeatureGates::Parse(gates_text, *version);
+  if (!gates.ok()) return gates.status();
+  options.validation = validate::ValidationOptions::ForVersion(*version);
+  options.validation.gates = *gates;
+
+  StatusOr<alloc::KubeVersion> alloc_version = alloc::ParseKubeVersion(flags.kubernetes_version);
+  if (!alloc_version.ok()) return alloc_version.status();
+  alloc::AllocatorOptions& allocator = options.satisfiability.allocator;
+  allocator.version = *alloc_version;
+  allocator.gates = alloc::DefaultFeatureGates(*alloc_version);
+  return alloc::ApplyFeatureGates(gates_text, allocator.gates);
+}
+
+Status ApplySatisfiabilityFlags(const ServeFlags& flags, webhook::SatisfiabilityOptions& options) {
+  if (flags.unsatisfiable != "warning" && flags.unsatisfiable != "deny") {
+    return InvalidArgumentError("--unsatisfiable must be warning or deny, not \"" +
+                                flags.unsatisfiable + "\"");
+  }
+  options.deny = flags.unsatisfiable == "deny";
+  StatusOr<std::chrono::milliseconds> max_age =
+      ParseDuration("inventory-max-age", flags.inventory_max_age);
+  if (!max_age.ok()) return max_age.status();
+  options.max_age = std::chrono::duration_cast<std::chrono::seconds>(*max_age);
+  StatusOr<std::chrono::milliseconds> budget =
+      ParseDuration("satisfiability-budget", flags.satisfiability_budget);
+  if (!budget.ok()) return budget.status();
+  options.allocator.time_budget = *budget;
+  // One node that fits is enough to answer; the feasible-node count in the annotation is
+  // still exact because all_nodes keeps the search going over every node.
+  options.allocator.all_nodes = true;
+  return OkStatus();
+}
+
+// The Kubernetes API to talk to (--kubeconfig, or the pod's service account per
+// --in-cluster); none when neither applies.
+StatusOr<std::optional<webhook::kube::ClusterConfig>> ResolveCluster(const ServeFlags& flags) {
+  StatusOr<webhook::kube::InClusterMode> mode = webhook::kube::ParseInClusterMode(flags.in_cluster);
+  if (!mode.ok()) return mode.status();
+  StatusOr<std::optional<webhook::kube::ClusterConfig>> cluster =
+      webhook::kube::ResolveClusterConfig(flags.kubeconfig, *mode,
+                                          webhook::kube::InClusterOptions::FromEnvironment());
+  if (cluster.ok() && !cluster->has_value() && flags.namespace_lookup) {
+    return InvalidArgumentError("--namespace-lookup needs the Kubernetes API: run in a pod or "
+                                "pass --kubeconfig");
+  }
+  return cluster;
+}
+
+// The inventory source the flags ask for: files, else the Kubernetes API; null when none.
+StatusOr<std::unique_ptr<webhook::InventorySource>> MakeInventorySource(
+    const ServeFlags& flags, const std::optional<webhook::kube::ClusterConfig>& cluster) {
+  if (flags.inventory.empty() && cluster.has_value()) {
+    return std::unique_ptr<webhook::InventorySource>(
+        std::make_unique<webhook::kube::KubeInventorySource>(*cluster));
+  }
+  if (flags.inventory.empty()) return std::unique_ptr<webhook::InventorySource>();
+  webhook::FileInventoryOptions options;
+  options.paths = flags.inventory;
+  StatusOr<std::chrono::milliseconds> poll =
+      ParseDuration("inventory-poll-interval", flags.inventory_poll_interval);
+  if (!poll.ok()) return poll.status();
+  options.poll_interval = *poll;
+  return std::unique_ptr<webhook::InventorySource>(
+      std::make_unique<webhook::FileInventorySource>(std::move(options)));
+}
+
+int UsageError(CommandContext& context, const Status& status) {
+  context.err << "draguard serve: " << status.message() << "\n";
+  return kExitUsage;
+}
+
 }  // namespace
 
 int RunServe(const std::vector<std::string>& args, CommandContext& context) {
   ServeFlags flags;
   FlagSet set("draguard serve --tls-cert-file FILE --tls-private-key-file FILE [flags]");
-  set.AddString("listen", &flags.listen, "[HOST]:PORT", "address to listen on");
-  set.AddString("tls-cert-file", &flags.tls_cert_file, "FILE",
-                "PEM serving certificate (chain); reloaded when it changes");
-  set.AddString("tls-private-key-file", &flags.tls_private_key_file, "FILE",
-                "PEM private key of the certificate; reloaded when it changes");
-  set.AddString("threads", &flags.threads, "N", "I/O threads, 0 = one per core");
-  set.AddString("kubernetes-version", &flags.kubernetes_version, "1.34|1.35",
-                "API server version whose rules apply");
-  set.AddList("feature-gates", &flags.feature_gates, "A=true,B=false",
-              "feature gates of the API server, in kube syntax");
-  set.AddBool("help", &flags.help, "show this help");
+  flags.Register(set);
   std::vector<std::string> positional;
-  if (Status s = set.Parse(args, &positional); !s.ok()) {
-    context.err << "draguard serve: " << s.message() << "\n";
-    return kExitUsage;
-  }
+  if (Status s = set.Parse(args, &positional); !s.ok()) return UsageError(context, s);
   if (flags.help) {
     context.out << set.Help();
     return kExitOk;
@@ -61,25 +204,41 @@ int RunServe(const std::vector<std::string>& args, CommandContext& context) {
                 << set.Help();
     return kExitUsage;
   }
-  StatusOr<validate::KubernetesVersion> version =
-      validate::ParseKubernetesVersion(flags.kubernetes_version);
-  std::string gates_text;
-  for (const std::string& g : flags.feature_gates) gates_text += g + ",";
-  StatusOr<validate::FeatureGates> gates =
-      version.ok() ? validate::FeatureGates::Parse(gates_text, *version)
-                   : StatusOr<validate::FeatureGates>(version.status());
-  StatusOr<unsigned> threads = ParseThreads(flags.threads);
-  for (const Status& s : {gates.status(), threads.status()}) {
-    if (!s.ok()) {
-      context.err << "draguard serve: " << s.message() << "\n";
-      return kExitUsage;
-    }
-  }
-
   webhook::PolicyCheckerOptions checker_options;
-  checker_options.validation = validate::ValidationOptions::ForVersion(*version);
-  checker_options.validation.gates = *gates;
+  StatusOr<unsigned> threads = ParseThreads(flags.threads);
+  StatusOr<std::optional<webhook::kube::ClusterConfig>> cluster = ResolveCluster(flags);
+  if (!cluster.ok()) return UsageError(context, cluster.status());
+  StatusOr<std::unique_ptr<webhook::InventorySource>> source =
+      MakeInventorySource(flags, *cluster);
+  for (const Status& s : {ApplyVersionAndGates(flags, checker_options),
+                          ApplySatisfiabilityFlags(flags, checker_options.satisfiability),
+                          threads.status(), source.status()}) {
+    if (!s.ok()) return UsageError(context, s);
+  }
+  std::unique_ptr<webhook::InventorySource> inventory = std::move(source).value();
+  if (inventory != nullptr) {
+    if (Status s = inventory->Start(); !s.ok()) return UsageError(context, s);
+    checker_options.satisfiability.source = inventory.get();
+    checker_options.satisfiability.new_evaluator =
+        [allocator = checker_options.satisfiability.allocator,
+         cache = std::make_shared<cel::SelectorCache>()] {
+          return std::make_unique<alloc::CelSelectorEvaluator>(allocator, cache);
+        };
+  }
   webhook::PolicyChecker checker(std::move(checker_options));
+  // --namespace-lookup: the labels come from the API when the route does not allow admin access.
+  std::unique_ptr<webhook::kube::KubeNamespaceLookup> lookup;
+  std::unique_ptr<webhook::kube::AdminAccessLookupChecker> lookup_checker;
+  if (flags.namespace_lookup) {
+    lookup = std::make_unique<webhook::kube::KubeNamespaceLookup>(**cluster);
+    lookup_checker = std::make_unique<webhook::kube::AdminAccessLookupChecker>(checker, *lookup);
+  }
+  webhook::AdmissionChecker& serving_checker =
+      lookup_checker ? static_cast<webhook::AdmissionChecker&>(*lookup_checker) : checker;
+  if (cluster->has_value()) {
+    context.err << "draguard serve: Kubernetes API " << (*cluster)->origin << " at "
+                << (*cluster)->host << ":" << (*cluster)->port << "\n";
+  }
 
   webhook::ServerOptions options;
   options.listen = flags.listen;
@@ -88,11 +247,11 @@ int RunServe(const std::vector<std::string>& args, CommandContext& context) {
   options.threads = *threads;
   context.err << "draguard serve: listening on " << options.listen << "\n";
   context.err.flush();
-  Status status = webhook::RunServer(options, checker);
-  if (!status.ok()) {
-    context.err << "draguard serve: " << status.message() << "\n";
-    return kExitUsage;
-  }
+  webhook::ServerHooks hooks;
+  webhook::AddInventoryHooks(inventory.get(), hooks);
+  Status status = webhook::RunServer(options, serving_checker, std::move(hooks));
+  if (inventory != nullptr) inventory->Stop();
+  if (!status.ok()) return UsageError(context, status);
   return kExitOk;
 }
 

@@ -53,7 +53,7 @@ std::string FunnelMessage(const RequestFunnel& f, int64_t cluster, bool all) {
        std::to_string(f.class_match) + " pass the class selectors, " +
        std::to_string(f.selector_match) + " the request selectors, " +
        std::to_string(f.available) + " not allocated, " + std::to_string(f.tolerated) +
-       " tolerated, " + std::to_string(f.usable) + " within counters]";
+       " tolerated, " + std::to_string(f.usable) + " within counters and capacity]";
   return m;
 }
 
@@ -63,8 +63,11 @@ void Explain(const internal::Plan& plan, const internal::DeviceFacts& facts, Agg
     Reason r = entry.first;
     if (r.code == "alloc.request.insufficient-devices") {
       for (const internal::Alternative* alt : plan.alternatives) {
-        if (alt->request != r.request) continue;
+        if (alt->claim != r.claim || alt->request != r.request) continue;
         const RequestFunnel& f = agg.best[alt->id];
+        // Enough devices pass every filter on the best node: what failed there is the
+        // counter bound, reported by its own reason; a funnel would contradict it.
+        if (!alt->all && f.usable >= alt->count) continue;
         RequestFunnel fc = f;
         fc.cluster_match = facts.CountMatches(*alt);
         v.funnels.push_back(fc);

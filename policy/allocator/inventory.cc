@@ -24,7 +24,7 @@ bool RuleSelects(const k8s::DeviceTaintSelector& s, const k8s::ResourceSlice& sl
 
 }  // namespace
 
-Inventory Inventory::Build(InventoryInput input) {
+Inventory Inventory::Build(inventory::ClusterObjects input) {
   Inventory inv;
   inv.input_ = std::move(input);
   inv.IndexDevices();
@@ -77,7 +77,13 @@ void Inventory::MarkAllocated() {
     if (!claim.status || !claim.status->allocation) continue;
     for (const auto& r : claim.status->allocation->devices.results) {
       if (r.admin_access.value_or(false)) continue;
-      if (auto id = FindDevice(r.driver, r.pool, r.device)) devices_[*id].in_use = true;
+      auto id = FindDevice(r.driver, r.pool, r.device);
+      if (!id) continue;
+      if (r.share_id.empty()) {
+        devices_[*id].in_use = true;
+      } else {
+        devices_[*id].shares.push_back(&r.consumed_capacity);
+      }
     }
   }
 }

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "policy/allocator/selector.h"
+#include "policy/inventory/cluster_objects.h"
 #include "policy/k8s/device_class.h"
 #include "policy/k8s/meta.h"
 #include "policy/k8s/resource_claim.h"
@@ -28,14 +29,10 @@
 
 namespace draguard::alloc {
 
-struct InventoryInput {
-  std::vector<k8s::ResourceSlice> slices;
-  std::vector<k8s::DeviceClass> classes;
-  std::vector<k8s::Node> nodes;
-  // Claims whose status.allocation marks devices in use (others are ignored here).
-  std::vector<k8s::ResourceClaim> claims;
-  std::vector<k8s::DeviceTaintRule> taint_rules;
-};
+// The cluster state an Inventory is built from: the same ClusterObjects that lint's
+// --inventory files and the webhook's watch produce (namespaces, source and as_of are not
+// read here). Claims without status.allocation are ignored.
+using InventoryInput = inventory::ClusterObjects;
 
 // All slices of one (driver, pool name) in the cluster, at every generation.
 struct PoolInfo {
@@ -53,15 +50,19 @@ struct InventoryDevice {
   const k8s::Device* device = nullptr;
   // Taints from DeviceTaintRules selecting this device (the device's own are in `device`).
   std::vector<k8s::DeviceTaint> rule_taints;
-  // Allocated (not admin access) by a claim in the inventory.
+  // Allocated (not admin access, no shareID) by a claim in the inventory.
   bool in_use = false;
+  // consumedCapacity of the results with a shareID (consumable capacity): shares of a device
+  // that allows multiple allocations. With the DRAConsumableCapacity gate off they make the
+  // device in use instead. Point into the Inventory's claims.
+  std::vector<const std::map<std::string, std::string>*> shares;
 };
 
 class Inventory {
  public:
-  // Takes ownership of the objects. Malformed objects are indexed as far as possible; the
-  // allocator reports what it cannot use.
-  static Inventory Build(InventoryInput input);
+  // Takes ownership of the objects (pass a copy, or move, a shared snapshot). Malformed
+  // objects are indexed as far as possible; the allocator reports what it cannot use.
+  static Inventory Build(inventory::ClusterObjects objects);
 
   Inventory(Inventory&&) = default;
   Inventory& operator=(Inventory&&) = default;

@@ -31,7 +31,7 @@ struct RequestFunnel {
   int64_t selector_match = 0; // ... and the request selectors
   int64_t available = 0;      // ... and not allocated to another claim
   int64_t tolerated = 0;      // ... and every taint tolerated
-  int64_t usable = 0;         // ... and fitting the remaining counters (alone)
+  int64_t usable = 0;         // ... and fitting the remaining counters and capacity (alone)
   int64_t cluster_match = 0;  // devices passing the selectors anywhere in the cluster
 };
 
@@ -43,7 +43,7 @@ struct RequestFunnel {
 //   alloc.search.exhausted               counts suffice but no combination fits
 //   alloc.class.not-found, alloc.request.too-many-results, alloc.request.all-incomplete-pool,
 //   alloc.request.all-constraint, alloc.selector.error, alloc.feature.disabled,
-//   alloc.pool.invalid, alloc.budget.exhausted, alloc.capacity.unsupported, alloc.no-nodes
+//   alloc.pool.invalid, alloc.budget.exhausted, alloc.no-nodes, alloc.claim.not-found (lint)
 struct Reason {
   std::string code;
   size_t claim = 0;       // index of the claim among those checked together

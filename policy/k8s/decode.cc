@@ -276,6 +276,14 @@ bool Decoder::DecodeResource(const DocNode& root, std::string_view version,
     *out = std::move(rule);
     return true;
   }
+  if (!Contains(kCoreKinds, kind) && version.starts_with("v1alpha")) {
+    diags.Warning("decode.api-version.alpha", api_path,
+                  "resource.k8s.io/" + std::string(version) + " " + std::string(kind) +
+                      " is an alpha API: the API server serves it only where the alpha API "
+                      "and its feature gate are enabled; it was not checked",
+                  "");
+    return false;
+  }
   if (!Contains(kCoreKinds, kind)) {
     diags.Info("decode.kind.unchecked", FieldPath("kind"),
                "resource.k8s.io kind \"" + std::string(kind) + "\" is not checked by draguard");

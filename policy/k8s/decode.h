@@ -27,7 +27,7 @@
 //   decode.api-version.removed     (warning) v1alpha1-3 of the core kinds; not decoded
 //   decode.api-version.deprecated  (warning) v1beta1
 //   decode.api-version.beta        (warning) v1beta2, not served by default
-//   decode.api-version.alpha       (warning) DeviceTaintRule v1alpha3
+//   decode.api-version.alpha       (warning) DeviceTaintRule v1alpha3, other alpha kinds
 //   decode.api-version.not-served  (warning) DeviceTaintRule v1beta2/v1 (newer releases)
 //   decode.classic-dra             (warning) ResourceClass & co.; not decoded
 //   decode.v1beta1-request-shape   (warning) flat request fields under resource.k8s.io/v1

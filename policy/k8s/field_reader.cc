@@ -264,7 +264,7 @@ void MapReader::Finish() {
     if (auto hint = hints_.find(key); hint != hints_.end()) {
       suggestion = hint->second;
     } else if (auto match = ClosestMatch(key, known_)) {
-      suggestion = "did you mean \"" + *match + "\"?";
+      suggestion = *match;
     }
     Diagnostic d;
     d.severity = ctx_.strict ? Severity::kError : Severity::kWarning;

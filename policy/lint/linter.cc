@@ -1,17 +1,16 @@
 #include "policy/lint/linter.h"
 
 #include <map>
+#include <memory>
 #include <tuple>
 #include <type_traits>
 #include <utility>
 #include <variant>
 
 #include "policy/lint/parallel.h"
-#include "policy/validate/device_class.h"
-#include "policy/validate/device_taint_rule.h"
+#include "policy/validate/cel_selectors.h"
+#include "policy/validate/object.h"
 #include "policy/validate/references.h"
-#include "policy/validate/resource_claim.h"
-#include "policy/validate/resource_slice.h"
 
 namespace draguard::lint {
 namespace {
@@ -27,35 +26,13 @@ size_t JobsFor(const LintOptions& options, size_t files) {
   return options.jobs == 0 ? DefaultJobs() : options.jobs;
 }
 
-// API-server create validation of one object. Workloads, Nodes and Namespaces have no
-// object-local rules here: workloads are checked across objects, Namespaces feed options.
-void ValidateObject(const k8s::ObjectVariant& object, const validate::ValidationOptions& options,
-                    Diagnostics& out) {
-  std::visit(
-      [&](const auto& o) {
-        using T = std::decay_t<decltype(o)>;
-        if constexpr (std::is_same_v<T, k8s::ResourceClaim>) {
-          validate::ValidateResourceClaim(o, options, out);
-        } else if constexpr (std::is_same_v<T, k8s::ResourceClaimTemplate>) {
-          validate::ValidateResourceClaimTemplate(o, options, out);
-        } else if constexpr (std::is_same_v<T, k8s::DeviceClass>) {
-          validate::ValidateDeviceClass(o, options, out);
-        } else if constexpr (std::is_same_v<T, k8s::ResourceSlice>) {
-          validate::ValidateResourceSlice(o, options, out);
-        } else if constexpr (std::is_same_v<T, k8s::DeviceTaintRule>) {
-          validate::ValidateDeviceTaintRule(o, options, out);
-        }
-      },
-      object);
-}
-
 // Phase 2 for one file: validate and locate every object's findings.
 std::vector<Diagnostic> ValidateFile(const k8s::DecodeResult& decoded,
                                      const validate::ValidationOptions& options) {
   std::vector<Diagnostic> out = decoded.diagnostics.items();
   for (const k8s::DecodedObject& object : decoded.objects) {
     Diagnostics found;
-    ValidateObject(object.object, options, found);
+    validate::ValidateObject(object.object, options, found);
     for (Diagnostic& d : found.mutable_items()) {
       object.Locate(d);
       out.push_back(std::move(d));
@@ -83,21 +60,22 @@ validate::NamespaceLabels CollectNamespaceLabels(const std::vector<k8s::DecodeRe
 }
 
 template <typename T>
-void AddIfIs(const k8s::DecodedObject& object, std::vector<validate::ObjectInput<T>>& into) {
-  if (const T* typed = std::get_if<T>(&object.object)) into.push_back({typed, object.ref});
+void AddIfIs(const k8s::DecodedObject& object, size_t file,
+             std::vector<validate::ObjectInput<T>>& into) {
+  if (const T* typed = std::get_if<T>(&object.object)) into.push_back({typed, object.ref, file});
 }
 
 // Phase 3: references across every input, each finding located in the referring object.
 std::vector<Diagnostic> CheckReferences(const std::vector<k8s::DecodeResult>& decoded) {
   validate::ReferenceInputs inputs;
   std::map<RefKey, const k8s::DecodedObject*> by_ref;
-  for (const k8s::DecodeResult& file : decoded) {
-    for (const k8s::DecodedObject& object : file.objects) {
+  for (size_t file = 0; file < decoded.size(); ++file) {
+    for (const k8s::DecodedObject& object : decoded[file].objects) {
       by_ref.emplace(KeyOf(object.ref), &object);
-      AddIfIs(object, inputs.workloads);
-      AddIfIs(object, inputs.claims);
-      AddIfIs(object, inputs.templates);
-      AddIfIs(object, inputs.classes);
+      AddIfIs(object, file, inputs.workloads);
+      AddIfIs(object, file, inputs.claims);
+      AddIfIs(object, file, inputs.templates);
+      AddIfIs(object, file, inputs.classes);
     }
   }
   Diagnostics found;
@@ -118,6 +96,16 @@ void AddObjects(const k8s::DecodeResult& decoded, const std::string& file,
   }
 }
 
+// Phase 4: only with an inventory (the cluster's devices are what claims are checked against).
+std::vector<Diagnostic> CheckClaimsSatisfiable(const std::vector<k8s::DecodeResult>& decoded,
+                                               const LintOptions& options) {
+  if (!options.inventory) return {};
+  inventory::ClusterObjects cluster = MergeClusterObjects(options.inventory.get(), decoded);
+  return SatisfiabilityDiagnostics(
+      CheckSatisfiability(decoded, cluster, options.satisfiability.allocator),
+      options.satisfiability.unsatisfiable_severity);
+}
+
 }  // namespace
 
 LintReport LintSources(std::vector<SourceText> sources, const LintOptions& options) {
@@ -127,6 +115,10 @@ LintReport LintSources(std::vector<SourceText> sources, const LintOptions& optio
   ParallelFor(n, jobs, [&](size_t i) { decoded[i] = k8s::Decode(sources[i], options.decode); });
 
   validate::ValidationOptions validation = options.validation;
+  if (!validation.selector_checker) {
+    validation.selector_checker =
+        validate::MakeCelSelectorChecker(validation, std::make_shared<cel::SelectorCache>());
+  }
   validation.namespace_labels =
       CollectNamespaceLabels(decoded, options.validation.namespace_labels);
   std::vector<std::vector<Diagnostic>> per_file(n);
@@ -139,6 +131,9 @@ LintReport LintSources(std::vector<SourceText> sources, const LintOptions& optio
     for (Diagnostic& d : per_file[i]) report.diagnostics.push_back(std::move(d));
   }
   for (Diagnostic& d : CheckReferences(decoded)) report.diagnostics.push_back(std::move(d));
+  for (Diagnostic& d : CheckClaimsSatisfiable(decoded, options)) {
+    report.diagnostics.push_back(std::move(d));
+  }
   if (options.warnings_as_errors) {
     for (Diagnostic& d : report.diagnostics) {
       if (d.severity == Severity::kWarning) d.severity = Severity::kError;

@@ -10,28 +10,41 @@
 //      validate each decoded object (policy/validate) and locate its diagnostics.
 //   3. Cross-object checks over all inputs (policy/validate/references.h), located through
 //      the object they concern.
-//   4. --warnings-as-errors, then sort (report.h).
+//   4. With an inventory: satisfiability of every unallocated claim, template and pod
+//      (satisfiability.h) against the inventory plus the cluster objects among the inputs.
+//   5. --warnings-as-errors, then sort (report.h).
 #ifndef DRAGUARD_POLICY_LINT_LINTER_H_
 #define DRAGUARD_POLICY_LINT_LINTER_H_
 
 #include <cstddef>
+#include <memory>
 #include <vector>
 
 #include "policy/common/source.h"
 #include "policy/common/status_or.h"
+#include "policy/inventory/cluster_objects.h"
 #include "policy/k8s/decode.h"
 #include "policy/lint/inputs.h"
 #include "policy/lint/report.h"
+#include "policy/lint/satisfiability.h"
 #include "policy/validate/options.h"
 
 namespace draguard::lint {
 
 struct LintOptions {
   // Kubernetes version, feature gates, namespace labels given on the command line (they win
-  // over Namespace objects among the inputs, key by key), the CEL selector hook and limits.
+  // over Namespace objects among the inputs, key by key), the CEL selector hook (unset: the
+  // CEL compiler, as the API server compiles selectors) and limits.
   validate::ValidationOptions validation;
   k8s::DecodeOptions decode;
   InputOptions input;
+  // Cluster state from --inventory (inventory_files.h); null when none was
+  // given. Schema checks learn attribute types from its slices; satisfiability checks
+  // allocate against it.
+  std::shared_ptr<const inventory::ClusterObjects> inventory;
+  // The satisfiability phase (runs only with an inventory): allocator version, gates and
+  // budget, and the severity of alloc.unsatisfiable (--unsatisfiable).
+  SatisfiabilityOptions satisfiability;
   // Report warnings as errors (their severity becomes error).
   bool warnings_as_errors = false;
   // Threads to use; 0 means one per hardware thread.

@@ -30,20 +30,35 @@ std::set<std::string> RequestNames(const k8s::DeviceClaim& claim) {
   return names;
 }
 
+// Every definition of one (namespace, name), with the group it came from.
+using Candidates = std::vector<std::pair<size_t, const k8s::DeviceClaim*>>;
+
 struct Index {
-  std::map<Key, const k8s::DeviceClaim*> claims;
-  std::map<Key, const k8s::DeviceClaim*> templates;
+  std::map<Key, Candidates> claims;
+  std::map<Key, Candidates> templates;
   std::set<std::string> classes;
 };
 
 Index BuildIndex(const ReferenceInputs& in) {
   Index index;
-  for (const auto& c : in.claims) index.claims[KeyOf(c.object->metadata)] = &c.object->spec.devices;
+  for (const auto& c : in.claims) {
+    index.claims[KeyOf(c.object->metadata)].emplace_back(c.group, &c.object->spec.devices);
+  }
   for (const auto& t : in.templates) {
-    index.templates[KeyOf(t.object->metadata)] = &t.object->spec.devices;
+    index.templates[KeyOf(t.object->metadata)].emplace_back(t.group,
+                                                            &t.object->spec.devices);
   }
   for (const auto& c : in.classes) index.classes.insert(c.object->metadata.name);
   return index;
+}
+
+// The definition a reference from `group` means: the one in the same group, else the only
+// one; nullptr when several other groups define it (ambiguous).
+const k8s::DeviceClaim* Pick(const Candidates& candidates, size_t group) {
+  for (const auto& [g, spec] : candidates) {
+    if (g == group) return spec;
+  }
+  return candidates.size() == 1 ? candidates.front().second : nullptr;
 }
 
 Diagnostic& Tag(Diagnostic& d, const ObjectRef& ref) {
@@ -54,13 +69,13 @@ Diagnostic& Tag(Diagnostic& d, const ObjectRef& ref) {
 // Resolves one pod claim entry; returns the referenced spec when it is among the inputs.
 const k8s::DeviceClaim* ResolvePodClaim(const k8s::PodResourceClaim& pc, const std::string& ns,
                                         const FieldPath& at, const Index& index,
-                                        const ObjectRef& ref, Diagnostics& d) {
+                                        const ObjectRef& ref, size_t group, Diagnostics& d) {
   bool is_claim = pc.resource_claim_name.has_value();
   if (!is_claim && !pc.resource_claim_template_name.has_value()) return nullptr;
   const std::string& name = is_claim ? *pc.resource_claim_name : *pc.resource_claim_template_name;
   const auto& map = is_claim ? index.claims : index.templates;
   auto it = map.find({ns, name});
-  if (it != map.end()) return it->second;
+  if (it != map.end()) return Pick(it->second, group);
   std::string kind = is_claim ? "ResourceClaim" : "ResourceClaimTemplate";
   Tag(d.Warning(is_claim ? "refs.pod.claim.not-found" : "refs.pod.claim-template.not-found",
                 at.Child(is_claim ? "resourceClaimName" : "resourceClaimTemplateName"),
@@ -79,7 +94,7 @@ void CheckWorkload(const ObjectInput<k8s::Workload>& w, const Index& index, Diag
   for (size_t i = 0; i < pod.resource_claims.size(); ++i) {
     const k8s::PodResourceClaim& pc = pod.resource_claims[i];
     entries[pc.name] =
-        ResolvePodClaim(pc, ns, spec.Child("resourceClaims").Index(i), index, w.ref, d);
+        ResolvePodClaim(pc, ns, spec.Child("resourceClaims").Index(i), index, w.ref, w.group, d);
     entry_names.push_back(pc.name);
   }
   size_t container_index = 0, init_index = 0;

@@ -7,10 +7,14 @@
 //    object is among the inputs (error);
 //  - every deviceClassName of a claim or template names a DeviceClass among the inputs, when
 //    any DeviceClass is among them (warning).
-// Objects match by namespace and name; an empty namespace is treated as "default".
+// Objects match by namespace and name; an empty namespace is treated as "default". When
+// several inputs define the same claim or template, the one in the referring object's group
+// wins; if none is in that group and they differ, the request check is skipped rather than
+// guessed.
 #ifndef DRAGUARD_POLICY_VALIDATE_REFERENCES_H_
 #define DRAGUARD_POLICY_VALIDATE_REFERENCES_H_
 
+#include <cstddef>
 #include <vector>
 
 #include "policy/common/diagnostic.h"
@@ -26,6 +30,10 @@ template <typename T>
 struct ObjectInput {
   const T* object = nullptr;
   ObjectRef ref;
+  // Where the object came from (lint: the index of its file). A reference resolves to an
+  // object of the same group first: example folders often define the same template in
+  // several files, each next to the pod that uses it.
+  size_t group = 0;
 };
 
 struct ReferenceInputs {

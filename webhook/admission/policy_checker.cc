@@ -2,12 +2,14 @@
 
 #include <string>
 #include <utility>
+#include <variant>
 
 #include <nlohmann/json.hpp>
 
 #include "policy/k8s/decode.h"
 #include "policy/validate/cel_selectors.h"
 #include "policy/validate/object.h"
+#include "webhook/admission/response_writer.h"
 
 namespace draguard::webhook {
 namespace {
@@ -68,6 +70,35 @@ void DefaultDeviceClaim(const nlohmann::json& devices, const std::string& pointe
   }
 }
 
+bool HasErrors(const Diagnostics& diagnostics) {
+  for (const Diagnostic& d : diagnostics) {
+    if (d.is_error()) return true;
+  }
+  return false;
+}
+
+const k8s::ObjectMeta* MetadataOf(const k8s::ObjectVariant& object) {
+  if (const auto* claim = std::get_if<k8s::ResourceClaim>(&object)) return &claim->metadata;
+  if (const auto* tmpl = std::get_if<k8s::ResourceClaimTemplate>(&object)) return &tmpl->metadata;
+  if (const auto* cls = std::get_if<k8s::DeviceClass>(&object)) return &cls->metadata;
+  return nullptr;
+}
+
+// RFC 6901: '~' is written "~0" and '/' "~1" inside one reference token.
+std::string EscapePointerToken(std::string_view token) {
+  std::string out;
+  for (char c : token) {
+    if (c == '~') {
+      out += "~0";
+    } else if (c == '/') {
+      out += "~1";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<JsonPatchOperation> DefaultingPatch(std::string_view kind, std::string_view version,
@@ -92,36 +123,84 @@ std::vector<JsonPatchOperation> DefaultingPatch(std::string_view kind, std::stri
 PolicyChecker::PolicyChecker(PolicyCheckerOptions options)
     : options_(std::move(options)),
       cache_(std::make_shared<cel::SelectorCache>(options_.selector_cache_capacity)),
-      selector_checker_(validate::MakeCelSelectorChecker(options_.validation, cache_)) {}
+      selector_checker_(validate::MakeCelSelectorChecker(options_.validation, cache_)),
+      satisfiability_(options_.satisfiability) {}
 
 CheckOutcome PolicyChecker::Check(const AdmissionRequest& request) {
-  CheckOutcome outcome;
-  if (request.endpoint == AdmissionEndpoint::kMutate) {
-    outcome.patch = DefaultingPatch(request.kind, request.version, request.object);
-    return outcome;
-  }
-  k8s::DecodeResult decoded_new, decoded_old;
-  const k8s::DecodedObject* object =
-      DecodeOne(request.object, "object", decoded_new, outcome.diagnostics);
-  if (object == nullptr) return outcome;
+  return request.endpoint == AdmissionEndpoint::kMutate ? Mutate(request) : Validate(request);
+}
 
+validate::ValidationOptions PolicyChecker::OptionsFor(const AdmissionRequest& request) const {
   validate::ValidationOptions options = options_.validation;
   options.selector_checker = selector_checker_;
   auto& labels = options.namespace_labels[std::string(request.name_space)];
   if (request.admin_access_allowed) labels[kAdminAccessLabel] = "true";
+  return options;
+}
 
+CheckOutcome PolicyChecker::Validate(const AdmissionRequest& request) {
+  CheckOutcome outcome;
+  k8s::DecodeResult decoded_new, decoded_old;
+  const k8s::DecodedObject* object =
+      DecodeOne(request.object, "object", decoded_new, outcome.diagnostics);
+  if (object == nullptr) return outcome;
+  const validate::ValidationOptions options = OptionsFor(request);
+
+  const k8s::DecodedObject* old_object = nullptr;
   if (request.operation == "UPDATE" && !request.old_object.empty()) {
     Diagnostics ignored;  // problems of the stored object are not this request's
-    const k8s::DecodedObject* old_object =
-        DecodeOne(request.old_object, "oldObject", decoded_old, ignored);
-    if (old_object != nullptr) {
-      validate::ValidateObjectUpdate(old_object->object, object->object, options,
-                                     outcome.diagnostics);
-      return outcome;
-    }
+    old_object = DecodeOne(request.old_object, "oldObject", decoded_old, ignored);
   }
-  validate::ValidateObject(object->object, options, outcome.diagnostics);
+  if (old_object != nullptr) {
+    validate::ValidateObjectUpdate(old_object->object, object->object, options,
+                                   outcome.diagnostics);
+  } else {
+    validate::ValidateObject(object->object, options, outcome.diagnostics);
+  }
+  // Satisfiability of an invalid object means nothing; the errors already deny it. Only on
+  // CREATE: claim and template specs are immutable, and an allocated claim would compete with
+  // its own allocation in the inventory.
+  if (request.operation == "CREATE" && !HasErrors(outcome.diagnostics)) {
+    satisfiability_.Check(object->object, outcome.diagnostics);
+  }
   return outcome;
+}
+
+CheckOutcome PolicyChecker::Mutate(const AdmissionRequest& request) {
+  CheckOutcome outcome;
+  outcome.patch = DefaultingPatch(request.kind, request.version, request.object);
+  if (!satisfiability_.configured() || request.operation != "CREATE") return outcome;
+  Diagnostics found;  // the validating webhook reports these; mutation only annotates
+  k8s::DecodeResult decoded;
+  const k8s::DecodedObject* object = DecodeOne(request.object, "object", decoded, found);
+  if (object == nullptr) return outcome;
+  validate::ValidateObject(object->object, OptionsFor(request), found);
+  if (HasErrors(found)) return outcome;
+  SatisfiabilityResult result = satisfiability_.Check(object->object, found);
+  std::string value = SatisfiableAnnotation(result);
+  if (value.empty()) return outcome;
+  const k8s::ObjectMeta* meta = MetadataOf(object->object);
+  if (meta == nullptr) return outcome;
+  for (JsonPatchOperation& op : AnnotationPatch(meta->annotations, kSatisfiableAnnotation, value)) {
+    outcome.patch.push_back(std::move(op));
+  }
+  return outcome;
+}
+
+std::vector<JsonPatchOperation> AnnotationPatch(
+    const std::map<std::string, std::string>& annotations, std::string_view key,
+    std::string_view value) {
+  auto it = annotations.find(std::string(key));
+  if (it != annotations.end() && it->second == value) return {};
+  std::string quoted;
+  AppendJsonString(value, quoted);
+  if (annotations.empty()) {
+    std::string object = "{";
+    AppendJsonString(key, object);
+    object += ":" + quoted + "}";
+    return {{"add", "/metadata/annotations", std::move(object), ""}};
+  }
+  return {{"add", "/metadata/annotations/" + EscapePointerToken(key), std::move(quoted), ""}};
 }
 
 }  // namespace draguard::webhook

@@ -6,19 +6,29 @@
 // needs no API call: the ValidatingWebhookConfiguration routes namespaces labelled
 // `resource.kubernetes.io/admin-access: "true"` to the admin-access endpoint, so the namespace's
 // label is known from the request itself.
+// Satisfiability (when an inventory is configured, satisfiability_check.h): a valid claim or
+// template is checked against the cluster's devices on CREATE (specs are immutable);
+// unsatisfiable is a warning, or an error with --unsatisfiable=deny; an unavailable or stale
+// inventory skips the check with a warning.
 // Mutate: the API defaults of requests (allocationMode, count) made explicit as JSON Patch, for
-// clients that send sparse objects; an object that already carries them yields no patch, so a
-// reinvocation is idempotent.
+// clients that send sparse objects, and, when an inventory is configured, the annotation
+// draguard.dev/satisfiable with the verdict and the number of feasible nodes; an object that
+// already carries them yields no patch, so a reinvocation is idempotent.
 //
 // Thread safe: Check may run concurrently; compiled selectors are shared through a cache.
 #ifndef DRAGUARD_WEBHOOK_ADMISSION_POLICY_CHECKER_H_
 #define DRAGUARD_WEBHOOK_ADMISSION_POLICY_CHECKER_H_
 
+#include <map>
 #include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include "policy/cel/compiler.h"
 #include "policy/validate/options.h"
 #include "webhook/admission/checker.h"
+#include "webhook/admission/satisfiability_check.h"
 
 namespace draguard::webhook {
 
@@ -27,6 +37,8 @@ struct PolicyCheckerOptions {
   validate::ValidationOptions validation;
   // Compiled selectors kept for reuse across requests.
   size_t selector_cache_capacity = 4096;
+  // The inventory and what to do with unsatisfiable claims; source null: not checked.
+  SatisfiabilityOptions satisfiability;
 };
 
 class PolicyChecker : public AdmissionChecker {
@@ -36,10 +48,21 @@ class PolicyChecker : public AdmissionChecker {
   CheckOutcome Check(const AdmissionRequest& request) override;
 
  private:
+  CheckOutcome Validate(const AdmissionRequest& request);
+  CheckOutcome Mutate(const AdmissionRequest& request);
+  validate::ValidationOptions OptionsFor(const AdmissionRequest& request) const;
+
   PolicyCheckerOptions options_;
   std::shared_ptr<cel::SelectorCache> cache_;
   validate::SelectorChecker selector_checker_;
+  SatisfiabilityCheck satisfiability_;
 };
+
+// The JSON Patch operation that sets the draguard.dev/satisfiable annotation to `value`, or
+// nothing when `annotations` already holds that value (idempotent reinvocation).
+std::vector<JsonPatchOperation> AnnotationPatch(
+    const std::map<std::string, std::string>& annotations, std::string_view key,
+    std::string_view value);
 
 // The JSON Patch that makes request defaults explicit in `object_json` (a ResourceClaim or
 // ResourceClaimTemplate of apiVersion `version`): allocationMode ExactCount where absent, and

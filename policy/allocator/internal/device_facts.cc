@@ -2,6 +2,7 @@
 #include "policy/allocator/internal/device_facts.h"
 
 #include "policy/allocator/internal/amount.h"
+#include "policy/allocator/internal/capacity.h"
 
 namespace draguard::alloc::internal {
 namespace {
@@ -53,7 +54,10 @@ DeviceFacts::DeviceFacts(const Inventory& inv, const AllocatorOptions& options,
       class_(inv.devices().size(), -1),
       consumption_known_(inv.devices().size(), 0),
       consumption_(inv.devices().size()),
-      scope_of_(inv.devices().size(), kNoScope) {}
+      scope_of_(inv.devices().size(), kNoScope),
+      capacity_(inv.devices().size()),
+      demand_known_(alternatives),
+      demand_(alternatives) {}
 
 SelectorState DeviceFacts::Selectors(const Alternative& alt, size_t device,
                                      SelectorEvaluator& evaluator) {
@@ -103,7 +107,21 @@ int DeviceFacts::Class(size_t device) {
   for (const auto* taints : {&d.taints, &dev.rule_taints}) {
     for (const auto& t : *taints) sig += "\nt" + t.key + "=" + t.value + ":" + t.effect;
   }
-  sig += dev.in_use ? "\nU" : "\nF";
+  for (const auto& [k, v] : d.capacity) {
+    if (!v.request_policy) continue;
+    const k8s::CapacityRequestPolicy& p = *v.request_policy;
+    sig += "\np" + k + "=" + p.default_value.value_or("") + ":";
+    for (const auto& value : p.valid_values) sig += value + ",";
+    if (p.valid_range) {
+      sig += p.valid_range->min + "-" + p.valid_range->max.value_or("") + "/" +
+             p.valid_range->step.value_or("");
+    }
+  }
+  for (const auto* share : dev.shares) {
+    sig += "\ns";
+    for (const auto& [k, v] : *share) sig += k + "=" + v + ";";
+  }
+  sig += InUse(device) ? "\nU" : "\nF";
   if (d.node_name) sig += "\nn" + *d.node_name;
   if (d.node_selector) AppendSelector(sig, *d.node_selector);
   if (d.all_nodes) sig += "\na";
@@ -166,7 +184,8 @@ void DeviceFacts::LoadScope(size_t key, size_t device) {
   for (size_t s : slices) {
     auto [begin, end] = inv_.SliceDevices(s);
     for (size_t id = begin; id < end; ++id) {
-      if (!inv_.devices()[id].in_use) continue;
+      // A shared device's counters were drawn once, by its first share.
+      if (!InUse(id) && !(Multi(id) && !inv_.devices()[id].shares.empty())) continue;
       for (const auto& cc : inv_.devices()[id].device->consumes_counters) {
         for (const auto& [name, c] : cc.counters) {
           auto it = scope.index.find(cc.counter_set + "/" + name);
@@ -236,6 +255,71 @@ const std::optional<std::string>& DeviceFacts::Attribute(const std::string& name
   }
   if (it != attrs.end()) values[device] = AttributeText(it->second);
   return values[device];
+}
+
+bool DeviceFacts::InUse(size_t device) const {
+  const InventoryDevice& dev = inv_.devices()[device];
+  return dev.in_use || (!options_.gates.consumable_capacity && !dev.shares.empty());
+}
+
+bool DeviceFacts::Multi(size_t device) const {
+  return options_.gates.consumable_capacity &&
+         inv_.devices()[device].device->allow_multiple_allocations.value_or(false);
+}
+
+DeviceFacts::CapacityState& DeviceFacts::LoadCapacity(size_t device) {
+  CapacityState& st = capacity_[device];
+  if (st.loaded) return st;
+  st.loaded = true;
+  const InventoryDevice& dev = inv_.devices()[device];
+  st.value = CapacityValues(*dev.device);
+  st.committed = CommittedShares(*dev.device, dev.shares);
+  st.used.assign(dev.device->capacity.size(), 0);
+  return st;
+}
+
+const std::optional<std::vector<int64_t>>& DeviceFacts::Demand(const Alternative& alt,
+                                                               size_t device) {
+  std::vector<int8_t>& known = demand_known_[alt.id];
+  std::vector<std::optional<std::vector<int64_t>>>& demand = demand_[alt.id];
+  if (known.empty()) {
+    known.assign(inv_.devices().size(), 0);
+    demand.resize(inv_.devices().size());
+  }
+  if (!known[device]) {
+    known[device] = 1;
+    const k8s::CapacityRequirements* requests =
+        alt.common->capacity ? &*alt.common->capacity : nullptr;
+    demand[device] = CapacityDemand(*inv_.devices()[device].device, requests);
+  }
+  return demand[device];
+}
+
+bool DeviceFacts::FitsCapacity(const Alternative& alt, size_t device) {
+  if (!options_.gates.consumable_capacity) return true;
+  const auto& demand = Demand(alt, device);
+  if (!demand) return false;
+  if (demand->empty()) return true;
+  CapacityState& st = LoadCapacity(device);
+  if (!st.value) return false;
+  for (size_t i = 0; i < demand->size(); ++i) {
+    if (st.committed[i] + st.used[i] + (*demand)[i] > (*st.value)[i]) return false;
+  }
+  return true;
+}
+
+void DeviceFacts::UseCapacity(const Alternative& alt, size_t device, int sign) {
+  if (!options_.gates.consumable_capacity) return;
+  CapacityState& st = LoadCapacity(device);
+  st.shares += sign;
+  const auto& demand = Demand(alt, device);
+  if (!demand) return;
+  for (size_t i = 0; i < demand->size() && i < st.used.size(); ++i) st.used[i] += sign * (*demand)[i];
+}
+
+bool DeviceFacts::DrawsCounters(size_t device) const {
+  if (!Multi(device)) return true;
+  return capacity_[device].shares == 0 && inv_.devices()[device].shares.empty();
 }
 
 }  // namespace draguard::alloc::internal

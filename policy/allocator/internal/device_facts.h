@@ -57,6 +57,25 @@ class DeviceFacts {
   // Constraint attribute value ("i:3", "s:x", "b:true", "v:1.2.3"); nullopt when missing.
   const std::optional<std::string>& Attribute(const std::string& name, size_t device);
 
+  // Consumable capacity (§12). Allocated to another claim: a dedicated result, or a shared
+  // one while the DRAConsumableCapacity gate is off.
+  bool InUse(size_t device) const;
+  // The device may back several results (allowMultipleAllocations, gate on).
+  bool Multi(size_t device) const;
+  // Whether one more allocation of `device` for `alt` fits its remaining capacity (always
+  // true with the gate off). Counts committed shares and the search's own allocations.
+  bool FitsCapacity(const Alternative& alt, size_t device);
+  // Records (+1) or releases (-1) one allocation of `device` for `alt` in the search.
+  void UseCapacity(const Alternative& alt, size_t device, int sign);
+  // Whether allocating `device` now draws its counters: a multi-allocatable device draws
+  // them once, with its first share (committed or in this search).
+  bool DrawsCounters(size_t device) const;
+  // Allocations of `device` made by the search so far (capacity gate on).
+  int SearchShares(size_t device) const { return capacity_[device].shares; }
+  // The consumption of one allocation for `alt` per capacity, for results (consumedCapacity);
+  // nullopt when the device cannot serve the alternative.
+  const std::optional<std::vector<int64_t>>& Demand(const Alternative& alt, size_t device);
+
  private:
   size_t Scope(size_t device);
   void LoadScope(size_t scope_key, size_t device);
@@ -78,6 +97,17 @@ class DeviceFacts {
   CounterState counters_;
   std::map<std::string, std::pair<std::vector<int8_t>, std::vector<std::optional<std::string>>>>
       attributes_;
+  struct CapacityState {
+    bool loaded = false;
+    std::optional<std::vector<int64_t>> value;  // nullopt: unparsable, never fits
+    std::vector<int64_t> committed;
+    std::vector<int64_t> used;
+    int shares = 0;  // allocations in this search
+  };
+  CapacityState& LoadCapacity(size_t device);
+  std::vector<CapacityState> capacity_;
+  std::vector<std::vector<int8_t>> demand_known_;  // [alt][device]
+  std::vector<std::vector<std::optional<std::vector<int64_t>>>> demand_;
 };
 
 }  // namespace draguard::alloc::internal

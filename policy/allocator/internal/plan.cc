@@ -33,12 +33,14 @@ bool CheckAlternative(const Inventory& inv, const AllocatorOptions& o, size_t cl
                                 alt.common->device_class_name + "\" does not exist"));
     return false;
   }
+  // Without the gate the experimental allocator (the one that knows capacity requests, run
+  // when binding conditions are on) rejects them; the others never look at them (§2).
   if (alt.common->capacity && !alt.common->capacity->requests.empty() &&
-      o.gates.consumable_capacity) {
-    kind = VerdictKind::kUndecided;
-    reasons.push_back(Fatal(claim, "alloc.capacity.unsupported", alt.name,
-                            "request " + alt.name + ": consumable capacity requests are not "
-                            "checked by draguard yet"));
+      !o.gates.consumable_capacity && o.gates.binding_and_status()) {
+    kind = VerdictKind::kError;
+    reasons.push_back(Fatal(claim, "alloc.feature.disabled", alt.name,
+                            "request " + alt.name + " requests capacity but the "
+                            "DRAConsumableCapacity feature gate is off"));
     return false;
   }
   return true;
@@ -141,9 +143,10 @@ bool BuildPlan(const Inventory& inv, const std::vector<const k8s::ResourceClaimS
       return false;
     }
   }
-  for (PlannedClaim& pc : plan.claims) {
-    for (PlannedRequest& pr : pc.requests) {
+  for (size_t c = 0; c < plan.claims.size(); ++c) {
+    for (PlannedRequest& pr : plan.claims[c].requests) {
       for (Alternative& alt : pr.alternatives) {
+        alt.claim = c;
         alt.id = plan.alternatives.size();
         plan.alternatives.push_back(&alt);
       }

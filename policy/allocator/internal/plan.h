@@ -24,6 +24,7 @@ struct Alternative {
   bool all = false;
   int64_t count = 1;  // ExactCount only
   size_t id = 0;      // dense over the whole plan: selector memo and per-node candidates
+  size_t claim = 0;   // index of the claim among those checked together
 };
 
 struct PlannedRequest {

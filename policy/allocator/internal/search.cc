@@ -59,7 +59,7 @@ class NodeSearch {
   bool PreCheckMatch(size_t claim, const PlannedConstraint& pc);
   bool SolveRequest(size_t c, size_t r);
   bool PlaceSlot(size_t c, size_t r, const Alternative& alt, int64_t need, int64_t k, size_t start);
-  enum class Fit { kOk, kUsed, kConstraint, kCounters };
+  enum class Fit { kOk, kUsed, kConstraint, kCounters, kCapacity };
   Fit CanPlace(size_t c, const Alternative& alt, size_t d);
   void Apply(size_t c, const Alternative& alt, size_t d);
   void Undo();
@@ -80,6 +80,7 @@ class NodeSearch {
   NodeOutcome out_;
   std::vector<std::vector<size_t>> cands_;  // per alternative id
   std::vector<char> alt_ok_;
+  std::vector<char> alt_multi_;  // some candidate may back several results
   std::vector<Pick> picks_;
   std::vector<size_t> claim_start_;
   std::vector<std::vector<ConstraintState>> cstate_;
@@ -146,6 +147,7 @@ bool NodeSearch::CheckAllPools() {
 bool NodeSearch::BuildCandidates() {
   cands_.assign(plan_.alternatives.size(), {});
   alt_ok_.assign(plan_.alternatives.size(), 0);
+  alt_multi_.assign(plan_.alternatives.size(), 0);
   out_.funnels.resize(plan_.alternatives.size());
   for (size_t c = 0; c < plan_.claims.size(); ++c) {
     for (const PlannedRequest& pr : plan_.claims[c].requests) {
@@ -168,7 +170,7 @@ void NodeSearch::BuildAlternative(const Alternative& alt, size_t claim) {
   bool all_usable = true;
   std::string blocker;
   for (size_t d : nd_.devices) {
-    bool in_use = inv_.devices()[d].in_use && !alt.admin;
+    bool in_use = facts_.InUse(d) && !alt.admin;
     SelectorState s = facts_.Selectors(alt, d, eval_);
     if (s == SelectorState::kError && (!in_use || alt.all)) {
       const SelectorFailure& fail = *facts_.failure();
@@ -186,7 +188,13 @@ void NodeSearch::BuildAlternative(const Alternative& alt, size_t claim) {
     if (s != SelectorState::kMatch) continue;
     ++f.selector_match;
     bool tolerated = facts_.Tolerated(d, alt.common->tolerations);
-    bool counters = facts_.FitsCounters(d);
+    bool counters = !facts_.DrawsCounters(d) || facts_.FitsCounters(d);
+    // All takes only devices whose remaining capacity can take the request (§7, §12).
+    if (!facts_.FitsCapacity(alt, d)) {
+      if (!in_use) ++f.available;
+      if (!in_use && tolerated) ++f.tolerated;
+      continue;
+    }
     if (alt.all) {
       cands.push_back(d);
       if ((in_use || !tolerated || !counters) && all_usable) {
@@ -203,6 +211,7 @@ void NodeSearch::BuildAlternative(const Alternative& alt, size_t claim) {
     if (!counters) continue;
     ++f.usable;
     if (!alt.all) cands.push_back(d);
+    if (!alt.all && facts_.Multi(d)) alt_multi_[alt.id] = 1;
   }
   if (alt.all) {
     alt_ok_[alt.id] = !cands.empty() && all_usable;
@@ -211,7 +220,8 @@ void NodeSearch::BuildAlternative(const Alternative& alt, size_t claim) {
                  "request " + alt.name + " asks for all matching devices, but " + blocker);
     }
   } else {
-    alt_ok_[alt.id] = static_cast<int64_t>(cands.size()) >= alt.count;
+    alt_ok_[alt.id] = static_cast<int64_t>(cands.size()) >= alt.count ||
+                      (alt_multi_[alt.id] && !cands.empty());
   }
 }
 
@@ -240,18 +250,15 @@ int64_t CounterBound(DeviceFacts& facts, const std::vector<size_t>& cands) {
 
 bool NodeSearch::PreCheckCounts() {
   bool ok = true;
+  std::vector<char> counter_limited(plan_.alternatives.size(), 0);
   for (const Alternative* alt : plan_.alternatives) {
-    if (!alt_ok_[alt->id] || alt->all) continue;
+    // A multi-allocatable device draws its counters once however often it is picked.
+    if (!alt_ok_[alt->id] || alt->all || alt_multi_[alt->id]) continue;
     int64_t bound = CounterBound(facts_, cands_[alt->id]);
     if (bound >= alt->count) continue;
     alt_ok_[alt->id] = 0;
-    size_t claim = 0;
-    for (size_t c = 0; c < plan_.claims.size(); ++c) {
-      for (const PlannedRequest& pr : plan_.claims[c].requests) {
-        if (&pr.alternatives.front() <= alt && alt <= &pr.alternatives.back()) claim = c;
-      }
-    }
-    Infeasible(claim, "alloc.counters.exhausted", alt->name,
+    counter_limited[alt->id] = 1;
+    Infeasible(alt->claim, "alloc.counters.exhausted", alt->name,
                "request " + alt->name + ": the shared counters of node " + node_ +
                    " leave room for at most " + std::to_string(bound) + " of the " +
                    std::to_string(cands_[alt->id].size()) + " usable devices, " +
@@ -263,6 +270,10 @@ bool NodeSearch::PreCheckCounts() {
                              [&](const Alternative& a) { return alt_ok_[a.id] != 0; });
       if (any) continue;
       ok = false;
+      // Counter-limited alternatives have their own reason; a count would contradict it.
+      bool counted = std::any_of(pr.alternatives.begin(), pr.alternatives.end(),
+                                 [&](const Alternative& a) { return !counter_limited[a.id]; });
+      if (!counted) continue;
       const Alternative& a = pr.alternatives.front();
       const RequestFunnel& f = out_.funnels[a.id];
       Infeasible(c, "alloc.request.insufficient-devices", a.request,
@@ -284,6 +295,7 @@ bool NodeSearch::PreCheckMatch(size_t claim, const PlannedConstraint& pc) {
       continue;
     }
     if (pr.alternatives.size() != 1 || pr.alternatives[0].all) return true;
+    if (alt_multi_[pr.alternatives[0].id]) return true;  // one device may fill several slots
     alts.push_back(&pr.alternatives[0]);
   }
   if (alts.empty()) return true;
@@ -353,25 +365,29 @@ bool NodeSearch::PlaceSlot(size_t c, size_t r, const Alternative& alt, int64_t n
     Undo();
     return false;
   }
+  const bool multi = alt_multi_[alt.id] != 0;
   std::vector<int> tried;
   for (size_t i = start; i < cands.size(); ++i) {
-    if (static_cast<int64_t>(cands.size() - i) < need - k) break;
+    if (!multi && static_cast<int64_t>(cands.size() - i) < need - k) break;
     size_t d = cands[i];
+    // Interchangeable devices are only symmetric while the search has not shared one of them.
+    bool fresh = facts_.SearchShares(d) == 0;
     int cls = facts_.Class(d);
-    if (std::find(tried.begin(), tried.end(), cls) != tried.end()) continue;
+    if (fresh && std::find(tried.begin(), tried.end(), cls) != tried.end()) continue;
     if (!budget_.Step()) return false;
     if (CanPlace(c, alt, d) != Fit::kOk) continue;
     Apply(c, alt, d);
-    if (PlaceSlot(c, r, alt, need, k + 1, i + 1)) return true;
+    // A multi-allocatable device may take the next slot too: combinations with repetition.
+    if (PlaceSlot(c, r, alt, need, k + 1, facts_.Multi(d) ? i : i + 1)) return true;
     Undo();
     if (budget_.exhausted || fatal_) return false;
-    tried.push_back(cls);
+    if (fresh) tried.push_back(cls);
   }
   return false;
 }
 
 NodeSearch::Fit NodeSearch::CanPlace(size_t c, const Alternative& alt, size_t d) {
-  for (size_t i = 0; i < picks_.size(); ++i) {
+  for (size_t i = 0; i < picks_.size() && !facts_.Multi(d); ++i) {
     if (picks_[i].device != d) continue;
     // Admin access may reuse a device picked by another claim, never within its own claim.
     if (!alt.admin || i >= claim_start_[c]) return Fit::kUsed;
@@ -390,12 +406,18 @@ NodeSearch::Fit NodeSearch::CanPlace(size_t c, const Alternative& alt, size_t d)
       }
     }
   }
-  if (!facts_.FitsCounters(d)) return Fit::kCounters;
+  if (facts_.DrawsCounters(d) && !facts_.FitsCounters(d)) return Fit::kCounters;
+  if (!facts_.FitsCapacity(alt, d)) return Fit::kCapacity;
   return Fit::kOk;
 }
 
 void NodeSearch::Apply(size_t c, const Alternative& alt, size_t d) {
-  picks_.push_back(Pick{.claim = c, .alt = &alt, .device = d});
+  Pick pick{.claim = c, .alt = &alt, .device = d};
+  if (facts_.Multi(d)) {
+    pick.shared = true;
+    pick.consumed = facts_.Demand(alt, d).value_or(std::vector<int64_t>{});
+  }
+  picks_.push_back(std::move(pick));
   const PlannedClaim& claim = plan_.claims[c];
   for (size_t j = 0; j < claim.constraints.size(); ++j) {
     const PlannedConstraint& pc = claim.constraints[j];
@@ -408,7 +430,10 @@ void NodeSearch::Apply(size_t c, const Alternative& alt, size_t d) {
       st.seen.push_back(v);
     }
   }
-  for (const auto& [idx, amount] : *facts_.Consumption(d)) facts_.counters().used[idx] += amount;
+  if (facts_.DrawsCounters(d)) {
+    for (const auto& [idx, amount] : *facts_.Consumption(d)) facts_.counters().used[idx] += amount;
+  }
+  facts_.UseCapacity(alt, d, +1);
 }
 
 void NodeSearch::Undo() {
@@ -425,8 +450,11 @@ void NodeSearch::Undo() {
       st.seen.pop_back();
     }
   }
-  for (const auto& [idx, amount] : *facts_.Consumption(p.device)) {
-    facts_.counters().used[idx] -= amount;
+  facts_.UseCapacity(*p.alt, p.device, -1);
+  if (facts_.DrawsCounters(p.device)) {
+    for (const auto& [idx, amount] : *facts_.Consumption(p.device)) {
+      facts_.counters().used[idx] -= amount;
+    }
   }
 }
 

@@ -20,6 +20,10 @@ struct Pick {
   size_t claim = 0;
   const Alternative* alt = nullptr;
   size_t device = 0;
+  // A share of a multi-allocatable device (consumable capacity): what it consumes, per
+  // capacity in the order of Device::capacity, in milli-units.
+  bool shared = false;
+  std::vector<int64_t> consumed;
 };
 
 // Budget shared by all nodes of one check.

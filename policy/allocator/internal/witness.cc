@@ -88,6 +88,24 @@ void AddConfigs(const PlannedClaim& claim, const std::vector<const Pick*>& picks
   }
 }
 
+// Milli-units as a quantity: whole units without suffix, else "<n>m".
+std::string MilliText(int64_t milli) {
+  return milli % 1000 == 0 ? std::to_string(milli / 1000) : std::to_string(milli) + "m";
+}
+
+// A share of a multi-allocatable device (§12). Upstream draws a random UUID; the witness
+// numbers its shares so that the output is deterministic.
+void AddShare(const k8s::Device& device, const Pick& pick, int n,
+              k8s::DeviceRequestAllocationResult& r) {
+  std::string digits = std::to_string(n);
+  r.share_id = "00000000-0000-4000-8000-" + std::string(12 - std::min<size_t>(12, digits.size()), '0') + digits;
+  size_t i = 0;
+  for (const auto& [name, capacity] : device.capacity) {
+    if (i < pick.consumed.size()) r.consumed_capacity[name] = MilliText(pick.consumed[i]);
+    ++i;
+  }
+}
+
 }  // namespace
 
 std::vector<k8s::AllocationResult> BuildAllocations(const Inventory& inv, const Plan& plan,
@@ -101,6 +119,7 @@ std::vector<k8s::AllocationResult> BuildAllocations(const Inventory& inv, const 
       if (p.claim == c) mine.push_back(&p);
     }
     k8s::AllocationResult& result = out[c];
+    int shares = 0;
     for (const Pick* p : mine) {
       DeviceView v = inv.View(p->device);
       k8s::DeviceRequestAllocationResult r;
@@ -116,6 +135,7 @@ std::vector<k8s::AllocationResult> BuildAllocations(const Inventory& inv, const 
         r.binding_conditions = v.device->binding_conditions;
         r.binding_failure_conditions = v.device->binding_failure_conditions;
       }
+      if (p->shared) AddShare(*v.device, *p, ++shares, r);
       result.devices.results.push_back(std::move(r));
     }
     AddConfigs(plan.claims[c], mine, result.devices);

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,7 @@ struct Case {
   Options options = nullptr;
   VerdictKind want = VerdictKind::kSatisfiable;
   std::string code = "";                    // a reason with this code must be present
+  std::string absent = "";                  // a reason with this code must not be present
   std::vector<std::string> devices = {};    // witness "pool/device" (request order), if given
   std::vector<std::string> nodes = {};      // feasible nodes, if given
   std::vector<std::string> requests = {};   // witness result request names, if given
@@ -109,6 +111,46 @@ k8s::Device Tainted(k8s::Device d, std::string effect) {
   return d;
 }
 
+// §12: one GPU that allows multiple allocations, with 40Gi of memory and an optional policy.
+k8s::Device SharedGpu(std::optional<k8s::CapacityRequestPolicy> policy = std::nullopt,
+                      bool multi = true) {
+  k8s::Device d = MakeDevice("gpu0", {{"model", "a100"}});
+  d.allow_multiple_allocations = multi;
+  d.capacity["memory"] = k8s::DeviceCapacity{.value = "40Gi", .request_policy = std::move(policy)};
+  return d;
+}
+
+InventoryInput SharedInventory(k8s::Device device) {
+  InventoryInput in;
+  in.slices = {MakeSlice("gpu.x", "p", "node-1", {std::move(device)})};
+  in.classes = {MakeClass("gpu")};
+  return in;
+}
+
+InventoryInput OneSharedGpu() { return SharedInventory(SharedGpu()); }
+
+// A request for `count` devices with capacity.requests memory=`memory` (empty: none).
+k8s::DeviceRequest Memory(std::string name, int64_t count, std::string memory) {
+  k8s::DeviceRequest r = Exact(std::move(name), "gpu", count);
+  if (!memory.empty()) r.exactly->capacity = k8s::CapacityRequirements{{{"memory", memory}}};
+  return r;
+}
+
+// A claim in the inventory holding a share of gpu.x/p/gpu0 that consumed `memory`.
+k8s::ResourceClaim ShareOf(std::string memory) {
+  k8s::ResourceClaim claim = AllocatedClaim({"gpu.x/p/gpu0"});
+  auto& r = claim.status->allocation->devices.results[0];
+  r.share_id = "11111111-2222-4333-8444-555555555555";
+  r.consumed_capacity["memory"] = std::move(memory);
+  return claim;
+}
+
+k8s::CapacityRequestPolicy RangePolicy() {
+  return k8s::CapacityRequestPolicy{
+      .default_value = "10Gi",
+      .valid_range = k8s::CapacityRequestPolicyRange{.min = "10Gi", .max = "40Gi", .step = "10Gi"}};
+}
+
 class AllocatorTest : public ::testing::TestWithParam<Case> {};
 
 TEST_P(AllocatorTest, Verdict) {
@@ -126,6 +168,11 @@ TEST_P(AllocatorTest, Verdict) {
     EXPECT_TRUE(std::any_of(v.reasons.begin(), v.reasons.end(),
                             [&](const Reason& r) { return r.code == c.code; }))
         << "missing reason " << c.code;
+  }
+  if (!c.absent.empty()) {
+    EXPECT_TRUE(std::none_of(v.reasons.begin(), v.reasons.end(),
+                             [&](const Reason& r) { return r.code == c.absent; }))
+        << "unexpected reason " << c.absent;
   }
   if (!c.devices.empty() || !c.requests.empty()) {
     std::vector<std::string> devices, requests;
@@ -391,6 +438,24 @@ INSTANTIATE_TEST_SUITE_P(
              .devices = {"p/half0", "p/half1"}},
         Case{.name = "CountersOverflowOnThirdPick", .inventory = Partitions,
              .claims = {Claim({Exact("gpu", "gpu", 3)})}, .options = Gates("DRAPartitionableDevices=true"),
+             // The counter bound (8Gi / 4Gi = 2 devices) decides before any search; every
+             // partition passes the filters alone, so no device-count reason may claim
+             // otherwise.
+             .want = VerdictKind::kUnsatisfiable, .code = "alloc.counters.exhausted",
+             .absent = "alloc.request.insufficient-devices"},
+        Case{.name = "SecondCounterOverflowsInSearch",
+             .inventory =
+                 [] {
+                   InventoryInput in = Partitions();
+                   in.slices[0].spec.shared_counters[0].counters["units"] = k8s::Counter{"2"};
+                   for (k8s::Device& d : in.slices[1].spec.devices) {
+                     d.consumes_counters[0].counters["units"] = k8s::Counter{"2"};
+                   }
+                   return in;
+                 },
+             // The memory bound admits two halves; only placing them shows that the
+             // units counter holds one.
+             .claims = {Claim({Exact("gpu", "gpu", 2)})}, .options = Gates("DRAPartitionableDevices=true"),
              .want = VerdictKind::kUnsatisfiable, .code = "alloc.search.exhausted"},
         Case{.name = "CommittedPartitionConsumesCounters",
              .inventory = [] {
@@ -477,6 +542,124 @@ INSTANTIATE_TEST_SUITE_P(
                return in;
              },
              .claims = {Claim({Exact("gpu", "gpu", 1)})}, .options = Gates("DRADeviceBindingConditions=true")},
+        // §12 consumable capacity
+        Case{.name = "SharedDeviceBacksTwoRequests", .inventory = OneSharedGpu,
+             .claims = {Claim({Memory("a", 1, "10Gi"), Memory("b", 1, "20Gi")})},
+             .options = Gates("DRAConsumableCapacity=true"), .devices = {"p/gpu0", "p/gpu0"}},
+        Case{.name = "SharedDeviceTwiceInOneRequest", .inventory = OneSharedGpu,
+             .claims = {Claim({Memory("a", 2, "20Gi")})},
+             .options = Gates("DRAConsumableCapacity=true"), .devices = {"p/gpu0", "p/gpu0"}},
+        Case{.name = "SharedCapacityExhausted", .inventory = OneSharedGpu,
+             .claims = {Claim({Memory("a", 1, "30Gi"), Memory("b", 1, "20Gi")})},
+             .options = Gates("DRAConsumableCapacity=true"), .want = VerdictKind::kUnsatisfiable,
+             .code = "alloc.search.exhausted"},
+        Case{.name = "SharesOfOnePodClaimsAddUp", .inventory = OneSharedGpu,
+             .claims = {Claim({Memory("a", 1, "30Gi")}), Claim({Memory("b", 1, "20Gi")})},
+             .options = Gates("DRAConsumableCapacity=true"), .want = VerdictKind::kUnsatisfiable},
+        Case{.name = "CommittedSharesConsume",
+             .inventory = [] {
+               InventoryInput in = OneSharedGpu();
+               in.claims = {ShareOf("30Gi")};
+               return in;
+             },
+             .claims = {Claim({Memory("a", 1, "20Gi")})},
+             .options = Gates("DRAConsumableCapacity=true"), .want = VerdictKind::kUnsatisfiable,
+             .code = "alloc.request.insufficient-devices"},
+        Case{.name = "CommittedSharesLeaveRoom",
+             .inventory = [] {
+               InventoryInput in = OneSharedGpu();
+               in.claims = {ShareOf("30Gi")};
+               return in;
+             },
+             .claims = {Claim({Memory("a", 1, "10Gi")})},
+             .options = Gates("DRAConsumableCapacity=true"), .devices = {"p/gpu0"}},
+        Case{.name = "SharedResultsMeanInUseWithoutGate",
+             .inventory = [] {
+               InventoryInput in = OneSharedGpu();
+               in.claims = {ShareOf("1Gi")};
+               return in;
+             },
+             .claims = {Claim({Exact("a", "gpu", 1)})}, .want = VerdictKind::kUnsatisfiable},
+        Case{.name = "DedicatedAllocationBlocksSharing",
+             .inventory = [] {
+               InventoryInput in = OneSharedGpu();
+               in.claims = {AllocatedClaim({"gpu.x/p/gpu0"})};
+               return in;
+             },
+             .claims = {Claim({Memory("a", 1, "1Gi")})},
+             .options = Gates("DRAConsumableCapacity=true"), .want = VerdictKind::kUnsatisfiable},
+        Case{.name = "UnrequestedCapacityWithoutPolicyIsExclusive", .inventory = OneSharedGpu,
+             .claims = {Claim({Memory("a", 2, "")})},
+             .options = Gates("DRAConsumableCapacity=true"), .want = VerdictKind::kUnsatisfiable},
+        Case{.name = "UnrequestedCapacityTakesTheDefault",
+             .inventory = [] { return SharedInventory(SharedGpu(RangePolicy())); },
+             .claims = {Claim({Memory("a", 4, "")})},
+             .options = Gates("DRAConsumableCapacity=true"),
+             .devices = {"p/gpu0", "p/gpu0", "p/gpu0", "p/gpu0"}},
+        Case{.name = "ValidRangeRoundsUpToStep",
+             .inventory = [] { return SharedInventory(SharedGpu(RangePolicy())); },
+             .claims = {Claim({Memory("a", 3, "15Gi")})},  // 3 x 20Gi > 40Gi
+             .options = Gates("DRAConsumableCapacity=true"), .want = VerdictKind::kUnsatisfiable},
+        Case{.name = "ValidRangeFitsAfterRounding",
+             .inventory = [] { return SharedInventory(SharedGpu(RangePolicy())); },
+             .claims = {Claim({Memory("a", 2, "15Gi")})},  // 2 x 20Gi
+             .options = Gates("DRAConsumableCapacity=true"), .devices = {"p/gpu0", "p/gpu0"}},
+        Case{.name = "ValidRangeMaxRejects",
+             .inventory = [] { return SharedInventory(SharedGpu(RangePolicy())); },
+             .claims = {Claim({Memory("a", 1, "41Gi")})},
+             .options = Gates("DRAConsumableCapacity=true"), .want = VerdictKind::kUnsatisfiable},
+        Case{.name = "ValidValuesAboveEveryValueRejects",
+             .inventory =
+                 [] {
+                   return SharedInventory(SharedGpu(k8s::CapacityRequestPolicy{
+                       .default_value = "10Gi", .valid_values = {"10Gi", "20Gi"}}));
+                 },
+             .claims = {Claim({Memory("a", 1, "25Gi")})},
+             .options = Gates("DRAConsumableCapacity=true"), .want = VerdictKind::kUnsatisfiable},
+        Case{.name = "ValidValuesRoundUp",
+             .inventory =
+                 [] {
+                   return SharedInventory(SharedGpu(k8s::CapacityRequestPolicy{
+                       .default_value = "10Gi", .valid_values = {"10Gi", "20Gi"}}));
+                 },
+             .claims = {Claim({Memory("a", 1, "15Gi"), Memory("b", 1, "11Gi")})},  // 20 + 20
+             .options = Gates("DRAConsumableCapacity=true"), .devices = {"p/gpu0", "p/gpu0"}},
+        Case{.name = "RequestedCapacityMissingOnDevice", .inventory = OneSharedGpu,
+             .claims = {[] {
+               k8s::DeviceRequest r = Exact("a", "gpu", 1);
+               r.exactly->capacity = k8s::CapacityRequirements{{{"cores", "1"}}};
+               return Claim({r});
+             }()},
+             .options = Gates("DRAConsumableCapacity=true"), .want = VerdictKind::kUnsatisfiable},
+        Case{.name = "DedicatedDeviceFiltersByCapacity",
+             .inventory = [] { return SharedInventory(SharedGpu(std::nullopt, false)); },
+             .claims = {Claim({Memory("a", 1, "50Gi")})},
+             .options = Gates("DRAConsumableCapacity=true"), .want = VerdictKind::kUnsatisfiable},
+        Case{.name = "DedicatedDeviceIsNotShared",
+             .inventory = [] { return SharedInventory(SharedGpu(std::nullopt, false)); },
+             .claims = {Claim({Memory("a", 1, "1Gi"), Memory("b", 1, "1Gi")})},
+             .options = Gates("DRAConsumableCapacity=true"), .want = VerdictKind::kUnsatisfiable},
+        Case{.name = "CapacityIgnoredWithoutGate",
+             .inventory = [] { return SharedInventory(SharedGpu(std::nullopt, false)); },
+             .claims = {Claim({Memory("a", 1, "50Gi")})}, .devices = {"p/gpu0"}},
+        Case{.name = "CapacityRequestWithoutGateFatalInExperimental",
+             .inventory = OneSharedGpu, .claims = {Claim({Memory("a", 1, "1Gi")})},
+             .options = Gates("DRADeviceBindingConditions=true"), .want = VerdictKind::kError,
+             .code = "alloc.feature.disabled"},
+        Case{.name = "SharedPartitionDrawsCountersOnce",
+             .inventory =
+                 [] {
+                   InventoryInput in = Partitions();
+                   auto& devices = in.slices[1].spec.devices;
+                   devices.erase(devices.begin(), devices.begin() + 2);  // keep "full"
+                   devices[0].allow_multiple_allocations = true;
+                   devices[0].capacity["memory"] = k8s::DeviceCapacity{.value = "40Gi"};
+                   return in;
+                 },
+             // "full" draws all 8Gi of the counter with its first share only.
+             .claims = {Claim({Memory("a", 1, "10Gi"), Memory("b", 1, "10Gi")})},
+             .options = Gates("DRAConsumableCapacity=true,DRAPartitionableDevices=true"),
+             .devices = {"p/full", "p/full"}},
         // §16 limits, budget
         Case{.name = "MoreThan32ResultsFatal", .inventory = TwoNodes,
              .claims = {Claim({Exact("gpu", "gpu", 33)})}, .want = VerdictKind::kError,
@@ -538,6 +721,22 @@ TEST(AllocatorResultTest, FunnelExplainsTheBestNode) {
   EXPECT_EQ(v.funnels[0].usable, 4);
   EXPECT_EQ(v.funnels[0].cluster_match, 6);
   EXPECT_EQ(v.funnels[0].needed, 5);
+}
+
+TEST(AllocatorResultTest, SharesCarryShareIdAndConsumedCapacity) {
+  Inventory inv = Inventory::Build(SharedInventory(SharedGpu(RangePolicy())));
+  FakeEvaluator eval;
+  AllocatorOptions options;
+  ASSERT_TRUE(ApplyFeatureGates("DRAConsumableCapacity=true", options.gates).ok());
+  k8s::ResourceClaimSpec claim = Claim({Memory("a", 1, "15Gi"), Memory("b", 1, "")});
+  AllocationVerdict v = CheckClaim(inv, claim, eval, options);
+  ASSERT_EQ(v.kind, VerdictKind::kSatisfiable) << RenderVerdict(v);
+  const auto& results = v.allocations.at(0).devices.results;
+  ASSERT_EQ(results.size(), 2u);
+  EXPECT_NE(results[0].share_id, results[1].share_id);
+  EXPECT_EQ(results[0].share_id.size(), 36u);
+  EXPECT_EQ(results[0].consumed_capacity.at("memory"), std::to_string(20LL << 30));
+  EXPECT_EQ(results[1].consumed_capacity.at("memory"), std::to_string(10LL << 30));
 }
 
 }  // namespace

@@ -18,8 +18,14 @@ void MaybeTolerate(const std::function<uint32_t(uint32_t)>& next, k8s::DeviceReq
   if (next(3) == 0) c.tolerations.push_back(k8s::DeviceToleration{.key = "k", .op = "Exists"});
 }
 
+// With the consumable-capacity gate: sometimes request 1-3 units of capacity "mem".
+void MaybeRequestCapacity(const std::function<uint32_t(uint32_t)>& next, bool gate,
+                          k8s::DeviceRequestCommon& c) {
+  if (gate && next(2)) c.capacity = k8s::CapacityRequirements{{{"mem", std::to_string(1 + next(3))}}};
+}
+
 k8s::DeviceRequest RandomRequest(const std::function<uint32_t(uint32_t)>& next, int index,
-                                 int& slots, bool& has_all) {
+                                 int& slots, bool& has_all, bool capacity) {
   std::string name = "r" + std::to_string(index);
   std::vector<std::string> sels;
   if (next(2)) sels.push_back(kSelectors[next(4)]);
@@ -28,6 +34,7 @@ k8s::DeviceRequest RandomRequest(const std::function<uint32_t(uint32_t)>& next, 
     has_all = true;
     k8s::DeviceRequest r = AllOf(name, next(2) ? "any" : "drv-a", sels);
     MaybeTolerate(next, Common(r));
+    MaybeRequestCapacity(next, capacity, Common(r));
     return r;
   }
   if (kind == 1) {
@@ -40,6 +47,7 @@ k8s::DeviceRequest RandomRequest(const std::function<uint32_t(uint32_t)>& next, 
                          next(2) ? std::vector<std::string>{kSelectors[next(4)]}
                                  : std::vector<std::string>{}));
       MaybeTolerate(next, subs.back());
+      MaybeRequestCapacity(next, capacity, subs.back());
     }
     slots -= static_cast<int>(max_count);
     return FirstAvailable(name, subs);
@@ -49,6 +57,7 @@ k8s::DeviceRequest RandomRequest(const std::function<uint32_t(uint32_t)>& next, 
   k8s::DeviceRequest r = Exact(name, next(3) ? "any" : "drv-a", count, sels);
   if (next(8) == 0) r.exactly->admin_access = true;
   MaybeTolerate(next, Common(r));
+  MaybeRequestCapacity(next, capacity, Common(r));
   return r;
 }
 
@@ -58,7 +67,8 @@ k8s::ResourceClaimSpec RandomClaim(const std::function<uint32_t(uint32_t)>& next
   int slots = 4;
   bool has_all = false;
   for (int i = 0, n = 1 + static_cast<int>(next(2)); i < n && slots > 0; ++i) {
-    spec.devices.requests.push_back(RandomRequest(next, i, slots, has_all));
+    spec.devices.requests.push_back(
+        RandomRequest(next, i, slots, has_all, o.gates.consumable_capacity));
   }
   if (!has_all && next(2)) {
     bool distinct = o.gates.consumable_capacity && next(2);
@@ -70,8 +80,21 @@ k8s::ResourceClaimSpec RandomClaim(const std::function<uint32_t(uint32_t)>& next
   return spec;
 }
 
+// Capacity "mem" of 1-4 units, sometimes with a policy (default 1, range 1..4 step 2).
+void MaybeCapacity(const std::function<uint32_t(uint32_t)>& next, k8s::Device& d) {
+  d.allow_multiple_allocations = next(2) == 0;
+  if (next(3) == 0) return;
+  k8s::DeviceCapacity cap{.value = std::to_string(1 + next(4))};
+  if (d.allow_multiple_allocations.value_or(false) && next(3) == 0) {
+    cap.request_policy = k8s::CapacityRequestPolicy{
+        .default_value = "1",
+        .valid_range = k8s::CapacityRequestPolicyRange{.min = "1", .max = "4", .step = "2"}};
+  }
+  d.capacity["mem"] = std::move(cap);
+}
+
 k8s::Device RandomDevice(const std::function<uint32_t(uint32_t)>& next, int id, bool counters,
-                         bool taints) {
+                         bool taints, bool capacity) {
   std::map<std::string, std::string> strings{{"model", kModels[next(2)]}};
   if (next(6) != 0) strings["resource.kubernetes.io/pcieRoot"] = kRoots[next(3)];
   k8s::Device d = MakeDevice("d" + std::to_string(id), strings);
@@ -83,6 +106,7 @@ k8s::Device RandomDevice(const std::function<uint32_t(uint32_t)>& next, int id, 
   if (taints && next(4) == 0) {
     d.taints.push_back(k8s::DeviceTaint{.key = "k", .value = "v", .effect = "NoSchedule"});
   }
+  if (capacity) MaybeCapacity(next, d);
   return d;
 }
 
@@ -102,7 +126,8 @@ RandomCase MakeRandomCase(const std::function<uint32_t(uint32_t)>& next) {
   for (int p = 0, pools = 1 + static_cast<int>(next(3)); p < pools && device_id < 8; ++p) {
     std::vector<k8s::Device> devices;
     for (int i = 0, n = static_cast<int>(next(4)); i < n && device_id < 8; ++i) {
-      devices.push_back(RandomDevice(next, device_id++, counters, o.gates.device_taints));
+      devices.push_back(RandomDevice(next, device_id++, counters, o.gates.device_taints,
+                                     o.gates.consumable_capacity));
     }
     std::string node = next(5) == 0 ? "" : "n" + std::to_string(next(static_cast<uint32_t>(nodes)));
     k8s::ResourceSlice slice = MakeSlice(next(4) == 0 ? "b" : "a", "p" + std::to_string(p), node,
@@ -122,6 +147,26 @@ RandomCase MakeRandomCase(const std::function<uint32_t(uint32_t)>& next) {
     }
   }
   if (!used.empty()) rc.input.claims.push_back(AllocatedClaim(used));
+  // Committed shares of multi-allocatable devices (consumable capacity).
+  std::vector<std::pair<std::string, std::string>> shares;
+  for (const auto& s : rc.input.slices) {
+    for (const auto& d : s.spec.devices) {
+      if (!d.allow_multiple_allocations.value_or(false) || next(3) != 0) continue;
+      shares.emplace_back(s.spec.driver + "/" + s.spec.pool.name + "/" + d.name,
+                          std::to_string(1 + next(2)));
+    }
+  }
+  if (!shares.empty()) {
+    std::vector<std::string> keys;
+    for (const auto& [key, amount] : shares) keys.push_back(key);
+    k8s::ResourceClaim claim = AllocatedClaim(keys);
+    auto& results = claim.status->allocation->devices.results;
+    for (size_t i = 0; i < results.size(); ++i) {
+      results[i].share_id = "00000000-0000-4000-8000-00000000000" + std::to_string(i % 10);
+      results[i].consumed_capacity["mem"] = shares[i].second;
+    }
+    rc.input.claims.push_back(std::move(claim));
+  }
   for (int c = 0, n = 1 + static_cast<int>(next(2)); c < n; ++c) {
     rc.claims.push_back(RandomClaim(next, o));
   }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -16,6 +17,8 @@ struct Dev {
   const k8s::Device* device;
   size_t id;
   bool in_use;
+  bool multi;                                // allowMultipleAllocations with the gate on
+  std::map<std::string, int64_t> committed;  // consumedCapacity of other claims' shares
 };
 
 struct Choice {  // one request slot filled
@@ -46,7 +49,10 @@ class Reference {
         if (!visible) continue;
         for (const auto& d : s.spec.devices) {
           if (!d.consumes_counters.empty() && !o_.gates.partitionable_devices) continue;
-          devs_.push_back(Dev{&s, &d, devs_.size(), InUse(s, d)});
+          Dev dev{&s, &d, devs_.size(), InUse(s, d),
+                  o_.gates.consumable_capacity && d.allow_multiple_allocations.value_or(false), {}};
+          Shares(s, d, dev.committed);
+          devs_.push_back(std::move(dev));
         }
       }
       if (Solve(0, 0)) return true;
@@ -59,13 +65,79 @@ class Reference {
     for (const auto& c : in_.claims) {
       if (!c.status || !c.status->allocation) continue;
       for (const auto& r : c.status->allocation->devices.results) {
-        if (!r.admin_access.value_or(false) && r.driver == s.spec.driver &&
+        bool shared = !r.share_id.empty() && o_.gates.consumable_capacity;
+        if (!r.admin_access.value_or(false) && !shared && r.driver == s.spec.driver &&
             r.pool == s.spec.pool.name && r.device == d.name) {
           return true;
         }
       }
     }
     return false;
+  }
+
+  void Shares(const k8s::ResourceSlice& s, const k8s::Device& d,
+              std::map<std::string, int64_t>& committed) const {
+    if (!o_.gates.consumable_capacity) return;
+    for (const auto& c : in_.claims) {
+      if (!c.status || !c.status->allocation) continue;
+      for (const auto& r : c.status->allocation->devices.results) {
+        if (r.share_id.empty() || r.driver != s.spec.driver || r.pool != s.spec.pool.name ||
+            r.device != d.name) {
+          continue;
+        }
+        for (const auto& [name, amount] : r.consumed_capacity) {
+          committed[name] += *internal::ParseMilli(amount);
+        }
+      }
+    }
+  }
+
+  // What one allocation for `c` takes from each capacity of `d`; nullopt: cannot serve.
+  static std::optional<std::map<std::string, int64_t>> Demand(const k8s::DeviceRequestCommon& c,
+                                                               const Dev& d) {
+    std::map<std::string, int64_t> out;
+    if (c.capacity) {
+      for (const auto& [name, amount] : c.capacity->requests) {
+        if (!d.device->capacity.count(name)) return std::nullopt;
+      }
+    }
+    for (const auto& [name, cap] : d.device->capacity) {
+      int64_t value = *internal::ParseMilli(cap.value);
+      const k8s::CapacityRequestPolicy* policy = cap.request_policy ? &*cap.request_policy : nullptr;
+      std::optional<int64_t> want;
+      if (c.capacity && c.capacity->requests.count(name)) {
+        want = *internal::ParseMilli(c.capacity->requests.at(name));
+      }
+      int64_t take = value;
+      if (!want) {
+        if (policy && policy->default_value) take = *internal::ParseMilli(*policy->default_value);
+      } else if (!policy || !policy->valid_range) {
+        take = *want;
+      } else {
+        const auto& range = *policy->valid_range;
+        int64_t min = *internal::ParseMilli(range.min);
+        int64_t step = range.step ? *internal::ParseMilli(*range.step) : 0;
+        take = min;
+        while (take < *want) take += step > 0 ? step : (*want - take);
+        if (range.max && take > *internal::ParseMilli(*range.max)) return std::nullopt;
+      }
+      out[name] = take;
+    }
+    return out;
+  }
+
+  // Committed shares + `extra` allocations fit every capacity of `d`.
+  static bool CapacityFits(const Dev& d, const std::vector<const k8s::DeviceRequestCommon*>& extra) {
+    std::map<std::string, int64_t> total = d.committed;
+    for (const auto* c : extra) {
+      auto demand = Demand(*c, d);
+      if (!demand) return false;
+      for (const auto& [name, amount] : *demand) total[name] += amount;
+    }
+    for (const auto& [name, cap] : d.device->capacity) {
+      if (total[name] > *internal::ParseMilli(cap.value)) return false;
+    }
+    return true;
   }
 
   bool Passes(const k8s::DeviceRequestCommon& c, const Dev& d) {
@@ -111,7 +183,10 @@ class Reference {
     if (common.allocation_mode == k8s::kAllocationModeAll) {
       size_t before = chosen_.size();
       for (const Dev& d : devs_) {
-        if (Passes(common, d)) chosen_.push_back(Choice{c, request, name, &common, admin, d.id});
+        bool fits = !o_.gates.consumable_capacity || CapacityFits(d, {&common});
+        if (Passes(common, d) && fits) {
+          chosen_.push_back(Choice{c, request, name, &common, admin, d.id});
+        }
       }
       bool ok = chosen_.size() > before && Solve(c, r + 1);
       chosen_.resize(before);
@@ -203,11 +278,14 @@ class Reference {
       }
     };
     for (const Dev& d : devs_) {
-      if (d.in_use) draw(d);
+      if (d.in_use || (d.multi && !d.committed.empty())) draw(d);
     }
     std::set<std::string> touched;  // slices a chosen device draws from: all their counters count
+    std::set<size_t> drawn;         // a multi-allocatable device draws once
     for (const Choice& ch : chosen_) {
-      draw(devs_[ch.dev]);
+      const Dev& d = devs_[ch.dev];
+      if (d.multi && (!d.committed.empty() || !drawn.insert(ch.dev).second)) continue;
+      draw(d);
       if (!devs_[ch.dev].device->consumes_counters.empty()) {
         touched.insert(devs_[ch.dev].slice->metadata.name + "/");
       }
@@ -227,7 +305,7 @@ class Reference {
       if (!const_cast<Reference*>(this)->Passes(*ch.common, d)) return false;
       if (d.in_use && !ch.admin) return false;
       if (!Tolerated(ch, d)) return false;
-      for (size_t j = 0; j < chosen_.size(); ++j) {
+      for (size_t j = 0; j < chosen_.size() && !d.multi; ++j) {
         if (j == i || chosen_[j].dev != ch.dev) continue;
         if (chosen_[j].claim == ch.claim) return false;   // never twice in one claim
         if (!ch.admin || !chosen_[j].admin) {
@@ -237,7 +315,17 @@ class Reference {
         }
       }
     }
-    return ConstraintsHold() && CountersFit();
+    return ConstraintsHold() && CountersFit() && CapacitiesFit();
+  }
+
+  bool CapacitiesFit() const {
+    if (!o_.gates.consumable_capacity) return true;
+    std::map<size_t, std::vector<const k8s::DeviceRequestCommon*>> by_device;
+    for (const Choice& ch : chosen_) by_device[ch.dev].push_back(ch.common);
+    for (const auto& [dev, commons] : by_device) {
+      if (!CapacityFits(devs_[dev], commons)) return false;
+    }
+    return true;
   }
 
   const InventoryInput& in_;

@@ -10,6 +10,7 @@
 #include <atomic>
 #include <chrono>
 #include <csignal>
+#include <functional>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -28,6 +29,9 @@
 
 #include "gtest/gtest.h"
 #include "tests/webhook/testing/fake_checker.h"
+#include "tests/webhook/testing/fake_inventory.h"
+#include "webhook/admission/policy_checker.h"
+#include "webhook/server/inventory_hooks.h"
 
 namespace draguard::webhook {
 namespace {
@@ -87,18 +91,19 @@ class TlsClient {
   }
 
   beast::error_code Request(http::verb verb, std::string_view target, std::string body,
-                            Response& out) {
+                            Response& out, std::string_view content_type = "application/json") {
     http::request<http::string_body> req{verb, target, 11};
     req.set(http::field::host, kHost);
-    req.set(http::field::content_type, "application/json");
+    if (!content_type.empty()) req.set(http::field::content_type, content_type);
     req.body() = std::move(body);
     req.prepare_payload();
-    beast::error_code ec;
-    http::write(stream_, req, ec);
-    if (ec) return ec;
+    beast::error_code write_ec, ec;
+    http::write(stream_, req, write_ec);
+    // A server may answer (413) and close before the whole body is written: read the
+    // answer anyway, as the API server's HTTP client does.
     out = {};
     http::read(stream_, buffer_, out, ec);
-    return ec;
+    return ec ? (write_ec ? write_ec : ec) : beast::error_code();
   }
 
   beast::error_code Validate(Response& out) {
@@ -163,9 +168,9 @@ class ServerE2eTest : public ::testing::Test {
     if (!dir_.empty()) std::filesystem::remove_all(dir_);
   }
 
-  void StartServer(AdmissionChecker& checker) {
-    server_ = std::make_unique<Server>(options_, checker,
-                                       ServerHooks{.log = [](std::string_view) {}});
+  void StartServer(AdmissionChecker& checker, ServerHooks hooks = {}) {
+    hooks.log = [](std::string_view) {};
+    server_ = std::make_unique<Server>(options_, checker, std::move(hooks));
     Status status = server_->Start();
     ASSERT_TRUE(status.ok()) << status;
     port_ = server_->port();
@@ -350,6 +355,96 @@ TEST(ServerStartTest, RejectsUnreadableCertificate) {
   options.tls_private_key_file = "/nonexistent/tls.key";
   Server server(options, checker, {.log = [](std::string_view) {}});
   EXPECT_EQ(server.Start().code(), StatusCode::kInvalidArgument);
+}
+
+// --- The malformed-input matrix over real TLS: each answered, then the server still serves. ---
+
+struct MalformedCase {
+  std::string name;
+  std::string content_type = "application/json";
+  std::string body;
+  unsigned status = 400;
+};
+
+std::string ReviewWith(const std::function<void(nlohmann::json&)>& edit) {
+  nlohmann::json review = MakeReview();
+  edit(review);
+  return review.dump();
+}
+
+std::vector<MalformedCase> MalformedCases() {
+  return {
+      {.name = "empty body", .body = ""},
+      {.name = "wrong Content-Type", .content_type = "text/plain", .body = MakeReview().dump()},
+      {.name = "no Content-Type", .content_type = "", .body = MakeReview().dump()},
+      {.name = "invalid JSON", .body = R"({"apiVersion":"admission.k8s.io/v1",)"},
+      {.name = "oversized body", .body = std::string(7 * 1024 * 1024 + 1, ' '), .status = 413},
+      {.name = "deep nesting", .body = std::string(100000, '[') + std::string(100000, ']')},
+      {.name = "wrong kind",
+       .body = ReviewWith([](nlohmann::json& r) { r["kind"] = "ConversionReview"; })},
+      {.name = "missing uid",
+       .body = ReviewWith([](nlohmann::json& r) { r["request"].erase("uid"); })},
+      {.name = "missing request",
+       .body = ReviewWith([](nlohmann::json& r) { r.erase("request"); })},
+  };
+}
+
+TEST_F(ServerE2eTest, MalformedInputMatrixThenStillServes) {
+  FakeChecker checker;
+  StartServer(checker);
+  for (const MalformedCase& c : MalformedCases()) {
+    SCOPED_TRACE(c.name);
+    TlsClient client(ca(), port_);
+    ASSERT_FALSE(client.Connect());
+    Response res;
+    beast::error_code ec =
+        client.Request(http::verb::post, "/validate", c.body, res, c.content_type);
+    ASSERT_FALSE(ec) << ec.message();
+    EXPECT_EQ(res.result_int(), c.status);
+    EXPECT_TRUE(ServesValidate());
+  }
+  EXPECT_EQ(checker.calls(), static_cast<int>(MalformedCases().size()))
+      << "the checker saw only the well-formed reviews of ServesValidate";
+}
+
+// The real checker and an inventory source: /readyz waits for the first sync, a claim is
+// checked against the inventory, and /metrics reports the inventory.
+TEST_F(ServerE2eTest, InventoryGatesReadinessAndFeedsTheChecks) {
+  testing::FakeInventorySource source;
+  PolicyCheckerOptions checker_options;
+  checker_options.satisfiability.source = &source;
+  checker_options.satisfiability.new_evaluator = [] {
+    return std::make_unique<testing::LiteralSelectorEvaluator>();
+  };
+  PolicyChecker checker(std::move(checker_options));
+  ServerHooks hooks;
+  AddInventoryHooks(&source, hooks);
+  StartServer(checker, std::move(hooks));
+
+  TlsClient client(ca(), port_);
+  ASSERT_FALSE(client.Connect());
+  Response res;
+  ASSERT_FALSE(client.Request(http::verb::get, "/readyz", "", res));
+  EXPECT_EQ(res.result_int(), 503u) << "not ready before the inventory synced";
+
+  source.Publish(testing::ClusterFromYaml(testing::GpuInventoryYaml("node-a", 1)));
+  ASSERT_FALSE(client.Request(http::verb::get, "/readyz", "", res));
+  EXPECT_EQ(res.result_int(), 200u);
+
+  nlohmann::json review = MakeReview();
+  review["request"]["object"]["spec"]["devices"]["requests"] = nlohmann::json::parse(
+      R"([{"name":"gpu","exactly":{"deviceClassName":"gpu.example.com","count":2}}])");
+  ASSERT_FALSE(client.Request(http::verb::post, "/validate", review.dump(), res));
+  ASSERT_EQ(res.result_int(), 200u);
+  nlohmann::json response = nlohmann::json::parse(res.body())["response"];
+  EXPECT_EQ(response["allowed"], true) << "unsatisfiable is a warning by default";
+  ASSERT_EQ(response["warnings"].size(), 1u) << res.body();
+  EXPECT_NE(response["warnings"][0].get<std::string>().find("no node can allocate"),
+            std::string::npos);
+
+  ASSERT_FALSE(client.Request(http::verb::get, "/metrics", "", res));
+  EXPECT_NE(res.body().find("draguard_inventory_synced 1\n"), std::string::npos);
+  EXPECT_NE(res.body().find("draguard_inventory_objects 2\n"), std::string::npos);
 }
 
 }  // namespace

@@ -1,0 +1,177 @@
+#!/usr/bin/env bash
+# Webhook load benchmark (issue 6 item 10): wrk against `draguard serve` /validate with a typical
+# ResourceClaim review (bench/webhook-review.json, 2.8 KB), TLS keep-alive, and in the same run
+# nginx serving draguard's own response to that review over TLS with the same certificate,
+# protocols and worker count: the ceiling for an HTTPS server on this machine.
+#
+#   bench/webhook-load.sh path/to/release/draguard [seconds]
+#
+# Prints, for nginx and for draguard without and with a 10,000-device inventory: maximum
+# requests/s, latency percentiles at that load, and p50/p99 at half of draguard's maximum rate
+# (wrk's delay() hook paces each connection); then draguard's RSS idle and with the inventory.
+# Needs wrk and nginx (scripts/install-deps --bench), openssl, curl. Ports 18443-18445.
+set -euo pipefail
+
+draguard="${1:?usage: bench/webhook-load.sh path/to/draguard [seconds]}"
+seconds="${2:-10}"
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+review="$repo/bench/webhook-review.json"
+threads="${WEBHOOK_BENCH_THREADS:-2}"      # server I/O threads and nginx workers
+connections="${WEBHOOK_BENCH_CONNECTIONS:-32}"
+work="$(mktemp -d -t draguard-bench.XXXXXX)"
+pids=()
+
+cleanup() {
+  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+for tool in wrk nginx openssl curl; do
+  command -v "$tool" >/dev/null || { echo "webhook-load: $tool not found" >&2; exit 2; }
+done
+
+"$repo/certs/mint-certs.sh" --out "$work/certs" --san 127.0.0.1 >/dev/null 2>&1
+
+# 1000 nodes, each with 8 A100 GPUs and 2 NICs sharing PCIe roots pairwise: 10,000 devices,
+# written 100 nodes per file (the decoder refuses files over 3 MiB, as the API server does).
+inventory() {  # DIR
+  awk -v dir="$1" 'BEGIN {
+    out = dir "/classes.yaml"
+    print "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n  name: gpu.nvidia.com\nspec:\n  selectors:\n  - cel:\n      expression: device.driver == \"gpu.nvidia.com\"" > out
+    print "---\napiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n  name: nic.example.com\nspec:\n  selectors:\n  - cel:\n      expression: device.driver == \"nic.example.com\"" > out
+    for (n = 0; n < 1000; n++) {
+      out = sprintf("%s/nodes-%02d.yaml", dir, int(n / 100))
+      node = sprintf("gpu-node-%04d", n)
+      printf "---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata:\n  name: %s-gpu\nspec:\n  driver: gpu.nvidia.com\n  nodeName: %s\n  pool:\n    name: %s\n    generation: 1\n    resourceSliceCount: 1\n  devices:\n", node, node, node > out
+      for (g = 0; g < 8; g++) {
+        printf "  - name: gpu-%d\n    attributes:\n      productName: {string: NVIDIA A100-SXM4-80GB}\n      architecture: {string: Ampere}\n      index: {int: %d}\n      uuid: {string: GPU-%04d-%d}\n      driverVersion: {version: 580.126.20}\n      resource.kubernetes.io/pcieRoot: {string: pci%04d:%d}\n    capacity:\n      memory: {value: 80Gi}\n", g, g, n, g, n, int(g / 4) > out
+      }
+      printf "---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata:\n  name: %s-nic\nspec:\n  driver: nic.example.com\n  nodeName: %s\n  pool:\n    name: %s\n    generation: 1\n    resourceSliceCount: 1\n  devices:\n", node, node, node > out
+      for (i = 0; i < 2; i++) {
+        printf "  - name: nic-%d\n    attributes:\n      interface: {string: eth%d}\n      resource.kubernetes.io/pcieRoot: {string: pci%04d:%d}\n", i, i + 1, n, i > out
+      }
+    }
+  }'
+}
+mkdir -p "$work/inventory"
+inventory "$work/inventory"
+
+curl_args=(-sS --max-time 10 --cacert "$work/certs/ca.crt")
+
+start_draguard() {  # PORT [extra flags...]: starts draguard serve, waits for /readyz
+  local port="$1"
+  shift
+  "$draguard" serve --listen "127.0.0.1:$port" --threads "$threads" \
+    --tls-cert-file "$work/certs/tls.crt" --tls-private-key-file "$work/certs/tls.key" "$@" \
+    >"$work/draguard-$port.log" 2>&1 &
+  pids+=($!)
+  draguard_pid=$!
+  for _ in $(seq 1 300); do
+    curl "${curl_args[@]}" -fo /dev/null "https://127.0.0.1:$port/readyz" 2>/dev/null && return 0
+    sleep 0.1
+  done
+  cat "$work/draguard-$port.log" >&2
+  return 1
+}
+
+rss_kib() { awk '/^VmRSS:/ {print $2}' "/proc/$1/status"; }
+
+cat >"$work/post.lua" <<EOF
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+local f = io.open("$review", "rb")
+wrk.body = f:read("*a")
+f:close()
+EOF
+# Paced variant: each connection waits DELAY_MS between requests (rate = connections/delay).
+paced_lua() {
+  cp "$work/post.lua" "$work/paced.lua"
+  printf 'function delay() return %s end\n' "$1" >>"$work/paced.lua"
+}
+
+run_wrk() {  # NAME URL SCRIPT: prints Requests/sec and the latency distribution
+  local name="$1" url="$2" script="$3" out
+  out="$work/wrk-$(tr -c 'A-Za-z0-9' '_' <<<"$name").txt"
+  wrk -t2 -c"$connections" -d"${seconds}s" --latency -s "$script" "$url" >"$out"
+  local rps p50 p90 p99
+  rps=$(awk '/^Requests\/sec:/ {print $2}' "$out")
+  p50=$(awk '$1 == "50%" {print $2}' "$out")
+  p90=$(awk '$1 == "90%" {print $2}' "$out")
+  p99=$(awk '$1 == "99%" {print $2}' "$out")
+  local errors
+  errors=$(grep -E 'Non-2xx|Socket errors' "$out" | tr '\n' ' ' || true)
+  printf '%-34s %10s req/s   p50 %-9s p90 %-9s p99 %-9s %s\n' "$name" "$rps" "$p50" "$p90" "$p99" "$errors"
+  last_rps="$rps"
+}
+
+echo "machine: $(nproc) cores, $(awk -F: '/model name/ {print $2; exit}' /proc/cpuinfo | sed 's/^ //')"
+echo "wrk: 2 threads, $connections connections, ${seconds}s, TLS keep-alive; servers: $threads threads/workers"
+echo
+
+# --- draguard without inventory; its response also becomes nginx's fixed answer. ---
+start_draguard 18443
+idle_rss=$(rss_kib "$draguard_pid")
+curl "${curl_args[@]}" -H 'Content-Type: application/json' --data-binary "@$review" \
+  https://127.0.0.1:18443/validate >"$work/response.json"
+grep -q '"allowed":true' "$work/response.json" || { echo "unexpected verdict:" >&2; cat "$work/response.json" >&2; exit 1; }
+
+sed "s/'/\\\\'/g" "$work/response.json" >"$work/response.escaped"
+cat >"$work/nginx.conf" <<EOF
+worker_processes $threads;
+daemon off;
+pid $work/nginx.pid;
+error_log $work/nginx-error.log warn;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  client_body_temp_path $work/nginx-body;
+  keepalive_requests 1000000;
+  keepalive_timeout 90s;
+  server {
+    listen 127.0.0.1:18445 ssl;
+    ssl_certificate $work/certs/tls.crt;
+    ssl_certificate_key $work/certs/tls.key;
+    ssl_protocols TLSv1.2 TLSv1.3;
+    ssl_session_cache shared:SSL:1m;
+    client_max_body_size 7m;
+    location = /validate {
+      default_type application/json;
+      return 200 '$(cat "$work/response.escaped")';
+    }
+  }
+}
+EOF
+nginx -p "$work" -c "$work/nginx.conf" >"$work/nginx.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 1 50); do
+  curl "${curl_args[@]}" -fo /dev/null -X POST --data-binary "@$review" https://127.0.0.1:18445/validate 2>/dev/null && break
+  sleep 0.1
+done
+cmp -s <(curl "${curl_args[@]}" -X POST --data-binary "@$review" https://127.0.0.1:18445/validate) \
+  "$work/response.json" || { echo "nginx does not serve the same response" >&2; exit 1; }
+
+run_wrk "nginx (fixed response)" https://127.0.0.1:18445/validate "$work/post.lua"
+nginx_rps="$last_rps"
+run_wrk "draguard /validate" https://127.0.0.1:18443/validate "$work/post.lua"
+draguard_rps="$last_rps"
+half_delay=$(awk -v c="$connections" -v r="$draguard_rps" 'BEGIN { printf "%d", (c * 1000) / (r / 2) }')
+paced_lua "$half_delay"
+run_wrk "draguard at half rate (${half_delay}ms/conn)" https://127.0.0.1:18443/validate "$work/paced.lua"
+awk -v d="$draguard_rps" -v n="$nginx_rps" 'BEGIN { printf "draguard / nginx: %.0f%%\n\n", 100 * d / n }'
+
+# --- draguard with the 10,000-device inventory: satisfiability on every request. ---
+start_draguard 18444 --inventory "$work/inventory"
+grep -q '(10000 devices)' "$work/draguard-18444.log" ||
+  { echo "the inventory did not load as expected:" >&2; cat "$work/draguard-18444.log" >&2; exit 1; }
+inventory_rss=$(rss_kib "$draguard_pid")
+run_wrk "draguard /validate + inventory" https://127.0.0.1:18444/validate "$work/post.lua"
+inv_rps="$last_rps"
+half_delay=$(awk -v c="$connections" -v r="$inv_rps" 'BEGIN { d = (c * 1000) / (r / 2); printf "%d", d < 1 ? 1 : d }')
+paced_lua "$half_delay"
+run_wrk "  at half rate (${half_delay}ms/conn)" https://127.0.0.1:18444/validate "$work/paced.lua"
+loaded_rss=$(rss_kib "$draguard_pid")
+echo
+echo "RSS idle (no inventory):              $((idle_rss / 1024)) MiB ($idle_rss KiB)"
+echo "RSS with 10,000 devices, after load:  $((loaded_rss / 1024)) MiB ($loaded_rss KiB; $((inventory_rss / 1024)) MiB before load)"

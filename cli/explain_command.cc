@@ -1,0 +1,265 @@
+// `draguard explain [PATH|-]... [flags]`: can the claims among the inputs be allocated, and
+// if not, why? Inventory (ResourceSlices, DeviceClasses, Nodes, allocated claims,
+// DeviceTaintRules) comes from the inputs and from --inventory paths; every ResourceClaim
+// without status.allocation, every ResourceClaimTemplate and every pod with claims is
+// checked (policy/lint/satisfiability.h).
+//
+// Exit status: 0 every subject satisfiable (or none found), 1 any unsatisfiable, error or
+// undecided (undecided is not a "yes": a CI gate must not pass on it), 2 usage or I/O.
+#include <chrono>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "cli/command.h"
+#include "cli/flags.h"
+#include "policy/allocator/options.h"
+#include "policy/lint/inputs.h"
+#include "policy/lint/inventory_files.h"
+#include "policy/lint/satisfiability.h"
+
+namespace draguard::cli {
+namespace {
+
+constexpr char kUsage[] = "draguard explain [PATH|-]... [flags]";
+constexpr char kDescription[] =
+    "Decide whether the ResourceClaims, ResourceClaimTemplates and pod claims among the\n"
+    "inputs can be allocated on the cluster the inputs and --inventory describe, as\n"
+    "kube-scheduler would, and explain every \"no\". PATH is a file, a directory or -.\n"
+    "Exit status: 0 all satisfiable, 1 any unsatisfiable, error or undecided, 2 usage or\n"
+    "I/O problem.\n\n";
+
+struct ExplainFlags {
+  std::string output = "text";
+  std::string kubernetes_version = "1.35";
+  std::vector<std::string> feature_gates;
+  std::vector<std::string> inventory;
+  std::string budget = "100ms";
+  bool help = false;
+
+  void Register(FlagSet& flags) {
+    flags.AddString("output", &output, "FORMAT", "Output format: text or json");
+    flags.AddString("kubernetes-version", &kubernetes_version, "VERSION",
+                    "Allocate as this kube-scheduler version does: 1.34 or 1.35");
+    flags.AddList("feature-gates", &feature_gates, "A=true,B=false",
+                  "Feature gates, kube syntax, on top of the version's defaults");
+    flags.AddList("inventory", &inventory, "PATH",
+                  "More cluster objects (e.g. a kubectl export); repeatable");
+    flags.AddString("budget", &budget, "DURATION",
+                    "Search time per claim or pod (e.g. 100ms, 2s); past it: undecided");
+    flags.AddBool("help", &help, "Show this help");
+  }
+};
+
+StatusOr<std::chrono::milliseconds> ParseBudget(const std::string& text) {
+  size_t digits = 0;
+  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
+  std::string unit = text.substr(digits);
+  if (digits == 0 || digits > 9 || (unit != "ms" && unit != "s")) {
+    return InvalidArgumentError("invalid value \"" + text +
+                                "\" for --budget: expected a duration such as 100ms or 2s");
+  }
+  int64_t amount = std::stoll(text.substr(0, digits));
+  return std::chrono::milliseconds(unit == "s" ? amount * 1000 : amount);
+}
+
+StatusOr<alloc::AllocatorOptions> ToAllocatorOptions(const ExplainFlags& flags) {
+  if (flags.output != "text" && flags.output != "json") {
+    return InvalidArgumentError("invalid value \"" + flags.output +
+                                "\" for --output: expected text or json");
+  }
+  alloc::AllocatorOptions options;
+  StatusOr<alloc::KubeVersion> version = alloc::ParseKubeVersion(flags.kubernetes_version);
+  if (!version.ok()) return version.status();
+  options.version = *version;
+  options.gates = alloc::DefaultFeatureGates(options.version);
+  for (const std::string& gates : flags.feature_gates) {
+    Status applied = alloc::ApplyFeatureGates(gates, options.gates);
+    if (!applied.ok()) return applied;
+  }
+  StatusOr<std::chrono::milliseconds> budget = ParseBudget(flags.budget);
+  if (!budget.ok()) return budget.status();
+  options.time_budget = *budget;
+  return options;
+}
+
+std::string Subject(const lint::SatisfiabilityResult& r) {
+  std::string ns = r.ref.name_space.empty() ? "" : r.ref.name_space + "/";
+  return r.ref.kind + " " + ns + r.ref.name;
+}
+
+std::string ClaimLabel(const lint::SatisfiabilityResult& r, size_t claim) {
+  return claim < r.pod_claims.size() && !r.pod_claims.empty() ? "claim " + r.pod_claims[claim] + ": "
+                                                               : "";
+}
+
+void RenderText(const std::vector<lint::SatisfiabilityResult>& results, std::ostream& out) {
+  if (results.empty()) out << "no unallocated ResourceClaim, ResourceClaimTemplate or pod claim found\n";
+  for (const lint::SatisfiabilityResult& r : results) {
+    const alloc::AllocationVerdict& v = r.verdict;
+    out << Subject(r) << ": " << alloc::VerdictName(v.kind);
+    if (v.kind == alloc::VerdictKind::kSatisfiable) {
+      out << " on node " << v.node << " (" << v.feasible_nodes.size()
+          << (v.nodes_exhaustive ? "" : "+") << " feasible node"
+          << (v.feasible_nodes.size() == 1 ? "" : "s") << ")\n";
+      for (size_t c = 0; c < v.allocations.size(); ++c) {
+        for (const auto& d : v.allocations[c].devices.results) {
+          out << "  " << ClaimLabel(r, c) << d.request << " -> " << d.driver << "/" << d.pool
+              << "/" << d.device << (d.admin_access.value_or(false) ? " (admin access)" : "")
+              << "\n";
+        }
+      }
+      continue;
+    }
+    out << "\n";
+    for (const alloc::Reason& reason : v.reasons) {
+      out << "  " << ClaimLabel(r, reason.claim) << reason.message << " [" << reason.code << "]\n";
+    }
+  }
+}
+
+nlohmann::json RequirementsJson(const std::vector<k8s::NodeSelectorRequirement>& list) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& r : list) {
+    out.push_back({{"key", r.key}, {"operator", r.op}, {"values", r.values}});
+  }
+  return out;
+}
+
+nlohmann::json AllocationJson(const k8s::AllocationResult& a) {
+  nlohmann::json results = nlohmann::json::array();
+  for (const auto& d : a.devices.results) {
+    nlohmann::json r = {{"request", d.request}, {"driver", d.driver}, {"pool", d.pool},
+                        {"device", d.device}};
+    if (d.admin_access.value_or(false)) r["adminAccess"] = true;
+    results.push_back(std::move(r));
+  }
+  nlohmann::json config = nlohmann::json::array();
+  for (const auto& c : a.devices.config) {
+    nlohmann::json entry = {{"source", c.source}, {"requests", c.requests}};
+    if (c.opaque) entry["opaque"] = {{"driver", c.opaque->driver}};
+    config.push_back(std::move(entry));
+  }
+  nlohmann::json out = {{"devices", {{"results", results}, {"config", config}}}};
+  if (a.node_selector) {
+    nlohmann::json terms = nlohmann::json::array();
+    for (const auto& t : a.node_selector->node_selector_terms) {
+      nlohmann::json term = nlohmann::json::object();
+      if (!t.match_expressions.empty()) term["matchExpressions"] = RequirementsJson(t.match_expressions);
+      if (!t.match_fields.empty()) term["matchFields"] = RequirementsJson(t.match_fields);
+      terms.push_back(std::move(term));
+    }
+    out["nodeSelector"] = {{"nodeSelectorTerms", terms}};
+  }
+  return out;
+}
+
+// Claims and templates: status.allocation. Pods: one status.allocation per pod claim name.
+nlohmann::json WitnessJson(const lint::SatisfiabilityResult& r) {
+  const auto& allocations = r.verdict.allocations;
+  if (r.pod_claims.empty()) {
+    return allocations.empty() ? nlohmann::json::object() : AllocationJson(allocations.front());
+  }
+  nlohmann::json out = nlohmann::json::object();
+  for (size_t c = 0; c < allocations.size() && c < r.pod_claims.size(); ++c) {
+    out[r.pod_claims[c]] = AllocationJson(allocations[c]);
+  }
+  return out;
+}
+
+nlohmann::json ReasonJson(const lint::SatisfiabilityResult& r, const alloc::Reason& reason) {
+  nlohmann::json out = {{"code", reason.code}, {"message", reason.message}};
+  if (!r.pod_claims.empty() && reason.claim < r.pod_claims.size()) {
+    out["claim"] = r.pod_claims[reason.claim];
+  }
+  if (!reason.request.empty()) out["request"] = reason.request;
+  if (!reason.node.empty()) out["node"] = reason.node;
+  if (!reason.device.empty()) out["device"] = reason.device;
+  return out;
+}
+
+std::string RenderJson(const std::vector<lint::SatisfiabilityResult>& results) {
+  nlohmann::json claims = nlohmann::json::array();
+  for (const lint::SatisfiabilityResult& r : results) {
+    nlohmann::json reasons = nlohmann::json::array();
+    for (const alloc::Reason& reason : r.verdict.reasons) reasons.push_back(ReasonJson(r, reason));
+    claims.push_back({{"kind", r.ref.kind},
+                      {"namespace", r.ref.name_space},
+                      {"name", r.ref.name},
+                      {"verdict", std::string(alloc::VerdictName(r.verdict.kind))},
+                      {"nodes", r.verdict.feasible_nodes},
+                      {"allocation", WitnessJson(r)},
+                      {"reasons", std::move(reasons)}});
+  }
+  nlohmann::json doc = {{"claims", std::move(claims)}};
+  // Replace invalid UTF-8 (names come from user files) instead of throwing.
+  return doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+StatusOr<std::vector<lint::SatisfiabilityResult>> Explain(
+    const std::vector<std::string>& paths, const ExplainFlags& flags,
+    const alloc::AllocatorOptions& options, CommandContext& context,
+    std::vector<k8s::DecodeResult>& decoded) {
+  lint::InputOptions input;
+  input.stdin_stream = &context.in;
+  std::vector<lint::Input> inputs;
+  for (const std::string& path : paths) inputs.push_back({path});
+  StatusOr<std::vector<SourceText>> sources = lint::ReadInputs(inputs, input);
+  if (!sources.ok()) return sources.status();
+  k8s::DecodeOptions decode;
+  decode.strict = false;  // exports carry newer fields; lint reports them, explain need not
+  for (const SourceText& source : *sources) decoded.push_back(k8s::Decode(source, decode));
+  inventory::ClusterObjects extra;
+  if (!flags.inventory.empty()) {
+    std::vector<lint::Input> inventory_inputs;
+    for (const std::string& path : flags.inventory) inventory_inputs.push_back({path});
+    StatusOr<lint::LoadedInventory> loaded = lint::LoadInventoryFiles(inventory_inputs, input);
+    if (!loaded.ok()) return loaded.status();
+    extra = std::move(loaded->objects);
+  }
+  inventory::ClusterObjects cluster = lint::MergeClusterObjects(&extra, decoded);
+  return lint::CheckSatisfiability(decoded, cluster, options);
+}
+
+}  // namespace
+
+int RunExplain(const std::vector<std::string>& args, CommandContext& context) {
+  ExplainFlags raw;
+  FlagSet flags(kUsage);
+  raw.Register(flags);
+  std::vector<std::string> paths;
+  Status parsed = flags.Parse(args, &paths);
+  if (!parsed.ok()) {
+    context.err << "draguard explain: " << parsed.message() << "\nRun 'draguard explain --help'.\n";
+    return kExitUsage;
+  }
+  if (raw.help) {
+    context.out << kDescription << flags.Help();
+    return kExitOk;
+  }
+  StatusOr<alloc::AllocatorOptions> options = ToAllocatorOptions(raw);
+  if (!options.ok()) {
+    context.err << "draguard explain: " << options.status().message() << "\n";
+    return kExitUsage;
+  }
+  if (paths.empty()) paths.push_back("-");
+  std::vector<k8s::DecodeResult> decoded;
+  StatusOr<std::vector<lint::SatisfiabilityResult>> results =
+      Explain(paths, raw, *options, context, decoded);
+  if (!results.ok()) {
+    context.err << "draguard explain: " << results.status().message() << "\n";
+    return kExitUsage;
+  }
+  if (raw.output == "json") {
+    context.out << RenderJson(*results);
+  } else {
+    RenderText(*results, context.out);
+  }
+  for (const lint::SatisfiabilityResult& r : *results) {
+    if (r.verdict.kind != alloc::VerdictKind::kSatisfiable) return kExitFindings;
+  }
+  return kExitOk;
+}
+
+}  // namespace draguard::cli

@@ -1,0 +1,107 @@
+// The CEL adapter of the allocator (cel_evaluator.h).
+#include "policy/allocator/cel_evaluator.h"
+
+#include <optional>
+#include <utility>
+
+#include "policy/k8s/resource_slice.h"
+
+namespace draguard::alloc {
+
+struct CelSelectorEvaluator::Compiled {
+  std::optional<cel::Program> program;
+  std::string error;  // set when program is empty
+};
+
+struct CelSelectorEvaluator::Prepared {
+  std::optional<cel::PreparedDevice> device;
+  std::string error;  // set when device is empty
+};
+
+namespace {
+
+cel::EnvOptions EnvFor(const AllocatorOptions& options) {
+  cel::EnvOptions env;
+  env.version = options.version == KubeVersion::k1_34 ? cel::KubernetesVersion::k1_34
+                                                      : cel::KubernetesVersion::k1_35;
+  env.mode = cel::EnvOptions::kStoredExpressions;
+  env.consumable_capacity_gate = options.gates.consumable_capacity;
+  return env;
+}
+
+// The first compile error the scheduler would also raise. The cost estimate is the API
+// server's admission check; the scheduler compiles without it.
+const Diagnostic* SchedulerCompileError(const cel::SelectorCompileResult& compiled) {
+  for (const Diagnostic& d : compiled.issues) {
+    if (d.is_error() && d.code != "cel.cost-exceeded") return &d;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+CelSelectorEvaluator::CelSelectorEvaluator(const AllocatorOptions& options,
+                                           std::shared_ptr<cel::SelectorCache> cache)
+    : env_(EnvFor(options)), cache_(std::move(cache)) {}
+
+CelSelectorEvaluator::~CelSelectorEvaluator() = default;
+
+const CelSelectorEvaluator::Compiled& CelSelectorEvaluator::CompileOnce(
+    std::string_view expression) {
+  auto it = programs_.find(std::string(expression));
+  if (it != programs_.end()) return *it->second;
+  auto entry = std::make_unique<Compiled>();
+  std::shared_ptr<const cel::SelectorCompileResult> compiled =
+      cache_ ? cache_->Compile(expression, env_)
+             : std::make_shared<const cel::SelectorCompileResult>(
+                   cel::CompileSelector(expression, env_));
+  if (const Diagnostic* error = SchedulerCompileError(*compiled)) {
+    entry->error = error->message;
+  } else if (compiled->ast == nullptr) {
+    entry->error = "compilation failed";
+  } else {
+    StatusOr<cel::Program> program = cel::Plan(*compiled->ast);
+    if (program.ok()) {
+      entry->program.emplace(std::move(program).value());
+    } else {
+      entry->error = std::string(program.status().message());
+    }
+  }
+  return *programs_.emplace(std::string(expression), std::move(entry)).first->second;
+}
+
+const CelSelectorEvaluator::Prepared& CelSelectorEvaluator::PrepareOnce(const DeviceView& view) {
+  if (view.id >= devices_.size()) devices_.resize(view.id + 1);
+  std::unique_ptr<Prepared>& slot = devices_[view.id];
+  if (slot) return *slot;
+  slot = std::make_unique<Prepared>();
+  ++prepared_count_;
+  cel::DeviceData data;
+  data.driver = std::string(view.driver);
+  if (view.device != nullptr) {
+    data.attributes = view.device->attributes;
+    for (const auto& [name, capacity] : view.device->capacity) data.capacity[name] = capacity.value;
+    data.allow_multiple_allocations = view.device->allow_multiple_allocations;
+  }
+  StatusOr<cel::PreparedDevice> prepared = cel::PreparedDevice::Prepare(
+      data, {.consumable_capacity = env_.consumable_capacity_gate});
+  if (prepared.ok()) {
+    slot->device.emplace(std::move(prepared).value());
+  } else {
+    slot->error = std::string(prepared.status().message());
+  }
+  return *slot;
+}
+
+SelectorResult CelSelectorEvaluator::Evaluate(std::string_view expression,
+                                              const DeviceView& device) {
+  const Compiled& compiled = CompileOnce(expression);
+  if (!compiled.program) return SelectorResult::Error(compiled.error);
+  const Prepared& prepared = PrepareOnce(device);
+  if (!prepared.device) return SelectorResult::Error(prepared.error);
+  StatusOr<bool> result = cel::EvaluateSelector(*compiled.program, *prepared.device, state_);
+  if (!result.ok()) return SelectorResult::Error(std::string(result.status().message()));
+  return *result ? SelectorResult::Match() : SelectorResult::NoMatch();
+}
+
+}  // namespace draguard::alloc

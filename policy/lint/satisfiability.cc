@@ -1,0 +1,245 @@
+// Satisfiability subjects among decoded inputs (satisfiability.h): find them, resolve a pod's
+// claims, run the allocator with the CEL adapter, turn verdicts into lint diagnostics.
+#include "policy/lint/satisfiability.h"
+
+#include <map>
+#include <tuple>
+#include <utility>
+#include <variant>
+
+#include "policy/allocator/allocator.h"
+#include "policy/allocator/cel_evaluator.h"
+#include "policy/allocator/inventory.h"
+#include "policy/validate/defaults.h"
+
+namespace draguard::lint {
+namespace {
+
+// Reasons quoted in one diagnostic; the rest are counted.
+constexpr size_t kMaxQuotedReasons = 4;
+
+std::string NamespaceOf(const k8s::ObjectMeta& meta) {
+  return meta.name_space.empty() ? "default" : meta.name_space;
+}
+
+// Replaces the object with the same namespace and name, or appends.
+template <typename T>
+void Upsert(std::vector<T>& into, T object) {
+  for (T& existing : into) {
+    if (existing.metadata.name == object.metadata.name &&
+        NamespaceOf(existing.metadata) == NamespaceOf(object.metadata)) {
+      existing = std::move(object);
+      return;
+    }
+  }
+  into.push_back(std::move(object));
+}
+
+template <typename T>
+void UpsertAll(std::vector<T>& into, std::vector<T>& from) {
+  for (T& object : from) Upsert(into, std::move(object));
+}
+
+k8s::ResourceClaimSpec Defaulted(const k8s::ResourceClaimSpec& spec) {
+  k8s::ResourceClaimSpec copy = spec;
+  validate::DefaultDeviceClaim(copy.devices);
+  return copy;
+}
+
+bool Allocated(const k8s::ResourceClaim& claim) {
+  return claim.status && claim.status->allocation;
+}
+
+// Claims and templates by (namespace, name): the inputs first, then the inventory's claims.
+class ClaimIndex {
+ public:
+  ClaimIndex(const std::vector<k8s::DecodeResult>& decoded,
+             const inventory::ClusterObjects& cluster) {
+    for (const k8s::DecodeResult& file : decoded) {
+      for (const k8s::DecodedObject& object : file.objects) {
+        if (const auto* c = std::get_if<k8s::ResourceClaim>(&object.object)) {
+          claims_.emplace(Key(c->metadata), c);
+        } else if (const auto* t = std::get_if<k8s::ResourceClaimTemplate>(&object.object)) {
+          templates_.emplace(Key(t->metadata), t);
+        }
+      }
+    }
+    for (const k8s::ResourceClaim& c : cluster.claims) claims_.emplace(Key(c.metadata), &c);
+  }
+
+  const k8s::ResourceClaim* Claim(const std::string& ns, const std::string& name) const {
+    auto it = claims_.find({ns, name});
+    return it == claims_.end() ? nullptr : it->second;
+  }
+  const k8s::ResourceClaimTemplate* Template(const std::string& ns, const std::string& name) const {
+    auto it = templates_.find({ns, name});
+    return it == templates_.end() ? nullptr : it->second;
+  }
+
+ private:
+  using Key2 = std::pair<std::string, std::string>;
+  static Key2 Key(const k8s::ObjectMeta& meta) { return {NamespaceOf(meta), meta.name}; }
+  std::map<Key2, const k8s::ResourceClaim*> claims_;
+  std::map<Key2, const k8s::ResourceClaimTemplate*> templates_;
+};
+
+class Checker {
+ public:
+  Checker(const std::vector<k8s::DecodeResult>& decoded, const inventory::ClusterObjects& cluster,
+          const alloc::AllocatorOptions& options)
+      : index_(decoded, cluster),
+        inventory_(alloc::Inventory::Build(cluster)),
+        evaluator_(options),
+        options_(options) {}
+
+  void Check(const k8s::DecodedObject& object, std::vector<SatisfiabilityResult>& out) {
+    SatisfiabilityResult r{.object = &object, .ref = object.ref};
+    if (const auto* c = std::get_if<k8s::ResourceClaim>(&object.object)) {
+      if (Allocated(*c)) return;
+      r.field = "spec.devices";
+      r.verdict = CheckOne(c->spec);
+    } else if (const auto* t = std::get_if<k8s::ResourceClaimTemplate>(&object.object)) {
+      r.field = "spec.spec.devices";
+      r.verdict = CheckOne(t->spec);
+    } else if (const auto* w = std::get_if<k8s::Workload>(&object.object)) {
+      if (w->pod.resource_claims.empty() || !CheckPod(*w, r)) return;
+    } else {
+      return;
+    }
+    out.push_back(std::move(r));
+  }
+
+ private:
+  alloc::AllocationVerdict CheckOne(const k8s::ResourceClaimSpec& spec) {
+    k8s::ResourceClaimSpec defaulted = Defaulted(spec);
+    return alloc::CheckClaim(inventory_, defaulted, evaluator_, options_);
+  }
+
+  // False when the pod has no unallocated claim to check.
+  bool CheckPod(const k8s::Workload& w, SatisfiabilityResult& r) {
+    const std::string ns = NamespaceOf(w.metadata);
+    r.field = w.pod.spec_path.empty() ? "spec.resourceClaims" : w.pod.spec_path + ".resourceClaims";
+    std::vector<k8s::ResourceClaimSpec> specs;
+    for (const k8s::PodResourceClaim& pc : w.pod.resource_claims) {
+      if (pc.resource_claim_name) {
+        const k8s::ResourceClaim* claim = index_.Claim(ns, *pc.resource_claim_name);
+        if (claim != nullptr && Allocated(*claim)) continue;
+        if (claim != nullptr) {
+          specs.push_back(Defaulted(claim->spec));
+          r.pod_claims.push_back(pc.name);
+          continue;
+        }
+        return Missing(r, pc.name, "ResourceClaim " + ns + "/" + *pc.resource_claim_name);
+      }
+      if (pc.resource_claim_template_name) {
+        const auto* tmpl = index_.Template(ns, *pc.resource_claim_template_name);
+        if (tmpl == nullptr) {
+          return Missing(r, pc.name,
+                         "ResourceClaimTemplate " + ns + "/" + *pc.resource_claim_template_name);
+        }
+        specs.push_back(Defaulted(tmpl->spec));
+        r.pod_claims.push_back(pc.name);
+      }
+    }
+    if (specs.empty()) return false;
+    std::vector<const k8s::ResourceClaimSpec*> pointers;
+    for (const auto& spec : specs) pointers.push_back(&spec);
+    r.verdict = alloc::CheckPod(inventory_, pointers, evaluator_, options_);
+    return true;
+  }
+
+  static bool Missing(SatisfiabilityResult& r, const std::string& pod_claim,
+                      const std::string& what) {
+    r.pod_claims = {pod_claim};
+    r.verdict.kind = alloc::VerdictKind::kError;
+    r.verdict.reasons.push_back(alloc::Reason{
+        .code = "alloc.claim.not-found",
+        .message = "pod claim " + pod_claim + " refers to " + what +
+                   ", which is neither among the inputs nor in the inventory"});
+    return true;
+  }
+
+  ClaimIndex index_;
+  alloc::Inventory inventory_;
+  alloc::CelSelectorEvaluator evaluator_;
+  const alloc::AllocatorOptions& options_;
+};
+
+std::string ReasonText(const SatisfiabilityResult& r, const alloc::Reason& reason) {
+  if (r.pod_claims.size() > 1 && reason.claim < r.pod_claims.size()) {
+    return "claim " + r.pod_claims[reason.claim] + ": " + reason.message;
+  }
+  return reason.message;
+}
+
+std::string DiagnosticMessage(const SatisfiabilityResult& r) {
+  std::string subject = r.pod_claims.empty() ? "this claim" : "the claims of this pod";
+  std::string text;
+  switch (r.verdict.kind) {
+    case alloc::VerdictKind::kError:
+      text = "the scheduler would fail " + subject + " outright: ";
+      break;
+    case alloc::VerdictKind::kUndecided:
+      text = "could not decide whether a node can allocate " + subject + ": ";
+      break;
+    default:
+      text = "no node in the inventory can allocate " + subject + ": ";
+  }
+  size_t quoted = 0;
+  for (const alloc::Reason& reason : r.verdict.reasons) {
+    if (quoted == kMaxQuotedReasons) break;
+    text += (quoted++ == 0 ? "" : "; ") + ReasonText(r, reason);
+  }
+  if (r.verdict.reasons.size() > quoted) {
+    text += " (and " + std::to_string(r.verdict.reasons.size() - quoted) + " more)";
+  }
+  return text;
+}
+
+}  // namespace
+
+inventory::ClusterObjects MergeClusterObjects(const inventory::ClusterObjects* inventory,
+                                              const std::vector<k8s::DecodeResult>& decoded) {
+  inventory::ClusterObjects merged;
+  if (inventory != nullptr) merged = *inventory;
+  inventory::ClusterObjects extra;
+  for (const k8s::DecodeResult& file : decoded) inventory::CollectClusterObjects(file, extra);
+  UpsertAll(merged.slices, extra.slices);
+  UpsertAll(merged.classes, extra.classes);
+  UpsertAll(merged.nodes, extra.nodes);
+  UpsertAll(merged.claims, extra.claims);
+  UpsertAll(merged.taint_rules, extra.taint_rules);
+  UpsertAll(merged.namespaces, extra.namespaces);
+  return merged;
+}
+
+std::vector<SatisfiabilityResult> CheckSatisfiability(const std::vector<k8s::DecodeResult>& decoded,
+                                                      const inventory::ClusterObjects& cluster,
+                                                      const alloc::AllocatorOptions& options) {
+  Checker checker(decoded, cluster, options);
+  std::vector<SatisfiabilityResult> out;
+  for (const k8s::DecodeResult& file : decoded) {
+    for (const k8s::DecodedObject& object : file.objects) checker.Check(object, out);
+  }
+  return out;
+}
+
+std::vector<Diagnostic> SatisfiabilityDiagnostics(const std::vector<SatisfiabilityResult>& results,
+                                                  Severity unsatisfiable_severity) {
+  std::vector<Diagnostic> out;
+  for (const SatisfiabilityResult& r : results) {
+    if (r.verdict.kind == alloc::VerdictKind::kSatisfiable) continue;
+    Diagnostic d;
+    bool undecided = r.verdict.kind == alloc::VerdictKind::kUndecided;
+    d.severity = undecided ? Severity::kInfo : unsatisfiable_severity;
+    d.code = undecided ? "alloc.undecided" : "alloc.unsatisfiable";
+    d.field = r.field;
+    d.message = DiagnosticMessage(r);
+    if (undecided) d.suggestion = "raise the search budget (draguard explain --budget)";
+    if (r.object != nullptr) r.object->Locate(d);
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+}  // namespace draguard::lint

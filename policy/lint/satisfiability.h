@@ -1,0 +1,66 @@
+// Satisfiability of the claims among decoded inputs against a cluster inventory: what
+// `draguard explain` prints and `draguard lint --inventory` reports as `alloc.unsatisfiable`.
+//
+// Subjects, in input order: every ResourceClaim without status.allocation, every
+// ResourceClaimTemplate, and every Pod or workload with pod-level claims (all its
+// unallocated claims checked together, as the scheduler does for one pod). Claims are
+// API-defaulted (allocationMode, count) before checking. A pod claim naming a claim or
+// template that is not among the inputs cannot be checked; the pod's verdict is then
+// `error` with reason `alloc.claim.not-found`.
+//
+// The cluster is the --inventory objects plus the cluster objects among the inputs
+// (DeviceClasses, ResourceSlices, Nodes, allocated claims, DeviceTaintRules); an input object
+// replaces an inventory object of the same kind, namespace and name.
+//
+// Thread-compatible. Never throws; allocator budget limits come from the options.
+#ifndef DRAGUARD_POLICY_LINT_SATISFIABILITY_H_
+#define DRAGUARD_POLICY_LINT_SATISFIABILITY_H_
+
+#include <string>
+#include <vector>
+
+#include "policy/allocator/options.h"
+#include "policy/allocator/result.h"
+#include "policy/common/diagnostic.h"
+#include "policy/inventory/cluster_objects.h"
+#include "policy/k8s/decode.h"
+
+namespace draguard::lint {
+
+struct SatisfiabilityOptions {
+  // Version, gates and search budget (per subject).
+  alloc::AllocatorOptions allocator;
+  // Severity of `alloc.unsatisfiable` in lint (--unsatisfiable=warning|error).
+  Severity unsatisfiable_severity = Severity::kWarning;
+};
+
+struct SatisfiabilityResult {
+  const k8s::DecodedObject* object = nullptr;  // the subject, in the decoded inputs
+  ObjectRef ref;
+  // Where a lint diagnostic goes: the claim's spec.devices, or the pod's resourceClaims.
+  std::string field;
+  // Pod subjects: the pod-level claim names checked together (verdict.allocations and
+  // Reason::claim follow this order). Claims and templates: empty.
+  std::vector<std::string> pod_claims;
+  alloc::AllocationVerdict verdict;
+};
+
+// The inventory objects (may be null) with the cluster objects among `decoded` merged in.
+inventory::ClusterObjects MergeClusterObjects(const inventory::ClusterObjects* inventory,
+                                              const std::vector<k8s::DecodeResult>& decoded);
+
+// Checks every subject among `decoded` against `cluster`. Results stay valid as long as
+// `decoded` does.
+std::vector<SatisfiabilityResult> CheckSatisfiability(const std::vector<k8s::DecodeResult>& decoded,
+                                                      const inventory::ClusterObjects& cluster,
+                                                      const alloc::AllocatorOptions& options);
+
+// One `alloc.unsatisfiable` diagnostic (unsatisfiable or error verdicts) or info
+// `alloc.undecided` (budget exhausted) per result that is not satisfiable, located in its
+// object. The message quotes the reasons.
+std::vector<Diagnostic> SatisfiabilityDiagnostics(const std::vector<SatisfiabilityResult>& results,
+                                                  Severity unsatisfiable_severity);
+
+}  // namespace draguard::lint
+
+#endif  // DRAGUARD_POLICY_LINT_SATISFIABILITY_H_

@@ -1,0 +1,144 @@
+// `draguard explain`: exit codes, the JSON shape, text reasons, --inventory and flags.
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "cli/command.h"
+
+namespace draguard::cli {
+namespace {
+
+using ::testing::HasSubstr;
+
+// node-1 with two GPUs, node-2 with four; the class selects the driver.
+constexpr char kCluster[] = R"(apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu}
+spec:
+  selectors:
+  - cel: {expression: 'device.driver == "gpu.example.com"'}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: node-1}
+spec:
+  driver: gpu.example.com
+  nodeName: node-1
+  pool: {name: node-1, generation: 1, resourceSliceCount: 1}
+  devices: [{name: gpu-0}, {name: gpu-1}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: node-2}
+spec:
+  driver: gpu.example.com
+  nodeName: node-2
+  pool: {name: node-2, generation: 1, resourceSliceCount: 1}
+  devices: [{name: gpu-0}, {name: gpu-1}, {name: gpu-2}, {name: gpu-3}]
+)";
+
+std::string Claim(const std::string& name, int count) {
+  return "---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: " + name +
+         ", namespace: ml}\nspec:\n  devices:\n    requests:\n    - name: gpu\n      exactly:\n"
+         "        deviceClassName: gpu\n        count: " + std::to_string(count) + "\n";
+}
+
+struct RunResult {
+  int code;
+  std::string out;
+  std::string err;
+};
+
+RunResult Explain(std::vector<std::string> args, const std::string& stdin_text) {
+  std::istringstream in(stdin_text);
+  std::ostringstream out, err;
+  CommandContext context{.in = in, .out = out, .err = err};
+  args.insert(args.begin(), {"draguard", "explain"});
+  int code = RunMain(args, context);
+  return {code, out.str(), err.str()};
+}
+
+struct ExitCase {
+  std::string name;
+  std::vector<std::string> args;
+  std::string stdin_text;
+  int code;
+};
+
+class ExplainExitTest : public ::testing::TestWithParam<ExitCase> {};
+
+TEST_P(ExplainExitTest, ExitsWith) {
+  RunResult r = Explain(GetParam().args, GetParam().stdin_text);
+  EXPECT_EQ(r.code, GetParam().code) << "stdout:\n" << r.out << "stderr:\n" << r.err;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Explain, ExplainExitTest,
+    ::testing::Values(
+        ExitCase{"Satisfiable", {}, std::string(kCluster) + Claim("c", 3), kExitOk},
+        ExitCase{"Unsatisfiable", {}, std::string(kCluster) + Claim("c", 5), kExitFindings},
+        ExitCase{"OneOfTwoUnsatisfiable", {}, std::string(kCluster) + Claim("a", 1) + Claim("b", 9),
+                 kExitFindings},
+        ExitCase{"NothingToCheck", {}, kCluster, kExitOk},
+        ExitCase{"MissingFile", {"/nonexistent/claims.yaml"}, "", kExitUsage},
+        ExitCase{"BadOutput", {"--output", "xml"}, "", kExitUsage},
+        ExitCase{"BadVersion", {"--kubernetes-version", "1.20"}, "", kExitUsage},
+        ExitCase{"BadGates", {"--feature-gates", "DRAPartitionableDevices=maybe"}, "", kExitUsage},
+        ExitCase{"BadBudget", {"--budget", "soon"}, "", kExitUsage},
+        ExitCase{"Help", {"--help"}, "", kExitOk}),
+    [](const ::testing::TestParamInfo<ExitCase>& param_info) { return param_info.param.name; });
+
+TEST(ExplainJsonTest, HasExactlyTheDocumentedShape) {
+  RunResult r = Explain({"--output", "json"}, std::string(kCluster) + Claim("fits", 3) + Claim("big", 5));
+  ASSERT_EQ(r.code, kExitFindings) << r.err;
+  nlohmann::json doc = nlohmann::json::parse(r.out);
+  ASSERT_EQ(doc.size(), 1u);
+  ASSERT_EQ(doc["claims"].size(), 2u);
+  for (const auto& claim : doc["claims"]) {
+    std::vector<std::string> keys;
+    for (const auto& [key, value] : claim.items()) keys.push_back(key);
+    EXPECT_THAT(keys, ::testing::UnorderedElementsAre("kind", "namespace", "name", "verdict",
+                                                      "nodes", "allocation", "reasons"));
+  }
+  const auto& fits = doc["claims"][0];
+  EXPECT_EQ(fits["kind"], "ResourceClaim");
+  EXPECT_EQ(fits["namespace"], "ml");
+  EXPECT_EQ(fits["name"], "fits");
+  EXPECT_EQ(fits["verdict"], "satisfiable");
+  EXPECT_EQ(fits["nodes"], nlohmann::json::array({"node-2"}));
+  EXPECT_EQ(fits["allocation"]["devices"]["results"].size(), 3u);
+  EXPECT_EQ(fits["allocation"]["devices"]["results"][0]["pool"], "node-2");
+  const auto& big = doc["claims"][1];
+  EXPECT_EQ(big["verdict"], "unsatisfiable");
+  EXPECT_EQ(big["nodes"], nlohmann::json::array());
+  ASSERT_FALSE(big["reasons"].empty());
+  EXPECT_EQ(big["reasons"][0]["code"], "alloc.request.insufficient-devices");
+}
+
+TEST(ExplainTextTest, SaysHowManyDevicesMatchAndTheBestNode) {
+  RunResult r = Explain({}, std::string(kCluster) + Claim("big", 5));
+  EXPECT_THAT(r.out, HasSubstr("ResourceClaim ml/big: unsatisfiable"));
+  EXPECT_THAT(r.out, HasSubstr("request gpu: 6 devices match"));
+  EXPECT_THAT(r.out, HasSubstr("at most 4 usable on one node (node-2)"));
+}
+
+TEST(ExplainInventoryTest, ReadsClusterObjectsFromInventoryPaths) {
+  std::string path = ::testing::TempDir() + "/explain_inventory.yaml";
+  {
+    std::ofstream file(path);
+    file << kCluster;
+  }
+  RunResult r = Explain({"--inventory", path, "--output", "json"}, Claim("c", 2));
+  ASSERT_EQ(r.code, kExitOk) << r.out << r.err;
+  nlohmann::json doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(doc["claims"][0]["nodes"], nlohmann::json::array({"node-1", "node-2"}));
+  std::remove(path.c_str());
+}
+
+}  // namespace
+}  // namespace draguard::cli

@@ -1,0 +1,206 @@
+// Satisfiability subjects among decoded inputs: claims, templates and pods, checked against
+// the inventory plus the cluster objects among the inputs; lint diagnostics from verdicts.
+#include "policy/lint/satisfiability.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "policy/common/source.h"
+#include "policy/lint/linter.h"
+
+namespace draguard::lint {
+namespace {
+
+// node-1 and node-2 with two GPUs each; one class.
+constexpr char kCluster[] = R"(apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu.example.com}
+spec:
+  selectors:
+  - cel: {expression: 'device.driver == "gpu.example.com"'}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: node-1-gpus}
+spec:
+  driver: gpu.example.com
+  nodeName: node-1
+  pool: {name: node-1, generation: 1, resourceSliceCount: 1}
+  devices:
+  - name: gpu-0
+    attributes: {model: {string: h100}}
+  - name: gpu-1
+    attributes: {model: {string: h100}}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: node-2-gpus}
+spec:
+  driver: gpu.example.com
+  nodeName: node-2
+  pool: {name: node-2, generation: 1, resourceSliceCount: 1}
+  devices:
+  - name: gpu-0
+    attributes: {model: {string: a100}}
+  - name: gpu-1
+    attributes: {model: {string: a100}}
+)";
+
+std::string Claim(const std::string& kind, const std::string& name, int count,
+                  const std::string& selector = "") {
+  std::string prefix = kind == "ResourceClaimTemplate" ? "  spec:\n    devices:\n" : "  devices:\n";
+  std::string indent = kind == "ResourceClaimTemplate" ? "  " : "";
+  std::string out = "apiVersion: resource.k8s.io/v1\nkind: " + kind + "\nmetadata: {name: " + name +
+                    ", namespace: ml}\nspec:\n" + prefix + indent + "    requests:\n" + indent +
+                    "    - name: gpu\n" + indent + "      exactly:\n" + indent +
+                    "        deviceClassName: gpu.example.com\n" + indent +
+                    "        count: " + std::to_string(count) + "\n";
+  if (!selector.empty()) {
+    out += indent + "        selectors:\n" + indent + "        - cel: {expression: '" + selector + "'}\n";
+  }
+  return out;
+}
+
+std::string Pod(const std::string& name, const std::vector<std::string>& templates) {
+  std::string out = "apiVersion: v1\nkind: Pod\nmetadata: {name: " + name +
+                    ", namespace: ml}\nspec:\n  containers:\n  - name: c\n    image: x\n"
+                    "  resourceClaims:\n";
+  for (size_t i = 0; i < templates.size(); ++i) {
+    out += "  - name: claim-" + std::to_string(i) + "\n    resourceClaimTemplateName: " +
+           templates[i] + "\n";
+  }
+  return out;
+}
+
+std::vector<k8s::DecodeResult> DecodeAll(const std::vector<std::string>& docs) {
+  std::vector<k8s::DecodeResult> out;
+  for (size_t i = 0; i < docs.size(); ++i) {
+    out.push_back(k8s::Decode(SourceText("in" + std::to_string(i) + ".yaml", docs[i])));
+  }
+  return out;
+}
+
+struct SubjectCase {
+  std::string name;
+  std::vector<std::string> inputs;  // besides kCluster
+  std::string subject;              // "Kind/name" whose verdict is checked
+  alloc::VerdictKind want;
+  std::string code = "";  // a reason code that must be present
+};
+
+class SatisfiabilityTest : public ::testing::TestWithParam<SubjectCase> {};
+
+TEST_P(SatisfiabilityTest, Verdict) {
+  const SubjectCase& c = GetParam();
+  std::vector<std::string> docs = c.inputs;
+  docs.push_back(kCluster);
+  std::vector<k8s::DecodeResult> decoded = DecodeAll(docs);
+  inventory::ClusterObjects cluster = MergeClusterObjects(nullptr, decoded);
+  std::vector<SatisfiabilityResult> results =
+      CheckSatisfiability(decoded, cluster, alloc::AllocatorOptions{});
+  const SatisfiabilityResult* found = nullptr;
+  for (const auto& r : results) {
+    if (r.ref.kind + "/" + r.ref.name == c.subject) found = &r;
+  }
+  ASSERT_NE(found, nullptr) << "no result for " << c.subject;
+  EXPECT_EQ(alloc::VerdictName(found->verdict.kind), alloc::VerdictName(c.want))
+      << alloc::RenderVerdict(found->verdict);
+  if (!c.code.empty()) {
+    bool has = false;
+    for (const auto& reason : found->verdict.reasons) has = has || reason.code == c.code;
+    EXPECT_TRUE(has) << "missing " << c.code << "\n" << alloc::RenderVerdict(found->verdict);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Subjects, SatisfiabilityTest,
+    ::testing::Values(
+        SubjectCase{.name = "ClaimFits", .inputs = {Claim("ResourceClaim", "two", 2)},
+                    .subject = "ResourceClaim/two", .want = alloc::VerdictKind::kSatisfiable},
+        SubjectCase{.name = "ClaimTooLarge", .inputs = {Claim("ResourceClaim", "three", 3)},
+                    .subject = "ResourceClaim/three", .want = alloc::VerdictKind::kUnsatisfiable,
+                    .code = "alloc.request.insufficient-devices"},
+        SubjectCase{.name = "TemplateWithCelSelector",
+                    .inputs = {Claim("ResourceClaimTemplate", "h100", 2,
+                                     "device.attributes[\"gpu.example.com\"].model == \"h100\"")},
+                    .subject = "ResourceClaimTemplate/h100",
+                    .want = alloc::VerdictKind::kSatisfiable},
+        SubjectCase{.name = "TemplateSelectorMatchesNothing",
+                    .inputs = {Claim("ResourceClaimTemplate", "b200", 1,
+                                     "device.attributes[\"gpu.example.com\"].model == \"b200\"")},
+                    .subject = "ResourceClaimTemplate/b200",
+                    .want = alloc::VerdictKind::kUnsatisfiable},
+        SubjectCase{.name = "CelRuntimeErrorIsError",
+                    .inputs = {Claim("ResourceClaim", "ecc", 1,
+                                     "device.attributes[\"gpu.example.com\"].ecc")},
+                    .subject = "ResourceClaim/ecc", .want = alloc::VerdictKind::kError,
+                    .code = "alloc.selector.error"},
+        SubjectCase{.name = "PodClaimsFitTogether",
+                    .inputs = {Claim("ResourceClaimTemplate", "one", 1), Pod("p", {"one", "one"})},
+                    .subject = "Pod/p", .want = alloc::VerdictKind::kSatisfiable},
+        // Each claim fits alone (two GPUs per node) but not together on one node.
+        SubjectCase{.name = "PodClaimsDoNotFitTogether",
+                    .inputs = {Claim("ResourceClaimTemplate", "one", 1),
+                               Claim("ResourceClaimTemplate", "two", 2), Pod("p", {"two", "one"})},
+                    .subject = "Pod/p", .want = alloc::VerdictKind::kUnsatisfiable},
+        SubjectCase{.name = "PodTemplateMissing", .inputs = {Pod("p", {"nowhere"})},
+                    .subject = "Pod/p", .want = alloc::VerdictKind::kError,
+                    .code = "alloc.claim.not-found"}),
+    [](const ::testing::TestParamInfo<SubjectCase>& param_info) { return param_info.param.name; });
+
+TEST(SatisfiabilityTest, AllocatedClaimsAreInventoryNotSubjects) {
+  std::string allocated = Claim("ResourceClaim", "taken", 2) +
+                          "status:\n  allocation:\n    devices:\n      results:\n"
+                          "      - {request: gpu, driver: gpu.example.com, pool: node-1, device: gpu-0}\n"
+                          "      - {request: gpu, driver: gpu.example.com, pool: node-1, device: gpu-1}\n";
+  std::vector<k8s::DecodeResult> decoded =
+      DecodeAll({allocated, Claim("ResourceClaim", "two", 2), kCluster});
+  inventory::ClusterObjects cluster = MergeClusterObjects(nullptr, decoded);
+  std::vector<SatisfiabilityResult> results =
+      CheckSatisfiability(decoded, cluster, alloc::AllocatorOptions{});
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_EQ(results[0].ref.name, "two");
+  EXPECT_EQ(results[0].verdict.feasible_nodes, std::vector<std::string>{"node-2"});
+}
+
+TEST(SatisfiabilityTest, InputObjectsReplaceInventoryObjects) {
+  std::vector<k8s::DecodeResult> inventory_files = DecodeAll({kCluster});
+  inventory::ClusterObjects inventory = MergeClusterObjects(nullptr, inventory_files);
+  std::vector<k8s::DecodeResult> inputs = DecodeAll({kCluster});
+  inventory::ClusterObjects merged = MergeClusterObjects(&inventory, inputs);
+  EXPECT_EQ(merged.slices.size(), 2u);
+  EXPECT_EQ(merged.classes.size(), 1u);
+}
+
+// The lint phase: alloc.unsatisfiable on the claim's spec.devices, warning by default.
+TEST(SatisfiabilityLintTest, ReportsUnsatisfiableClaimsOnlyWithAnInventory) {
+  std::vector<k8s::DecodeResult> inventory_files = DecodeAll({kCluster});
+  auto inventory = std::make_shared<const inventory::ClusterObjects>(
+      MergeClusterObjects(nullptr, inventory_files));
+  for (Severity severity : {Severity::kWarning, Severity::kError}) {
+    LintOptions options;
+    options.inventory = inventory;
+    options.satisfiability.unsatisfiable_severity = severity;
+    LintReport report = LintSources(
+        {SourceText("claims.yaml", Claim("ResourceClaim", "three", 3) + "---\n" +
+                                       Claim("ResourceClaim", "two", 2))},
+        options);
+    std::vector<const Diagnostic*> found;
+    for (const Diagnostic& d : report.diagnostics) {
+      if (d.code == "alloc.unsatisfiable") found.push_back(&d);
+    }
+    ASSERT_EQ(found.size(), 1u);
+    EXPECT_EQ(found[0]->field, "spec.devices");
+    EXPECT_EQ(found[0]->object.name, "three");
+    EXPECT_EQ(found[0]->severity, severity);
+    EXPECT_EQ(found[0]->position.line, 5) << "spec.devices of the first document";
+  }
+  LintReport without = LintSources({SourceText("c.yaml", Claim("ResourceClaim", "three", 3))}, {});
+  for (const Diagnostic& d : without.diagnostics) EXPECT_NE(d.code, "alloc.unsatisfiable");
+}
+
+}  // namespace
+}  // namespace draguard::lint

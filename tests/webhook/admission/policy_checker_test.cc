@@ -1,0 +1,169 @@
+// PolicyChecker with an inventory: satisfiability joins validation on /validate, the
+// draguard.dev/satisfiable annotation joins the defaults on /mutate, and a reinvocation on the
+// patched object yields no patch.
+#include "webhook/admission/policy_checker.h"
+
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+#include "tests/webhook/testing/fake_inventory.h"
+
+namespace draguard::webhook {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::IsEmpty;
+using testing::ClusterFromYaml;
+using testing::FakeInventorySource;
+using testing::GpuInventoryYaml;
+using testing::LiteralSelectorEvaluator;
+using Json = nlohmann::json;
+
+Json ClaimJson(int count, bool with_count = true) {
+  Json exactly = {{"deviceClassName", "gpu.example.com"}};
+  if (with_count) exactly["count"] = count;
+  return {{"apiVersion", "resource.k8s.io/v1"},
+          {"kind", "ResourceClaim"},
+          {"metadata", {{"name", "c"}, {"namespace", "ns"}}},
+          {"spec", {{"devices", {{"requests", {{{"name", "gpu"}, {"exactly", exactly}}}}}}}}};
+}
+
+std::vector<std::string> Codes(const Diagnostics& diagnostics) {
+  std::vector<std::string> out;
+  for (const Diagnostic& d : diagnostics) out.push_back(d.code);
+  return out;
+}
+
+Json PatchJson(const std::vector<JsonPatchOperation>& patch) {
+  Json out = Json::array();
+  for (const JsonPatchOperation& op : patch) {
+    Json o = {{"op", op.op}, {"path", op.path}};
+    if (!op.value_json.empty()) o["value"] = Json::parse(op.value_json);
+    out.push_back(o);
+  }
+  return out;
+}
+
+class PolicyCheckerTest : public ::testing::Test {
+ protected:
+  PolicyCheckerOptions Options(bool with_inventory) {
+    PolicyCheckerOptions options;
+    if (with_inventory) {
+      options.satisfiability.source = &source_;
+      options.satisfiability.new_evaluator = [] {
+        return std::make_unique<LiteralSelectorEvaluator>();
+      };
+    }
+    return options;
+  }
+
+  CheckOutcome Run(PolicyChecker& checker, AdmissionEndpoint endpoint, const Json& object,
+                   std::string_view operation = "CREATE") {
+    text_ = object.dump();
+    return checker.Check({.endpoint = endpoint,
+                          .uid = "u",
+                          .group = "resource.k8s.io",
+                          .version = "v1",
+                          .kind = "ResourceClaim",
+                          .operation = operation,
+                          .name_space = "ns",
+                          .name = "c",
+                          .object = text_});
+  }
+
+  FakeInventorySource source_;
+  std::string text_;
+};
+
+TEST_F(PolicyCheckerTest, ValidateWarnsAboutAnUnsatisfiableClaim) {
+  source_.Publish(ClusterFromYaml(GpuInventoryYaml("node-a", 2)));
+  PolicyChecker checker(Options(true));
+  EXPECT_THAT(Codes(Run(checker, AdmissionEndpoint::kValidate, ClaimJson(2)).diagnostics),
+              IsEmpty());
+  EXPECT_THAT(Codes(Run(checker, AdmissionEndpoint::kValidate, ClaimJson(3)).diagnostics),
+              ElementsAre("alloc.unsatisfiable"));
+}
+
+TEST_F(PolicyCheckerTest, UpdatesAreNotCheckedForSatisfiability) {
+  source_.Publish(ClusterFromYaml(GpuInventoryYaml("node-a", 2)));
+  PolicyChecker checker(Options(true));
+  // Specs are immutable; an allocated claim would compete with its own devices.
+  EXPECT_THAT(Codes(Run(checker, AdmissionEndpoint::kValidate, ClaimJson(3), "UPDATE").diagnostics),
+              IsEmpty());
+  for (const JsonPatchOperation& op :
+       Run(checker, AdmissionEndpoint::kMutate, ClaimJson(3), "UPDATE").patch) {
+    EXPECT_EQ(op.path.find("/metadata/annotations"), std::string::npos) << op.path;
+  }
+}
+
+TEST_F(PolicyCheckerTest, InvalidObjectsAreNotCheckedForSatisfiability) {
+  source_.Publish(ClusterFromYaml(GpuInventoryYaml("node-a", 2)));
+  PolicyChecker checker(Options(true));
+  CheckOutcome outcome = Run(checker, AdmissionEndpoint::kValidate, ClaimJson(-1));
+  ASSERT_FALSE(outcome.diagnostics.items().empty());
+  for (const Diagnostic& d : outcome.diagnostics) EXPECT_NE(d.code, "alloc.unsatisfiable");
+}
+
+TEST_F(PolicyCheckerTest, UnsyncedInventoryWarnsAndStillValidates) {
+  PolicyChecker checker(Options(true));  // nothing published
+  EXPECT_THAT(Codes(Run(checker, AdmissionEndpoint::kValidate, ClaimJson(1)).diagnostics),
+              ElementsAre("webhook.inventory.unavailable"));
+  std::vector<std::string> codes =
+      Codes(Run(checker, AdmissionEndpoint::kValidate, ClaimJson(-1)).diagnostics);
+  EXPECT_THAT(codes, ::testing::Not(::testing::Contains("webhook.inventory.unavailable")));
+  EXPECT_FALSE(codes.empty());
+}
+
+TEST_F(PolicyCheckerTest, MutateAnnotatesIdempotently) {
+  source_.Publish(ClusterFromYaml(GpuInventoryYaml("node-a", 2)));
+  PolicyChecker checker(Options(true));
+  Json object = ClaimJson(1, /*with_count=*/false);
+  CheckOutcome first = Run(checker, AdmissionEndpoint::kMutate, object);
+  EXPECT_THAT(Codes(first.diagnostics), IsEmpty()) << "mutation reports nothing";
+  Json patch = PatchJson(first.patch);
+  EXPECT_EQ(patch, Json::parse(R"([
+    {"op":"add","path":"/spec/devices/requests/0/exactly/allocationMode","value":"ExactCount"},
+    {"op":"add","path":"/spec/devices/requests/0/exactly/count","value":1},
+    {"op":"add","path":"/metadata/annotations",
+     "value":{"draguard.dev/satisfiable":"satisfiable, feasibleNodes=1"}}])"));
+  Json patched = object.patch(patch);
+  EXPECT_THAT(Run(checker, AdmissionEndpoint::kMutate, patched).patch, IsEmpty());
+
+  // A second node appears: only the annotation changes.
+  inventory::ClusterObjects two_nodes = ClusterFromYaml(GpuInventoryYaml("node-a", 2));
+  two_nodes.slices.push_back(ClusterFromYaml(GpuInventoryYaml("node-b", 1)).slices.front());
+  source_.Publish(std::move(two_nodes));
+  EXPECT_EQ(PatchJson(Run(checker, AdmissionEndpoint::kMutate, patched).patch),
+            Json::parse(R"([{"op":"add",
+              "path":"/metadata/annotations/draguard.dev~1satisfiable",
+              "value":"satisfiable, feasibleNodes=2"}])"));
+}
+
+TEST_F(PolicyCheckerTest, MutateWithoutInventoryOnlyDefaults) {
+  PolicyChecker checker(Options(false));
+  CheckOutcome outcome = Run(checker, AdmissionEndpoint::kMutate, ClaimJson(1));
+  EXPECT_EQ(PatchJson(outcome.patch), Json::parse(R"([{"op":"add",
+    "path":"/spec/devices/requests/0/exactly/allocationMode","value":"ExactCount"}])"));
+}
+
+TEST(AnnotationPatchTest, AddsReplacesOrLeavesAlone) {
+  EXPECT_EQ(AnnotationPatch({}, "draguard.dev/satisfiable", "v"),
+            (std::vector<JsonPatchOperation>{
+                {"add", "/metadata/annotations", R"({"draguard.dev/satisfiable":"v"})", ""}}));
+  EXPECT_EQ(AnnotationPatch({{"other", "x"}}, "draguard.dev/satisfiable", "v"),
+            (std::vector<JsonPatchOperation>{
+                {"add", "/metadata/annotations/draguard.dev~1satisfiable", "\"v\"", ""}}));
+  EXPECT_EQ(AnnotationPatch({{"draguard.dev/satisfiable", "old"}}, "draguard.dev/satisfiable", "v"),
+            (std::vector<JsonPatchOperation>{
+                {"add", "/metadata/annotations/draguard.dev~1satisfiable", "\"v\"", ""}}));
+  EXPECT_THAT(AnnotationPatch({{"draguard.dev/satisfiable", "v"}}, "draguard.dev/satisfiable", "v"),
+              IsEmpty());
+  EXPECT_EQ(AnnotationPatch({{"a", "b"}}, "x~y/z", "v").front().path,
+            "/metadata/annotations/x~0y~1z");
+}
+
+}  // namespace
+}  // namespace draguard::webhook

@@ -1,0 +1,218 @@
+// SatisfiabilityCheck over a fake inventory source and a literal selector evaluator: verdicts
+// become the right diagnostics, an unusable inventory never denies, snapshots are followed.
+#include "webhook/admission/satisfiability_check.h"
+
+#include <atomic>
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/webhook/testing/fake_inventory.h"
+
+namespace draguard::webhook {
+namespace {
+
+using testing::ClusterFromYaml;
+using testing::FakeInventorySource;
+using testing::GpuInventoryYaml;
+using testing::LiteralSelectorEvaluator;
+using State = SatisfiabilityResult::State;
+
+struct Finding {
+  std::string code;
+  std::string field;
+  Severity severity;
+  friend bool operator==(const Finding&, const Finding&) = default;
+  friend std::ostream& operator<<(std::ostream& os, const Finding& f) {
+    return os << f.code << " @" << f.field << " (" << SeverityName(f.severity) << ")";
+  }
+};
+
+std::vector<Finding> Findings(const Diagnostics& diagnostics) {
+  std::vector<Finding> out;
+  for (const Diagnostic& d : diagnostics) out.push_back({d.code, d.field, d.severity});
+  return out;
+}
+
+k8s::ObjectVariant DecodeObject(const std::string& yaml) {
+  k8s::DecodeResult decoded = k8s::Decode(SourceText("object.yaml", yaml));
+  if (decoded.objects.empty()) return {};
+  return decoded.objects.front().object;
+}
+
+std::string Claim(const std::string& device_class, int count) {
+  return "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata:\n  name: c\n"
+         "  namespace: ns\nspec:\n  devices:\n    requests:\n    - name: gpu\n      exactly:\n"
+         "        deviceClassName: " + device_class + "\n        count: " + std::to_string(count) +
+         "\n";
+}
+
+std::string Template(int count) {
+  return "apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nmetadata:\n  name: t\n"
+         "  namespace: ns\nspec:\n  spec:\n    devices:\n      requests:\n      - name: gpu\n"
+         "        exactly:\n          deviceClassName: gpu.example.com\n          count: " +
+         std::to_string(count) + "\n";
+}
+
+class SatisfiabilityCheckTest : public ::testing::Test {
+ protected:
+  SatisfiabilityOptions Options(bool deny = false) {
+    SatisfiabilityOptions options;
+    options.source = &source_;
+    options.deny = deny;
+    options.max_age = std::chrono::seconds(300);
+    options.new_evaluator = [this] {
+      ++evaluators_;
+      return std::make_unique<LiteralSelectorEvaluator>();
+    };
+    return options;
+  }
+
+  FakeInventorySource source_;
+  std::atomic<int> evaluators_{0};
+};
+
+TEST_F(SatisfiabilityCheckTest, NotConfiguredSaysNothing) {
+  SatisfiabilityCheck check(SatisfiabilityOptions{});
+  EXPECT_FALSE(check.configured());
+  Diagnostics out;
+  EXPECT_EQ(check.Check(DecodeObject(Claim("gpu.example.com", 1)), out).state,
+            State::kNotApplicable);
+  EXPECT_EQ(out.size(), 0u);
+}
+
+struct VerdictCase {
+  std::string name;
+  std::string object;
+  bool deny = false;
+  alloc::VerdictKind verdict;
+  size_t feasible_nodes = 0;
+  std::vector<Finding> findings;
+};
+
+class SatisfiabilityVerdictTest : public SatisfiabilityCheckTest,
+                                  public ::testing::WithParamInterface<VerdictCase> {};
+
+TEST_P(SatisfiabilityVerdictTest, Verdict) {
+  const VerdictCase& c = GetParam();
+  inventory::ClusterObjects cluster = ClusterFromYaml(GpuInventoryYaml("node-a", 2));
+  inventory::ClusterObjects more = ClusterFromYaml(GpuInventoryYaml("node-b", 2));
+  cluster.slices.push_back(more.slices.front());
+  source_.Publish(std::move(cluster));
+  SatisfiabilityCheck check(Options(c.deny));
+  Diagnostics out;
+  SatisfiabilityResult result = check.Check(DecodeObject(c.object), out);
+  EXPECT_EQ(result.state, State::kChecked);
+  EXPECT_EQ(result.verdict, c.verdict);
+  EXPECT_EQ(result.feasible_nodes, c.feasible_nodes);
+  EXPECT_EQ(Findings(out), c.findings);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Satisfiability, SatisfiabilityVerdictTest,
+    ::testing::Values(
+        VerdictCase{.name = "FitsOnBothNodes",
+                    .object = Claim("gpu.example.com", 2),
+                    .verdict = alloc::VerdictKind::kSatisfiable,
+                    .feasible_nodes = 2},
+        VerdictCase{.name = "TooManyIsAWarning",
+                    .object = Claim("gpu.example.com", 3),
+                    .verdict = alloc::VerdictKind::kUnsatisfiable,
+                    .findings = {{"alloc.unsatisfiable", "spec.devices", Severity::kWarning}}},
+        VerdictCase{.name = "TooManyDeniedWhenAsked",
+                    .object = Claim("gpu.example.com", 3),
+                    .deny = true,
+                    .verdict = alloc::VerdictKind::kUnsatisfiable,
+                    .findings = {{"alloc.unsatisfiable", "spec.devices", Severity::kError}}},
+        VerdictCase{.name = "UnknownClassIsNeverDenied",
+                    .object = Claim("gpu.other.com", 1),
+                    .deny = true,
+                    .verdict = alloc::VerdictKind::kUnsatisfiable,
+                    .findings = {{"alloc.unsatisfiable", "spec.devices", Severity::kWarning}}},
+        VerdictCase{.name = "TemplateFieldPath",
+                    .object = Template(5),
+                    .verdict = alloc::VerdictKind::kUnsatisfiable,
+                    .findings = {{"alloc.unsatisfiable", "spec.spec.devices",
+                                  Severity::kWarning}}},
+        VerdictCase{.name = "TemplateFits",
+                    .object = Template(1),
+                    .verdict = alloc::VerdictKind::kSatisfiable,
+                    .feasible_nodes = 2}),
+    [](const auto& info) { return info.param.name; });
+
+TEST_F(SatisfiabilityCheckTest, DeviceClassIsNotApplicable) {
+  source_.Publish(ClusterFromYaml(GpuInventoryYaml("node-a", 1)));
+  SatisfiabilityCheck check(Options());
+  Diagnostics out;
+  std::string device_class =
+      "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n  name: x\nspec: {}\n";
+  EXPECT_EQ(check.Check(DecodeObject(device_class), out).state, State::kNotApplicable);
+  EXPECT_EQ(out.size(), 0u);
+}
+
+struct UnusableCase {
+  std::string name;
+  bool publish = true;
+  int devices = 1;
+  std::chrono::seconds age{0};
+  std::string code;
+};
+
+class UnusableInventoryTest : public SatisfiabilityCheckTest,
+                              public ::testing::WithParamInterface<UnusableCase> {};
+
+TEST_P(UnusableInventoryTest, SkipsWithAWarningEvenWhenDenying) {
+  const UnusableCase& c = GetParam();
+  if (c.publish) {
+    source_.Publish(ClusterFromYaml(GpuInventoryYaml("node-a", c.devices)), c.age);
+  }
+  SatisfiabilityCheck check(Options(/*deny=*/true));
+  Diagnostics out;
+  SatisfiabilityResult result = check.Check(DecodeObject(Claim("gpu.example.com", 9)), out);
+  EXPECT_EQ(result.state, State::kSkipped);
+  EXPECT_EQ(Findings(out), (std::vector<Finding>{{c.code, "", Severity::kWarning}}));
+  EXPECT_EQ(SatisfiableAnnotation(result), "");
+  EXPECT_EQ(evaluators_.load(), 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Satisfiability, UnusableInventoryTest,
+    ::testing::Values(UnusableCase{.name = "NotSynced", .publish = false,
+                                   .code = "webhook.inventory.unavailable"},
+                      UnusableCase{.name = "NoDevices", .devices = 0,
+                                   .code = "webhook.inventory.unavailable"},
+                      UnusableCase{.name = "Stale", .age = std::chrono::seconds(3600),
+                                   .code = "webhook.inventory.stale"}),
+    [](const auto& info) { return info.param.name; });
+
+TEST_F(SatisfiabilityCheckTest, FollowsNewSnapshotsAndReusesEvaluators) {
+  source_.Publish(ClusterFromYaml(GpuInventoryYaml("node-a", 1)));
+  SatisfiabilityCheck check(Options());
+  k8s::ObjectVariant claim = DecodeObject(Claim("gpu.example.com", 2));
+  Diagnostics out;
+  EXPECT_EQ(check.Check(claim, out).verdict, alloc::VerdictKind::kUnsatisfiable);
+  EXPECT_EQ(check.Check(claim, out).verdict, alloc::VerdictKind::kUnsatisfiable);
+  EXPECT_EQ(evaluators_.load(), 1) << "one evaluator serves sequential requests";
+  source_.Publish(ClusterFromYaml(GpuInventoryYaml("node-a", 2)));
+  Diagnostics after;
+  EXPECT_EQ(check.Check(claim, after).verdict, alloc::VerdictKind::kSatisfiable);
+  EXPECT_EQ(after.size(), 0u);
+  EXPECT_EQ(evaluators_.load(), 2) << "a new snapshot gets fresh evaluators";
+}
+
+TEST(SatisfiableAnnotationTest, Format) {
+  SatisfiabilityResult r{.state = State::kChecked, .verdict = alloc::VerdictKind::kSatisfiable,
+                         .feasible_nodes = 2};
+  EXPECT_EQ(SatisfiableAnnotation(r), "satisfiable, feasibleNodes=2");
+  r.verdict = alloc::VerdictKind::kUndecided;
+  r.nodes_exhaustive = false;
+  r.feasible_nodes = 1;
+  EXPECT_EQ(SatisfiableAnnotation(r), "undecided, feasibleNodes>=1");
+  r.state = State::kSkipped;
+  EXPECT_EQ(SatisfiableAnnotation(r), "");
+}
+
+}  // namespace
+}  // namespace draguard::webhook

@@ -1,0 +1,89 @@
+// Test doubles for the inventory side of the webhook: an InventorySource whose snapshot and
+// state the test sets, a SelectorEvaluator that reads the literal expressions "true" and
+// "false", and helpers that decode YAML into cluster objects.
+#ifndef DRAGUARD_TESTS_WEBHOOK_TESTING_FAKE_INVENTORY_H_
+#define DRAGUARD_TESTS_WEBHOOK_TESTING_FAKE_INVENTORY_H_
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+
+#include "policy/allocator/selector.h"
+#include "policy/common/source.h"
+#include "policy/inventory/cluster_objects.h"
+#include "policy/k8s/decode.h"
+#include "webhook/inventory_source.h"
+
+namespace draguard::webhook::testing {
+
+class FakeInventorySource : public InventorySource {
+ public:
+  Status Start() override { return OkStatus(); }
+  void Stop() override {}
+  std::shared_ptr<const inventory::ClusterObjects> Current() const override {
+    std::lock_guard lock(mu_);
+    return current_;
+  }
+  InventorySourceState State() const override {
+    std::lock_guard lock(mu_);
+    return state_;
+  }
+
+  // Publishes `objects` as a fresh, synced snapshot confirmed `age` ago.
+  void Publish(inventory::ClusterObjects objects,
+               std::chrono::seconds age = std::chrono::seconds(0)) {
+    std::lock_guard lock(mu_);
+    state_.synced = true;
+    state_.objects = CountObjects(objects);
+    state_.confirmed_at = std::chrono::system_clock::now() - age;
+    objects.source = "test inventory";
+    current_ = std::make_shared<const inventory::ClusterObjects>(std::move(objects));
+  }
+
+ private:
+  mutable std::mutex mu_;
+  std::shared_ptr<const inventory::ClusterObjects> current_;
+  InventorySourceState state_;
+};
+
+// "true" matches every device, "false" none; anything else is a CEL error.
+class LiteralSelectorEvaluator : public alloc::SelectorEvaluator {
+ public:
+  alloc::SelectorResult Evaluate(std::string_view expression, const alloc::DeviceView&) override {
+    if (expression == "true") return alloc::SelectorResult::Match();
+    if (expression == "false") return alloc::SelectorResult::NoMatch();
+    return alloc::SelectorResult::Error("unsupported expression in test: " +
+                                        std::string(expression));
+  }
+};
+
+// The cluster objects among the YAML documents of `yaml`.
+inline inventory::ClusterObjects ClusterFromYaml(std::string_view yaml) {
+  k8s::DecodeOptions options;
+  options.strict = false;
+  inventory::ClusterObjects objects;
+  inventory::CollectClusterObjects(k8s::Decode(SourceText("inventory.yaml", std::string(yaml)),
+                                               options),
+                                   objects);
+  return objects;
+}
+
+// One ResourceSlice on `node` with `devices` devices of driver gpu.example.com, and the
+// DeviceClass gpu.example.com that selects every device ("true").
+inline std::string GpuInventoryYaml(const std::string& node, int devices) {
+  std::string text =
+      "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n  name: gpu.example.com\n"
+      "spec:\n  selectors:\n  - cel:\n      expression: \"true\"\n---\n"
+      "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata:\n  name: " + node +
+      "\nspec:\n  driver: gpu.example.com\n  nodeName: " + node + "\n  pool:\n    name: " + node +
+      "\n    generation: 1\n    resourceSliceCount: 1\n  devices:\n";
+  for (int i = 0; i < devices; ++i) text += "  - name: gpu-" + std::to_string(i) + "\n";
+  return text;
+}
+
+}  // namespace draguard::webhook::testing
+
+#endif  // DRAGUARD_TESTS_WEBHOOK_TESTING_FAKE_INVENTORY_H_

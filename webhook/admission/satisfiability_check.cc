@@ -1,0 +1,187 @@
+#include "webhook/admission/satisfiability_check.h"
+
+#include <algorithm>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "policy/allocator/allocator.h"
+#include "policy/allocator/inventory.h"
+#include "policy/validate/defaults.h"
+
+namespace draguard::webhook {
+namespace {
+
+// Reasons quoted in one diagnostic; the rest are counted.
+constexpr size_t kMaxReasons = 3;
+
+std::string Age(std::chrono::system_clock::duration age) {
+  auto seconds = std::chrono::duration_cast<std::chrono::seconds>(age).count();
+  if (seconds < 120) return std::to_string(seconds) + "s";
+  if (seconds < 7200) return std::to_string(seconds / 60) + "m";
+  return std::to_string(seconds / 3600) + "h";
+}
+
+// The claim spec a claim or template carries, and where its devices are.
+struct ClaimUnderCheck {
+  const k8s::ResourceClaimSpec* spec = nullptr;
+  FieldPath devices;
+};
+
+ClaimUnderCheck FindClaim(const k8s::ObjectVariant& object) {
+  if (const auto* claim = std::get_if<k8s::ResourceClaim>(&object)) {
+    return {&claim->spec, FieldPath().Child("spec").Child("devices")};
+  }
+  if (const auto* tmpl = std::get_if<k8s::ResourceClaimTemplate>(&object)) {
+    return {&tmpl->spec, FieldPath().Child("spec").Child("spec").Child("devices")};
+  }
+  return {};
+}
+
+bool RestsOnUnknownClass(const alloc::AllocationVerdict& verdict) {
+  return std::any_of(verdict.reasons.begin(), verdict.reasons.end(),
+                     [](const alloc::Reason& r) { return r.code == "alloc.class.not-found"; });
+}
+
+std::string ReasonsText(const alloc::AllocationVerdict& verdict) {
+  std::string text;
+  size_t shown = 0;
+  for (const alloc::Reason& reason : verdict.reasons) {
+    if (shown == kMaxReasons) break;
+    text += (shown++ == 0 ? "" : "; ") + reason.message;
+  }
+  if (verdict.reasons.size() > shown) {
+    text += " (and " + std::to_string(verdict.reasons.size() - shown) + " more reasons)";
+  }
+  return text.empty() ? "no reason given" : text;
+}
+
+}  // namespace
+
+// One inventory snapshot made ready for the allocator, with its pool of evaluators.
+struct SatisfiabilityCheck::Prepared {
+  std::shared_ptr<const inventory::ClusterObjects> snapshot;
+  alloc::Inventory inventory;
+  std::mutex mu;
+  std::vector<std::unique_ptr<alloc::SelectorEvaluator>> idle;
+
+  Prepared(std::shared_ptr<const inventory::ClusterObjects> s, alloc::Inventory i)
+      : snapshot(std::move(s)), inventory(std::move(i)) {}
+
+  std::unique_ptr<alloc::SelectorEvaluator> Lease(const SatisfiabilityOptions& options) {
+    {
+      std::lock_guard lock(mu);
+      if (!idle.empty()) {
+        std::unique_ptr<alloc::SelectorEvaluator> e = std::move(idle.back());
+        idle.pop_back();
+        return e;
+      }
+    }
+    return options.new_evaluator();
+  }
+
+  void Return(std::unique_ptr<alloc::SelectorEvaluator> evaluator) {
+    std::lock_guard lock(mu);
+    idle.push_back(std::move(evaluator));
+  }
+};
+
+SatisfiabilityCheck::SatisfiabilityCheck(SatisfiabilityOptions options)
+    : options_(std::move(options)) {}
+
+SatisfiabilityCheck::~SatisfiabilityCheck() = default;
+
+std::shared_ptr<SatisfiabilityCheck::Prepared> SatisfiabilityCheck::Prepare(
+    std::shared_ptr<const inventory::ClusterObjects> snapshot) {
+  // Built under the lock: requests arriving during a rebuild wait for it rather than each
+  // building their own copy of a large inventory.
+  std::lock_guard lock(mu_);
+  if (prepared_ == nullptr || prepared_->snapshot != snapshot) {
+    // A copy: the snapshot is shared with other requests and the source.
+    alloc::Inventory inventory = alloc::Inventory::Build(*snapshot);
+    prepared_ = std::make_shared<Prepared>(std::move(snapshot), std::move(inventory));
+  }
+  return prepared_;
+}
+
+bool SatisfiabilityCheck::Usable(const InventorySourceState& state,
+                                 const inventory::ClusterObjects* snapshot,
+                                 Diagnostics& out) const {
+  const std::string problem = state.problem.empty() ? "" : " (" + state.problem + ")";
+  if (!state.synced || snapshot == nullptr) {
+    out.Warning("webhook.inventory.unavailable", FieldPath(),
+                "satisfiability not checked: the device inventory has not loaded yet" + problem);
+    return false;
+  }
+  auto age = std::chrono::system_clock::now() - state.confirmed_at;
+  if (age > options_.max_age) {
+    out.Warning("webhook.inventory.stale", FieldPath(),
+                "satisfiability not checked: the device inventory (" + snapshot->source +
+                    ") was last confirmed current " + Age(age) + " ago, longer than " +
+                    Age(options_.max_age) + problem);
+    return false;
+  }
+  if (snapshot->DeviceCount() == 0) {
+    out.Warning("webhook.inventory.unavailable", FieldPath(),
+                "satisfiability not checked: the device inventory (" + snapshot->source +
+                    ") lists no devices");
+    return false;
+  }
+  return true;
+}
+
+SatisfiabilityResult SatisfiabilityCheck::Check(const k8s::ObjectVariant& object,
+                                                Diagnostics& out) {
+  SatisfiabilityResult result;
+  ClaimUnderCheck claim = FindClaim(object);
+  if (!configured() || claim.spec == nullptr) return result;
+
+  std::shared_ptr<const inventory::ClusterObjects> snapshot = options_.source->Current();
+  if (!Usable(options_.source->State(), snapshot.get(), out)) {
+    result.state = SatisfiabilityResult::State::kSkipped;
+    return result;
+  }
+  std::shared_ptr<Prepared> prepared = Prepare(std::move(snapshot));
+
+  k8s::ResourceClaimSpec spec = *claim.spec;  // the allocator wants API defaults applied
+  validate::DefaultDeviceClaim(spec.devices);
+  std::unique_ptr<alloc::SelectorEvaluator> evaluator = prepared->Lease(options_);
+  alloc::AllocationVerdict verdict =
+      alloc::CheckClaim(prepared->inventory, spec, *evaluator, options_.allocator);
+  prepared->Return(std::move(evaluator));
+
+  result.state = SatisfiabilityResult::State::kChecked;
+  result.verdict = verdict.kind;
+  result.feasible_nodes = verdict.feasible_nodes.size();
+  result.nodes_exhaustive = verdict.nodes_exhaustive;
+
+  const FieldPath& devices = claim.devices;
+  switch (verdict.kind) {
+    case alloc::VerdictKind::kSatisfiable:
+      break;
+    case alloc::VerdictKind::kUnsatisfiable:
+    case alloc::VerdictKind::kError: {
+      std::string message = "no node can allocate this claim with the devices in the inventory (" +
+                            prepared->snapshot->source + "): " + ReasonsText(verdict);
+      if (options_.deny && !RestsOnUnknownClass(verdict)) {
+        out.Error("alloc.unsatisfiable", devices, std::move(message));
+      } else {
+        out.Warning("alloc.unsatisfiable", devices, std::move(message));
+      }
+      break;
+    }
+    case alloc::VerdictKind::kUndecided:
+      out.Info("alloc.undecided", devices,
+               "satisfiability undecided within the search budget: " + ReasonsText(verdict));
+      break;
+  }
+  return result;
+}
+
+std::string SatisfiableAnnotation(const SatisfiabilityResult& result) {
+  if (result.state != SatisfiabilityResult::State::kChecked) return "";
+  return std::string(alloc::VerdictName(result.verdict)) + ", feasibleNodes" +
+         (result.nodes_exhaustive ? "=" : ">=") + std::to_string(result.feasible_nodes);
+}
+
+}  // namespace draguard::webhook

@@ -1,0 +1,100 @@
+// SatisfiabilityCheck: can the claim in an AdmissionReview be allocated in the cluster as the
+// inventory knows it? The webhook side of issue 6 item 6, over the same allocator as
+// `draguard lint --inventory` and `draguard explain` (policy/allocator).
+//
+// The allocator's Inventory is built once per inventory snapshot, not per request: the check
+// keeps the last one together with the snapshot it came from and rebuilds it when the source
+// publishes a new snapshot. Selector evaluators (thread-compatible, they cache prepared devices
+// per Inventory) are pooled per Inventory, so concurrent requests each lease their own.
+//
+// Never denies because of the inventory: when the source has not synced, is stale (not
+// confirmed current for max_age) or holds no device, the check is skipped with a warning
+// (webhook.inventory.unavailable, webhook.inventory.stale) and every other check still decides.
+// An unsatisfiable claim is a warning (alloc.unsatisfiable), an error only with `deny`, and
+// even then not when the verdict rests on a DeviceClass the inventory does not know (the
+// inventory may simply lag behind the class).
+//
+// Thread-safe: Check may run concurrently.
+#ifndef DRAGUARD_WEBHOOK_ADMISSION_SATISFIABILITY_CHECK_H_
+#define DRAGUARD_WEBHOOK_ADMISSION_SATISFIABILITY_CHECK_H_
+
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "policy/allocator/options.h"
+#include "policy/allocator/result.h"
+#include "policy/allocator/selector.h"
+#include "policy/common/diagnostic.h"
+#include "policy/k8s/decode.h"
+#include "webhook/inventory_source.h"
+
+namespace draguard::webhook {
+
+struct SatisfiabilityOptions {
+  // Where the cluster state comes from; null when no inventory is configured (then nothing is
+  // checked and nothing is said). Not owned; must outlive the check.
+  InventorySource* source = nullptr;
+  // A snapshot whose source has not confirmed it current for longer than this is stale.
+  std::chrono::seconds max_age{300};
+  // Unsatisfiable claims are errors (--unsatisfiable=deny) instead of warnings.
+  bool deny = false;
+  // Version, gates and the per-request search budget.
+  alloc::AllocatorOptions allocator;
+  // Makes a selector evaluator (the CEL adapter) for one Inventory's devices. Required when
+  // `source` is set. Called at most once per concurrently running request per snapshot.
+  std::function<std::unique_ptr<alloc::SelectorEvaluator>()> new_evaluator;
+};
+
+struct SatisfiabilityResult {
+  enum class State {
+    kNotApplicable,  // no inventory configured, or not a claim or template
+    kSkipped,        // inventory unavailable, stale or empty: a warning says so
+    kChecked,        // `verdict` and `feasible_nodes` hold the allocator's answer
+  };
+  State state = State::kNotApplicable;
+  alloc::VerdictKind verdict = alloc::VerdictKind::kUndecided;
+  size_t feasible_nodes = 0;
+  bool nodes_exhaustive = true;  // false: at least feasible_nodes (budget ran out)
+};
+
+class SatisfiabilityCheck {
+ public:
+  explicit SatisfiabilityCheck(SatisfiabilityOptions options);
+  ~SatisfiabilityCheck();
+  SatisfiabilityCheck(const SatisfiabilityCheck&) = delete;
+  SatisfiabilityCheck& operator=(const SatisfiabilityCheck&) = delete;
+
+  // An inventory source and an evaluator factory were given.
+  bool configured() const { return options_.source != nullptr && options_.new_evaluator; }
+
+  // Checks a ResourceClaim or ResourceClaimTemplate (anything else: kNotApplicable). Adds its
+  // findings to `out`, with field paths from the object's root (spec.devices, or
+  // spec.spec.devices for a template). The object should have passed validation.
+  SatisfiabilityResult Check(const k8s::ObjectVariant& object, Diagnostics& out);
+
+ private:
+  struct Prepared;
+  std::shared_ptr<Prepared> Prepare(std::shared_ptr<const inventory::ClusterObjects> snapshot);
+  // Returns false (with a warning in `out`) when the snapshot must not be used.
+  bool Usable(const InventorySourceState& state, const inventory::ClusterObjects* snapshot,
+              Diagnostics& out) const;
+
+  SatisfiabilityOptions options_;
+  std::mutex mu_;
+  std::shared_ptr<Prepared> prepared_;
+};
+
+// The value of the draguard.dev/satisfiable annotation for a checked result:
+// "satisfiable, feasibleNodes=2", "unsatisfiable, feasibleNodes=0", "undecided,
+// feasibleNodes>=1" (budget exhausted). Empty when the result is not kChecked.
+std::string SatisfiableAnnotation(const SatisfiabilityResult& result);
+
+inline constexpr char kSatisfiableAnnotation[] = "draguard.dev/satisfiable";
+
+}  // namespace draguard::webhook
+
+#endif  // DRAGUARD_WEBHOOK_ADMISSION_SATISFIABILITY_CHECK_H_

@@ -1,0 +1,347 @@
+// Beast adapter: the only file of webhook/kube that touches sockets and TLS. Boost reports
+// through error_code overloads; nothing here throws.
+#include "webhook/kube/api_client.h"
+
+#include <atomic>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <utility>
+
+#include <boost/asio/connect.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/address.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/ssl.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
+#include <openssl/ssl.h>
+
+#include "policy/common/status_macros.h"
+
+namespace draguard::webhook::kube {
+namespace {
+
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace net = boost::asio;
+namespace ssl = net::ssl;
+using tcp = net::ip::tcp;
+
+bool IsIpAddress(const std::string& host) {
+  beast::error_code ec;
+  net::ip::make_address(host, ec);
+  return !ec;
+}
+
+}  // namespace
+
+Status LineSplitter::Feed(std::string_view bytes, const ApiConnection::LineHandler& on_line) {
+  while (!bytes.empty()) {
+    const size_t newline = bytes.find('\n');
+    const std::string_view part = bytes.substr(0, newline);
+    if (pending_.size() + part.size() > max_line_bytes_) {
+      pending_.clear();
+      return ResourceExhaustedError("a watch event is larger than " +
+                                    std::to_string(max_line_bytes_) + " bytes");
+    }
+    pending_.append(part);
+    if (newline == std::string_view::npos) return OkStatus();
+    bytes.remove_prefix(newline + 1);
+    std::string line = std::move(pending_);
+    pending_.clear();
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty()) continue;
+    DRAGUARD_RETURN_IF_ERROR(on_line(line));
+  }
+  return OkStatus();
+}
+
+struct ApiConnection::Impl {
+  Impl(ClusterConfig c, std::shared_ptr<BearerToken> t, ApiClientOptions o)
+      : config(std::move(c)), token(std::move(t)), options(std::move(o)) {}
+
+  ClusterConfig config;
+  std::shared_ptr<BearerToken> token;
+  ApiClientOptions options;
+  net::io_context ioc;
+  std::unique_ptr<ssl::context> tls_context;
+  std::optional<beast::tcp_stream> plain;
+  std::optional<beast::ssl_stream<beast::tcp_stream>> tls;
+  beast::flat_buffer buffer;
+  bool connected = false;
+  std::atomic<bool> cancelled{false};
+
+  beast::tcp_stream& Lowest() { return tls ? beast::get_lowest_layer(*tls) : *plain; }
+
+  // Calls f with whichever stream is active.
+  template <class F>
+  beast::error_code WithStream(F&& f) {
+    return tls ? f(*tls) : f(*plain);
+  }
+
+  // Starts an asynchronous operation through `initiate(handler)` and runs the io_context
+  // until it (and anything it started) completes.
+  template <class Initiate>
+  beast::error_code Run(Initiate&& initiate) {
+    beast::error_code result = net::error::operation_aborted;
+    initiate([&result](beast::error_code ec, auto&&...) { result = ec; });
+    ioc.restart();
+    ioc.run();
+    return result;
+  }
+
+  Status TransportError(beast::error_code ec, const char* what) {
+    Close();
+    if (cancelled.load()) return CancelledError("API connection cancelled");
+    const std::string where = std::string(what) + " " + config.host + ":" +
+                              std::to_string(config.port) + ": ";
+    if (ec == beast::error::timeout) return DeadlineExceededError(where + "timed out");
+    if (ec == http::error::body_limit) {
+      return ResourceExhaustedError(where + "response larger than " +
+                                    std::to_string(options.max_body_bytes) + " bytes");
+    }
+    if (ec == http::error::header_limit) return ResourceExhaustedError(where + "header too large");
+    if (ec == net::error::eof || ec == http::error::end_of_stream ||
+        ec == net::ssl::error::stream_truncated) {
+      return UnavailableError(where + "connection closed by the server");
+    }
+    return UnavailableError(where + ec.message());
+  }
+
+  void Close() {
+    beast::error_code ignored;
+    if (tls || plain) Lowest().socket().close(ignored);
+    tls.reset();
+    plain.reset();
+    buffer.clear();
+    connected = false;
+  }
+
+  Status BuildTlsContext() {
+    auto ctx = std::make_unique<ssl::context>(ssl::context::tls_client);
+    SSL_CTX_set_min_proto_version(ctx->native_handle(), TLS1_2_VERSION);
+    beast::error_code ec;
+    if (config.insecure_skip_tls_verify) {
+      ctx->set_verify_mode(ssl::verify_none, ec);
+    } else {
+      ctx->set_verify_mode(ssl::verify_peer, ec);
+      if (config.ca_pem.empty()) {
+        ctx->set_default_verify_paths(ec);
+      } else {
+        ctx->add_certificate_authority(net::buffer(config.ca_pem), ec);
+      }
+      if (ec) return InvalidArgumentError("certificate authority: " + ec.message());
+    }
+    if (!config.client_cert_pem.empty()) {
+      ctx->use_certificate_chain(net::buffer(config.client_cert_pem), ec);
+      if (ec) return InvalidArgumentError("client certificate: " + ec.message());
+      ctx->use_private_key(net::buffer(config.client_key_pem), ssl::context::pem, ec);
+      if (ec) return InvalidArgumentError("client key: " + ec.message());
+    }
+    tls_context = std::move(ctx);
+    return OkStatus();
+  }
+
+  StatusOr<tcp::resolver::results_type> Resolve() {
+    tcp::resolver resolver(ioc);
+    net::steady_timer deadline(ioc);
+    deadline.expires_after(options.connect_timeout);
+    deadline.async_wait([&](beast::error_code ec) {
+      if (!ec) resolver.cancel();
+    });
+    tcp::resolver::results_type endpoints;
+    beast::error_code result = net::error::operation_aborted;
+    resolver.async_resolve(config.host, std::to_string(config.port),
+                           [&](beast::error_code ec, tcp::resolver::results_type found) {
+                             result = ec;
+                             endpoints = std::move(found);
+                             deadline.cancel();
+                           });
+    ioc.restart();
+    ioc.run();
+    if (result) return TransportError(result, "resolving");
+    return endpoints;
+  }
+
+  Status Connect() {
+    Close();
+    if (cancelled.load()) return CancelledError("API connection cancelled");
+    const bool https = config.scheme == "https";
+    if (https && tls_context == nullptr) DRAGUARD_RETURN_IF_ERROR(BuildTlsContext());
+    DRAGUARD_ASSIGN_OR_RETURN(tcp::resolver::results_type endpoints, Resolve());
+    if (https) {
+      tls.emplace(ioc, *tls_context);
+    } else {
+      plain.emplace(ioc);
+    }
+    Lowest().expires_after(options.connect_timeout);
+    beast::error_code ec =
+        Run([&](auto handler) { Lowest().async_connect(endpoints, std::move(handler)); });
+    if (ec) return TransportError(ec, "connecting to");
+    if (https) DRAGUARD_RETURN_IF_ERROR(Handshake());
+    Lowest().expires_never();
+    connected = true;
+    return OkStatus();
+  }
+
+  Status Handshake() {
+    const std::string& name =
+        config.tls_server_name.empty() ? config.host : config.tls_server_name;
+    // SNI carries DNS names only (RFC 6066); an IP is checked against the IP SANs.
+    if (!IsIpAddress(name)) SSL_set_tlsext_host_name(tls->native_handle(), name.c_str());
+    beast::error_code ec;
+    if (!config.insecure_skip_tls_verify) {
+      tls->set_verify_callback(ssl::host_name_verification(name), ec);
+    }
+    ec = Run([&](auto handler) { tls->async_handshake(ssl::stream_base::client, handler); });
+    if (ec) return TransportError(ec, "TLS handshake with");
+    return OkStatus();
+  }
+
+  std::string HostHeader() const {
+    const bool default_port = (config.scheme == "https" && config.port == 443) ||
+                              (config.scheme == "http" && config.port == 80);
+    const bool v6 = config.host.find(':') != std::string::npos;
+    std::string host = v6 ? "[" + config.host + "]" : config.host;
+    return default_port ? host : host + ":" + std::to_string(config.port);
+  }
+
+  http::request<http::empty_body> MakeRequest(std::string_view target) {
+    http::request<http::empty_body> req{http::verb::get, config.path_prefix + std::string(target),
+                                        11};
+    req.set(http::field::host, HostHeader());
+    req.set(http::field::user_agent, options.user_agent);
+    req.set(http::field::accept, "application/json");
+    if (token != nullptr) {
+      if (std::string bearer = token->Get(); !bearer.empty()) {
+        req.set(http::field::authorization, "Bearer " + bearer);
+      }
+    }
+    return req;
+  }
+
+  // Sends the request on the open connection, reconnecting once when a reused keep-alive
+  // connection turns out to have been closed by the server.
+  Status Send(std::string_view target) {
+    for (int attempt = 0;; ++attempt) {
+      const bool reused = connected;
+      if (!connected) DRAGUARD_RETURN_IF_ERROR(Connect());
+      http::request<http::empty_body> req = MakeRequest(target);
+      Lowest().expires_after(options.request_timeout);
+      beast::error_code ec = WithStream([&](auto& stream) {
+        return Run([&](auto handler) { http::async_write(stream, req, std::move(handler)); });
+      });
+      if (!ec) return OkStatus();
+      Status failed = TransportError(ec, "sending to");
+      if (!reused || attempt > 0 || cancelled.load()) return failed;
+    }
+  }
+
+  void AfterResponse(unsigned status, bool keep_alive) {
+    if (!keep_alive) Close();
+    if (status == 401 && token != nullptr) token->Invalidate();
+  }
+
+  StatusOr<HttpResult> Get(std::string_view target) {
+    if (cancelled.load()) return CancelledError("API connection cancelled");
+    for (int attempt = 0;; ++attempt) {
+      const bool reused = connected;
+      DRAGUARD_RETURN_IF_ERROR(Send(target));
+      http::response_parser<http::string_body> parser;
+      parser.body_limit(options.max_body_bytes);
+      parser.header_limit(static_cast<uint32_t>(options.max_header_bytes));
+      beast::error_code ec = WithStream([&](auto& stream) {
+        return Run([&](auto handler) {
+          http::async_read(stream, buffer, parser, std::move(handler));
+        });
+      });
+      if (ec) {
+        const bool nothing_read = !parser.got_some();
+        Status failed = TransportError(ec, "reading from");
+        if (reused && nothing_read && attempt == 0 && !cancelled.load()) continue;
+        return failed;
+      }
+      Lowest().expires_never();
+      HttpResult result{parser.get().result_int(), std::move(parser.get().body())};
+      AfterResponse(result.status, parser.get().keep_alive());
+      return result;
+    }
+  }
+
+  StatusOr<HttpResult> Stream(std::string_view target, std::chrono::milliseconds idle_timeout,
+                              const LineHandler& on_line) {
+    if (cancelled.load()) return CancelledError("API connection cancelled");
+    DRAGUARD_RETURN_IF_ERROR(Send(target));
+    http::response_parser<http::buffer_body> parser;
+    parser.body_limit(std::numeric_limits<std::uint64_t>::max());
+    parser.header_limit(static_cast<uint32_t>(options.max_header_bytes));
+    Lowest().expires_after(options.request_timeout);
+    beast::error_code ec = WithStream([&](auto& stream) {
+      return Run([&](auto handler) {
+        http::async_read_header(stream, buffer, parser, std::move(handler));
+      });
+    });
+    if (ec) return TransportError(ec, "reading from");
+    const unsigned status = parser.get().result_int();
+    HttpResult result{status, std::string()};
+    LineSplitter splitter(options.max_line_bytes);
+    char chunk[16 * 1024];
+    while (!parser.is_done()) {
+      parser.get().body().data = chunk;
+      parser.get().body().size = sizeof chunk;
+      Lowest().expires_after(status == 200 ? idle_timeout : options.request_timeout);
+      ec = WithStream([&](auto& stream) {
+        return Run([&](auto handler) {
+          http::async_read_some(stream, buffer, parser, std::move(handler));
+        });
+      });
+      if (ec == http::error::need_buffer) ec = {};
+      if (ec) return TransportError(ec, "watch stream from");
+      const std::string_view got(chunk, sizeof chunk - parser.get().body().size);
+      if (status != 200) {
+        result.body.append(got);
+        if (result.body.size() > options.max_body_bytes) {
+          return TransportError(http::error::body_limit, "reading from");
+        }
+        continue;
+      }
+      if (Status s = splitter.Feed(got, on_line); !s.ok()) {
+        Close();
+        return s;
+      }
+    }
+    Lowest().expires_never();
+    AfterResponse(status, parser.get().keep_alive());
+    return result;
+  }
+};
+
+ApiConnection::ApiConnection(ClusterConfig config, std::shared_ptr<BearerToken> token,
+                             ApiClientOptions options)
+    : impl_(std::make_unique<Impl>(std::move(config), std::move(token), std::move(options))) {}
+
+ApiConnection::~ApiConnection() = default;
+
+StatusOr<HttpResult> ApiConnection::Get(std::string_view target) { return impl_->Get(target); }
+
+StatusOr<HttpResult> ApiConnection::Stream(std::string_view target,
+                                           std::chrono::milliseconds idle_timeout,
+                                           const LineHandler& on_line) {
+  return impl_->Stream(target, idle_timeout, on_line);
+}
+
+void ApiConnection::Cancel() {
+  impl_->cancelled.store(true);
+  Impl* impl = impl_.get();
+  // Runs on the owning thread inside its next (or current) io_context::run().
+  net::post(impl->ioc, [impl] {
+    beast::error_code ignored;
+    if (impl->tls || impl->plain) impl->Lowest().socket().close(ignored);
+  });
+}
+
+}  // namespace draguard::webhook::kube
