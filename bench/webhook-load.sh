@@ -63,7 +63,8 @@ curl_args=(-sS --max-time 10 --cacert "$work/certs/ca.crt")
 start_draguard() {  # PORT [extra flags...]: starts draguard serve, waits for /readyz
   local port="$1"
   shift
-  "$draguard" serve --listen "127.0.0.1:$port" --threads "$threads" \
+  # MALLOC_ARENA_MAX as manifests/deployment.yaml sets it.
+  MALLOC_ARENA_MAX=2 "$draguard" serve --listen "127.0.0.1:$port" --threads "$threads" \
     --tls-cert-file "$work/certs/tls.crt" --tls-private-key-file "$work/certs/tls.key" "$@" \
     >"$work/draguard-$port.log" 2>&1 &
   pids+=($!)

@@ -1,6 +1,8 @@
 #include "cli/lint_flags.h"
 
 #include <charconv>
+#include <fstream>
+#include <sstream>
 
 #include "policy/common/status_macros.h"
 #include "policy/lint/inventory_files.h"
@@ -64,6 +66,22 @@ Status ApplySatisfiabilityFlags(const LintFlags& flags, lint::LintOptions& optio
   return OkStatus();
 }
 
+// --schema, --no-builtin-schema, --strict-schema.
+Status ApplySchemaFlags(const LintFlags& flags, lint::LintOptions& options) {
+  lint::SchemaPhaseOptions& schema = options.schema;
+  schema.builtin_catalog = !flags.no_builtin_schema;
+  schema.strict = flags.strict_schema;
+  for (const std::string& path : flags.schema) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return NotFoundError("cannot read --schema file " + path);
+    std::stringstream text;
+    text << in.rdbuf();
+    if (in.bad()) return UnavailableError("error reading --schema file " + path);
+    schema.files.emplace_back(path, text.str());
+  }
+  return OkStatus();
+}
+
 }  // namespace
 
 void LintFlags::Register(FlagSet& flags) {
@@ -83,6 +101,12 @@ void LintFlags::Register(FlagSet& flags) {
                 "check claims against; reports alloc.unsatisfiable");
   flags.AddString("unsatisfiable", &unsatisfiable, "SEVERITY",
                   "Severity of alloc.unsatisfiable: warning or error");
+  flags.AddList("schema", &schema, "FILE",
+                "Attribute schema of private drivers (docs/schema.md); repeatable");
+  flags.AddBool("no-builtin-schema", &no_builtin_schema,
+                "Do not use the built-in attribute catalog of known drivers");
+  flags.AddBool("strict-schema", &strict_schema,
+                "Report attributes, capacities and domains the schema lacks as errors");
   flags.AddBool("help", &help, "Show this help");
 }
 
@@ -119,6 +143,7 @@ StatusOr<LintSettings> ToLintSettings(const LintFlags& flags) {
   settings.options.warnings_as_errors = flags.warnings_as_errors;
   settings.quiet = flags.quiet;
   DRAGUARD_RETURN_IF_ERROR(ApplySatisfiabilityFlags(flags, settings.options));
+  DRAGUARD_RETURN_IF_ERROR(ApplySchemaFlags(flags, settings.options));
   return settings;
 }
 

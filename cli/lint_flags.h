@@ -27,6 +27,9 @@ struct LintFlags {
   bool help = false;
   std::vector<std::string> inventory;       // --inventory PATH, repeatable
   std::string unsatisfiable = "warning";    // severity of alloc.unsatisfiable
+  std::vector<std::string> schema;          // --schema FILE, repeatable
+  bool no_builtin_schema = false;           // --no-builtin-schema
+  bool strict_schema = false;               // --strict-schema
 
   // Registers every flag above on `flags`.
   void Register(FlagSet& flags);
@@ -44,7 +47,9 @@ struct LintSettings {
 
 // Validates and converts the flags: version, gates (kube syntax, on the chosen version's
 // defaults), namespace labels, jobs, --unsatisfiable; reads the --inventory files (non-OK
-// status for I/O problems, exit 2; problems inside them are not reported by lint).
+// status for I/O problems, exit 2; problems inside them are not reported by lint) and the
+// --schema files (unreadable: non-OK status; problems inside them are schema.file.*
+// diagnostics of the report).
 // InvalidArgument with a message for the user.
 StatusOr<LintSettings> ToLintSettings(const LintFlags& flags);
 

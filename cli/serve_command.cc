@@ -43,6 +43,8 @@ struct ServeFlags {
   std::string inventory_max_age = "5m";
   std::string unsatisfiable = "warning";
   std::string satisfiability_budget = "50ms";
+  bool strict_schema = false;
+  bool no_builtin_schema = false;
   std::string kubeconfig;
   std::string in_cluster = "auto";
   bool namespace_lookup = false;
@@ -83,6 +85,10 @@ void ServeFlags::Register(FlagSet& set) {
   set.AddBool("namespace-lookup", &namespace_lookup,
               "read namespace labels through the Kubernetes API for the admin-access check "
               "when the webhook is called without the admin-access route");
+  set.AddBool("strict-schema", &strict_schema,
+              "unknown attributes, capacities and constraint names are errors");
+  set.AddBool("no-builtin-schema", &no_builtin_schema,
+              "do not use the built-in attribute catalog (only the inventory's slices)");
   set.AddBool("help", &help, "show this help");
 }
 
@@ -142,9 +148,6 @@ Status ApplySatisfiabilityFlags(const ServeFlags& flags, webhook::Satisfiability
       ParseDuration("satisfiability-budget", flags.satisfiability_budget);
   if (!budget.ok()) return budget.status();
   options.allocator.time_budget = *budget;
-  // One node that fits is enough to answer; the feasible-node count in the annotation is
-  // still exact because all_nodes keeps the search going over every node.
-  options.allocator.all_nodes = true;
   return OkStatus();
 }
 
@@ -205,6 +208,8 @@ int RunServe(const std::vector<std::string>& args, CommandContext& context) {
     return kExitUsage;
   }
   webhook::PolicyCheckerOptions checker_options;
+  checker_options.schema.strict = flags.strict_schema;
+  checker_options.schema.builtin_catalog = !flags.no_builtin_schema;
   StatusOr<unsigned> threads = ParseThreads(flags.threads);
   StatusOr<std::optional<webhook::kube::ClusterConfig>> cluster = ResolveCluster(flags);
   if (!cluster.ok()) return UsageError(context, cluster.status());
@@ -219,6 +224,7 @@ int RunServe(const std::vector<std::string>& args, CommandContext& context) {
   if (inventory != nullptr) {
     if (Status s = inventory->Start(); !s.ok()) return UsageError(context, s);
     checker_options.satisfiability.source = inventory.get();
+    checker_options.schema.source = inventory.get();
     checker_options.satisfiability.new_evaluator =
         [allocator = checker_options.satisfiability.allocator,
          cache = std::make_shared<cel::SelectorCache>()] {
@@ -226,6 +232,7 @@ int RunServe(const std::vector<std::string>& args, CommandContext& context) {
         };
   }
   webhook::PolicyChecker checker(std::move(checker_options));
+  checker.Warm();
   // --namespace-lookup: the labels come from the API when the route does not allow admin access.
   std::unique_ptr<webhook::kube::KubeNamespaceLookup> lookup;
   std::unique_ptr<webhook::kube::AdminAccessLookupChecker> lookup_checker;

@@ -4,6 +4,9 @@
 #include <set>
 #include <utility>
 
+#include "policy/allocator/internal/amount.h"
+#include "policy/allocator/internal/node_pools.h"
+
 namespace draguard::alloc {
 namespace {
 
@@ -31,6 +34,8 @@ Inventory Inventory::Build(inventory::ClusterObjects input) {
   inv.MarkAllocated();
   inv.ApplyTaintRules();
   inv.CollectNodes();
+  inv.ValidatePools();
+  inv.ResolveCounters();
   for (size_t i = 0; i < inv.input_.classes.size(); ++i) {
     inv.class_index_.emplace(inv.input_.classes[i].metadata.name, i);
   }
@@ -116,6 +121,79 @@ void Inventory::CollectNodes() {
     }
   }
   node_names_.assign(names.begin(), names.end());
+}
+
+void Inventory::ValidatePools() {
+  for (PoolInfo& pool : pools_) {
+    for (const auto& [generation, count] : pool.slices_per_generation) {
+      std::vector<size_t> slices;
+      for (size_t s : pool.slices) {
+        if (input_.slices[s].spec.pool.generation == generation) slices.push_back(s);
+      }
+      pool.problems[generation] = {internal::PoolProblem(*this, slices, KubeVersion::k1_35),
+                                   internal::PoolProblem(*this, slices, KubeVersion::k1_34)};
+    }
+  }
+}
+
+size_t Inventory::AddScope(size_t layout, std::vector<size_t> slices) {
+  CounterScope scope;
+  std::map<std::string, std::map<std::string, size_t>> index;
+  for (size_t s : slices) {
+    for (const k8s::CounterSet& set : input_.slices[s].spec.shared_counters) {
+      auto& counters = index[set.name];
+      for (const auto& [name, counter] : set.counters) {
+        if (!counters.emplace(name, scope.capacity.size()).second) continue;
+        scope.capacity.push_back(internal::ParseMilli(counter.value).value_or(0));
+      }
+    }
+  }
+  scope.slices = std::move(slices);
+  counter_scopes_[layout].push_back(std::move(scope));
+  scope_index_[layout].push_back(std::move(index));
+  return counter_scopes_[layout].size() - 1;
+}
+
+// Scopes and draws for both layouts, so that a check touches no strings for counters.
+void Inventory::ResolveCounters() {
+  std::map<std::pair<size_t, int64_t>, size_t> pool_scopes;  // (pool, generation) -> scope
+  for (size_t s = 0; s < input_.slices.size(); ++s) {
+    size_t pool = slice_pool_[s];
+    int64_t generation = input_.slices[s].spec.pool.generation;
+    auto [it, inserted] = pool_scopes.emplace(std::make_pair(pool, generation), 0);
+    if (inserted) {
+      std::vector<size_t> slices;
+      for (size_t other : pools_[pool].slices) {
+        if (input_.slices[other].spec.pool.generation == generation) slices.push_back(other);
+      }
+      it->second = AddScope(kLayout135, std::move(slices));
+    }
+    size_t slice_scope = AddScope(kLayout134, {s});
+    auto [begin, end] = SliceDevices(s);
+    for (size_t id = begin; id < end; ++id) {
+      InventoryDevice& dev = devices_[id];
+      dev.counter_scope[kLayout135] = it->second;
+      dev.counter_scope[kLayout134] = slice_scope;
+      for (size_t layout : {kLayout135, kLayout134}) {
+        const auto& index = scope_index_[layout][dev.counter_scope[layout]];
+        std::vector<CounterDraw> draws;
+        bool ok = true;
+        for (const auto& use : dev.device->consumes_counters) {
+          auto set = index.find(use.counter_set);
+          ok = ok && set != index.end();
+          for (const auto& [name, amount] : use.counters) {
+            if (!ok) break;
+            std::optional<int64_t> milli = internal::ParseMilli(amount.value);
+            auto counter = set->second.find(name);
+            ok = milli.has_value() && counter != set->second.end();
+            if (ok) draws.push_back(CounterDraw{counter->second, *milli});
+          }
+        }
+        if (ok) dev.draws[layout] = std::move(draws);
+      }
+    }
+  }
+  for (auto& index : scope_index_) index.clear();
 }
 
 const std::map<std::string, std::string>* Inventory::NodeLabels(std::string_view node) const {

@@ -11,6 +11,7 @@
 #ifndef DRAGUARD_POLICY_ALLOCATOR_INVENTORY_H_
 #define DRAGUARD_POLICY_ALLOCATOR_INVENTORY_H_
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -41,7 +42,34 @@ struct PoolInfo {
   std::vector<size_t> slices;  // indexes into Inventory::slices(), input order
   int64_t max_generation = 0;
   std::map<int64_t, int64_t> slices_per_generation;
+  // Validity of all slices of one generation (internal::PoolProblem), per version rules:
+  // [0] 1.35, [1] 1.34. Precomputed: node-independent, and checked on every node otherwise.
+  std::map<int64_t, std::array<std::string, 2>> problems;
+
+  // The problem of the whole generation, or nullptr when it was not precomputed.
+  const std::string* Problem(int64_t generation, bool v1_34) const {
+    auto it = problems.find(generation);
+    return it == problems.end() ? nullptr : &it->second[v1_34 ? 1 : 0];
+  }
 };
+
+// One draw of a device from a shared counter, resolved at Build: the counter's ordinal in its
+// scope (CounterScope::capacity) and the amount in milli-units.
+struct CounterDraw {
+  size_t ordinal = 0;
+  int64_t milli = 0;
+};
+
+// The shared counters devices draw from together: one pool generation (1.35 layout, counter
+// slices included) or one slice (1.34 layout).
+struct CounterScope {
+  std::vector<int64_t> capacity;  // milli-units by ordinal (unparsable: 0)
+  std::vector<size_t> slices;     // the slices whose devices draw from it
+};
+
+// Index into the per-version arrays: [kLayout135] pool scope, [kLayout134] slice scope.
+inline constexpr size_t kLayout135 = 0;
+inline constexpr size_t kLayout134 = 1;
 
 struct InventoryDevice {
   size_t id = 0;
@@ -56,6 +84,11 @@ struct InventoryDevice {
   // that allows multiple allocations. With the DRAConsumableCapacity gate off they make the
   // device in use instead. Point into the Inventory's claims.
   std::vector<const std::map<std::string, std::string>*> shares;
+  // Shared counters (partitionable devices), per layout: the scope (CounterScopes()) and the
+  // draws; nullopt draws when the device names a counter its scope lacks or an amount does
+  // not parse (never allocatable). Empty draws for devices that consume no counters.
+  size_t counter_scope[2] = {0, 0};
+  std::optional<std::vector<CounterDraw>> draws[2];
 };
 
 class Inventory {
@@ -92,6 +125,10 @@ class Inventory {
   std::pair<size_t, size_t> SliceDevices(size_t slice) const {
     return {slice_begin_[slice], slice_begin_[slice + 1]};
   }
+  // Counter scopes of one layout (kLayout135 or kLayout134), by InventoryDevice::counter_scope.
+  const std::vector<CounterScope>& CounterScopes(size_t layout) const {
+    return counter_scopes_[layout];
+  }
 
  private:
   Inventory() = default;
@@ -99,6 +136,9 @@ class Inventory {
   void MarkAllocated();
   void ApplyTaintRules();
   void CollectNodes();
+  void ValidatePools();
+  void ResolveCounters();
+  size_t AddScope(size_t layout, std::vector<size_t> slices);
 
   InventoryInput input_;
   std::vector<PoolInfo> pools_;
@@ -108,6 +148,9 @@ class Inventory {
   std::vector<size_t> non_local_slices_;
   std::vector<size_t> slice_begin_;
   std::vector<size_t> slice_pool_;  // size slices()+1
+  std::vector<CounterScope> counter_scopes_[2];
+  // Per scope: "set" -> "counter" -> ordinal, while resolving.
+  std::vector<std::map<std::string, std::map<std::string, size_t>>> scope_index_[2];
   std::map<std::string, size_t, std::less<>> node_index_;
   std::map<std::string, size_t, std::less<>> class_index_;
   std::map<std::string, size_t, std::less<>> device_index_;  // "driver/pool/device" -> id

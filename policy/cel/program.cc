@@ -126,6 +126,10 @@ StatusOr<NodePtr> Planner::PlanSelect(const SelectExpr& select) {
   return node;
 }
 
+Value UnknownFunction(std::span<const Value> /*args*/, EvalState& /*state*/) {
+  return NoSuchOverload();
+}
+
 StatusOr<NodePtr> Planner::PlanCall(const CallExpr& call) {
   auto node = std::make_unique<PlannedNode>();
   const std::string& fn = call.function;
@@ -154,9 +158,9 @@ StatusOr<NodePtr> Planner::PlanCall(const CallExpr& call) {
   const int arity = static_cast<int>(node->children.size());
   node->fn = registry_.Find(name, arity);
   node->name = name;
-  if (node->fn == nullptr) {
-    return InstantiationError("no such overload: " + name + "/" + std::to_string(arity));
-  }
+  // An unknown function is a runtime error, as in cel-go for unchecked expressions, so
+  // that `||`/`&&` can still absorb it (checked expressions never get here).
+  if (node->fn == nullptr) node->fn = &UnknownFunction;
   return Fold(std::move(node));
 }
 

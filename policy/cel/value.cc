@@ -1,6 +1,6 @@
 // Value construction, heterogeneous equality and ordering (cel-spec langdef "Equality"
 // and cel-go's runtime behaviour). Numbers compare on one number line: int/uint exactly,
-// and against double through exact comparisons that avoid rounding int64 to double.
+// and against double as cel-go does (the integer converted to double when in range).
 #include "policy/cel/value.h"
 
 #include <cmath>
@@ -9,25 +9,27 @@
 namespace draguard::cel {
 namespace {
 
-// -1/0/1 comparing int64 with double exactly; nullopt for NaN.
+// -1/0/1 comparing int64 with double as cel-go's compareIntDouble does: out-of-range
+// doubles order outside, otherwise the int is converted to double (lossy above 2^53; the
+// cel-spec conformance suite expects dyn(9223372036854775807) >= 9223372036854775808.0).
+// nullopt for NaN.
+std::optional<int> CompareDoubles(double x, double y) {
+  if (std::isnan(x) || std::isnan(y)) return std::nullopt;
+  return x < y ? -1 : (x > y ? 1 : 0);
+}
+
 std::optional<int> CompareIntDouble(int64_t i, double d) {
   if (std::isnan(d)) return std::nullopt;
-  if (d >= 9223372036854775808.0) return -1;
   if (d < -9223372036854775808.0) return 1;
-  double t = std::trunc(d);
-  int64_t di = static_cast<int64_t>(t);
-  if (i != di) return i < di ? -1 : 1;
-  return t < d ? -1 : (t > d ? 1 : 0);
+  if (d > 9223372036854775807.0) return -1;
+  return CompareDoubles(static_cast<double>(i), d);
 }
 
 std::optional<int> CompareUintDouble(uint64_t u, double d) {
   if (std::isnan(d)) return std::nullopt;
   if (d < 0) return 1;
-  if (d >= 18446744073709551616.0) return -1;
-  double t = std::trunc(d);
-  uint64_t du = static_cast<uint64_t>(t);
-  if (u != du) return u < du ? -1 : 1;
-  return t < d ? -1 : (t > d ? 1 : 0);
+  if (d > 18446744073709551615.0) return -1;
+  return CompareDoubles(static_cast<double>(u), d);
 }
 
 std::optional<int> CompareNumbers(const Value& a, const Value& b) {

@@ -131,6 +131,9 @@ LintReport LintSources(std::vector<SourceText> sources, const LintOptions& optio
     for (Diagnostic& d : per_file[i]) report.diagnostics.push_back(std::move(d));
   }
   for (Diagnostic& d : CheckReferences(decoded)) report.diagnostics.push_back(std::move(d));
+  for (Diagnostic& d : CheckSchemaPhase(decoded, options.inventory.get(), options.schema, jobs)) {
+    report.diagnostics.push_back(std::move(d));
+  }
   for (Diagnostic& d : CheckClaimsSatisfiable(decoded, options)) {
     report.diagnostics.push_back(std::move(d));
   }

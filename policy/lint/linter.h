@@ -10,6 +10,8 @@
 //      validate each decoded object (policy/validate) and locate its diagnostics.
 //   3. Cross-object checks over all inputs (policy/validate/references.h), located through
 //      the object they concern.
+//   3b. Schema checks of selectors and constraints against the attribute schema
+//      (schema_phase.h), with the inventory's and the inputs' slices and classes.
 //   4. With an inventory: satisfiability of every unallocated claim, template and pod
 //      (satisfiability.h) against the inventory plus the cluster objects among the inputs.
 //   5. --warnings-as-errors, then sort (report.h).
@@ -27,6 +29,7 @@
 #include "policy/lint/inputs.h"
 #include "policy/lint/report.h"
 #include "policy/lint/satisfiability.h"
+#include "policy/lint/schema_phase.h"
 #include "policy/validate/options.h"
 
 namespace draguard::lint {
@@ -45,6 +48,8 @@ struct LintOptions {
   // The satisfiability phase (runs only with an inventory): allocator version, gates and
   // budget, and the severity of alloc.unsatisfiable (--unsatisfiable).
   SatisfiabilityOptions satisfiability;
+  // The schema phase (after validation): catalog, --schema files, --strict-schema.
+  SchemaPhaseOptions schema;
   // Report warnings as errors (their severity becomes error).
   bool warnings_as_errors = false;
   // Threads to use; 0 means one per hardware thread.

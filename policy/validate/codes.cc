@@ -320,6 +320,13 @@ constexpr auto kCodes = std::to_array<CodeInfo>({
      "no node of the inventory can allocate the claim (error with --unsatisfiable=error)"},
     {"alloc.undecided", Severity::kInfo,
      "the allocator's search budget ran out before deciding satisfiability"},
+    // The admission webhook (webhook/admission: satisfiability_check.h, json_object.h).
+    {"webhook.inventory.unavailable", Severity::kWarning,
+     "satisfiability not checked: the inventory has not loaded yet or lists no device"},
+    {"webhook.inventory.stale", Severity::kWarning,
+     "satisfiability not checked: the inventory was not confirmed within --inventory-max-age"},
+    {"webhook.object.invalid", Severity::kError,
+     "request.object of an AdmissionReview is not a JSON object within the nesting limit"},
 });
 
 }  // namespace

@@ -1,5 +1,6 @@
 // `draguard explain`: exit codes, the JSON shape, text reasons, --inventory and flags.
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -138,6 +139,29 @@ TEST(ExplainInventoryTest, ReadsClusterObjectsFromInventoryPaths) {
   nlohmann::json doc = nlohmann::json::parse(r.out);
   EXPECT_EQ(doc["claims"][0]["nodes"], nlohmann::json::array({"node-1", "node-2"}));
   std::remove(path.c_str());
+}
+
+// Scenarios from examples/inventory: GPU+NIC on one PCIe root, two MI300X partitions of one
+// parent GPU, and MIG profiles that overflow the A100's memory counter (1.35 layout).
+TEST(ExplainExamplesTest, AmdPartitionsMigAndGpuNicPairs) {
+  std::string dir = std::string(DRAGUARD_SOURCE_DIR) + "/examples/inventory";
+  RunResult r = Explain({dir, "--output", "json", "--feature-gates", "DRAPartitionableDevices=true"}, "");
+  ASSERT_EQ(r.code, kExitFindings) << r.out << r.err;
+  nlohmann::json doc = nlohmann::json::parse(r.out);
+  std::map<std::string, nlohmann::json> by_name;
+  for (const auto& claim : doc["claims"]) by_name[claim["name"]] = claim;
+  ASSERT_EQ(by_name.count("gpu-nic-same-root"), 1u);
+  EXPECT_EQ(by_name["gpu-nic-same-root"]["verdict"], "satisfiable");
+  const auto& partitions = by_name["two-partitions-one-parent"];
+  ASSERT_EQ(partitions["verdict"], "satisfiable");
+  const auto& results = partitions["allocation"]["devices"]["results"];
+  ASSERT_EQ(results.size(), 2u);
+  std::string a = results[0]["device"], b = results[1]["device"];
+  EXPECT_EQ(a.substr(0, a.rfind('-')), b.substr(0, b.rfind('-'))) << "one parent GPU";
+  const auto& mig = by_name["mig-overflow"];
+  EXPECT_EQ(mig["verdict"], "unsatisfiable");
+  ASSERT_FALSE(mig["reasons"].empty());
+  EXPECT_EQ(mig["reasons"][0]["code"], "alloc.counters.exhausted");
 }
 
 }  // namespace

@@ -93,7 +93,9 @@ TEST(ManifestsTest, WebhooksAreConfiguredAsIssue6Requires) {
         ASSERT_NE(versions, nullptr);
         ASSERT_EQ(versions->items.size(), 1u);
         EXPECT_EQ(versions->items[0].text, "v1");
-        if (mutating) EXPECT_FALSE(Text(hook.Find("reinvocationPolicy")).empty());
+        if (mutating) {
+          EXPECT_FALSE(Text(hook.Find("reinvocationPolicy")).empty());
+        }
         const std::string path = Text(At(hook, {"clientConfig", "service", "path"}));
         EXPECT_EQ(path.find('?'), std::string::npos) << "the API server rejects queries";
         EXPECT_EQ(RouteStatus("POST", path), 200) << path;

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "policy/k8s/decode.h"
+#include "webhook/admission/json_object.h"
 #include "policy/validate/cel_selectors.h"
 #include "policy/validate/object.h"
 #include "webhook/admission/response_writer.h"
@@ -16,18 +17,14 @@ namespace {
 
 constexpr char kAdminAccessLabel[] = "resource.kubernetes.io/admin-access";
 
-// Decodes the single object of an AdmissionReview. The API server has already decoded it
-// strictly and added server-side metadata (managedFields, timestamps), so unknown fields are
-// not this request's problem and are dropped; other decode findings are kept.
-const k8s::DecodedObject* DecodeOne(std::string_view json, const char* name,
-                                    k8s::DecodeResult& holder, Diagnostics& out) {
-  k8s::DecodeOptions options;
-  options.strict = false;
-  holder = k8s::Decode(SourceText(name, std::string(json)), options);
-  for (const Diagnostic& d : holder.diagnostics) {
-    if (d.code != "decode.unknown-field") out.Add(d);
-  }
-  return holder.objects.empty() ? nullptr : &holder.objects.front();
+// Decodes the single object of an AdmissionReview (json_object.h: the JSON fast path). The
+// API server has already decoded it strictly and added server-side metadata (managedFields,
+// timestamps), so unknown fields are not this request's problem and are dropped; other
+// decoding findings are kept. Returns whether an object of a checked kind came out.
+bool DecodeOne(const AdmissionRequest& request, std::string_view json, k8s::ObjectVariant& object,
+               Diagnostics& out) {
+  object = DecodeAdmissionObject(json, request.kind, request.version, out);
+  return !std::holds_alternative<std::monostate>(object);
 }
 
 // Adds the defaulting operations for one request-like JSON object at `pointer`.
@@ -124,6 +121,7 @@ PolicyChecker::PolicyChecker(PolicyCheckerOptions options)
     : options_(std::move(options)),
       cache_(std::make_shared<cel::SelectorCache>(options_.selector_cache_capacity)),
       selector_checker_(validate::MakeCelSelectorChecker(options_.validation, cache_)),
+      schema_(options_.schema),
       satisfiability_(options_.satisfiability) {}
 
 CheckOutcome PolicyChecker::Check(const AdmissionRequest& request) {
@@ -140,28 +138,30 @@ validate::ValidationOptions PolicyChecker::OptionsFor(const AdmissionRequest& re
 
 CheckOutcome PolicyChecker::Validate(const AdmissionRequest& request) {
   CheckOutcome outcome;
-  k8s::DecodeResult decoded_new, decoded_old;
-  const k8s::DecodedObject* object =
-      DecodeOne(request.object, "object", decoded_new, outcome.diagnostics);
-  if (object == nullptr) return outcome;
+  k8s::ObjectVariant object, old_object;
+  if (!DecodeOne(request, request.object, object, outcome.diagnostics)) return outcome;
   const validate::ValidationOptions options = OptionsFor(request);
 
-  const k8s::DecodedObject* old_object = nullptr;
+  bool have_old = false;
   if (request.operation == "UPDATE" && !request.old_object.empty()) {
     Diagnostics ignored;  // problems of the stored object are not this request's
-    old_object = DecodeOne(request.old_object, "oldObject", decoded_old, ignored);
+    have_old = DecodeOne(request, request.old_object, old_object, ignored);
   }
-  if (old_object != nullptr) {
-    validate::ValidateObjectUpdate(old_object->object, object->object, options,
-                                   outcome.diagnostics);
+  if (have_old) {
+    validate::ValidateObjectUpdate(old_object, object, options, outcome.diagnostics);
   } else {
-    validate::ValidateObject(object->object, options, outcome.diagnostics);
+    validate::ValidateObject(object, options, outcome.diagnostics);
   }
-  // Satisfiability of an invalid object means nothing; the errors already deny it. Only on
-  // CREATE: claim and template specs are immutable, and an allocated claim would compete with
-  // its own allocation in the inventory.
-  if (request.operation == "CREATE" && !HasErrors(outcome.diagnostics)) {
-    satisfiability_.Check(object->object, outcome.diagnostics);
+  // Schema and satisfiability of an invalid object mean nothing; the errors already deny it.
+  // Claim and template specs are immutable, so an UPDATE would only repeat the findings of
+  // its CREATE (and an allocated claim would compete with its own allocation).
+  if (HasErrors(outcome.diagnostics)) return outcome;
+  const bool create = request.operation == "CREATE";
+  if (create || std::holds_alternative<k8s::DeviceClass>(object)) {
+    schema_.Check(object, outcome.diagnostics);
+  }
+  if (create && !HasErrors(outcome.diagnostics)) {
+    satisfiability_.Check(object, outcome.diagnostics);
   }
   return outcome;
 }
@@ -171,15 +171,14 @@ CheckOutcome PolicyChecker::Mutate(const AdmissionRequest& request) {
   outcome.patch = DefaultingPatch(request.kind, request.version, request.object);
   if (!satisfiability_.configured() || request.operation != "CREATE") return outcome;
   Diagnostics found;  // the validating webhook reports these; mutation only annotates
-  k8s::DecodeResult decoded;
-  const k8s::DecodedObject* object = DecodeOne(request.object, "object", decoded, found);
-  if (object == nullptr) return outcome;
-  validate::ValidateObject(object->object, OptionsFor(request), found);
+  k8s::ObjectVariant object;
+  if (!DecodeOne(request, request.object, object, found)) return outcome;
+  validate::ValidateObject(object, OptionsFor(request), found);
   if (HasErrors(found)) return outcome;
-  SatisfiabilityResult result = satisfiability_.Check(object->object, found);
+  SatisfiabilityResult result = satisfiability_.Check(object, found, /*count_nodes=*/true);
   std::string value = SatisfiableAnnotation(result);
   if (value.empty()) return outcome;
-  const k8s::ObjectMeta* meta = MetadataOf(object->object);
+  const k8s::ObjectMeta* meta = MetadataOf(object);
   if (meta == nullptr) return outcome;
   for (JsonPatchOperation& op : AnnotationPatch(meta->annotations, kSatisfiableAnnotation, value)) {
     outcome.patch.push_back(std::move(op));

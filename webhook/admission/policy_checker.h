@@ -6,6 +6,8 @@
 // needs no API call: the ValidatingWebhookConfiguration routes namespaces labelled
 // `resource.kubernetes.io/admin-access: "true"` to the admin-access endpoint, so the namespace's
 // label is known from the request itself.
+// Schema checks (schema_check.h) type-check selectors and constraints against the attribute
+// catalog and the inventory's slices, on CREATE (and DeviceClass updates), for valid objects.
 // Satisfiability (when an inventory is configured, satisfiability_check.h): a valid claim or
 // template is checked against the cluster's devices on CREATE (specs are immutable);
 // unsatisfiable is a warning, or an error with --unsatisfiable=deny; an unavailable or stale
@@ -29,6 +31,7 @@
 #include "policy/validate/options.h"
 #include "webhook/admission/checker.h"
 #include "webhook/admission/satisfiability_check.h"
+#include "webhook/admission/schema_check.h"
 
 namespace draguard::webhook {
 
@@ -39,6 +42,9 @@ struct PolicyCheckerOptions {
   size_t selector_cache_capacity = 4096;
   // The inventory and what to do with unsatisfiable claims; source null: not checked.
   SatisfiabilityOptions satisfiability;
+  // Attribute schema checks of selectors and constraints (catalog, plus the inventory's
+  // slices and classes when schema.source is set).
+  SchemaCheckOptions schema;
 };
 
 class PolicyChecker : public AdmissionChecker {
@@ -46,6 +52,10 @@ class PolicyChecker : public AdmissionChecker {
   explicit PolicyChecker(PolicyCheckerOptions options);
 
   CheckOutcome Check(const AdmissionRequest& request) override;
+
+  // Prepares the inventory's current snapshot for satisfiability checks before serving
+  // (SatisfiabilityCheck::Warm).
+  void Warm() { satisfiability_.Warm(); }
 
  private:
   CheckOutcome Validate(const AdmissionRequest& request);
@@ -55,6 +65,7 @@ class PolicyChecker : public AdmissionChecker {
   PolicyCheckerOptions options_;
   std::shared_ptr<cel::SelectorCache> cache_;
   validate::SelectorChecker selector_checker_;
+  SchemaCheck schema_;
   SatisfiabilityCheck satisfiability_;
 };
 

@@ -1,6 +1,6 @@
 #include "webhook/admission/response_writer.h"
 
-#include "webhook/admission/utf8.h"
+#include "policy/common/utf8.h"
 
 #include <cstddef>
 #include <cstdint>

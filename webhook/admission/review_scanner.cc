@@ -10,7 +10,7 @@
 #include <string>
 
 #include "policy/common/status.h"
-#include "webhook/admission/utf8.h"
+#include "policy/common/utf8.h"
 
 namespace draguard::webhook {
 namespace {
@@ -35,30 +35,6 @@ Target String(std::string* s, bool* present = nullptr) {
 Target Bool(bool* b) { return {.kind = Target::Kind::kBool, .boolean = b}; }
 Target Raw(std::string_view* r) { return {.kind = Target::Kind::kRaw, .raw = r}; }
 
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-void AppendUtf8(uint32_t cp, std::string& out) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
-}
 
 class Scanner {
  public:

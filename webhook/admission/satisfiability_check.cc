@@ -1,6 +1,10 @@
 #include "webhook/admission/satisfiability_check.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -56,6 +60,47 @@ std::string ReasonsText(const alloc::AllocationVerdict& verdict) {
   return text.empty() ? "no reason given" : text;
 }
 
+// Remembers every selector result per (expression, device id). An evaluator lives in the pool
+// of one snapshot, whose device ids never change, so answers stay valid for its whole life;
+// across requests most claims reuse a few expressions (class selectors, templates), and a
+// result then costs a lookup instead of a CEL evaluation per device.
+class CachingEvaluator : public alloc::SelectorEvaluator {
+ public:
+  explicit CachingEvaluator(std::unique_ptr<alloc::SelectorEvaluator> inner)
+      : inner_(std::move(inner)) {}
+
+  alloc::SelectorResult Evaluate(std::string_view expression,
+                                 const alloc::DeviceView& device) override {
+    auto it = results_.find(expression);
+    if (it == results_.end()) {
+      if (results_.size() >= kMaxExpressions) results_.clear();
+      it = results_.emplace(std::string(expression), std::vector<int8_t>()).first;
+    }
+    std::vector<int8_t>& by_device = it->second;
+    if (device.id < by_device.size() && by_device[device.id] != kUnknown) {
+      return by_device[device.id] == kMatch ? alloc::SelectorResult::Match()
+                                            : alloc::SelectorResult::NoMatch();
+    }
+    alloc::SelectorResult result = inner_->Evaluate(expression, device);
+    if (result.outcome == alloc::SelectorOutcome::kError) return result;  // rare; not kept
+    if (device.id >= by_device.size()) by_device.resize(device.id + 1, kUnknown);
+    by_device[device.id] = result.outcome == alloc::SelectorOutcome::kMatch ? kMatch : kNoMatch;
+    return result;
+  }
+
+ private:
+  static constexpr int8_t kUnknown = -1, kNoMatch = 0, kMatch = 1;
+  // Bounds memory when clients send ever new expressions: one byte per device each.
+  static constexpr size_t kMaxExpressions = 256;
+
+  struct Hash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
+  };
+  std::unique_ptr<alloc::SelectorEvaluator> inner_;
+  std::unordered_map<std::string, std::vector<int8_t>, Hash, std::equal_to<>> results_;
+};
+
 }  // namespace
 
 // One inventory snapshot made ready for the allocator, with its pool of evaluators.
@@ -77,7 +122,7 @@ struct SatisfiabilityCheck::Prepared {
         return e;
       }
     }
-    return options.new_evaluator();
+    return std::make_unique<CachingEvaluator>(options.new_evaluator());
   }
 
   void Return(std::unique_ptr<alloc::SelectorEvaluator> evaluator) {
@@ -93,15 +138,37 @@ SatisfiabilityCheck::~SatisfiabilityCheck() = default;
 
 std::shared_ptr<SatisfiabilityCheck::Prepared> SatisfiabilityCheck::Prepare(
     std::shared_ptr<const inventory::ClusterObjects> snapshot) {
-  // Built under the lock: requests arriving during a rebuild wait for it rather than each
-  // building their own copy of a large inventory.
-  std::lock_guard lock(mu_);
-  if (prepared_ == nullptr || prepared_->snapshot != snapshot) {
-    // A copy: the snapshot is shared with other requests and the source.
-    alloc::Inventory inventory = alloc::Inventory::Build(*snapshot);
-    prepared_ = std::make_shared<Prepared>(std::move(snapshot), std::move(inventory));
+  std::shared_ptr<Prepared> previous;
+  {
+    std::lock_guard lock(mu_);
+    if (prepared_ != nullptr && prepared_->snapshot == snapshot) return prepared_;
+    previous = prepared_;
   }
-  return prepared_;
+  // Building takes long for a large inventory (about 0.1 s for 10,000 devices). One request
+  // builds; the others answer from the previous snapshot meanwhile rather than wait. Only the
+  // very first build, with nothing to fall back on, makes them wait (Warm() does it before
+  // serving when it can).
+  std::unique_lock build(build_mu_, std::defer_lock);
+  if (previous != nullptr) {
+    if (!build.try_lock()) return previous;
+  } else {
+    build.lock();
+    std::lock_guard lock(mu_);
+    if (prepared_ != nullptr && prepared_->snapshot == snapshot) return prepared_;
+  }
+  // A copy: the snapshot is shared with other requests and the source.
+  alloc::Inventory inventory = alloc::Inventory::Build(*snapshot);
+  auto built = std::make_shared<Prepared>(std::move(snapshot), std::move(inventory));
+  std::lock_guard lock(mu_);
+  prepared_ = built;
+  return built;
+}
+
+void SatisfiabilityCheck::Warm() {
+  if (!configured()) return;
+  if (std::shared_ptr<const inventory::ClusterObjects> snapshot = options_.source->Current()) {
+    Prepare(std::move(snapshot));
+  }
 }
 
 bool SatisfiabilityCheck::Usable(const InventorySourceState& state,
@@ -131,7 +198,7 @@ bool SatisfiabilityCheck::Usable(const InventorySourceState& state,
 }
 
 SatisfiabilityResult SatisfiabilityCheck::Check(const k8s::ObjectVariant& object,
-                                                Diagnostics& out) {
+                                                Diagnostics& out, bool count_nodes) {
   SatisfiabilityResult result;
   ClaimUnderCheck claim = FindClaim(object);
   if (!configured() || claim.spec == nullptr) return result;
@@ -146,8 +213,10 @@ SatisfiabilityResult SatisfiabilityCheck::Check(const k8s::ObjectVariant& object
   k8s::ResourceClaimSpec spec = *claim.spec;  // the allocator wants API defaults applied
   validate::DefaultDeviceClaim(spec.devices);
   std::unique_ptr<alloc::SelectorEvaluator> evaluator = prepared->Lease(options_);
+  alloc::AllocatorOptions allocator = options_.allocator;
+  allocator.all_nodes = count_nodes;
   alloc::AllocationVerdict verdict =
-      alloc::CheckClaim(prepared->inventory, spec, *evaluator, options_.allocator);
+      alloc::CheckClaim(prepared->inventory, spec, *evaluator, allocator);
   prepared->Return(std::move(evaluator));
 
   result.state = SatisfiabilityResult::State::kChecked;

@@ -68,13 +68,21 @@ class SatisfiabilityCheck {
   SatisfiabilityCheck(const SatisfiabilityCheck&) = delete;
   SatisfiabilityCheck& operator=(const SatisfiabilityCheck&) = delete;
 
+  // Prepares the allocator's view of the source's current snapshot now, so that the first
+  // request does not pay for it. No-op when unconfigured or nothing is loaded yet.
+  void Warm();
+
   // An inventory source and an evaluator factory were given.
   bool configured() const { return options_.source != nullptr && options_.new_evaluator; }
 
   // Checks a ResourceClaim or ResourceClaimTemplate (anything else: kNotApplicable). Adds its
   // findings to `out`, with field paths from the object's root (spec.devices, or
   // spec.spec.devices for a template). The object should have passed validation.
-  SatisfiabilityResult Check(const k8s::ObjectVariant& object, Diagnostics& out);
+  // `count_nodes` searches every node for feasible_nodes (the mutation's annotation);
+  // otherwise the search stops at the first node that fits, and feasible_nodes is a lower
+  // bound (nodes_exhaustive false).
+  SatisfiabilityResult Check(const k8s::ObjectVariant& object, Diagnostics& out,
+                             bool count_nodes = false);
 
  private:
   struct Prepared;
@@ -84,7 +92,8 @@ class SatisfiabilityCheck {
               Diagnostics& out) const;
 
   SatisfiabilityOptions options_;
-  std::mutex mu_;
+  std::mutex mu_;        // guards prepared_
+  std::mutex build_mu_;  // one build at a time
   std::shared_ptr<Prepared> prepared_;
 };
 

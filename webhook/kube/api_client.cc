@@ -84,10 +84,12 @@ struct ApiConnection::Impl {
   }
 
   // Starts an asynchronous operation through `initiate(handler)` and runs the io_context
-  // until it (and anything it started) completes.
+  // until it (and anything it started) completes. After Cancel() nothing new starts; an
+  // operation already started is aborted by the close that Cancel() posts.
   template <class Initiate>
   beast::error_code Run(Initiate&& initiate) {
     beast::error_code result = net::error::operation_aborted;
+    if (cancelled.load()) return result;
     initiate([&result](beast::error_code ec, auto&&...) { result = ec; });
     ioc.restart();
     ioc.run();

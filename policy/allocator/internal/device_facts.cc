@@ -54,6 +54,8 @@ DeviceFacts::DeviceFacts(const Inventory& inv, const AllocatorOptions& options,
       class_(inv.devices().size(), -1),
       consumption_known_(inv.devices().size(), 0),
       consumption_(inv.devices().size()),
+      layout_(options.version == KubeVersion::k1_35 ? kLayout135 : kLayout134),
+      scopes_(inv.CounterScopes(layout_).size()),
       scope_of_(inv.devices().size(), kNoScope),
       capacity_(inv.devices().size()),
       demand_known_(alternatives),
@@ -150,52 +152,30 @@ bool DeviceFacts::Tolerated(size_t device, const std::vector<k8s::DeviceTolerati
   return true;
 }
 
-size_t DeviceFacts::Scope(size_t device) {
-  const InventoryDevice& dev = inv_.devices()[device];
-  return options_.version == KubeVersion::k1_35 ? dev.pool : dev.slice;
+size_t DeviceFacts::Scope(size_t device) const {
+  return inv_.devices()[device].counter_scope[layout_];
 }
 
-void DeviceFacts::LoadScope(size_t key, size_t device) {
+void DeviceFacts::LoadScope(size_t key) {
   ScopeInfo& scope = scopes_[key];
-  const InventoryDevice& dev = inv_.devices()[device];
-  int64_t generation = inv_.slices()[dev.slice].spec.pool.generation;
-  std::vector<size_t> slices;
-  if (options_.version == KubeVersion::k1_35) {
-    for (size_t s : inv_.pools()[dev.pool].slices) {
-      if (inv_.slices()[s].spec.pool.generation == generation) slices.push_back(s);
-    }
-  } else {
-    slices.push_back(dev.slice);
-  }
-  const std::string& pool = inv_.pools()[dev.pool].name;
-  for (size_t s : slices) {
-    for (const auto& cs : inv_.slices()[s].spec.shared_counters) {
-      for (const auto& [name, c] : cs.counters) {
-        std::string full = cs.name + "/" + name;
-        if (scope.index.count(full)) continue;
-        scope.index[full] = counters_.capacity.size();
-        counters_.capacity.push_back(ParseMilli(c.value).value_or(0));
-        counters_.committed.push_back(0);
-        counters_.used.push_back(0);
-        counters_.names.push_back(pool + "/" + full);
-      }
-    }
-  }
-  for (size_t s : slices) {
+  scope.loaded = true;
+  scope.base = counters_.capacity.size();
+  const CounterScope& layout = inv_.CounterScopes(layout_)[key];
+  counters_.capacity.insert(counters_.capacity.end(), layout.capacity.begin(), layout.capacity.end());
+  counters_.committed.resize(counters_.capacity.size(), 0);
+  counters_.used.resize(counters_.capacity.size(), 0);
+  for (size_t s : layout.slices) {
     auto [begin, end] = inv_.SliceDevices(s);
     for (size_t id = begin; id < end; ++id) {
       // A shared device's counters were drawn once, by its first share.
       if (!InUse(id) && !(Multi(id) && !inv_.devices()[id].shares.empty())) continue;
-      for (const auto& cc : inv_.devices()[id].device->consumes_counters) {
-        for (const auto& [name, c] : cc.counters) {
-          auto it = scope.index.find(cc.counter_set + "/" + name);
-          if (it != scope.index.end()) counters_.committed[it->second] += ParseMilli(c.value).value_or(0);
-        }
-      }
+      const auto& draws = inv_.devices()[id].draws[layout_];
+      if (!draws) continue;
+      for (const CounterDraw& draw : *draws) counters_.committed[scope.base + draw.ordinal] += draw.milli;
     }
   }
-  for (const auto& [name, idx] : scope.index) {
-    if (counters_.committed[idx] > counters_.capacity[idx]) scope.overcommitted = true;
+  for (size_t i = scope.base; i < counters_.capacity.size(); ++i) {
+    if (counters_.committed[i] > counters_.capacity[i]) scope.overcommitted = true;
   }
 }
 
@@ -203,21 +183,14 @@ const std::optional<std::vector<std::pair<size_t, int64_t>>>& DeviceFacts::Consu
     size_t device) {
   if (consumption_known_[device]) return consumption_[device];
   consumption_known_[device] = 1;
-  const k8s::Device& d = *inv_.devices()[device].device;
+  const auto& draws = inv_.devices()[device].draws[layout_];
+  if (!draws) return consumption_[device];  // names an unknown counter: never allocatable
   std::vector<std::pair<size_t, int64_t>> out;
-  if (!d.consumes_counters.empty()) {
+  if (!draws->empty()) {
     size_t key = Scope(device);
-    if (!scopes_.count(key)) LoadScope(key, device);
+    if (!scopes_[key].loaded) LoadScope(key);
     scope_of_[device] = key;
-    const ScopeInfo& scope = scopes_[key];
-    for (const auto& cc : d.consumes_counters) {
-      for (const auto& [name, c] : cc.counters) {
-        auto it = scope.index.find(cc.counter_set + "/" + name);
-        std::optional<int64_t> amount = ParseMilli(c.value);
-        if (it == scope.index.end() || !amount) return consumption_[device];  // unusable
-        out.emplace_back(it->second, *amount);
-      }
-    }
+    for (const CounterDraw& draw : *draws) out.emplace_back(scopes_[key].base + draw.ordinal, draw.milli);
   }
   consumption_[device] = std::move(out);
   return consumption_[device];

@@ -33,7 +33,6 @@ struct CounterState {
   std::vector<int64_t> capacity;
   std::vector<int64_t> committed;
   std::vector<int64_t> used;
-  std::vector<std::string> names;  // "pool/set/counter" for reasons
 };
 
 class DeviceFacts {
@@ -77,8 +76,8 @@ class DeviceFacts {
   const std::optional<std::vector<int64_t>>& Demand(const Alternative& alt, size_t device);
 
  private:
-  size_t Scope(size_t device);
-  void LoadScope(size_t scope_key, size_t device);
+  size_t Scope(size_t device) const;
+  void LoadScope(size_t scope_key);
 
   const Inventory& inv_;
   const AllocatorOptions& options_;
@@ -89,10 +88,14 @@ class DeviceFacts {
   std::vector<int8_t> consumption_known_;
   std::vector<std::optional<std::vector<std::pair<size_t, int64_t>>>> consumption_;
   struct ScopeInfo {
-    std::map<std::string, size_t> index;  // "set/counter" -> counter index
-    bool overcommitted = false;           // committed use already exceeds a counter
+    bool loaded = false;
+    size_t base = 0;             // index of the scope's ordinal 0 in counters_
+    bool overcommitted = false;  // committed use already exceeds a counter
   };
-  std::map<size_t, ScopeInfo> scopes_;
+  // By Inventory counter scope of the version's layout (pool generation in 1.35, slice in
+  // 1.34; resolved at Inventory::Build, so no strings are touched here).
+  size_t layout_;
+  std::vector<ScopeInfo> scopes_;
   std::vector<size_t> scope_of_;  // per device, SIZE_MAX when unknown
   CounterState counters_;
   std::map<std::string, std::pair<std::vector<int8_t>, std::vector<std::optional<std::string>>>>

@@ -76,11 +76,14 @@ bool SliceVisible(const k8s::ResourceSliceSpec& s, const std::string& node,
   return s.all_nodes.value_or(false);
 }
 
+}  // namespace
+
 // Duplicate device names, duplicate counter sets, consumption of unknown counters (§5.3).
-std::string PoolProblem(const Inventory& inv, const NodePool& np, KubeVersion version) {
+std::string PoolProblem(const Inventory& inv, const std::vector<size_t>& slices,
+                        KubeVersion version) {
   std::set<std::string> names;
   std::map<std::string, std::set<std::string>> pool_sets;
-  for (size_t s : np.slices) {
+  for (size_t s : slices) {
     for (const auto& cs : inv.slices()[s].spec.shared_counters) {
       if (pool_sets.count(cs.name) && version == KubeVersion::k1_35) {
         return "counter set " + cs.name + " is defined twice";
@@ -88,7 +91,7 @@ std::string PoolProblem(const Inventory& inv, const NodePool& np, KubeVersion ve
       for (const auto& [name, c] : cs.counters) pool_sets[cs.name].insert(name);
     }
   }
-  for (size_t s : np.slices) {
+  for (size_t s : slices) {
     const auto& spec = inv.slices()[s].spec;
     std::map<std::string, std::set<std::string>> slice_sets;
     for (const auto& cs : spec.shared_counters) {
@@ -110,6 +113,8 @@ std::string PoolProblem(const Inventory& inv, const NodePool& np, KubeVersion ve
   return "";
 }
 
+namespace {
+
 void Classify(const Inventory& inv, NodePool& np, const AllocatorOptions& o) {
   const PoolInfo& info = inv.pools()[np.pool];
   int64_t want = inv.slices()[np.slices.front()].spec.pool.resource_slice_count;
@@ -128,7 +133,12 @@ void Classify(const Inventory& inv, NodePool& np, const AllocatorOptions& o) {
       return;
     }
   }
-  np.problem = PoolProblem(inv, np, o.version);
+  // Usually the node sees every slice of the generation: the Inventory validated that set once.
+  const std::string* known = static_cast<int64_t>(np.slices.size()) ==
+                                     info.slices_per_generation.at(np.generation)
+                                 ? info.Problem(np.generation, o.version == KubeVersion::k1_34)
+                                 : nullptr;
+  np.problem = known ? *known : PoolProblem(inv, np.slices, o.version);
   if (!np.problem.empty()) np.state = PoolState::kInvalid;
 }
 

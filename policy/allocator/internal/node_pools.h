@@ -38,6 +38,11 @@ struct NodeDevices {
   int64_t visible = 0;
 };
 
+// Why the pool formed by `slices` (one generation of one pool, ascending) is invalid (§5.3:
+// duplicate device names, duplicate counter sets, unknown counters), or "" when valid.
+std::string PoolProblem(const Inventory& inventory, const std::vector<size_t>& slices,
+                        KubeVersion version);
+
 // Visible pools and devices of `node` under `options` (version rules and gates).
 NodeDevices CollectNodeDevices(const Inventory& inventory, std::string_view node,
                                const AllocatorOptions& options);

@@ -6,6 +6,7 @@
 
 #include "policy/cel/functions/registry.h"
 #include "policy/cel/operators.h"
+#include "policy/common/utf8.h"
 
 namespace draguard::cel {
 namespace {
@@ -259,6 +260,19 @@ std::string FormatDouble(double d) {
   return s;
 }
 
+bool IsValidUtf8(std::string_view text) {
+  for (size_t i = 0; i < text.size();) {
+    if (static_cast<unsigned char>(text[i]) < 0x80) {
+      ++i;
+      continue;
+    }
+    size_t n = Utf8SequenceLength(text, i);
+    if (n == 0) return false;
+    i += n;
+  }
+  return true;
+}
+
 Value ToString(Args a, EvalState&) {
   const Value& v = a[0];
   switch (v.kind()) {
@@ -267,7 +281,9 @@ Value ToString(Args a, EvalState&) {
     case Kind::kInt: return Value::String(std::to_string(v.int_value()));
     case Kind::kUint: return Value::String(std::to_string(v.uint_value()));
     case Kind::kDouble: return Value::String(FormatDouble(v.double_value()));
-    case Kind::kBytes: return Value::String(std::string(v.text()));
+    case Kind::kBytes:
+      if (!IsValidUtf8(v.text())) return Value::ErrorView("invalid UTF-8 in bytes, cannot convert to string");
+      return Value::String(std::string(v.text()));
     case Kind::kQuantity: return Value::String(v.quantity().String());
     case Kind::kSemver: return Value::String(v.semver().String());
     default: return NoSuchOverload();

@@ -30,9 +30,6 @@ std::optional<uint64_t> ParseUintLiteral(std::string_view digits);
 // `digits` is a NUM_FLOAT token; nullopt when it overflows double (Go ParseFloat ErrRange).
 std::optional<double> ParseDoubleLiteral(std::string_view digits, bool negative);
 
-// Appends the UTF-8 encoding of `code_point` (assumed valid) to `out`.
-void AppendUtf8(uint32_t code_point, std::string& out);
-
 }  // namespace draguard::cel::internal
 
 #endif  // DRAGUARD_POLICY_CEL_INTERNAL_LITERALS_H_

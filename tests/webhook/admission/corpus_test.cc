@@ -3,7 +3,8 @@
 // as an AdmissionReview through the handler with the real PolicyChecker:
 //   - the answer is HTTP 200 and echoes the uid;
 //   - the verdict and the error causes equal what `lint` finds in the YAML (the same object
-//     decoded from its file and validated), so the webhook and the linter agree;
+//     decoded from its file, validated and, when valid, schema-checked against the built-in
+//     catalog), so the webhook and the linter agree;
 //   - on /mutate, applying the patch and sending the result again yields no patch.
 #include <filesystem>
 #include <fstream>
@@ -16,6 +17,8 @@
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "policy/k8s/decode.h"
+#include "policy/schema/check.h"
+#include "policy/schema/schema.h"
 #include "policy/validate/cel_selectors.h"
 #include "policy/validate/object.h"
 #include "webhook/admission/handler.h"
@@ -133,6 +136,9 @@ TEST(CorpusTest, WebhookAgreesWithLintAndMutationIsIdempotent) {
   if (!fs::is_directory(corpus)) GTEST_SKIP() << "no corpus at " << corpus;
   PolicyChecker checker(PolicyCheckerOptions{});
   auto cache = std::make_shared<cel::SelectorCache>();
+  StatusOr<schema::BuildResult> built = schema::BuildSchema({});
+  ASSERT_TRUE(built.ok()) << built.status();
+  const schema::Schema& catalog = built->schema;
   std::map<std::string, int> seen;  // "Kind version" -> objects
   int denied = 0, patched = 0;
   for (const auto& entry : fs::recursive_directory_iterator(corpus)) {
@@ -156,6 +162,7 @@ TEST(CorpusTest, WebhookAgreesWithLintAndMutationIsIdempotent) {
       if (admin) lint_options.namespace_labels[object.ref.name_space][kAdminAccessLabel] = "true";
       Diagnostics lint;
       validate::ValidateObject(object.object, lint_options, lint);
+      if (ErrorKeys(lint).empty()) schema::CheckObject(object.object, catalog, {}, lint);
       std::multiset<std::string> lint_errors = ErrorKeys(lint);
       for (const Diagnostic& d : decoded.diagnostics) {
         if (d.is_error() && d.object.name == object.ref.name && d.object.kind == object.kind) {

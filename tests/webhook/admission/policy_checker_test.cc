@@ -87,6 +87,21 @@ TEST_F(PolicyCheckerTest, ValidateWarnsAboutAnUnsatisfiableClaim) {
               ElementsAre("alloc.unsatisfiable"));
 }
 
+TEST_F(PolicyCheckerTest, ValidateRunsSchemaChecks) {
+  PolicyChecker checker(Options(false));
+  Json claim = ClaimJson(1);
+  // NVIDIA's driver removed the `index` attribute (policy/schema's catalog knows).
+  claim["spec"]["devices"]["requests"][0]["exactly"]["selectors"] = Json::parse(
+      R"([{"cel":{"expression":"device.attributes[\"gpu.nvidia.com\"].index == 0"}}])");
+  claim["spec"]["devices"]["requests"][0]["exactly"]["deviceClassName"] = "gpu.nvidia.com";
+  std::vector<std::string> codes =
+      Codes(Run(checker, AdmissionEndpoint::kValidate, claim).diagnostics);
+  EXPECT_THAT(codes, ::testing::Contains(::testing::StartsWith("schema.")));
+  // A DeviceClass is schema-checked on UPDATE too (its spec may change); claims are not.
+  EXPECT_THAT(Codes(Run(checker, AdmissionEndpoint::kValidate, claim, "UPDATE").diagnostics),
+              ::testing::Not(::testing::Contains(::testing::StartsWith("schema."))));
+}
+
 TEST_F(PolicyCheckerTest, UpdatesAreNotCheckedForSatisfiability) {
   source_.Publish(ClusterFromYaml(GpuInventoryYaml("node-a", 2)));
   PolicyChecker checker(Options(true));

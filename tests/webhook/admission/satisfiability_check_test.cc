@@ -103,11 +103,18 @@ TEST_P(SatisfiabilityVerdictTest, Verdict) {
   source_.Publish(std::move(cluster));
   SatisfiabilityCheck check(Options(c.deny));
   Diagnostics out;
-  SatisfiabilityResult result = check.Check(DecodeObject(c.object), out);
+  SatisfiabilityResult result = check.Check(DecodeObject(c.object), out, /*count_nodes=*/true);
   EXPECT_EQ(result.state, State::kChecked);
   EXPECT_EQ(result.verdict, c.verdict);
   EXPECT_EQ(result.feasible_nodes, c.feasible_nodes);
+  EXPECT_TRUE(result.nodes_exhaustive);
   EXPECT_EQ(Findings(out), c.findings);
+  // Without counting, the search may stop at the first node that fits: same verdict.
+  Diagnostics quick;
+  SatisfiabilityResult first = check.Check(DecodeObject(c.object), quick);
+  EXPECT_EQ(first.verdict, c.verdict);
+  EXPECT_LE(first.feasible_nodes, c.feasible_nodes);
+  EXPECT_EQ(Findings(quick), c.findings);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -140,7 +147,7 @@ INSTANTIATE_TEST_SUITE_P(
                     .object = Template(1),
                     .verdict = alloc::VerdictKind::kSatisfiable,
                     .feasible_nodes = 2}),
-    [](const auto& info) { return info.param.name; });
+    [](const auto& param_info) { return param_info.param.name; });
 
 TEST_F(SatisfiabilityCheckTest, DeviceClassIsNotApplicable) {
   source_.Publish(ClusterFromYaml(GpuInventoryYaml("node-a", 1)));
@@ -185,7 +192,7 @@ INSTANTIATE_TEST_SUITE_P(
                                    .code = "webhook.inventory.unavailable"},
                       UnusableCase{.name = "Stale", .age = std::chrono::seconds(3600),
                                    .code = "webhook.inventory.stale"}),
-    [](const auto& info) { return info.param.name; });
+    [](const auto& param_info) { return param_info.param.name; });
 
 TEST_F(SatisfiabilityCheckTest, FollowsNewSnapshotsAndReusesEvaluators) {
   source_.Publish(ClusterFromYaml(GpuInventoryYaml("node-a", 1)));

@@ -1,0 +1,83 @@
+// Fuzzes the webhook's object path: bytes -> the JSON fast path (json_object.h) -> the k8s
+// decoders -> validation and mutation in the real PolicyChecker. The first byte picks the
+// kind, version, operation and endpoint; the rest is request.object.
+// Invariants: no crash, no sanitizer report; ParseJsonTree accepts exactly the JSON texts
+// nlohmann accepts within the depth limit; a patch is only returned on /mutate and its values
+// are JSON.
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <string_view>
+
+#include "nlohmann/json.hpp"
+#include "webhook/admission/json_object.h"
+#include "webhook/admission/policy_checker.h"
+
+namespace {
+
+using draguard::webhook::AdmissionEndpoint;
+using draguard::webhook::AdmissionRequest;
+using draguard::webhook::CheckOutcome;
+using draguard::webhook::JsonPatchOperation;
+using draguard::webhook::PolicyChecker;
+using draguard::webhook::PolicyCheckerOptions;
+
+constexpr std::string_view kKinds[] = {"ResourceClaim", "ResourceClaimTemplate", "DeviceClass"};
+constexpr std::string_view kVersions[] = {"v1", "v1beta2", "v1beta1", "v1"};
+
+// Nesting depth of a JSON text, counting brackets outside strings.
+size_t Depth(std::string_view text) {
+  size_t depth = 0, max = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '{' || c == '[') {
+      max = std::max(max, ++depth);
+    } else if ((c == '}' || c == ']') && depth > 0) {
+      --depth;
+    }
+  }
+  return max;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (size == 0 || size > 16 * 1024) return 0;
+  const uint8_t mode = data[0];
+  std::string_view object(reinterpret_cast<const char*>(data + 1), size - 1);
+
+  if (Depth(object) < 200) {
+    const bool tree = draguard::webhook::ParseJsonTree(object).has_value();
+    if (tree != nlohmann::json::accept(object)) std::abort();
+  }
+
+  static PolicyChecker* checker = new PolicyChecker(PolicyCheckerOptions{});
+  AdmissionRequest request{
+      .endpoint = (mode & 1) ? AdmissionEndpoint::kMutate : AdmissionEndpoint::kValidate,
+      .uid = "fuzz",
+      .group = "resource.k8s.io",
+      .version = kVersions[(mode >> 1) & 3],
+      .kind = kKinds[((mode >> 3) & 3) % 3],
+      .operation = (mode & 0x20) ? "UPDATE" : "CREATE",
+      .name_space = "ns",
+      .name = "n",
+      .admin_access_allowed = (mode & 0x40) != 0,
+      .object = object,
+      .old_object = (mode & 0x20) ? object : std::string_view()};
+  CheckOutcome outcome = checker->Check(request);
+  if (request.endpoint == AdmissionEndpoint::kValidate && !outcome.patch.empty()) std::abort();
+  for (const JsonPatchOperation& op : outcome.patch) {
+    if (!op.value_json.empty() && !nlohmann::json::accept(op.value_json)) std::abort();
+  }
+  return 0;
+}

@@ -1,0 +1,38 @@
+// The schema phase of `draguard lint` (policy/schema): selectors and constraints of every
+// claim, template and DeviceClass among the inputs are type-checked against the attribute
+// schema built from the built-in catalog, --schema files and the ResourceSlices of the
+// inventory and of the inputs. DeviceClasses of the inputs and the inventory tell which
+// devices a request can reach.
+#ifndef DRAGUARD_POLICY_LINT_SCHEMA_PHASE_H_
+#define DRAGUARD_POLICY_LINT_SCHEMA_PHASE_H_
+
+#include <cstddef>
+#include <vector>
+
+#include "policy/common/diagnostic.h"
+#include "policy/common/source.h"
+#include "policy/inventory/cluster_objects.h"
+#include "policy/k8s/decode.h"
+
+namespace draguard::lint {
+
+struct SchemaPhaseOptions {
+  // Run the phase at all.
+  bool enabled = true;
+  // --no-builtin-schema turns the embedded catalog off.
+  bool builtin_catalog = true;
+  // --schema FILE (repeatable), already read by the caller.
+  std::vector<SourceText> files;
+  // --strict-schema: unknown attributes, capacities and constraint names are errors.
+  bool strict = false;
+};
+
+// Returns the located findings: schema.file.* in the schema files, schema.slice.* in the
+// input slices (unlocated for inventory slices), and the checks of every object.
+std::vector<Diagnostic> CheckSchemaPhase(const std::vector<k8s::DecodeResult>& decoded,
+                                         const inventory::ClusterObjects* inventory,
+                                         const SchemaPhaseOptions& options, size_t jobs);
+
+}  // namespace draguard::lint
+
+#endif  // DRAGUARD_POLICY_LINT_SCHEMA_PHASE_H_

@@ -1,0 +1,42 @@
+// Inline suppressions for `draguard lint`: a YAML comment silences findings where the user
+// has decided to live with them, next to the line concerned, reviewed with the manifest.
+//
+//   count: 0  # draguard:ignore claim.request.count.zero
+//   # draguard:ignore refs.*            (on the line above: applies to the next line)
+//   # draguard:ignore-file schema.*     (anywhere: the whole file)
+//
+// Codes are separated by commas or spaces and use the rule patterns of the policy file
+// (exact code, `prefix.*`, `*`); a bare `draguard:ignore` silences every finding on the line.
+// Only comments count: the marker must follow `#` at the start of a line or after a blank.
+#ifndef DRAGUARD_POLICY_LINT_SUPPRESS_H_
+#define DRAGUARD_POLICY_LINT_SUPPRESS_H_
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "policy/common/diagnostic.h"
+#include "policy/common/source.h"
+
+namespace draguard::lint {
+
+class Suppressions {
+ public:
+  // Scans the comments of `source` once.
+  static Suppressions Scan(const SourceText& source);
+
+  // Whether a finding with `code` at 1-based `line` is silenced.
+  bool Silences(std::string_view code, int line) const;
+  bool empty() const { return by_line_.empty() && file_.empty(); }
+
+ private:
+  std::map<int, std::vector<std::string>> by_line_;  // line -> patterns
+  std::vector<std::string> file_;
+};
+
+// Drops the diagnostics of `file` that its suppressions silence. Keeps order.
+void ApplySuppressions(const Suppressions& suppressions, std::vector<Diagnostic>& diagnostics);
+
+}  // namespace draguard::lint
+
+#endif  // DRAGUARD_POLICY_LINT_SUPPRESS_H_

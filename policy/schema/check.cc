@@ -1,0 +1,616 @@
+#include "policy/schema/check.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+
+#include "policy/cel/operators.h"
+#include "policy/cel/parser.h"
+#include "policy/common/semver.h"
+#include "policy/common/suggest.h"
+#include "policy/schema/expression_facts.h"
+
+namespace draguard::schema {
+namespace {
+
+using internal::Access;
+using internal::Comparison;
+using internal::Facts;
+
+constexpr std::string_view kStandardDomain = "resource.kubernetes.io";
+
+std::string Quote(std::string_view s) { return "\"" + std::string(s) + "\""; }
+
+std::vector<std::string_view> Names(const std::map<std::string, Entry, std::less<>>& entries) {
+  std::vector<std::string_view> out;
+  for (const auto& [name, entry] : entries) out.push_back(name);
+  return out;
+}
+
+// A literal as CEL writes it, and its schema type.
+std::optional<ValueType> LiteralType(const cel::Constant& c) {
+  if (std::holds_alternative<std::string>(c)) return ValueType::kString;
+  if (std::holds_alternative<int64_t>(c) || std::holds_alternative<uint64_t>(c) ||
+      std::holds_alternative<double>(c)) {
+    return ValueType::kInt;
+  }
+  if (std::holds_alternative<bool>(c)) return ValueType::kBool;
+  return std::nullopt;
+}
+
+std::string LiteralText(const cel::Constant& c) {
+  if (const auto* s = std::get_if<std::string>(&c)) return *s;
+  if (const auto* i = std::get_if<int64_t>(&c)) return std::to_string(*i);
+  if (const auto* u = std::get_if<uint64_t>(&c)) return std::to_string(*u);
+  if (const auto* d = std::get_if<double>(&c)) {
+    std::string t = std::to_string(*d);
+    while (t.size() > 1 && t.back() == '0') t.pop_back();
+    if (!t.empty() && t.back() == '.') t.pop_back();
+    return t;
+  }
+  if (const auto* b = std::get_if<bool>(&c)) return *b ? "true" : "false";
+  return "null";
+}
+
+std::string_view OpText(std::string_view op) {
+  if (op == cel::op::kEquals) return "==";
+  if (op == cel::op::kNotEquals) return "!=";
+  if (op == cel::op::kLess) return "<";
+  if (op == cel::op::kLessEquals) return "<=";
+  if (op == cel::op::kGreater) return ">";
+  return ">=";
+}
+
+// `a op b` with the access on the left, flipping the operator when it was on the right.
+std::string_view LeftOp(const Comparison& cmp) {
+  std::string_view op = OpText(cmp.op);
+  if (cmp.access_on_left) return op;
+  if (op == "<") return ">";
+  if (op == ">") return "<";
+  if (op == "<=") return ">=";
+  if (op == ">=") return "<=";
+  return op;
+}
+
+bool IsStringMethod(std::string_view m) {
+  static constexpr std::string_view kMethods[] = {
+      "startsWith", "endsWith", "contains",  "matches", "lowerAscii", "upperAscii",
+      "split",      "trim",     "replace",   "indexOf", "lastIndexOf", "substring",
+      "charAt",     "format",   "reverse"};
+  return std::find(std::begin(kMethods), std::end(kMethods), m) != std::end(kMethods);
+}
+bool IsOrderingMethod(std::string_view m) {
+  return m == "compareTo" || m == "isGreaterThan" || m == "isLessThan";
+}
+
+// `x.compareTo(ctor("v")) op 0`, or isGreaterThan/isLessThan where they say it shorter.
+std::string OrderedComparison(const std::string& access, std::string_view op,
+                              const std::string& ctor_call) {
+  if (op == ">") return access + ".isGreaterThan(" + ctor_call + ")";
+  if (op == "<") return access + ".isLessThan(" + ctor_call + ")";
+  return access + ".compareTo(" + ctor_call + ") " + std::string(op) + " 0";
+}
+
+struct Checker {
+  const Schema& schema;
+  const CheckOptions& options;
+  Diagnostics& out;
+
+  Severity UnknownSeverity() const {
+    return options.strict ? Severity::kError : Severity::kWarning;
+  }
+
+  Diagnostic& Add(Severity severity, std::string code, const FieldPath& field, int offset,
+                  int length, std::string message, std::string suggestion = {}) {
+    Diagnostic d;
+    d.severity = severity;
+    d.code = std::move(code);
+    d.field = field.String();
+    d.value_offset = offset;
+    d.value_length = length;
+    d.message = std::move(message);
+    d.suggestion = std::move(suggestion);
+    return out.Add(std::move(d));
+  }
+
+  // --- selectors ---------------------------------------------------------------------------
+
+  // Checks one expression; returns the facts that hold when it is true.
+  Facts CheckSelector(const std::string& expression, const FieldPath& field, const Facts& given,
+                      bool reach_known) {
+    cel::ParseResult parsed = cel::Parse(expression);
+    if (!parsed.ok()) return given;  // validation reports syntax errors
+    internal::ExpressionFacts facts = internal::AnalyzeExpression(*parsed.ast, schema, given);
+    for (const Access& a : facts.accesses) CheckAccess(a, expression, field, reach_known);
+    return facts.when_true;
+  }
+
+  void CheckAccess(const Access& a, const std::string& expression, const FieldPath& field,
+                   bool reach_known) {
+    const DomainSchema* domain = schema.FindDomain(a.domain);
+    if (domain == nullptr) return UnknownDomain(a, field);
+    if (a.name.empty()) return;
+    if (!CheckDriverReachable(a, *domain, field)) return;
+    const Entry* entry = a.capacity ? domain->FindCapacity(a.name) : domain->FindAttribute(a.name);
+    // has(), `in` and .? on a name the schema lacks are safe (a driver may add it later).
+    const bool guarded = a.presence_test || a.context.present.count({a.domain, a.name}) > 0;
+    if (entry == nullptr) {
+      if (!guarded) UnknownName(a, *domain, field);
+      return;
+    }
+    if (entry->removed_in) return Removed(a, *domain, *entry, field);
+    if (entry->deprecated) Deprecated(a, *entry, field);
+    if (a.comparison) CheckComparison(a, *entry, field);
+    if (!a.method.empty()) CheckMethod(a, *entry, field);
+    if (!a.presence_test) CheckPublished(a, *domain, *entry, expression, field, reach_known);
+  }
+
+  void UnknownDomain(const Access& a, const FieldPath& field) {
+    const std::string_view map = a.capacity ? "device.capacity" : "device.attributes";
+    if (const size_t slash = a.domain.find('/'); slash != std::string::npos) {
+      // "dra.net/rdma": a qualified attribute name used as the domain.
+      Access fixed = a;
+      fixed.domain = a.domain.substr(0, slash);
+      fixed.name = a.domain.substr(slash + 1);
+      Add(Severity::kError, "schema.domain.qualified-name", field, a.domain_offset,
+          a.domain_length,
+          std::string(map) + "[" + Quote(a.domain) + "] looks up a domain named " +
+              Quote(a.domain) + ", which no driver publishes: the attribute name " +
+              Quote(fixed.name) + " belongs after the domain, so every access fails with " +
+              "\"no such key\"",
+          internal::AccessText(fixed));
+      return;
+    }
+    std::vector<std::string_view> candidates;
+    for (const auto& [name, d] : schema.domains()) candidates.push_back(name);
+    std::optional<std::string> close = ClosestMatch(a.domain, candidates);
+    std::string message = "no driver in the attribute schema publishes the domain " +
+                          Quote(a.domain) + "; " + std::string(map) +
+                          "[...] of an unknown domain is an empty map, so reading a name from " +
+                          "it fails at scheduling time";
+    if (close) message += " (did you mean " + Quote(*close) + "?)";
+    Add(UnknownSeverity(), "schema.domain.unknown", field, a.domain_offset, a.domain_length,
+        std::move(message), close ? Quote(*close) : std::string());
+  }
+
+  // False (and reported) when the facts pin device.driver to drivers that never publish the
+  // domain: every device reaching this access would fail with "no such key".
+  bool CheckDriverReachable(const Access& a, const DomainSchema& domain, const FieldPath& field) {
+    if (!a.context.drivers || domain.drivers.empty() || a.presence_test) return true;
+    for (const std::string& driver : *a.context.drivers) {
+      if (std::find(domain.drivers.begin(), domain.drivers.end(), driver) !=
+          domain.drivers.end()) {
+        return true;
+      }
+      // A driver the schema knows nothing about might publish anything.
+      if (schema.DomainsOfDriver(driver).size() ==
+          static_cast<size_t>(std::count_if(schema.domains().begin(), schema.domains().end(),
+                                            [](const auto& d) { return d.second.drivers.empty(); }))) {
+        return true;
+      }
+    }
+    std::string pinned;
+    for (const std::string& d : *a.context.drivers) pinned += (pinned.empty() ? "" : ", ") + Quote(d);
+    Add(Severity::kError, "schema.driver.unreachable", field, a.domain_offset, a.domain_length,
+        "the devices that reach this selector come from driver " +
+            (pinned.empty() ? std::string("(none)") : pinned) + ", which does not publish " +
+            Quote(a.domain) + "; the lookup fails on every one of them, so nothing is allocated",
+        "select a DeviceClass of driver " + Quote(domain.drivers.front()) +
+            " or read the attributes of " + pinned);
+    return false;
+  }
+
+  void UnknownName(const Access& a, const DomainSchema& domain, const FieldPath& field) {
+    const auto& entries = a.capacity ? domain.capacities : domain.attributes;
+    std::optional<std::string> close = ClosestMatch(a.name, Names(entries));
+    const std::string what = a.capacity ? "capacity" : "attribute";
+    std::string message = "the attribute schema has no " + what + " " + Quote(a.name) +
+                          " in domain " + Quote(a.domain) +
+                          "; on devices without it the lookup fails with \"no such key\"";
+    std::string suggestion;
+    if (close) {
+      message += " (did you mean " + Quote(*close) + "?)";
+      Access fixed = a;
+      fixed.name = *close;
+      suggestion = internal::AccessText(fixed);
+    } else if (!a.capacity && domain.FindCapacity(a.name)) {
+      message += "; it is a capacity";
+      Access fixed = a;
+      fixed.capacity = true;
+      suggestion = internal::AccessText(fixed);
+    } else if (a.capacity && domain.FindAttribute(a.name)) {
+      message += "; it is an attribute";
+      Access fixed = a;
+      fixed.capacity = false;
+      suggestion = internal::AccessText(fixed);
+    }
+    const Severity severity = domain.complete ? UnknownSeverity() : Severity::kWarning;
+    Add(severity, a.capacity ? "schema.capacity.unknown" : "schema.attribute.unknown", field,
+        a.name_offset, a.name_length, std::move(message), std::move(suggestion));
+  }
+
+  void Removed(const Access& a, const DomainSchema& domain, const Entry& entry,
+               const FieldPath& field) {
+    std::string message = Quote(a.domain + "/" + a.name) + " is no longer published by " +
+                          "the driver (removed in " + *entry.removed_in + ")";
+    if (!entry.note.empty()) message += ": " + entry.note;
+    message += "; selectors reading it fail with \"no such key\" on current devices";
+    Add(Severity::kError, "schema.attribute.removed", field, a.name_offset, a.name_length,
+        std::move(message), Replacement(a, entry));
+    (void)domain;
+  }
+
+  void Deprecated(const Access& a, const Entry& entry, const FieldPath& field) {
+    std::string message = Quote(a.domain + "/" + a.name) + " is deprecated by the driver";
+    if (!entry.note.empty()) message += " (" + entry.note + ")";
+    Add(Severity::kWarning, "schema.attribute.deprecated", field, a.name_offset, a.name_length,
+        std::move(message), Replacement(a, entry));
+  }
+
+  static std::string Replacement(const Access& a, const Entry& entry) {
+    if (entry.replaced_by.empty()) return {};
+    Access fixed = a;
+    if (const size_t slash = entry.replaced_by.find('/'); slash != std::string::npos) {
+      fixed.domain = entry.replaced_by.substr(0, slash);
+      fixed.name = entry.replaced_by.substr(slash + 1);
+    } else {
+      fixed.name = entry.replaced_by;
+    }
+    return internal::AccessText(fixed);
+  }
+
+  void CheckComparison(const Access& a, const Entry& entry, const FieldPath& field) {
+    const Comparison& cmp = *a.comparison;
+    std::optional<ValueType> literal = LiteralType(cmp.literal);
+    if (!literal) return;  // null: heterogeneous equality, reported by nobody
+    const std::string access = internal::AccessText(a);
+    const std::string value = LiteralText(cmp.literal);
+    const std::string_view op = LeftOp(cmp);
+    const bool ordering = op != "==" && op != "!=";
+    std::string suggestion;
+    switch (entry.type) {
+      case ValueType::kVersion: {
+        StatusOr<Semver> v = Semver::Parse(value, /*normalize=*/true);
+        const std::string version = v.ok() ? v->String() : value;
+        suggestion = OrderedComparison(access, op, "semver(" + Quote(version) + ")");
+        return TypeMismatch(a, entry, *literal, field,
+                            "a version is compared with semver(...), not with a " +
+                                std::string(ValueTypeName(*literal)),
+                            suggestion);
+      }
+      case ValueType::kQuantity:
+        suggestion = OrderedComparison(access, op, "quantity(" + Quote(value) + ")");
+        return TypeMismatch(a, entry, *literal, field,
+                            "a capacity is a quantity, compared with quantity(...) through "
+                            "compareTo/isGreaterThan/isLessThan",
+                            suggestion);
+      case ValueType::kInt:
+        if (*literal == ValueType::kInt) return;
+        if (*literal == ValueType::kString && IsInteger(value)) {
+          suggestion = access + " " + std::string(op) + " " + value;
+        }
+        return TypeMismatch(a, entry, *literal, field, "", suggestion);
+      case ValueType::kBool:
+        if (*literal == ValueType::kBool) return;
+        if (value == "true" || value == "false") suggestion = access + " " + std::string(op) + " " + value;
+        return TypeMismatch(a, entry, *literal, field, "", suggestion);
+      case ValueType::kString:
+        if (*literal != ValueType::kString) {
+          suggestion = access + " " + std::string(op) + " " + Quote(value);
+          return TypeMismatch(a, entry, *literal, field, "", suggestion);
+        }
+        if (!ordering) CheckClosedSet(a, entry, value, field);
+        return;
+    }
+  }
+
+  static bool IsInteger(std::string_view s) {
+    if (!s.empty() && s.front() == '-') s.remove_prefix(1);
+    return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+  }
+
+  void TypeMismatch(const Access& a, const Entry& entry, ValueType literal, const FieldPath& field,
+                    const std::string& how, std::string suggestion) {
+    const Comparison& cmp = *a.comparison;
+    std::string message = Quote(a.domain + "/" + a.name) + " is " +
+                          std::string(entry.type == ValueType::kInt ? "an " : "a ") +
+                          std::string(ValueTypeName(entry.type)) + " but is compared with the " +
+                          std::string(ValueTypeName(literal)) + " " +
+                          (literal == ValueType::kString ? Quote(LiteralText(cmp.literal))
+                                                         : LiteralText(cmp.literal));
+    const bool equality = cmp.op == cel::op::kEquals || cmp.op == cel::op::kNotEquals;
+    message += equality ? ", which is never equal" : ", which fails with \"no such overload\"";
+    if (!how.empty()) message += "; " + how;
+    Add(Severity::kError, "schema.type.mismatch", field, cmp.literal_offset, cmp.literal_length,
+        std::move(message), std::move(suggestion));
+  }
+
+  void CheckClosedSet(const Access& a, const Entry& entry, const std::string& value,
+                      const FieldPath& field) {
+    if (entry.closed_values.empty()) return;
+    if (std::find(entry.closed_values.begin(), entry.closed_values.end(), value) !=
+        entry.closed_values.end()) {
+      return;
+    }
+    std::vector<std::string_view> candidates(entry.closed_values.begin(), entry.closed_values.end());
+    std::optional<std::string> close = ClosestMatch(value, candidates);
+    std::string all;
+    for (const std::string& v : entry.closed_values) all += (all.empty() ? "" : ", ") + Quote(v);
+    const Comparison& cmp = *a.comparison;
+    Add(cmp.op == cel::op::kEquals ? Severity::kError : Severity::kWarning,
+        "schema.value.never-matches", field, cmp.literal_offset, cmp.literal_length,
+        Quote(a.domain + "/" + a.name) + " is always one of " + all + ", never " + Quote(value) +
+            (cmp.op == cel::op::kEquals ? ", so this comparison never matches"
+                                        : ", so this comparison is always true"),
+        close ? internal::AccessText(a) + " " + std::string(LeftOp(cmp)) + " " + Quote(*close)
+              : std::string());
+  }
+
+  void CheckMethod(const Access& a, const Entry& entry, const FieldPath& field) {
+    const bool string_method = IsStringMethod(a.method);
+    const bool ordering = IsOrderingMethod(a.method);
+    if (string_method && entry.type != ValueType::kString) {
+      Add(Severity::kError, "schema.type.mismatch", field, a.method_offset,
+          static_cast<int>(a.method.size()),
+          Quote(a.domain + "/" + a.name) + " is a " + std::string(ValueTypeName(entry.type)) +
+              ", which has no " + a.method + "(); the call fails with \"no such overload\"",
+          entry.type == ValueType::kVersion || entry.type == ValueType::kQuantity
+              ? internal::AccessText(a) + ".compareTo(" +
+                    (entry.type == ValueType::kVersion ? "semver(\"1.0.0\")" : "quantity(\"1\")") +
+                    ") >= 0"
+              : std::string());
+    } else if (ordering && entry.type != ValueType::kVersion && entry.type != ValueType::kQuantity) {
+      Add(Severity::kError, "schema.type.mismatch", field, a.method_offset,
+          static_cast<int>(a.method.size()),
+          Quote(a.domain + "/" + a.name) + " is a " + std::string(ValueTypeName(entry.type)) +
+              "; " + a.method + "() exists only on versions and quantities",
+          entry.type == ValueType::kInt || entry.type == ValueType::kString
+              ? internal::AccessText(a) + " >= " +
+                    (entry.type == ValueType::kInt ? "0" : "\"value\"")
+              : std::string());
+    }
+  }
+
+  // Device types of `domain` that may reach the access: pinned ones, else all.
+  static std::vector<std::string> ReachableTypes(const Access& a, const DomainSchema& domain) {
+    if (auto it = a.context.types.find(a.domain); it != a.context.types.end()) {
+      return {it->second.begin(), it->second.end()};
+    }
+    return domain.device_types;
+  }
+
+  void CheckPublished(const Access& a, const DomainSchema& domain, const Entry& entry,
+                      const std::string& expression, const FieldPath& field, bool reach_known) {
+    if (a.context.present.count({a.domain, a.name}) > 0) return;
+    if (entry.device_types.empty() || domain.device_types.empty()) return;
+    const bool pinned = a.context.types.count(a.domain) > 0;
+    if (!pinned && !reach_known) return;  // unknown class: the schema cannot say
+    std::vector<std::string> reachable = ReachableTypes(a, domain);
+    std::vector<std::string> without;
+    for (const std::string& t : reachable) {
+      if (std::find(entry.device_types.begin(), entry.device_types.end(), t) ==
+          entry.device_types.end()) {
+        without.push_back(t);
+      }
+    }
+    if (without.empty()) return;
+    std::string list;
+    for (const std::string& t : without) list += (list.empty() ? "" : ", ") + Quote(t);
+    std::string on;
+    for (const std::string& t : entry.device_types) on += (on.empty() ? "" : ", ") + Quote(t);
+    if (without.size() == reachable.size()) {
+      Add(Severity::kError, "schema.attribute.not-published", field, a.name_offset,
+          a.name_length,
+          Quote(a.domain + "/" + a.name) + " is published only on " + domain.type_attribute +
+              " " + on + ", but only " + list +
+              " devices can reach this selector; the lookup fails on every one of them");
+      return;
+    }
+    const std::string guard = Quote(a.name) + " in device.attributes[" + Quote(a.domain) + "]";
+    Add(Severity::kWarning, "schema.attribute.unguarded", field, a.name_offset, a.name_length,
+        Quote(a.domain + "/" + a.name) + " is not published on " + domain.type_attribute + " " +
+            list + " devices, which can reach this selector; on them the lookup fails with " +
+            "\"no such key\" and the pod's scheduling attempt is aborted",
+        (a.capacity ? Quote(a.name) + " in device.capacity[" + Quote(a.domain) + "]" : guard) +
+            " && (" + expression + ")");
+  }
+
+  // --- requests and classes ------------------------------------------------------------------
+
+  const k8s::DeviceClass* FindClass(const std::string& name) const {
+    for (const k8s::DeviceClass* c : options.classes) {
+      if (c != nullptr && c->metadata.name == name) return c;
+    }
+    return nullptr;
+  }
+
+  // What holds for devices that pass a class's selectors (checked elsewhere).
+  Facts ClassFacts(const k8s::DeviceClass& c) {
+    Facts facts;
+    for (const k8s::DeviceSelector& s : c.spec.selectors) {
+      if (!s.cel) continue;
+      cel::ParseResult parsed = cel::Parse(s.cel->expression);
+      if (!parsed.ok()) continue;
+      facts = internal::AnalyzeExpression(*parsed.ast, schema, facts).when_true;
+    }
+    return facts;
+  }
+
+  // Checks the selectors of a request or subrequest; returns the facts of its devices.
+  Facts CheckRequest(const k8s::DeviceRequestCommon& request, const FieldPath& at) {
+    const k8s::DeviceClass* klass = FindClass(request.device_class_name);
+    Facts facts = klass ? ClassFacts(*klass) : Facts{};
+    const FieldPath selectors = at.Child("selectors");
+    for (size_t i = 0; i < request.selectors.size(); ++i) {
+      if (!request.selectors[i].cel) continue;
+      facts = CheckSelector(request.selectors[i].cel->expression,
+                            selectors.Index(i).Child("cel").Child("expression"), facts,
+                            klass != nullptr);
+    }
+    return facts;
+  }
+
+  void CheckClaim(const k8s::ResourceClaimSpec& spec, const FieldPath& devices) {
+    // Request name (and "req/sub") -> facts of the devices it can select.
+    std::map<std::string, std::vector<Facts>> reach;
+    const FieldPath requests = devices.Child("requests");
+    for (size_t i = 0; i < spec.devices.requests.size(); ++i) {
+      const k8s::DeviceRequest& r = spec.devices.requests[i];
+      if (r.exactly) {
+        reach[r.name].push_back(CheckRequest(*r.exactly, requests.Index(i).Child("exactly")));
+      }
+      for (size_t k = 0; k < r.first_available.size(); ++k) {
+        Facts f = CheckRequest(r.first_available[k],
+                               requests.Index(i).Child("firstAvailable").Index(k));
+        reach[r.name + "/" + r.first_available[k].name].push_back(f);
+        reach[r.name].push_back(std::move(f));
+      }
+    }
+    const FieldPath constraints = devices.Child("constraints");
+    for (size_t i = 0; i < spec.devices.constraints.size(); ++i) {
+      const k8s::DeviceConstraint& c = spec.devices.constraints[i];
+      if (c.match_attribute) {
+        CheckConstraint(*c.match_attribute, c.requests, reach,
+                        constraints.Index(i).Child("matchAttribute"));
+      }
+      if (c.distinct_attribute) {
+        CheckConstraint(*c.distinct_attribute, c.requests, reach,
+                        constraints.Index(i).Child("distinctAttribute"));
+      }
+    }
+  }
+
+  void CheckConstraint(const std::string& qualified, const std::vector<std::string>& names,
+                       const std::map<std::string, std::vector<Facts>>& reach,
+                       const FieldPath& field) {
+    const size_t slash = qualified.find('/');
+    if (slash == std::string::npos) return;  // validation: must be fully qualified
+    const std::string domain_name = qualified.substr(0, slash);
+    const std::string name = qualified.substr(slash + 1);
+    const int length = static_cast<int>(qualified.size());
+    const DomainSchema* domain = schema.FindDomain(domain_name);
+    if (domain == nullptr) {
+      std::vector<std::string_view> candidates;
+      for (const auto& [n, d] : schema.domains()) candidates.push_back(n);
+      std::optional<std::string> close = ClosestMatch(domain_name, candidates);
+      Add(UnknownSeverity(), "schema.constraint.attribute.unknown", field, 0, length,
+          "no driver in the attribute schema publishes the domain " + Quote(domain_name) +
+              (close ? " (did you mean " + Quote(*close) + "?)" : std::string()),
+          close ? *close + "/" + name : std::string());
+      return;
+    }
+    const Entry* entry = domain->FindAttribute(name);
+    if (entry == nullptr) {
+      std::optional<std::string> close = ClosestMatch(name, Names(domain->attributes));
+      Add(domain->complete ? UnknownSeverity() : Severity::kWarning,
+          "schema.constraint.attribute.unknown", field, 0, length,
+          "the attribute schema has no attribute " + Quote(name) + " in domain " +
+              Quote(domain_name) + "; devices without it never satisfy the constraint" +
+              (close ? " (did you mean " + Quote(*close) + "?)" : std::string()),
+          close ? domain_name + "/" + *close : std::string());
+      return;
+    }
+    if (entry->removed_in) {
+      Add(Severity::kError, "schema.attribute.removed", field, 0, length,
+          Quote(qualified) + " is no longer published by the driver (removed in " +
+              *entry->removed_in + ")" + (entry->note.empty() ? "" : ": " + entry->note),
+          entry->replaced_by.empty()
+              ? std::string()
+              : (entry->replaced_by.find('/') == std::string::npos
+                     ? domain_name + "/" + entry->replaced_by
+                     : entry->replaced_by));
+      return;
+    }
+    if (entry->deprecated) {
+      Add(Severity::kWarning, "schema.attribute.deprecated", field, 0, length,
+          Quote(qualified) + " is deprecated by the driver" +
+              (entry->note.empty() ? "" : " (" + entry->note + ")"),
+          entry->replaced_by);
+    }
+    if (entry->device_types.empty()) return;
+    // The constrained requests (all of them when the list is empty).
+    std::vector<const Facts*> constrained;
+    for (const auto& [request, facts] : reach) {
+      const bool listed =
+          names.empty() ? request.find('/') == std::string::npos
+                        : std::find(names.begin(), names.end(), request) != names.end();
+      if (!listed) continue;
+      for (const Facts& f : facts) constrained.push_back(&f);
+    }
+    for (const Facts* f : constrained) {
+      auto pinned = f->types.find(domain_name);
+      if (pinned == f->types.end() || pinned->second.empty()) continue;
+      const bool any = std::any_of(pinned->second.begin(), pinned->second.end(),
+                                   [&](const std::string& t) {
+                                     return std::find(entry->device_types.begin(),
+                                                      entry->device_types.end(),
+                                                      t) != entry->device_types.end();
+                                   });
+      if (any) continue;
+      std::string types;
+      for (const std::string& t : pinned->second) types += (types.empty() ? "" : ", ") + Quote(t);
+      const std::string alternative = PublishedAlternative(*domain, name, pinned->second);
+      Add(Severity::kError, "schema.constraint.attribute.not-published", field, 0, length,
+          Quote(qualified) + " is not published on " + domain->type_attribute + " " + types +
+              " devices, which are the only ones a constrained request can select; the " +
+              "constraint can never be satisfied" +
+              (alternative.empty() ? std::string()
+                                   : " (those devices publish " + Quote(alternative) + ")"),
+          alternative.empty() ? std::string() : domain_name + "/" + alternative);
+      return;
+    }
+  }
+
+  // An attribute of `domain` published on all of `types` whose name contains `name`
+  // (case-insensitively), e.g. parentDeviceID for deviceID.
+  static std::string PublishedAlternative(const DomainSchema& domain, const std::string& name,
+                                          const std::set<std::string>& types) {
+    auto lower = [](std::string s) {
+      for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      return s;
+    };
+    const std::string wanted = lower(name);
+    for (const auto& [candidate, entry] : domain.attributes) {
+      if (candidate == name || entry.removed_in) continue;
+      if (lower(candidate).find(wanted) == std::string::npos) continue;
+      const bool covers = entry.device_types.empty() ||
+                          std::all_of(types.begin(), types.end(), [&](const std::string& t) {
+                            return std::find(entry.device_types.begin(), entry.device_types.end(),
+                                             t) != entry.device_types.end();
+                          });
+      if (covers) return candidate;
+    }
+    return {};
+  }
+
+  void CheckClass(const k8s::DeviceClass& c) {
+    Facts facts;
+    const FieldPath selectors = FieldPath("spec").Child("selectors");
+    for (size_t i = 0; i < c.spec.selectors.size(); ++i) {
+      if (!c.spec.selectors[i].cel) continue;
+      facts = CheckSelector(c.spec.selectors[i].cel->expression,
+                            selectors.Index(i).Child("cel").Child("expression"), facts,
+                            /*reach_known=*/true);
+    }
+  }
+};
+
+}  // namespace
+
+void CheckObject(const k8s::ObjectVariant& object, const Schema& schema,
+                 const CheckOptions& options, Diagnostics& out) {
+  Checker checker{schema, options, out};
+  if (const auto* claim = std::get_if<k8s::ResourceClaim>(&object)) {
+    checker.CheckClaim(claim->spec, FieldPath("spec").Child("devices"));
+  } else if (const auto* tmpl = std::get_if<k8s::ResourceClaimTemplate>(&object)) {
+    checker.CheckClaim(tmpl->spec, FieldPath("spec").Child("spec").Child("devices"));
+  } else if (const auto* klass = std::get_if<k8s::DeviceClass>(&object)) {
+    checker.CheckClass(*klass);
+  }
+}
+
+}  // namespace draguard::schema

@@ -1,0 +1,121 @@
+// Learning the schema from what ResourceSlices publish (cel.md §1.5: a name without '/' is in
+// the driver's own domain; a qualified name is split at the first '/').
+#include <algorithm>
+#include <string>
+#include <utility>
+
+#include "policy/common/field_path.h"
+#include "policy/schema/schema.h"
+
+namespace draguard::schema {
+namespace {
+
+std::optional<ValueType> TypeOf(const k8s::DeviceAttribute& a) {
+  if (a.set_count() != 1) return std::nullopt;  // validation reports it
+  if (a.int_value) return ValueType::kInt;
+  if (a.bool_value) return ValueType::kBool;
+  if (a.version_value) return ValueType::kVersion;
+  return ValueType::kString;
+}
+
+std::pair<std::string, std::string> Split(const std::string& qualified,
+                                          const std::string& driver) {
+  const size_t slash = qualified.find('/');
+  if (slash == std::string::npos) return {driver, qualified};
+  return {qualified.substr(0, slash), qualified.substr(slash + 1)};
+}
+
+void AddDriver(DomainSchema& domain, const std::string& driver) {
+  if (std::find(domain.drivers.begin(), domain.drivers.end(), driver) == domain.drivers.end()) {
+    domain.drivers.push_back(driver);
+  }
+}
+
+ObjectRef RefOf(const k8s::ResourceSlice& slice) {
+  return {slice.source_api_version.empty() ? "resource.k8s.io/v1" : slice.source_api_version,
+          "ResourceSlice", "", slice.metadata.name};
+}
+
+struct Observer {
+  Schema& schema;
+  Diagnostics& out;
+  // (domain, name) -> type first observed, for conflicts between slices.
+  std::map<std::pair<std::string, std::string>, ValueType> seen;
+
+  void Attribute(const k8s::ResourceSlice& slice, const FieldPath& field,
+                 const std::string& qualified, ValueType type) {
+    auto [domain_name, name] = Split(qualified, slice.spec.driver);
+    DomainSchema& domain = schema.MutableDomain(domain_name);
+    // resource.kubernetes.io is shared: any driver may publish it.
+    if (domain_name != "resource.kubernetes.io") AddDriver(domain, slice.spec.driver);
+    auto [it, first] = seen.emplace(std::make_pair(domain_name, name), type);
+    if (!first && it->second != type) {
+      Report(slice, field, "schema.slice.type-conflict",
+             "attribute " + domain_name + "/" + name + " is published as " +
+                 std::string(ValueTypeName(type)) + " here but as " +
+                 std::string(ValueTypeName(it->second)) +
+                 " by another device, so no selector can compare it safely on every device");
+      return;
+    }
+    auto entry = domain.attributes.find(name);
+    if (entry == domain.attributes.end()) {
+      Entry e;
+      e.name = name;
+      e.type = type;
+      e.optional = true;  // seen on some devices; others may lack it
+      e.origin = Origin::kSlice;
+      domain.attributes.emplace(name, std::move(e));
+      return;
+    }
+    if (first && entry->second.type != type) {
+      Report(slice, field, "schema.slice.type-mismatch",
+             "attribute " + domain_name + "/" + name + " is published as " +
+                 std::string(ValueTypeName(type)) + " but the schema says " +
+                 std::string(ValueTypeName(entry->second.type)) +
+                 "; checks use the published type");
+      entry->second.type = type;
+      entry->second.origin = Origin::kSlice;
+    }
+  }
+
+  void Capacity(const k8s::ResourceSlice& slice, const std::string& qualified) {
+    auto [domain_name, name] = Split(qualified, slice.spec.driver);
+    DomainSchema& domain = schema.MutableDomain(domain_name);
+    if (domain_name != "resource.kubernetes.io") AddDriver(domain, slice.spec.driver);
+    if (domain.capacities.count(name) == 0) {
+      Entry e;
+      e.name = name;
+      e.type = ValueType::kQuantity;
+      e.optional = true;
+      e.origin = Origin::kSlice;
+      domain.capacities.emplace(name, std::move(e));
+    }
+  }
+
+  void Report(const k8s::ResourceSlice& slice, const FieldPath& field, std::string code,
+              std::string message) {
+    Diagnostic& d = out.Warning(std::move(code), field, std::move(message));
+    d.object = RefOf(slice);
+  }
+};
+
+}  // namespace
+
+void ObserveSlices(const std::vector<k8s::ResourceSlice>& slices, Schema& into,
+                   Diagnostics& out) {
+  Observer observer{into, out, {}};
+  for (const k8s::ResourceSlice& slice : slices) {
+    const FieldPath devices = FieldPath("spec").Child("devices");
+    for (size_t i = 0; i < slice.spec.devices.size(); ++i) {
+      const k8s::Device& device = slice.spec.devices[i];
+      for (const auto& [name, value] : device.attributes) {
+        if (std::optional<ValueType> type = TypeOf(value)) {
+          observer.Attribute(slice, devices.Index(i).Child("attributes").Key(name), name, *type);
+        }
+      }
+      for (const auto& [name, capacity] : device.capacity) observer.Capacity(slice, name);
+    }
+  }
+}
+
+}  // namespace draguard::schema

@@ -1,0 +1,65 @@
+#include "policy/lint/suppress.h"
+
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+namespace draguard::lint {
+namespace {
+
+struct Case {
+  std::string name;
+  std::string text;
+  std::string code;
+  int line;
+  bool silenced;
+};
+
+class SuppressionsTest : public ::testing::TestWithParam<Case> {};
+
+TEST_P(SuppressionsTest, Silences) {
+  Suppressions s = Suppressions::Scan(SourceText("f.yaml", GetParam().text));
+  EXPECT_EQ(s.Silences(GetParam().code, GetParam().line), GetParam().silenced);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, SuppressionsTest,
+    ::testing::Values(
+        Case{"NoComment", "count: 0\n", "claim.x", 1, false},
+        Case{"SameLineExact", "count: 0  # draguard:ignore claim.x\n", "claim.x", 1, true},
+        Case{"SameLineOtherCode", "count: 0  # draguard:ignore claim.y\n", "claim.x", 1, false},
+        Case{"SameLineBareSilencesAll", "count: 0  # draguard:ignore\n", "claim.x", 1, true},
+        Case{"SameLineList", "count: 0 # draguard:ignore a.b, claim.x\n", "claim.x", 1, true},
+        Case{"Prefix", "count: 0 # draguard:ignore claim.*\n", "claim.x", 1, true},
+        Case{"LineAboveAppliesToNext", "# draguard:ignore claim.x\ncount: 0\n", "claim.x", 2,
+             true},
+        Case{"LineAboveSkipsBlankAndComments",
+             "  # draguard:ignore claim.x\n\n  # why: legacy\n  count: 0\n", "claim.x", 4, true},
+        Case{"LineAboveNotTwoLinesDown", "# draguard:ignore claim.x\na: 1\ncount: 0\n",
+             "claim.x", 3, false},
+        Case{"FileWide", "a: 1\n# draguard:ignore-file schema.*\nb: 2\n", "schema.attr", 1,
+             true},
+        Case{"HashInsideValueIsNotAComment", "expression: \"a#draguard:ignore\"\n", "cel.x", 1,
+             false},
+        Case{"OtherWordIsNotTheMarker", "count: 0  # draguard:ignored claim.x\n", "claim.x",
+             1, false}),
+    [](const auto& test_info) { return test_info.param.name; });
+
+TEST(ApplySuppressionsTest, DropsOnlySilenced) {
+  Suppressions s = Suppressions::Scan(SourceText("f.yaml", "a: 1 # draguard:ignore x.y\nb: 2\n"));
+  std::vector<Diagnostic> diags(3);
+  diags[0].code = "x.y";
+  diags[0].position = {1, 1};
+  diags[1].code = "x.z";
+  diags[1].position = {1, 1};
+  diags[2].code = "x.y";
+  diags[2].position = {2, 1};
+  ApplySuppressions(s, diags);
+  ASSERT_EQ(diags.size(), 2u);
+  EXPECT_EQ(diags[0].code, "x.z");
+  EXPECT_EQ(diags[1].position.line, 2);
+}
+
+}  // namespace
+}  // namespace draguard::lint

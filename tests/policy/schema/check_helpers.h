@@ -1,0 +1,24 @@
+// Test helpers: decode YAML, run the schema checks with the DeviceClasses of the same input.
+#ifndef DRAGUARD_TESTS_POLICY_SCHEMA_CHECK_HELPERS_H_
+#define DRAGUARD_TESTS_POLICY_SCHEMA_CHECK_HELPERS_H_
+
+#include <string>
+#include <vector>
+
+#include "policy/k8s/decode.h"
+#include "policy/schema/check.h"
+#include "policy/schema/schema.h"
+
+namespace draguard::schema::testing {
+
+// The built-in catalog (built once).
+const Schema& CatalogSchema();
+
+// Checks every object of `yaml` (DeviceClasses in it are the known classes). Diagnostics are
+// located in the decoded text.
+Diagnostics CheckYaml(const std::string& yaml, const Schema& schema = CatalogSchema(),
+                      bool strict = false);
+
+}  // namespace draguard::schema::testing
+
+#endif  // DRAGUARD_TESTS_POLICY_SCHEMA_CHECK_HELPERS_H_

@@ -1,0 +1,306 @@
+// Every finding kind of the schema checks (check.h), table driven: code, severity, field path,
+// the text the diagnostic marks inside the expression, and the pasteable suggestion.
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "policy/k8s/decode.h"
+#include "policy/schema/check.h"
+#include "tests/policy/schema/check_helpers.h"
+
+namespace draguard::schema {
+namespace testing {
+
+const Schema& CatalogSchema() {
+  static const Schema* schema = [] {
+    StatusOr<BuildResult> built = BuildSchema({});
+    return new Schema(built.ok() ? built->schema : Schema());
+  }();
+  return *schema;
+}
+
+Diagnostics CheckYaml(const std::string& yaml, const Schema& schema, bool strict) {
+  k8s::DecodeResult decoded = k8s::Decode(SourceText("test.yaml", yaml));
+  CheckOptions options;
+  options.strict = strict;
+  for (const k8s::DecodedObject& o : decoded.objects) {
+    if (const auto* c = std::get_if<k8s::DeviceClass>(&o.object)) options.classes.push_back(c);
+  }
+  Diagnostics out;
+  for (const k8s::DecodedObject& o : decoded.objects) {
+    Diagnostics found;
+    CheckObject(o.object, schema, options, found);
+    for (Diagnostic& d : found.mutable_items()) {
+      o.Locate(d);
+      out.Add(std::move(d));
+    }
+  }
+  return out;
+}
+
+}  // namespace testing
+
+namespace {
+
+std::string YamlQuote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("''") : std::string(1, c);
+  return out + "'";
+}
+
+std::string Class(const std::string& name, const std::string& selector) {
+  return "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: " + name +
+         "}\nspec:\n  selectors:\n  - cel:\n      expression: " + YamlQuote(selector) + "\n---\n";
+}
+
+std::string Claim(const std::string& klass, const std::string& selector,
+                  const std::string& extra = "") {
+  return "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c}\nspec:\n"
+         "  devices:\n    requests:\n    - name: r\n      exactly:\n        deviceClassName: " +
+         klass + "\n        selectors:\n        - cel:\n            expression: " +
+         YamlQuote(selector) + "\n" + extra;
+}
+
+constexpr char kSelector[] = "spec.devices.requests[0].exactly.selectors[0].cel.expression";
+
+struct Case {
+  std::string name;
+  std::string yaml;
+  std::string expression;  // the checked expression, to read the marked text from
+  std::string code;        // "" expects no diagnostic at all
+  Severity severity = Severity::kError;
+  std::string field = kSelector;
+  std::string marked;      // text at value_offset/value_length
+  std::string suggestion;  // exact suggestion ("" = not checked)
+  bool strict = false;
+};
+
+Case Selector(std::string name, std::string klass, std::string expr, std::string code,
+              Severity severity, std::string marked, std::string suggestion = "") {
+  return {std::move(name), klass + Claim("c", expr), expr, std::move(code), severity, kSelector,
+          std::move(marked), std::move(suggestion)};
+}
+
+const std::string kNvidiaClass = Class("c", "device.driver == \"gpu.nvidia.com\"");
+const std::string kAmdClass = Class("c", "device.driver == \"gpu.amd.com\"");
+
+void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
+
+class CheckTest : public ::testing::TestWithParam<Case> {};
+
+TEST_P(CheckTest, Finds) {
+  const Case& c = GetParam();
+  Diagnostics found = testing::CheckYaml(c.yaml, testing::CatalogSchema(), c.strict);
+  if (c.code.empty()) {
+    for (const Diagnostic& d : found) ADD_FAILURE() << d.code << " " << d.field << ": " << d.message;
+    return;
+  }
+  ASSERT_EQ(found.size(), 1u) << [&] {
+    std::string all;
+    for (const Diagnostic& d : found) all += d.code + " " + d.field + ": " + d.message + "\n";
+    return all;
+  }();
+  const Diagnostic& d = found.items()[0];
+  EXPECT_EQ(d.code, c.code);
+  EXPECT_EQ(d.severity, c.severity) << d.message;
+  EXPECT_EQ(d.field, c.field);
+  EXPECT_FALSE(d.message.empty());
+  EXPECT_TRUE(d.position.known());
+  if (!c.marked.empty()) {
+    ASSERT_GE(d.value_offset, 0);
+    EXPECT_EQ(c.expression.substr(d.value_offset, d.value_length), c.marked);
+  }
+  if (!c.suggestion.empty()) EXPECT_EQ(d.suggestion, c.suggestion);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Selectors, CheckTest,
+    ::testing::Values(
+        Selector("AttributeTypo", kAmdClass,
+                 R"(device.attributes["gpu.amd.com"].productname == "MI300X")",
+                 "schema.attribute.unknown", Severity::kWarning, "productname",
+                 R"(device.attributes["gpu.amd.com"].productName)"),
+        [] {
+          Case c = Selector("AttributeTypoStrict", kAmdClass,
+                            R"(device.attributes["gpu.amd.com"].productname == "MI300X")",
+                            "schema.attribute.unknown", Severity::kError, "productname");
+          c.strict = true;
+          return c;
+        }(),
+        Selector("CapacityTypo", kNvidiaClass,
+                 R"(device.capacity["gpu.nvidia.com"].memroy.compareTo(quantity("1Gi")) >= 0)",
+                 "schema.capacity.unknown", Severity::kWarning, "memroy",
+                 R"(device.capacity["gpu.nvidia.com"].memory)"),
+        Selector("UnknownDomainDidYouMean", "",
+                 R"(device.attributes["gpu.nvida.com"].productName == "x")",
+                 "schema.domain.unknown", Severity::kWarning, R"("gpu.nvida.com")",
+                 R"("gpu.nvidia.com")"),
+        Selector("DomainAndNameRunTogether", "", R"(device.attributes["dra.net/rdma"].bool)",
+                 "schema.domain.qualified-name", Severity::kError, R"("dra.net/rdma")",
+                 R"(device.attributes["dra.net"].rdma)"),
+        Selector("IntComparedWithString", kAmdClass,
+                 R"(device.attributes["gpu.amd.com"].cardIndex == "56")", "schema.type.mismatch",
+                 Severity::kError, R"("56")", R"(device.attributes["gpu.amd.com"].cardIndex == 56)"),
+        Selector("StringComparedWithInt", kAmdClass,
+                 R"(device.attributes["gpu.amd.com"].family == 1)", "schema.type.mismatch",
+                 Severity::kError, "1", R"(device.attributes["gpu.amd.com"].family == "1")"),
+        Selector("VersionComparedWithString",
+                 Class("c", R"(device.driver == "gpu.nvidia.com" && device.attributes["gpu.nvidia.com"].type == "gpu")"),
+                 R"(device.attributes["gpu.nvidia.com"].driverVersion > "550")",
+                 "schema.type.mismatch", Severity::kError, R"("550")",
+                 R"(device.attributes["gpu.nvidia.com"].driverVersion.isGreaterThan(semver("550.0.0")))"),
+        Selector("CapacityComparedWithString", kAmdClass,
+                 R"(device.capacity["gpu.amd.com"].memory >= "64Gi")", "schema.type.mismatch",
+                 Severity::kError, R"("64Gi")",
+                 R"(device.capacity["gpu.amd.com"].memory.compareTo(quantity("64Gi")) >= 0)"),
+        Selector("CapacityComparedWithNumber", kAmdClass,
+                 R"(device.capacity["gpu.amd.com"].computeUnits > 100)", "schema.type.mismatch",
+                 Severity::kError, "100",
+                 R"(device.capacity["gpu.amd.com"].computeUnits.isGreaterThan(quantity("100")))"),
+        Selector("StringMethodOnInt", kAmdClass,
+                 R"(device.attributes["gpu.amd.com"].cardIndex.startsWith("4"))",
+                 "schema.type.mismatch", Severity::kError, "startsWith"),
+        Selector("OutsideClosedSet", kNvidiaClass,
+                 R"(device.attributes["gpu.nvidia.com"].type == "GPU")",
+                 "schema.value.never-matches", Severity::kError, R"("GPU")",
+                 R"(device.attributes["gpu.nvidia.com"].type == "gpu")"),
+        Selector("NvidiaIndexRemoved", "", R"(device.attributes["gpu.nvidia.com"].index == 0)",
+                 "schema.attribute.removed", Severity::kError, "index",
+                 R"(device.attributes["gpu.nvidia.com"].uuid)"),
+        Selector("DranetCloudNetworkRemoved", "",
+                 R"(device.attributes["dra.net"].cloudNetwork.contains("vpc"))",
+                 "schema.attribute.removed", Severity::kError, "cloudNetwork",
+                 R"(device.attributes["gce.dra.net"].networkName)"),
+        Selector("DranetNameRemoved", "", R"(device.attributes["dra.net"].name == "eth1")",
+                 "schema.attribute.removed", Severity::kError, "name",
+                 R"(device.attributes["dra.net"].ifName)"),
+        Selector("ClassPinsOtherDriver", kNvidiaClass,
+                 R"(device.attributes["gpu.amd.com"].productName == "x")",
+                 "schema.driver.unreachable", Severity::kError, R"("gpu.amd.com")"),
+        Selector("UnguardedTypeSpecificAttribute", kNvidiaClass,
+                 R"(device.attributes["gpu.nvidia.com"].profile == "1g.5gb")",
+                 "schema.attribute.unguarded", Severity::kWarning, "profile",
+                 R"("profile" in device.attributes["gpu.nvidia.com"] && (device.attributes["gpu.nvidia.com"].profile == "1g.5gb"))"),
+        Selector("NotPublishedOnPinnedType", kNvidiaClass,
+                 R"(device.attributes["gpu.nvidia.com"].type == "vfio" && device.attributes["gpu.nvidia.com"].cudaComputeCapability.compareTo(semver("8.0.0")) >= 0)",
+                 "schema.attribute.not-published", Severity::kError, "cudaComputeCapability"),
+        Selector("DeprecatedIntelPciRoot", "", R"(device.attributes["gpu.intel.com"].pciRoot == "00")",
+                 "schema.attribute.deprecated", Severity::kWarning, "pciRoot",
+                 R"(device.attributes["resource.kubernetes.io"].pcieRoot)"),
+        // Quiet cases.
+        Selector("GuardedByType", kNvidiaClass,
+                 R"(device.attributes["gpu.nvidia.com"].type == "mig" && device.attributes["gpu.nvidia.com"].profile == "1g.5gb")",
+                 "", Severity::kError, ""),
+        Selector("GuardedByHas", kNvidiaClass,
+                 R"(has(device.attributes["gpu.nvidia.com"].profile) && device.attributes["gpu.nvidia.com"].profile == "1g.5gb")",
+                 "", Severity::kError, ""),
+        Selector("GuardedByOptional", kNvidiaClass,
+                 R"(device.attributes["gpu.nvidia.com"].?profile.orValue("") == "1g.5gb")", "",
+                 Severity::kError, ""),
+        Selector("TypePinnedInTheClass",
+                 Class("c", R"(device.driver == "gpu.nvidia.com" && device.attributes["gpu.nvidia.com"].type == "mig")"),
+                 R"(device.attributes["gpu.nvidia.com"].profile == "1g.5gb")", "",
+                 Severity::kError, ""),
+        Selector("CorrectVersionAndCapacity",
+                 Class("c", R"(device.driver == "gpu.nvidia.com" && device.attributes["gpu.nvidia.com"].type == "gpu")"),
+                 R"(device.attributes["gpu.nvidia.com"].productName.lowerAscii().contains("a100") && device.capacity["gpu.nvidia.com"].memory.compareTo(quantity("40Gi")) >= 0)",
+                 "", Severity::kError, ""),
+        Selector("UnknownClassNoGuardWarning", "",
+                 R"(device.attributes["gpu.nvidia.com"].profile == "1g.5gb")", "",
+                 Severity::kError, ""),
+        Selector("StandardAttribute", kNvidiaClass,
+                 R"(device.attributes["resource.kubernetes.io"].pcieRoot == "pci0000:64")", "",
+                 Severity::kError, "")),
+    [](const auto& info) { return info.param.name; });
+
+constexpr char kAmdPartitions[] = R"(apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: parts}
+spec:
+  devices:
+    requests:
+    - name: p0
+      exactly:
+        deviceClassName: gpu.amd.com
+        selectors:
+        - cel: {expression: 'device.attributes["gpu.amd.com"].type == "amdgpu-partition"'}
+    - name: p1
+      exactly:
+        deviceClassName: gpu.amd.com
+        selectors:
+        - cel: {expression: 'device.attributes["gpu.amd.com"].type == "amdgpu-partition"'}
+    constraints:
+    - distinctAttribute: gpu.amd.com/deviceID
+      requests: [p0, p1]
+)";
+
+INSTANTIATE_TEST_SUITE_P(
+    Objects, CheckTest,
+    ::testing::Values(
+        Case{"AmdPartitionsDeviceID", kAmdPartitions, "", "schema.constraint.attribute.not-published",
+             Severity::kError, "spec.devices.constraints[0].distinctAttribute", "",
+             "gpu.amd.com/parentDeviceID"},
+        Case{"ConstraintAttributeTypo",
+             Claim("c", R"(device.driver == "gpu.nvidia.com")",
+                   "    constraints:\n    - matchAttribute: gpu.nvidia.com/parentUUD\n"),
+             "", "schema.constraint.attribute.unknown", Severity::kWarning,
+             "spec.devices.constraints[0].matchAttribute", "", "gpu.nvidia.com/parentUUID"},
+        Case{"ConstraintUnknownDomain",
+             Claim("c", R"(device.driver == "gpu.nvidia.com")",
+                   "    constraints:\n    - matchAttribute: resource.kubernetes.ioo/pcieRoot\n"),
+             "", "schema.constraint.attribute.unknown", Severity::kWarning,
+             "spec.devices.constraints[0].matchAttribute", "", "resource.kubernetes.io/pcieRoot"},
+        Case{"ConstraintNumberedAttribute",
+             Claim("c", R"(device.driver == "gpu.nvidia.com")",
+                   "    constraints:\n    - matchAttribute: gpu.nvidia.com/partition2\n"),
+             "", ""},
+        Case{"ClassSelectorUnguarded",
+             Class("mig", R"(device.attributes["gpu.nvidia.com"].profile == "1g.5gb")"), "",
+             "schema.attribute.unguarded", Severity::kWarning, "spec.selectors[0].cel.expression"},
+        Case{"TemplateFieldPath",
+             "apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nmetadata: {name: t}\n"
+             "spec:\n  spec:\n    devices:\n      requests:\n      - name: r\n        exactly:\n"
+             "          deviceClassName: x\n          selectors:\n"
+             "          - cel: {expression: 'device.attributes[\"gpu.nvidia.com\"].index == 0'}\n",
+             "", "schema.attribute.removed", Severity::kError,
+             "spec.spec.devices.requests[0].exactly.selectors[0].cel.expression"},
+        Case{"FirstAvailableFieldPath",
+             "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c}\n"
+             "spec:\n  devices:\n    requests:\n    - name: r\n      firstAvailable:\n"
+             "      - name: big\n        deviceClassName: x\n        selectors:\n"
+             "        - cel: {expression: 'device.attributes[\"gpu.amd.com\"].cardIndex == \"1\"'}\n",
+             "", "schema.type.mismatch", Severity::kError,
+             "spec.devices.requests[0].firstAvailable[0].selectors[0].cel.expression"}),
+    [](const auto& info) { return info.param.name; });
+
+TEST(CheckUserSchemaTest, PrivateDriverFromUserFile) {
+  SchemaSources sources;
+  sources.builtin_catalog = false;
+  sources.user_files.emplace_back("private.yaml", R"(domains:
+  - domain: fpga.corp.example
+    attributes:
+      - {name: board, type: string, values: [u250, u280]}
+)");
+  StatusOr<BuildResult> built = BuildSchema(sources);
+  ASSERT_TRUE(built.ok());
+  Diagnostics found = testing::CheckYaml(
+      Claim("x", R"(device.attributes["fpga.corp.example"].board == "u200")"), built->schema);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found.items()[0].code, "schema.value.never-matches");
+  // Without the catalog, NVIDIA is unknown: a warning, never an error.
+  found = testing::CheckYaml(Claim("x", R"(device.attributes["gpu.nvidia.com"].index == 0)"),
+                             built->schema);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found.items()[0].code, "schema.domain.unknown");
+  EXPECT_EQ(found.items()[0].severity, Severity::kWarning);
+}
+
+TEST(CheckTest, UnparsableExpressionIsLeftToValidation) {
+  EXPECT_TRUE(testing::CheckYaml(Claim("x", "device.attributes[")).empty());
+}
+
+}  // namespace
+}  // namespace draguard::schema

@@ -1,0 +1,44 @@
+// The object of an AdmissionReview, decoded into the draguard model on the webhook's hot path.
+//
+// `draguard lint` decodes YAML through yaml-cpp (policy/k8s/decode.h), which keeps positions
+// for file:line:col diagnostics. An AdmissionReview's object is JSON, its diagnostics carry
+// field paths only, and yaml-cpp plus position bookkeeping cost about 80% of a request. Here
+// nlohmann's SAX parser builds the same DocNode tree directly (scalar kinds as the YAML
+// decoder resolves JSON scalars; offsets are not kept), and the k8s decoders for the kinds the
+// webhook checks read it, so both routes produce the same model and the same findings; the
+// corpus test (tests/webhook/admission/corpus_test.cc) checks that they agree.
+#ifndef DRAGUARD_WEBHOOK_ADMISSION_JSON_OBJECT_H_
+#define DRAGUARD_WEBHOOK_ADMISSION_JSON_OBJECT_H_
+
+#include <cstddef>
+#include <optional>
+#include <string_view>
+
+#include "policy/common/diagnostic.h"
+#include "policy/k8s/decode.h"
+#include "policy/k8s/document.h"
+
+namespace draguard::webhook {
+
+struct JsonObjectOptions {
+  // Deeper nesting is refused (the review scanner bounds it earlier; this keeps the tree's
+  // recursive destruction safe on its own).
+  size_t max_depth = 256;
+};
+
+// The DocNode tree of a JSON text; nullopt when it is not valid JSON (RFC 8259) or too deep.
+// Never throws except std::bad_alloc.
+std::optional<k8s::DocNode> ParseJsonTree(std::string_view json,
+                                          const JsonObjectOptions& options = {});
+
+// Decodes `json`, an object of `kind` (ResourceClaim, ResourceClaimTemplate or DeviceClass) in
+// resource.k8s.io `version` (v1, v1beta2, v1beta1), non-strictly: the API server has decoded
+// it already and added fields of its own. Decoding findings other than unknown fields go to
+// `out`. Returns std::monostate for invalid JSON (with a `decode.json-syntax` error) or another
+// kind.
+k8s::ObjectVariant DecodeAdmissionObject(std::string_view json, std::string_view kind,
+                                         std::string_view version, Diagnostics& out);
+
+}  // namespace draguard::webhook
+
+#endif  // DRAGUARD_WEBHOOK_ADMISSION_JSON_OBJECT_H_
