@@ -19,6 +19,8 @@ void BM_LintGeneratedSet(benchmark::State& state) {
       GenerateManifests(kResources, static_cast<size_t>(state.range(0)));
   lint::LintOptions options;
   options.jobs = 1;  // one core
+  // Second argument: the schema phase on (1) or off (0); issue 4 allows it at most +20%.
+  options.schema.enabled = state.range(1) != 0;
   size_t errors = 0;
   for (auto _ : state) {
     lint::LintReport report = lint::LintSources(files, options);
@@ -29,8 +31,15 @@ void BM_LintGeneratedSet(benchmark::State& state) {
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * kResources));
   state.counters["files"] = static_cast<double>(files.size());
 }
-// Objects per file: one per file, and small multi-document files.
-BENCHMARK(BM_LintGeneratedSet)->Arg(1)->Arg(10)->Unit(benchmark::kMillisecond)->UseRealTime();
+// Objects per file: one per file, and small multi-document files; schema checks on and off.
+BENCHMARK(BM_LintGeneratedSet)
+    ->ArgNames({"per_file", "schema"})
+    ->Args({1, 1})
+    ->Args({1, 0})
+    ->Args({10, 1})
+    ->Args({10, 0})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 }  // namespace
 }  // namespace draguard::bench

@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/cluster_flags.h"
 #include "cli/command.h"
 #include "cli/flags.h"
 #include "policy/cel/compiler.h"
@@ -32,8 +33,7 @@ namespace {
 struct CelFlags {
   std::string device;
   std::string output = "text";
-  std::string kubernetes_version = "1.35";
-  std::vector<std::string> feature_gates;
+  ClusterFlags cluster;
   bool help = false;
 };
 
@@ -172,10 +172,7 @@ int RunCel(const std::vector<std::string>& args, CommandContext& context) {
                 "ResourceSlice file (YAML or JSON, - for stdin) and device name (default: the "
                 "first device)");
   set.AddString("output", &flags.output, "text|json", "output format of eval");
-  set.AddString("kubernetes-version", &flags.kubernetes_version, "1.34|1.35",
-                "API server version whose rules apply");
-  set.AddList("feature-gates", &flags.feature_gates, "A=true,B=false",
-              "feature gates in kube syntax, on the version's defaults");
+  flags.cluster.Register(set);
   set.AddBool("help", &flags.help, "show this help");
   std::vector<std::string> positional;
   if (Status s = set.Parse(args, &positional); !s.ok()) {
@@ -195,21 +192,12 @@ int RunCel(const std::vector<std::string>& args, CommandContext& context) {
     context.err << "draguard cel: --output must be text or json\n";
     return kExitUsage;
   }
-  StatusOr<validate::KubernetesVersion> version =
-      validate::ParseKubernetesVersion(flags.kubernetes_version);
-  if (!version.ok()) {
-    context.err << "draguard cel: " << version.status().message() << "\n";
+  StatusOr<ClusterSettings> settings = ResolveClusterFlags(flags.cluster, context.err);
+  if (!settings.ok()) {
+    context.err << "draguard cel: " << settings.status().message() << "\n";
     return kExitUsage;
   }
-  std::string gates_text;
-  for (const std::string& g : flags.feature_gates) gates_text += g + ",";
-  StatusOr<validate::FeatureGates> gates = validate::FeatureGates::Parse(gates_text, *version);
-  if (!gates.ok()) {
-    context.err << "draguard cel: " << gates.status().message() << "\n";
-    return kExitUsage;
-  }
-  validate::ValidationOptions options = validate::ValidationOptions::ForVersion(*version);
-  options.gates = *gates;
+  const validate::ValidationOptions options = settings->Validation();
   const std::string& expression = positional[1];
   cel::SelectorCompileResult compiled = cel::CompileSelector(
       expression, validate::CelEnvOptions(options, validate::SelectorKind::kNewExpression));

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "cli/cluster_flags.h"
 #include "cli/command.h"
 #include "cli/flags.h"
 #include "policy/allocator/cel_evaluator.h"
@@ -36,8 +37,7 @@ struct ServeFlags {
   std::string tls_cert_file;
   std::string tls_private_key_file;
   std::string threads = "0";
-  std::string kubernetes_version = "1.35";
-  std::vector<std::string> feature_gates;
+  ClusterFlags cluster;
   std::vector<std::string> inventory;
   std::string inventory_poll_interval = "2s";
   std::string inventory_max_age = "5m";
@@ -60,10 +60,7 @@ void ServeFlags::Register(FlagSet& set) {
   set.AddString("tls-private-key-file", &tls_private_key_file, "FILE",
                 "PEM private key of the certificate; reloaded when it changes");
   set.AddString("threads", &threads, "N", "I/O threads, 0 = one per core");
-  set.AddString("kubernetes-version", &kubernetes_version, "1.34|1.35",
-                "API server version whose rules apply");
-  set.AddList("feature-gates", &feature_gates, "A=true,B=false",
-              "feature gates of the API server, in kube syntax");
+  cluster.Register(set);
   set.AddList("inventory", &inventory, "PATH",
               "cluster objects (ResourceSlices, DeviceClasses, Nodes, allocated claims) from "
               "files or a directory such as a mounted ConfigMap; reloaded on change");
@@ -114,26 +111,6 @@ StatusOr<std::chrono::milliseconds> ParseDuration(const std::string& flag,
   return std::chrono::milliseconds(value * scale);
 }
 
-// Version and gates for validation and the allocator, from the same flags.
-Status ApplyVersionAndGates(const ServeFlags& flags, webhook::PolicyCheckerOptions& options) {
-  StatusOr<validate::KubernetesVersion> version =
-      validate::ParseKubernetesVersion(flags.kubernetes_version);
-  if (!version.ok()) return version.status();
-  std::string gates_text;
-  for (const std::string& g : flags.feature_gates) gates_text += g + ",";
-  StatusOr<validate::FeatureGates> gates = validate::FeatureGates::Parse(gates_text, *version);
-  if (!gates.ok()) return gates.status();
-  options.validation = validate::ValidationOptions::ForVersion(*version);
-  options.validation.gates = *gates;
-
-  StatusOr<alloc::KubeVersion> alloc_version = alloc::ParseKubeVersion(flags.kubernetes_version);
-  if (!alloc_version.ok()) return alloc_version.status();
-  alloc::AllocatorOptions& allocator = options.satisfiability.allocator;
-  allocator.version = *alloc_version;
-  allocator.gates = alloc::DefaultFeatureGates(*alloc_version);
-  return alloc::ApplyFeatureGates(gates_text, allocator.gates);
-}
-
 Status ApplySatisfiabilityFlags(const ServeFlags& flags, webhook::SatisfiabilityOptions& options) {
   if (flags.unsatisfiable != "warning" && flags.unsatisfiable != "deny") {
     return InvalidArgumentError("--unsatisfiable must be warning or deny, not \"" +
@@ -169,6 +146,10 @@ StatusOr<std::optional<webhook::kube::ClusterConfig>> ResolveCluster(const Serve
 // The inventory source the flags ask for: files, else the Kubernetes API; null when none.
 StatusOr<std::unique_ptr<webhook::InventorySource>> MakeInventorySource(
     const ServeFlags& flags, const std::optional<webhook::kube::ClusterConfig>& cluster) {
+  // Checked even when unused, so that a typo is reported rather than ignored.
+  StatusOr<std::chrono::milliseconds> poll =
+      ParseDuration("inventory-poll-interval", flags.inventory_poll_interval);
+  if (!poll.ok()) return poll.status();
   if (flags.inventory.empty() && cluster.has_value()) {
     return std::unique_ptr<webhook::InventorySource>(
         std::make_unique<webhook::kube::KubeInventorySource>(*cluster));
@@ -176,9 +157,6 @@ StatusOr<std::unique_ptr<webhook::InventorySource>> MakeInventorySource(
   if (flags.inventory.empty()) return std::unique_ptr<webhook::InventorySource>();
   webhook::FileInventoryOptions options;
   options.paths = flags.inventory;
-  StatusOr<std::chrono::milliseconds> poll =
-      ParseDuration("inventory-poll-interval", flags.inventory_poll_interval);
-  if (!poll.ok()) return poll.status();
   options.poll_interval = *poll;
   return std::unique_ptr<webhook::InventorySource>(
       std::make_unique<webhook::FileInventorySource>(std::move(options)));
@@ -215,8 +193,12 @@ int RunServe(const std::vector<std::string>& args, CommandContext& context) {
   if (!cluster.ok()) return UsageError(context, cluster.status());
   StatusOr<std::unique_ptr<webhook::InventorySource>> source =
       MakeInventorySource(flags, *cluster);
-  for (const Status& s : {ApplyVersionAndGates(flags, checker_options),
-                          ApplySatisfiabilityFlags(flags, checker_options.satisfiability),
+  StatusOr<ClusterSettings> settings = ResolveClusterFlags(flags.cluster, context.err);
+  if (!settings.ok()) return UsageError(context, settings.status());
+  checker_options.validation = settings->Validation();
+  checker_options.satisfiability.allocator = settings->allocator;
+  checker_options.policy = settings->policy;
+  for (const Status& s : {ApplySatisfiabilityFlags(flags, checker_options.satisfiability),
                           threads.status(), source.status()}) {
     if (!s.ok()) return UsageError(context, s);
   }

@@ -63,6 +63,8 @@ void Inventory::IndexDevices() {
     ++pool.slices_per_generation[spec.pool.generation];
     for (const k8s::Device& d : spec.devices) {
       InventoryDevice dev{.id = devices_.size(), .slice = s, .pool = it->second, .device = &d};
+      dev.consumes_counters = !d.consumes_counters.empty();
+      dev.binding_conditions = !d.binding_conditions.empty();
       // Newest generation wins the key; duplicates inside a pool are detected per node.
       std::string key = DeviceKey(spec.driver, spec.pool.name, d.name);
       auto found = device_index_.find(key);

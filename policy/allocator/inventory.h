@@ -80,6 +80,10 @@ struct InventoryDevice {
   std::vector<k8s::DeviceTaint> rule_taints;
   // Allocated (not admin access, no shareID) by a claim in the inventory.
   bool in_use = false;
+  // Copies of `device` facts that gate selection, kept here (contiguous) because every
+  // device of every node is tested: consumesCounters and bindingConditions are non-empty.
+  bool consumes_counters = false;
+  bool binding_conditions = false;
   // consumedCapacity of the results with a shareID (consumable capacity): shares of a device
   // that allows multiple allocations. With the DRAConsumableCapacity gate off they make the
   // device in use instead. Point into the Inventory's claims.

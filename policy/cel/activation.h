@@ -8,6 +8,7 @@
 #define DRAGUARD_POLICY_CEL_ACTIVATION_H_
 
 #include <array>
+#include <new>
 #include <string_view>
 #include <utility>
 
@@ -19,30 +20,47 @@ class Activation {
  public:
   static constexpr size_t kMaxVariables = 8;
 
+  Activation() = default;
+  Activation(const Activation&) = delete;
+  Activation& operator=(const Activation&) = delete;
+  ~Activation() {
+    for (size_t i = 0; i < size_; ++i) slot(i).~Entry();
+  }
+
   // Binds `name` (replacing an earlier binding). Returns false, binding nothing, when
   // kMaxVariables distinct names are already bound.
   bool Bind(std::string_view name, Value value) {
     for (size_t i = 0; i < size_; ++i) {
-      if (vars_[i].first == name) {
-        vars_[i].second = std::move(value);
+      if (slot(i).first == name) {
+        slot(i).second = std::move(value);
         return true;
       }
     }
     if (size_ == kMaxVariables) return false;
-    vars_[size_++] = {name, std::move(value)};
+    new (&storage_[size_ * sizeof(Entry)]) Entry(name, std::move(value));
+    ++size_;
     return true;
   }
 
   // The bound value, or nullptr.
   const Value* Find(std::string_view name) const {
     for (size_t i = 0; i < size_; ++i) {
-      if (vars_[i].first == name) return &vars_[i].second;
+      if (slot(i).first == name) return &slot(i).second;
     }
     return nullptr;
   }
 
  private:
-  std::array<std::pair<std::string_view, Value>, kMaxVariables> vars_;
+  using Entry = std::pair<std::string_view, Value>;
+
+  Entry& slot(size_t i) { return *std::launder(reinterpret_cast<Entry*>(&storage_[i * sizeof(Entry)])); }
+  const Entry& slot(size_t i) const {
+    return *std::launder(reinterpret_cast<const Entry*>(&storage_[i * sizeof(Entry)]));
+  }
+
+  // Raw storage: a value-initialised array of 8 entries was zero-filled on every
+  // evaluation (a `rep stos` of 512 bytes), a measurable share of a two-lookup selector.
+  alignas(Entry) unsigned char storage_[sizeof(Entry) * kMaxVariables];
   size_t size_ = 0;
 };
 

@@ -61,6 +61,12 @@ Value Evaluator::Eval(const PlannedNode& node) {
 Value Evaluator::EvalSelect(const PlannedNode& node, bool test_only) {
   Value operand = Eval(*node.children[0]);
   if (operand.is_error()) return operand;
+  if (operand.kind() == Kind::kOptional) {
+    // Selecting on an optional chains (cel-go): none stays none, a missing field is none.
+    Value found = OptionalLookup(operand, node.constant);
+    if (!test_only || found.is_error()) return found;
+    return Value::Bool(found.optional_value() != nullptr);
+  }
   if (operand.kind() != Kind::kMap) {
     return Value::Error("type '" + std::string(operand.TypeName()) +
                         "' does not support field selection");
@@ -88,21 +94,32 @@ Value Evaluator::EvalLogic(const PlannedNode& node, bool is_and) {
   return have_error ? error : Value::Bool(is_and);
 }
 
-Value Evaluator::EvalCall(const PlannedNode& node) {
-  constexpr size_t kInline = 4;
-  std::array<Value, kInline> inline_args;
-  std::vector<Value> heap_args;
-  std::span<Value> args;
-  if (node.children.size() <= kInline) {
-    args = std::span<Value>(inline_args.data(), node.children.size());
-  } else {
-    heap_args.resize(node.children.size());
-    args = std::span<Value>(heap_args);
+// Arguments live in a std::array sized for the arity: a fixed 4-element array was
+// zero-filled with `rep stos` on every call, the largest cost of a two-lookup selector.
+template <size_t N>
+Value Evaluator::CallWithArity(const PlannedNode& node) {
+  std::array<Value, N> args;
+  for (size_t i = 0; i < N; ++i) {
+    args[i] = Eval(*node.children[i]);
+    if (args[i].is_error()) return args[i];
   }
+  if (node.fn == nullptr) return Value::Error("no such overload: " + node.name);
+  return node.fn(std::span<const Value>(args.data(), N), state);
+}
+
+Value Evaluator::EvalCall(const PlannedNode& node) {
+  switch (node.children.size()) {
+    case 1: return CallWithArity<1>(node);
+    case 2: return CallWithArity<2>(node);
+    case 3: return CallWithArity<3>(node);
+    default: break;
+  }
+  std::vector<Value> args(node.children.size());
   for (size_t i = 0; i < node.children.size(); ++i) {
     args[i] = Eval(*node.children[i]);
     if (args[i].is_error()) return args[i];
   }
+  if (node.fn == nullptr) return Value::Error("no such overload: " + node.name);
   return node.fn(args, state);
 }
 

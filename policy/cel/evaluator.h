@@ -36,7 +36,7 @@ struct PlannedNode {
   int slot = -1;            // kSlot; kComprehension: iteration variable
   int slot2 = -1;           // kComprehension: second iteration variable or -1
   int accu_slot = -1;       // kComprehension
-  Function fn = nullptr;    // kCall
+  Function fn = nullptr;    // kCall; null for an unknown function (a runtime error)
   std::vector<bool> optional;  // kList: per element; kMap: per entry
   // kCall: arguments (receiver first); kList: elements; kMap: key, value, key, value...;
   // kSelect/kTestOnly: operand; kTernary: cond, then, else;
@@ -57,6 +57,8 @@ struct Evaluator {
   Value EvalSelect(const PlannedNode& node, bool test_only);
   Value EvalLogic(const PlannedNode& node, bool is_and);
   Value EvalCall(const PlannedNode& node);
+  template <size_t N>
+  Value CallWithArity(const PlannedNode& node);
   Value EvalList(const PlannedNode& node);
   Value EvalMap(const PlannedNode& node);
   Value EvalComprehension(const PlannedNode& node);

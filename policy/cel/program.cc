@@ -126,10 +126,6 @@ StatusOr<NodePtr> Planner::PlanSelect(const SelectExpr& select) {
   return node;
 }
 
-Value UnknownFunction(std::span<const Value> /*args*/, EvalState& /*state*/) {
-  return NoSuchOverload();
-}
-
 StatusOr<NodePtr> Planner::PlanCall(const CallExpr& call) {
   auto node = std::make_unique<PlannedNode>();
   const std::string& fn = call.function;
@@ -158,9 +154,10 @@ StatusOr<NodePtr> Planner::PlanCall(const CallExpr& call) {
   const int arity = static_cast<int>(node->children.size());
   node->fn = registry_.Find(name, arity);
   node->name = name;
-  // An unknown function is a runtime error, as in cel-go for unchecked expressions, so
-  // that `||`/`&&` can still absorb it (checked expressions never get here).
-  if (node->fn == nullptr) node->fn = &UnknownFunction;
+  // An unknown function (fn stays null) is a runtime error, as in cel-go for unchecked
+  // expressions, so that `||`/`&&` can still absorb it. A checked expression gets here
+  // only for a declared function without a runtime implementation.
+  if (node->fn == nullptr) return node;
   return Fold(std::move(node));
 }
 
@@ -183,6 +180,10 @@ StatusOr<NodePtr> Planner::Fold(NodePtr node) {
     if (conversion) return InstantiationError(v.text());
     return node;
   }
+  // An identity conversion (string('a'), bytes(b'a')) returns its argument, which borrows
+  // from the child nodes destroyed with `node`: give the folded constant its own copy.
+  if (v.kind() == Kind::kString) v = Value::String(std::string(v.text()));
+  if (v.kind() == Kind::kBytes) v = Value::Bytes(std::string(v.text()));
   return ConstNode(std::move(v));
 }
 

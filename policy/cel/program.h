@@ -65,8 +65,10 @@ class Program {
 };
 
 // Plans `ast` for evaluation. Errors: INVALID_ARGUMENT "program instantiation failed:
-// ..." for a constant conversion that fails, an unknown function, or an unsupported
-// expression (message literals). `ast` may be discarded afterwards.
+// ..." for a constant conversion that fails or an unsupported expression (message
+// literals). A call of a function without a runtime implementation is not a planning
+// error: evaluating it gives the error value "no such overload: <name>", as cel-go does
+// for unchecked expressions. `ast` may be discarded afterwards.
 StatusOr<Program> Plan(const Ast& ast, const RuntimeOptions& options = {});
 
 }  // namespace draguard::cel

@@ -7,9 +7,16 @@ namespace draguard {
 SourceText::SourceText(std::string name, std::string text)
     : name_(std::move(name)), text_(std::move(text)) {
   line_starts_.push_back(0);
+  bool ascii = true;
   for (size_t i = 0; i < text_.size(); ++i) {
-    if (text_[i] == '\n') line_starts_.push_back(i + 1);
+    ascii = ascii && static_cast<unsigned char>(text_[i]) < 0x80;
+    if (text_[i] == '\n') {
+      line_is_ascii_.push_back(ascii);
+      line_starts_.push_back(i + 1);
+      ascii = true;
+    }
   }
+  line_is_ascii_.push_back(ascii);
 }
 
 size_t CountCodePoints(std::string_view text) {
@@ -26,8 +33,12 @@ SourcePosition SourceText::PositionOf(size_t offset) const {
   auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), offset);
   size_t line_index = static_cast<size_t>(it - line_starts_.begin()) - 1;
   size_t start = line_starts_[line_index];
-  std::string_view before(text_.data() + start, offset - start);
-  return {static_cast<int>(line_index) + 1, static_cast<int>(CountCodePoints(before)) + 1};
+  // On an ASCII line bytes are code points: no scan, so many positions on one long line
+  // (minified JSON) stay cheap.
+  size_t column = line_is_ascii_[line_index]
+                      ? offset - start
+                      : CountCodePoints(std::string_view(text_.data() + start, offset - start));
+  return {static_cast<int>(line_index) + 1, static_cast<int>(column) + 1};
 }
 
 size_t SourceText::OffsetOf(SourcePosition pos) const {

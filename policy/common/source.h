@@ -41,6 +41,7 @@ class SourceText {
   std::string name_;
   std::string text_;
   std::vector<size_t> line_starts_;
+  std::vector<bool> line_is_ascii_;  // per line: every byte < 0x80
 };
 
 // Counts the code points of UTF-8 text (continuation bytes are not counted).

@@ -35,6 +35,14 @@ StatusOr<std::vector<std::string>> ListDirectory(const std::string& dir,
   if (ec) return IoError(dir, ec);
   for (; it != fs::recursive_directory_iterator(); it.increment(ec)) {
     if (ec) return IoError(dir, ec);
+    // Hidden entries are skipped: a mounted ConfigMap or Secret keeps its real files under
+    // `..2026_11_23_...` and `..data`, next to the symlinks that name them, so reading both
+    // would see every object twice.
+    if (it->path().filename().string().starts_with(".")) {
+      std::error_code dir_ec;
+      if (it->is_directory(dir_ec)) it.disable_recursion_pending();
+      continue;
+    }
     std::error_code type_ec;
     if (!it->is_regular_file(type_ec) || !IsManifestFileName(it->path().filename().string())) {
       continue;

@@ -39,7 +39,8 @@ struct InputOptions {
 bool IsManifestFileName(std::string_view name);
 
 // The files an input stands for, without reading them: the path itself for a file (whatever
-// its extension: the user named it), every manifest file below a directory in sorted order,
+// its extension: the user named it), every manifest file below a directory in sorted order
+// (hidden files and directories, such as a mounted ConfigMap's `..data`, are skipped),
 // kStdinName for "-". NotFound when the path does not exist.
 StatusOr<std::vector<std::string>> ExpandInput(const Input& input, const InputOptions& options);
 

@@ -8,6 +8,7 @@
 #include <variant>
 
 #include "policy/lint/parallel.h"
+#include "policy/lint/suppress.h"
 #include "policy/validate/cel_selectors.h"
 #include "policy/validate/object.h"
 #include "policy/validate/references.h"
@@ -106,6 +107,26 @@ std::vector<Diagnostic> CheckClaimsSatisfiable(const std::vector<k8s::DecodeResu
       options.satisfiability.unsatisfiable_severity);
 }
 
+// Phase 5: what the user decided about findings: inline `# draguard:ignore` comments, then
+// the policy file's rules and exempt namespaces, then --warnings-as-errors.
+void ApplyUserDecisions(const std::vector<SourceText>& sources, const LintOptions& options,
+                        std::vector<Diagnostic>& diagnostics) {
+  std::map<std::string, Suppressions> by_file;
+  for (const SourceText& source : sources) {
+    Suppressions found = Suppressions::Scan(source);
+    if (!found.empty()) by_file.emplace(source.name(), std::move(found));
+  }
+  if (!by_file.empty()) {
+    std::erase_if(diagnostics, [&](const Diagnostic& d) {
+      auto it = by_file.find(d.file);
+      return it != by_file.end() && it->second.Silences(d.code, d.position.line);
+    });
+  }
+  config::PolicyConfig policy = options.policy;
+  policy.warnings_as_errors = policy.warnings_as_errors || options.warnings_as_errors;
+  config::ApplyPolicy(policy, diagnostics);
+}
+
 }  // namespace
 
 LintReport LintSources(std::vector<SourceText> sources, const LintOptions& options) {
@@ -137,11 +158,7 @@ LintReport LintSources(std::vector<SourceText> sources, const LintOptions& optio
   for (Diagnostic& d : CheckClaimsSatisfiable(decoded, options)) {
     report.diagnostics.push_back(std::move(d));
   }
-  if (options.warnings_as_errors) {
-    for (Diagnostic& d : report.diagnostics) {
-      if (d.severity == Severity::kWarning) d.severity = Severity::kError;
-    }
-  }
+  ApplyUserDecisions(sources, options, report.diagnostics);
   SortDiagnostics(report.files, report.diagnostics);
   for (SourceText& source : sources) {
     std::string name = source.name();

@@ -14,7 +14,8 @@
 //      (schema_phase.h), with the inventory's and the inputs' slices and classes.
 //   4. With an inventory: satisfiability of every unallocated claim, template and pod
 //      (satisfiability.h) against the inventory plus the cluster objects among the inputs.
-//   5. --warnings-as-errors, then sort (report.h).
+//   5. Inline `# draguard:ignore` comments, the policy file's rules and exempt namespaces,
+//      --warnings-as-errors; then sort (report.h).
 #ifndef DRAGUARD_POLICY_LINT_LINTER_H_
 #define DRAGUARD_POLICY_LINT_LINTER_H_
 
@@ -24,6 +25,7 @@
 
 #include "policy/common/source.h"
 #include "policy/common/status_or.h"
+#include "policy/config/policy_config.h"
 #include "policy/inventory/cluster_objects.h"
 #include "policy/k8s/decode.h"
 #include "policy/lint/inputs.h"
@@ -50,7 +52,10 @@ struct LintOptions {
   SatisfiabilityOptions satisfiability;
   // The schema phase (after validation): catalog, --schema files, --strict-schema.
   SchemaPhaseOptions schema;
-  // Report warnings as errors (their severity becomes error).
+  // The policy file's per-code rules and exempt namespaces (docs/policy.md), applied after
+  // inline `# draguard:ignore` comments (suppress.h).
+  config::PolicyConfig policy;
+  // Report warnings as errors (their severity becomes error), after the policy's rules.
   bool warnings_as_errors = false;
   // Threads to use; 0 means one per hardware thread.
   size_t jobs = 0;

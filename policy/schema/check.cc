@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -99,6 +100,7 @@ struct Checker {
   const Schema& schema;
   const CheckOptions& options;
   Diagnostics& out;
+  std::set<std::pair<std::string, std::string>> reported_domains;  // (field, domain)
 
   Severity UnknownSeverity() const {
     return options.strict ? Severity::kError : Severity::kWarning;
@@ -150,6 +152,8 @@ struct Checker {
   }
 
   void UnknownDomain(const Access& a, const FieldPath& field) {
+    // One finding per domain and expression: every access would repeat it.
+    if (!reported_domains.emplace(field.String(), a.domain).second) return;
     const std::string_view map = a.capacity ? "device.capacity" : "device.attributes";
     if (const size_t slash = a.domain.find('/'); slash != std::string::npos) {
       // "dra.net/rdma": a qualified attribute name used as the domain.
@@ -603,7 +607,7 @@ struct Checker {
 
 void CheckObject(const k8s::ObjectVariant& object, const Schema& schema,
                  const CheckOptions& options, Diagnostics& out) {
-  Checker checker{schema, options, out};
+  Checker checker{schema, options, out, {}};
   if (const auto* claim = std::get_if<k8s::ResourceClaim>(&object)) {
     checker.CheckClaim(claim->spec, FieldPath("spec").Child("devices"));
   } else if (const auto* tmpl = std::get_if<k8s::ResourceClaimTemplate>(&object)) {

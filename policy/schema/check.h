@@ -11,29 +11,34 @@
 // value_length. Checks walk the parsed CEL AST; expressions that do not parse are skipped
 // (validation reports them).
 //
-// Codes (severity per issue 4 item 3: an error when the schema declares the domain and
-// Kubernetes would certainly fail or never match; a warning when the schema may be
-// incomplete):
-//   schema.domain.unknown            warning; did-you-mean; the `"dra.net/rdma"` mix-up is an
-//                                    error (schema.domain.qualified-name)
-//   schema.domain.qualified-name     error: a "domain/name" string used as a domain
+// Codes (severity per issue 4 item 3: an error where Kubernetes would certainly fail or never
+// match given a schema that declares the attribute; a warning where the schema may be
+// incomplete). "strict" is CheckOptions::strict (--strict-schema):
+//   schema.domain.unknown            warning (error with strict); did-you-mean over domains
+//   schema.domain.qualified-name     error: a "domain/name" string used as the domain
+//                                    (`device.attributes["dra.net/rdma"]`)
 //   schema.attribute.unknown         warning (error with strict); did-you-mean
-//   schema.attribute.removed         error: removed from the driver (NVIDIA index/minor,
-//                                    dra.net name/cloudNetwork), with the replacement
-//   schema.attribute.deprecated      warning
 //   schema.capacity.unknown          warning (error with strict); did-you-mean
-//   schema.type.mismatch             error: compared with a literal of another type
-//                                    (`cardIndex == "56"`, version vs string, capacity vs
-//                                    number/string); suggestion is the corrected comparison
-//   schema.value.never-matches       error: a string outside a closed value set
-//   schema.driver.unreachable        error: the expression reads only domains that the class
-//                                    (or the expression) rules out by device.driver
-//   schema.attribute.unguarded       warning: some reachable device types do not publish it;
-//                                    suggestion is the guarded form
+//   schema.attribute.removed         error: removed from the driver (NVIDIA index/minor,
+//                                    dra.net name/cloudNetwork), suggestion = replacement
+//   schema.attribute.deprecated      warning, suggestion = replacement
+//   schema.type.mismatch             error: compared with a literal of another type, or a
+//                                    method of another type called on it; suggestion is the
+//                                    corrected comparison (`cardIndex == 56`,
+//                                    `.isGreaterThan(semver("550.0.0"))`, `quantity("40Gi")`)
+//   schema.value.never-matches       error (==) / warning (!=): outside a closed value set
+//   schema.driver.unreachable        error: facts pin device.driver to drivers that do not
+//                                    publish the domain read
+//   schema.attribute.not-published   error: no reachable device type publishes it
+//   schema.attribute.unguarded       warning: some reachable device types lack it;
+//                                    suggestion is the guarded expression
 //   schema.constraint.attribute.unknown        warning (error with strict)
 //   schema.constraint.attribute.not-published  error: the constrained requests can only
 //                                              select device types without it
-//   schema.constraint.attribute.type-differs   error
+// Guards and unknown names: a presence test (has(), `in`, `.?`) never produces an
+// "unknown" finding. "Reachable devices" come from the request's DeviceClass (when among
+// CheckOptions::classes), earlier selectors and the conjunctions enclosing the access;
+// without a known class no unguarded/not-published finding is made.
 #ifndef DRAGUARD_POLICY_SCHEMA_CHECK_H_
 #define DRAGUARD_POLICY_SCHEMA_CHECK_H_
 

@@ -164,5 +164,32 @@ TEST(ExplainExamplesTest, AmdPartitionsMigAndGpuNicPairs) {
   EXPECT_EQ(mig["reasons"][0]["code"], "alloc.counters.exhausted");
 }
 
+// `draguard lint --inventory PATH --unsatisfiable SEVERITY` (cli/lint_flags.cc).
+TEST(LintInventoryFlagsTest, ReportsUnsatisfiableClaimsWithTheChosenSeverity) {
+  std::string path = ::testing::TempDir() + "/lint_inventory.yaml";
+  {
+    std::ofstream file(path);
+    file << kCluster;
+  }
+  auto lint = [&](std::vector<std::string> args, const std::string& in) {
+    args.insert(args.begin(), {"draguard", "lint"});
+    std::istringstream input(in);
+    std::ostringstream out, err;
+    CommandContext context{.in = input, .out = out, .err = err};
+    int code = RunMain(args, context);
+    return RunResult{code, out.str(), err.str()};
+  };
+  RunResult warning = lint({"--inventory", path}, Claim("big", 5));
+  EXPECT_EQ(warning.code, kExitOk) << warning.out << warning.err;
+  EXPECT_THAT(warning.out, HasSubstr("[alloc.unsatisfiable]"));
+  RunResult error = lint({"--inventory", path, "--unsatisfiable", "error"}, Claim("big", 5));
+  EXPECT_EQ(error.code, kExitFindings) << error.out << error.err;
+  RunResult fits = lint({"--inventory", path, "--unsatisfiable", "error"}, Claim("small", 2));
+  EXPECT_EQ(fits.code, kExitOk) << fits.out << fits.err;
+  EXPECT_EQ(lint({"--unsatisfiable", "fatal"}, Claim("c", 1)).code, kExitUsage);
+  EXPECT_EQ(lint({"--inventory", "/nonexistent/inventory.yaml"}, Claim("c", 1)).code, kExitUsage);
+  std::remove(path.c_str());
+}
+
 }  // namespace
 }  // namespace draguard::cli

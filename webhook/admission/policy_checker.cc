@@ -125,6 +125,7 @@ PolicyChecker::PolicyChecker(PolicyCheckerOptions options)
       satisfiability_(options_.satisfiability) {}
 
 CheckOutcome PolicyChecker::Check(const AdmissionRequest& request) {
+  if (options_.policy.exempt_namespaces.count(std::string(request.name_space)) != 0) return {};
   return request.endpoint == AdmissionEndpoint::kMutate ? Mutate(request) : Validate(request);
 }
 
@@ -137,6 +138,12 @@ validate::ValidationOptions PolicyChecker::OptionsFor(const AdmissionRequest& re
 }
 
 CheckOutcome PolicyChecker::Validate(const AdmissionRequest& request) {
+  CheckOutcome outcome = Diagnose(request);
+  config::ApplyPolicy(options_.policy, outcome.diagnostics.mutable_items());
+  return outcome;
+}
+
+CheckOutcome PolicyChecker::Diagnose(const AdmissionRequest& request) {
   CheckOutcome outcome;
   k8s::ObjectVariant object, old_object;
   if (!DecodeOne(request, request.object, object, outcome.diagnostics)) return outcome;

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "policy/cel/compiler.h"
+#include "policy/config/policy_config.h"
 #include "policy/validate/options.h"
 #include "webhook/admission/checker.h"
 #include "webhook/admission/satisfiability_check.h"
@@ -45,6 +46,9 @@ struct PolicyCheckerOptions {
   // Attribute schema checks of selectors and constraints (catalog, plus the inventory's
   // slices and classes when schema.source is set).
   SchemaCheckOptions schema;
+  // The policy file: per-code rules apply to every finding; objects in exempt namespaces
+  // are allowed untouched.
+  config::PolicyConfig policy;
 };
 
 class PolicyChecker : public AdmissionChecker {
@@ -59,6 +63,8 @@ class PolicyChecker : public AdmissionChecker {
 
  private:
   CheckOutcome Validate(const AdmissionRequest& request);
+  // Validate() before the policy's rules.
+  CheckOutcome Diagnose(const AdmissionRequest& request);
   CheckOutcome Mutate(const AdmissionRequest& request);
   validate::ValidationOptions OptionsFor(const AdmissionRequest& request) const;
 

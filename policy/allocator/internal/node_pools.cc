@@ -147,9 +147,10 @@ bool PoolUsable(const NodePool& np, KubeVersion version) {
   return version == KubeVersion::k1_34 && np.state == PoolState::kIncomplete;
 }
 
-bool DeviceGated(const k8s::Device& d, const AllocatorOptions& o) {
-  if (!d.consumes_counters.empty() && !o.gates.partitionable_devices) return true;
-  if (!d.binding_conditions.empty() && !o.gates.binding_and_status()) return true;
+// Reads the InventoryDevice flags, not the k8s::Device: every device of every node passes here.
+bool DeviceGated(const InventoryDevice& d, const AllocatorOptions& o) {
+  if (d.consumes_counters && !o.gates.partitionable_devices) return true;
+  if (d.binding_conditions && !o.gates.binding_and_status()) return true;
   return false;
 }
 
@@ -200,11 +201,11 @@ NodeDevices CollectNodeDevices(const Inventory& inv, std::string_view node_view,
       bool per_device = spec.per_device_node_selection.value_or(false);
       auto [begin, end] = inv.SliceDevices(s);
       for (size_t id = begin; id < end; ++id) {
-        const k8s::Device& d = *inv.devices()[id].device;
-        if (per_device && !DeviceOnNode(d, node, labels)) continue;
+        const InventoryDevice& d = inv.devices()[id];
+        if (per_device && !DeviceOnNode(*d.device, node, labels)) continue;
         ++out.visible;
         if (!usable || DeviceGated(d, o)) continue;
-        (d.binding_conditions.empty() ? out.devices : late).push_back(id);
+        (d.binding_conditions ? late : out.devices).push_back(id);
       }
     }
     out.pools.push_back(std::move(np));

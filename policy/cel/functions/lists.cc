@@ -4,6 +4,8 @@
 // dispatched there.
 #include <algorithm>
 #include <array>
+#include <memory>
+#include <optional>
 
 #include "policy/cel/functions/registry.h"
 
@@ -161,6 +163,31 @@ Value Edge(Args a, EvalState&) {
   return Value::Optional(kLast ? e.back() : e.front());
 }
 
+// cel.@mapInsert(map, key, value) and cel.@mapInsert(map, map): the accumulator step of
+// the transformMap/transformMapEntry macros (cel-go ext.TwoVarComprehensions). A key that
+// is already present is an error, as in cel-go.
+Value MapInsert(Args a, EvalState&) {
+  if (a[0].kind() != Kind::kMap) return NoSuchOverload();
+  auto out = std::make_shared<MapData>();
+  out->entries = a[0].map().entries;
+  auto insert = [&out](const Value& key, const Value& value) -> std::optional<Value> {
+    if (out->Find(key) != nullptr) {
+      return Value::Error("insert failed: key " + key.DebugString() + " already exists");
+    }
+    out->entries.emplace_back(key, value);
+    return std::nullopt;
+  };
+  if (a.size() == 3) {
+    if (std::optional<Value> err = insert(a[1], a[2])) return *err;
+  } else {
+    if (a[1].kind() != Kind::kMap) return NoSuchOverload();
+    for (const auto& [key, value] : a[1].map().entries) {
+      if (std::optional<Value> err = insert(key, value)) return *err;
+    }
+  }
+  return Value::Map(std::move(out));
+}
+
 }  // namespace
 
 void RegisterListFunctions(Registry& r) {
@@ -181,6 +208,8 @@ void RegisterListFunctions(Registry& r) {
   r.Add("lists.range", 1, Range);
   r.Add("first", 1, Edge<false>);
   r.Add("last", 1, Edge<true>);
+  r.Add("cel.@mapInsert", 3, MapInsert);
+  r.Add("cel.@mapInsert", 2, MapInsert);
 }
 
 }  // namespace draguard::cel

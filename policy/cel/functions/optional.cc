@@ -52,11 +52,15 @@ Value Or(Args a, EvalState&) {
   return a[0].optional_value() ? a[0] : a[1];
 }
 
+Value OptSelect(Args a, EvalState&) { return OptionalLookup(a[0], a[1]); }
+
+}  // namespace
+
 // Shared by `_?._` and `_[?_]`: an optional of the element, or none when absent.
-Value OptLookup(const Value& container, const Value& key) {
+Value OptionalLookup(const Value& container, const Value& key) {
   if (container.kind() == Kind::kOptional) {
     if (container.optional_value() == nullptr) return container;
-    return OptLookup(*container.optional_value(), key);
+    return OptionalLookup(*container.optional_value(), key);
   }
   if (container.kind() == Kind::kMap) {
     const MapData& map = container.map();
@@ -72,10 +76,6 @@ Value OptLookup(const Value& container, const Value& key) {
   }
   return NoSuchOverload();
 }
-
-Value OptSelect(Args a, EvalState&) { return OptLookup(a[0], a[1]); }
-
-}  // namespace
 
 void RegisterOptionalFunctions(Registry& r) {
   r.Add("optional.of", 1, Of);

@@ -34,6 +34,10 @@ class Registry {
 };
 
 // Library registration, one per file in policy/cel/functions/.
+// `_?._`, `_[?_]`, and select/index on an optional value: an optional of the element of
+// `container` (a map, list, or optional of one) under `key`, or optional.none() when absent.
+Value OptionalLookup(const Value& container, const Value& key);
+
 void RegisterStandardFunctions(Registry& r);
 void RegisterStringFunctions(Registry& r);
 void RegisterRegexFunctions(Registry& r);

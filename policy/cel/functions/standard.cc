@@ -128,6 +128,7 @@ std::optional<int64_t> ListIndex(const Value& v) {
 }
 
 Value Index(Args a, EvalState&) {
+  if (a[0].kind() == Kind::kOptional) return OptionalLookup(a[0], a[1]);
   if (a[0].kind() == Kind::kMap) {
     const MapData& map = a[0].map();
     if (const Value* v = map.Find(a[1])) return *v;

@@ -165,6 +165,40 @@ INSTANTIATE_TEST_SUITE_P(
         EvalCase{.expr = "[1, 2][?5].hasValue()", .want = B(false)},
         EvalCase{.expr = "optional.none().value()", .error = "optional.none() dereference"}));
 
+// Behaviours the cel-spec conformance suite revealed (conformance_test.cc).
+INSTANTIATE_TEST_SUITE_P(
+    ConformanceFixes, EvaluatorTest,
+    testing::Values(
+        // An unknown function is a runtime error that || and && can absorb.
+        EvalCase{.expr = "f_unknown(1)", .error = "no such overload: f_unknown"},
+        EvalCase{.expr = "x.as() || true", .want = B(true)},
+        // Selecting or indexing into an optional chains.
+        EvalCase{.expr = "optional.of({'c': {'i': 'x'}}).c.i.orValue('d')",
+                 .want = Value::StringView("x")},
+        EvalCase{.expr = "{'a': {}}.?a.missing.hasValue()", .want = B(false)},
+        EvalCase{.expr = "has({'x': {'y': 'z'}}.?x.y)", .want = B(true)},
+        EvalCase{.expr = "has({}.?x.y)", .want = B(false)},
+        EvalCase{.expr = "{'c': [1, 2]}.?c[1].value()", .want = I(2)},
+        EvalCase{.expr = "{'c': [1, 2]}.?c[5].hasValue()", .want = B(false)},
+        // string(bytes) rejects invalid UTF-8 (dyn() keeps the call from being folded).
+        EvalCase{.expr = "string(dyn(b'\\xff'))",
+                 .error = "invalid UTF-8 in bytes, cannot convert to string"},
+        EvalCase{.expr = "string(b'\\xc3\\xa9') == '\\u00e9'", .want = B(true)},
+        // int/uint against double as cel-go: the integer converted to double in range.
+        EvalCase{.expr = "dyn(9223372036854775807) >= 9223372036854775808.0", .want = B(true)},
+        EvalCase{.expr = "dyn(9223372036854775807) < 1e19", .want = B(true)},
+        EvalCase{.expr = "dyn(18446744073709551615u) < 1e20", .want = B(true)},
+        // Folded identity conversions own their text (the argument node is discarded).
+        EvalCase{.expr = "string('abc')", .want = Value::StringView("abc")},
+        EvalCase{.expr = "bytes(b'xy')", .want = Value::BytesView("xy")},
+        // cel.@mapInsert, the step of transformMap / transformMapEntry.
+        EvalCase{.expr = "{'a': 1, 'b': 2}.transformMap(k, v, v * 10) == {'a': 10, 'b': 20}",
+                 .want = B(true)},
+        EvalCase{.expr = "[1, 2].transformMapEntry(i, v, {string(v): i}) == {'1': 0, '2': 1}",
+                 .want = B(true)},
+        EvalCase{.expr = "[1, 1].transformMapEntry(i, v, {v: i})",
+                 .error = "insert failed: key 1 already exists"}));
+
 TEST(PlanTest, FoldsConstantConversions) {
   for (const char* expr : {"int('abc')", "uint(-1)", "int(1e19)"}) {
     ParseResult parsed = Parse(expr);

@@ -32,8 +32,10 @@ INSTANTIATE_TEST_SUITE_P(
         EqualCase{"int_uint", Value::Int(1), Value::Uint(1), true},
         EqualCase{"int_double", Value::Int(1), Value::Double(1.0), true},
         EqualCase{"negative_uint", Value::Int(-1), Value::Uint(UINT64_MAX), false},
+        // cel-go converts the int to double when the double is in int64 range (lossy).
         EqualCase{"big_int_double", Value::Int(INT64_MAX), Value::Double(9223372036854775808.0),
-                  false},
+                  true},
+        EqualCase{"int_double_out_of_range", Value::Int(INT64_MAX), Value::Double(1e19), false},
         EqualCase{"nan", Value::Double(NAN), Value::Double(NAN), false},
         EqualCase{"kinds_differ", Value::Int(1), Value::StringView("1"), false},
         EqualCase{"null_null", Value::Null(), Value::Null(), true},

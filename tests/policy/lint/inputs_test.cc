@@ -44,6 +44,18 @@ TEST_F(InputsTest, DirectoryIsRecursiveSortedAndFiltered) {
                                   Path("top.yaml")));
 }
 
+TEST_F(InputsTest, MountedConfigMapIsReadOnce) {
+  // A ConfigMap volume: real files under ..<timestamp>/, ..data -> it, and top-level links.
+  fs::create_directories(root_ / "cm" / "..2026_11_23_01_00_00.1");
+  std::ofstream(root_ / "cm" / "..2026_11_23_01_00_00.1" / "slices.yaml") << "kind: X\n";
+  fs::create_directory_symlink("..2026_11_23_01_00_00.1", root_ / "cm" / "..data");
+  fs::create_symlink("..data/slices.yaml", root_ / "cm" / "slices.yaml");
+  std::ofstream(root_ / "cm" / ".hidden.yaml") << "kind: X\n";
+  StatusOr<std::vector<std::string>> files = ExpandInput({Path("cm")}, {});
+  ASSERT_TRUE(files.ok()) << files.status();
+  EXPECT_THAT(*files, ElementsAre(Path("cm/slices.yaml")));
+}
+
 TEST_F(InputsTest, NamedFileIsTakenWhateverItsExtension) {
   StatusOr<std::vector<std::string>> files = ExpandInput({Path("a/notes.txt")}, {});
   ASSERT_TRUE(files.ok());

@@ -113,7 +113,9 @@ TEST_P(CheckTest, Finds) {
     ASSERT_GE(d.value_offset, 0);
     EXPECT_EQ(c.expression.substr(d.value_offset, d.value_length), c.marked);
   }
-  if (!c.suggestion.empty()) EXPECT_EQ(d.suggestion, c.suggestion);
+  if (!c.suggestion.empty()) {
+    EXPECT_EQ(d.suggestion, c.suggestion);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -214,7 +216,7 @@ INSTANTIATE_TEST_SUITE_P(
         Selector("StandardAttribute", kNvidiaClass,
                  R"(device.attributes["resource.kubernetes.io"].pcieRoot == "pci0000:64")", "",
                  Severity::kError, "")),
-    [](const auto& info) { return info.param.name; });
+    [](const ::testing::TestParamInfo<Case>& param_info) { return param_info.param.name; });
 
 constexpr char kAmdPartitions[] = R"(apiVersion: resource.k8s.io/v1
 kind: ResourceClaim
@@ -274,7 +276,7 @@ INSTANTIATE_TEST_SUITE_P(
              "        - cel: {expression: 'device.attributes[\"gpu.amd.com\"].cardIndex == \"1\"'}\n",
              "", "schema.type.mismatch", Severity::kError,
              "spec.devices.requests[0].firstAvailable[0].selectors[0].cel.expression"}),
-    [](const auto& info) { return info.param.name; });
+    [](const ::testing::TestParamInfo<Case>& param_info) { return param_info.param.name; });
 
 TEST(CheckUserSchemaTest, PrivateDriverFromUserFile) {
   SchemaSources sources;

@@ -161,9 +161,9 @@ INSTANTIATE_TEST_SUITE_P(
                 "schema.constraint.attribute.not-published"},
         Mistake{"ROCm-k8s-gpu-dra-driver/example/example-partitions-same-parent.yaml",
                 "schema.constraint.attribute.not-published"}),
-    [](const auto& info) {
+    [](const ::testing::TestParamInfo<Mistake>& param_info) {
       std::string name;
-      for (char c : info.param.file) name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+      for (char c : param_info.param.file) name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
       return name;
     });
 

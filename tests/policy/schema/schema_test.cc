@@ -107,7 +107,7 @@ INSTANTIATE_TEST_SUITE_P(
                     "      - {name: x, type: int, colour: red}\n",
                     "schema.file.unknown-field", 4},
         BadFileCase{"YamlSyntax", "domains: [\n", "schema.file.invalid", 2}),
-    [](const auto& info) { return info.param.name; });
+    [](const ::testing::TestParamInfo<BadFileCase>& param_info) { return param_info.param.name; });
 
 k8s::ResourceSlice SliceFrom(const std::string& yaml) {
   k8s::DecodeResult decoded = k8s::Decode(SourceText("slice.yaml", yaml));

@@ -1,0 +1,69 @@
+#include "cli/cluster_flags.h"
+
+#include "policy/common/status_macros.h"
+#include "policy/config/load_config.h"
+#include "policy/lint/render_text.h"
+
+namespace draguard::cli {
+namespace {
+
+std::string JoinGates(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& item : items) {
+    if (item.empty()) continue;
+    if (!out.empty()) out += ',';
+    out += item;
+  }
+  return out;
+}
+
+}  // namespace
+
+void ClusterFlags::Register(FlagSet& flags) {
+  flags.AddString("kubernetes-version", &kubernetes_version, "1.34|1.35",
+                  "Check as this Kubernetes release does (default: the policy file's, else 1.35)");
+  flags.AddList("feature-gates", &feature_gates, "A=true,B=false",
+                "Feature gates, kube syntax, on top of the release's defaults and the policy "
+                "file's");
+  flags.AddString("config", &config, "FILE",
+                  "Policy file: version, gates, per-code severities, exempt namespaces "
+                  "(docs/policy.md)");
+}
+
+validate::ValidationOptions ClusterSettings::Validation() const {
+  validate::ValidationOptions options = validate::ValidationOptions::ForVersion(version);
+  options.gates = gates;
+  return options;
+}
+
+StatusOr<ClusterSettings> ResolveClusterFlags(const ClusterFlags& flags, std::ostream& err) {
+  ClusterSettings settings;
+  if (!flags.config.empty()) {
+    DRAGUARD_ASSIGN_OR_RETURN(config::LoadedConfig loaded,
+                              config::ReadPolicyConfig(flags.config));
+    for (const Diagnostic& d : loaded.diagnostics) err << lint::RenderTextDiagnostic(d, nullptr, {});
+    if (!loaded.ok()) {
+      return InvalidArgumentError("the policy file " + flags.config + " has errors");
+    }
+    settings.policy = std::move(loaded.config);
+  }
+  if (!flags.kubernetes_version.empty()) {
+    DRAGUARD_ASSIGN_OR_RETURN(settings.version,
+                              validate::ParseKubernetesVersion(flags.kubernetes_version));
+  } else if (settings.policy.kubernetes_version) {
+    settings.version = *settings.policy.kubernetes_version;
+  }
+  const std::string flag_gates = JoinGates(flags.feature_gates);
+  DRAGUARD_ASSIGN_OR_RETURN(settings.gates,
+                            config::EffectiveGates(settings.policy, settings.version, flag_gates));
+
+  const std::string_view name = validate::KubernetesVersionName(settings.version);
+  DRAGUARD_ASSIGN_OR_RETURN(settings.allocator.version, alloc::ParseKubeVersion(name));
+  settings.allocator.gates = alloc::DefaultFeatureGates(settings.allocator.version);
+  std::string all_gates = settings.policy.feature_gates;
+  if (!flag_gates.empty()) all_gates += (all_gates.empty() ? "" : ",") + flag_gates;
+  DRAGUARD_RETURN_IF_ERROR(alloc::ApplyFeatureGates(all_gates, settings.allocator.gates));
+  return settings;
+}
+
+}  // namespace draguard::cli

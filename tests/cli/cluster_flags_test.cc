@@ -1,0 +1,88 @@
+#include "cli/cluster_flags.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+namespace draguard::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+class ClusterFlagsTest : public ::testing::Test {
+ protected:
+  std::string WriteConfig(const std::string& text) {
+    path_ = fs::temp_directory_path() /
+            ("draguard_cluster_flags_" +
+             std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) +
+             ".yaml");
+    std::ofstream(path_) << text;
+    return path_.string();
+  }
+  void TearDown() override {
+    if (!path_.empty()) fs::remove(path_);
+  }
+  fs::path path_;
+  std::ostringstream err_;
+};
+
+TEST_F(ClusterFlagsTest, DefaultsAreTheLatestRelease) {
+  StatusOr<ClusterSettings> s = ResolveClusterFlags({}, err_);
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(s->version, validate::KubernetesVersion::k1_35);
+  EXPECT_EQ(s->allocator.version, alloc::KubeVersion::k1_35);
+  EXPECT_FALSE(s->gates.Enabled(validate::Gate::kDRAConsumableCapacity));
+}
+
+TEST_F(ClusterFlagsTest, FlagsWinOverThePolicyFile) {
+  ClusterFlags flags;
+  flags.config = WriteConfig(
+      "apiVersion: draguard.dev/v1alpha1\nkind: Policy\nkubernetesVersion: \"1.34\"\n"
+      "featureGates: {DRAConsumableCapacity: true, DRADeviceTaints: true}\n");
+  StatusOr<ClusterSettings> from_file = ResolveClusterFlags(flags, err_);
+  ASSERT_TRUE(from_file.ok()) << from_file.status();
+  EXPECT_EQ(from_file->version, validate::KubernetesVersion::k1_34);
+  EXPECT_EQ(from_file->allocator.version, alloc::KubeVersion::k1_34);
+  EXPECT_TRUE(from_file->gates.Enabled(validate::Gate::kDRAConsumableCapacity));
+
+  flags.kubernetes_version = "1.35";
+  flags.feature_gates = {"DRAConsumableCapacity=false"};
+  StatusOr<ClusterSettings> both = ResolveClusterFlags(flags, err_);
+  ASSERT_TRUE(both.ok()) << both.status();
+  EXPECT_EQ(both->version, validate::KubernetesVersion::k1_35);
+  EXPECT_FALSE(both->gates.Enabled(validate::Gate::kDRAConsumableCapacity));
+  EXPECT_TRUE(both->gates.Enabled(validate::Gate::kDRADeviceTaints));  // file's, kept
+}
+
+TEST_F(ClusterFlagsTest, PolicyFileErrorsArePrintedAndFail) {
+  ClusterFlags flags;
+  flags.config = WriteConfig("apiVersion: draguard.dev/v1alpha1\nkind: Policy\nrulez: {}\n");
+  StatusOr<ClusterSettings> s = ResolveClusterFlags(flags, err_);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(err_.str().find(":3:1: error:"), std::string::npos) << err_.str();
+  EXPECT_NE(err_.str().find("config.field.unknown"), std::string::npos) << err_.str();
+}
+
+TEST_F(ClusterFlagsTest, MissingPolicyFileIsNotFound) {
+  ClusterFlags flags;
+  flags.config = "/nonexistent/draguard-policy.yaml";
+  StatusOr<ClusterSettings> s = ResolveClusterFlags(flags, err_);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.status().code(), StatusCode::kNotFound);
+}
+
+TEST_F(ClusterFlagsTest, BadFlagValuesAreInvalidArgument) {
+  ClusterFlags version;
+  version.kubernetes_version = "1.29";
+  EXPECT_EQ(ResolveClusterFlags(version, err_).status().code(), StatusCode::kInvalidArgument);
+  ClusterFlags gates;
+  gates.feature_gates = {"NoSuchGate=true"};
+  EXPECT_EQ(ResolveClusterFlags(gates, err_).status().code(), StatusCode::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace draguard::cli
