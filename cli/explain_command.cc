@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/cluster_flags.h"
 #include "cli/command.h"
 #include "cli/flags.h"
 #include "policy/allocator/options.h"
@@ -32,18 +33,14 @@ constexpr char kDescription[] =
 
 struct ExplainFlags {
   std::string output = "text";
-  std::string kubernetes_version = "1.35";
-  std::vector<std::string> feature_gates;
+  ClusterFlags cluster;
   std::vector<std::string> inventory;
   std::string budget = "100ms";
   bool help = false;
 
   void Register(FlagSet& flags) {
     flags.AddString("output", &output, "FORMAT", "Output format: text or json");
-    flags.AddString("kubernetes-version", &kubernetes_version, "VERSION",
-                    "Allocate as this kube-scheduler version does: 1.34 or 1.35");
-    flags.AddList("feature-gates", &feature_gates, "A=true,B=false",
-                  "Feature gates, kube syntax, on top of the version's defaults");
+    cluster.Register(flags);
     flags.AddList("inventory", &inventory, "PATH",
                   "More cluster objects (e.g. a kubectl export); repeatable");
     flags.AddString("budget", &budget, "DURATION",
@@ -64,20 +61,15 @@ StatusOr<std::chrono::milliseconds> ParseBudget(const std::string& text) {
   return std::chrono::milliseconds(unit == "s" ? amount * 1000 : amount);
 }
 
-StatusOr<alloc::AllocatorOptions> ToAllocatorOptions(const ExplainFlags& flags) {
+StatusOr<alloc::AllocatorOptions> ToAllocatorOptions(const ExplainFlags& flags,
+                                                     std::ostream& err) {
   if (flags.output != "text" && flags.output != "json") {
     return InvalidArgumentError("invalid value \"" + flags.output +
                                 "\" for --output: expected text or json");
   }
-  alloc::AllocatorOptions options;
-  StatusOr<alloc::KubeVersion> version = alloc::ParseKubeVersion(flags.kubernetes_version);
-  if (!version.ok()) return version.status();
-  options.version = *version;
-  options.gates = alloc::DefaultFeatureGates(options.version);
-  for (const std::string& gates : flags.feature_gates) {
-    Status applied = alloc::ApplyFeatureGates(gates, options.gates);
-    if (!applied.ok()) return applied;
-  }
+  StatusOr<ClusterSettings> settings = ResolveClusterFlags(flags.cluster, err);
+  if (!settings.ok()) return settings.status();
+  alloc::AllocatorOptions options = settings->allocator;
   StatusOr<std::chrono::milliseconds> budget = ParseBudget(flags.budget);
   if (!budget.ok()) return budget.status();
   options.time_budget = *budget;
@@ -238,7 +230,7 @@ int RunExplain(const std::vector<std::string>& args, CommandContext& context) {
     context.out << kDescription << flags.Help();
     return kExitOk;
   }
-  StatusOr<alloc::AllocatorOptions> options = ToAllocatorOptions(raw);
+  StatusOr<alloc::AllocatorOptions> options = ToAllocatorOptions(raw, context.err);
   if (!options.ok()) {
     context.err << "draguard explain: " << options.status().message() << "\n";
     return kExitUsage;

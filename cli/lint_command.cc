@@ -43,7 +43,7 @@ int RunLint(const std::vector<std::string>& args, CommandContext& context) {
     context.out << kDescription << flags.Help();
     return kExitOk;
   }
-  StatusOr<LintSettings> settings = ToLintSettings(raw);
+  StatusOr<LintSettings> settings = ToLintSettings(raw, context.err);
   if (!settings.ok()) {
     context.err << "draguard lint: " << settings.status().message() << "\n";
     return kExitUsage;

@@ -10,27 +10,6 @@
 namespace draguard::cli {
 namespace {
 
-std::vector<std::string_view> Split(std::string_view text, char sep) {
-  std::vector<std::string_view> parts;
-  size_t start = 0;
-  while (start <= text.size()) {
-    size_t end = text.find(sep, start);
-    if (end == std::string_view::npos) end = text.size();
-    parts.push_back(text.substr(start, end - start));
-    start = end + 1;
-  }
-  return parts;
-}
-
-std::string Join(const std::vector<std::string>& items, char sep) {
-  std::string out;
-  for (const std::string& item : items) {
-    if (!out.empty()) out += sep;
-    out += item;
-  }
-  return out;
-}
-
 StatusOr<size_t> ParseJobs(const std::string& text) {
   size_t jobs = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), jobs);
@@ -50,12 +29,11 @@ StatusOr<Severity> ParseUnsatisfiable(const std::string& text) {
 
 // --inventory, --unsatisfiable, and the allocator's view of --kubernetes-version and
 // --feature-gates (it ignores gates that do not change allocation).
-Status ApplySatisfiabilityFlags(const LintFlags& flags, lint::LintOptions& options) {
+Status ApplySatisfiabilityFlags(const LintFlags& flags, const ClusterSettings& cluster,
+                                lint::LintOptions& options) {
   lint::SatisfiabilityOptions& sat = options.satisfiability;
   DRAGUARD_ASSIGN_OR_RETURN(sat.unsatisfiable_severity, ParseUnsatisfiable(flags.unsatisfiable));
-  DRAGUARD_ASSIGN_OR_RETURN(sat.allocator.version, alloc::ParseKubeVersion(flags.kubernetes_version));
-  sat.allocator.gates = alloc::DefaultFeatureGates(sat.allocator.version);
-  DRAGUARD_RETURN_IF_ERROR(alloc::ApplyFeatureGates(Join(flags.feature_gates, ','), sat.allocator.gates));
+  sat.allocator = cluster.allocator;
   if (flags.inventory.empty()) return OkStatus();
   std::vector<lint::Input> inputs;
   for (const std::string& path : flags.inventory) inputs.push_back({path});
@@ -86,10 +64,7 @@ Status ApplySchemaFlags(const LintFlags& flags, lint::LintOptions& options) {
 
 void LintFlags::Register(FlagSet& flags) {
   flags.AddString("output", &output, "FORMAT", "Output format: text, json, sarif or junit");
-  flags.AddString("kubernetes-version", &kubernetes_version, "VERSION",
-                  "Validate as this kube-apiserver version does: 1.34 or 1.35");
-  flags.AddList("feature-gates", &feature_gates, "A=true,B=false",
-                "Feature gates, kube syntax, on top of the version's defaults");
+  cluster.Register(flags);
   flags.AddList("namespace-labels", &namespace_labels, "NS:KEY=VALUE,...",
                 "Labels of namespaces not among the inputs (admin access)");
   flags.AddBool("warnings-as-errors", &warnings_as_errors,
@@ -110,39 +85,20 @@ void LintFlags::Register(FlagSet& flags) {
   flags.AddBool("help", &help, "Show this help");
 }
 
-Status ParseNamespaceLabels(std::string_view text, validate::NamespaceLabels& labels) {
-  for (std::string_view item : Split(text, ',')) {
-    if (item.empty()) continue;
-    size_t colon = item.find(':');
-    size_t eq = item.find('=', colon == std::string_view::npos ? 0 : colon);
-    if (colon == std::string_view::npos || colon == 0 || eq == std::string_view::npos ||
-        eq == colon + 1) {
-      return InvalidArgumentError("invalid --namespace-labels item \"" + std::string(item) +
-                                  "\": expected NAMESPACE:KEY=VALUE");
-    }
-    std::string ns(item.substr(0, colon));
-    std::string key(item.substr(colon + 1, eq - colon - 1));
-    labels[ns][key] = std::string(item.substr(eq + 1));
-  }
-  return OkStatus();
-}
-
-StatusOr<LintSettings> ToLintSettings(const LintFlags& flags) {
+StatusOr<LintSettings> ToLintSettings(const LintFlags& flags, std::ostream& err) {
   LintSettings settings;
   DRAGUARD_ASSIGN_OR_RETURN(settings.format, lint::ParseOutputFormat(flags.output));
-  DRAGUARD_ASSIGN_OR_RETURN(validate::KubernetesVersion version,
-                            validate::ParseKubernetesVersion(flags.kubernetes_version));
+  DRAGUARD_ASSIGN_OR_RETURN(ClusterSettings cluster, ResolveClusterFlags(flags.cluster, err));
   validate::ValidationOptions& validation = settings.options.validation;
-  validation = validate::ValidationOptions::ForVersion(version);
-  DRAGUARD_ASSIGN_OR_RETURN(validation.gates,
-                            validate::FeatureGates::Parse(Join(flags.feature_gates, ','), version));
+  validation = cluster.Validation();
   for (const std::string& text : flags.namespace_labels) {
-    DRAGUARD_RETURN_IF_ERROR(ParseNamespaceLabels(text, validation.namespace_labels));
+    DRAGUARD_RETURN_IF_ERROR(validate::ParseNamespaceLabels(text, validation.namespace_labels));
   }
   DRAGUARD_ASSIGN_OR_RETURN(settings.options.jobs, ParseJobs(flags.jobs));
+  settings.options.policy = cluster.policy;
   settings.options.warnings_as_errors = flags.warnings_as_errors;
   settings.quiet = flags.quiet;
-  DRAGUARD_RETURN_IF_ERROR(ApplySatisfiabilityFlags(flags, settings.options));
+  DRAGUARD_RETURN_IF_ERROR(ApplySatisfiabilityFlags(flags, cluster, settings.options));
   DRAGUARD_RETURN_IF_ERROR(ApplySchemaFlags(flags, settings.options));
   return settings;
 }

@@ -7,6 +7,9 @@
 #include <string_view>
 #include <vector>
 
+#include <ostream>
+
+#include "cli/cluster_flags.h"
 #include "cli/flags.h"
 #include "policy/common/status_or.h"
 #include "policy/lint/linter.h"
@@ -18,8 +21,7 @@ namespace draguard::cli {
 // The raw flag values, as typed.
 struct LintFlags {
   std::string output = "text";
-  std::string kubernetes_version = "1.35";
-  std::vector<std::string> feature_gates;     // each "A=true,B=false"; repeats are joined
+  ClusterFlags cluster;                       // --kubernetes-version, --feature-gates, --config
   std::vector<std::string> namespace_labels;  // each "NS:KEY=VALUE,..."
   bool warnings_as_errors = false;
   std::string jobs = "0";
@@ -35,23 +37,19 @@ struct LintFlags {
   void Register(FlagSet& flags);
 };
 
-// Parses "NS:KEY=VALUE,NS:KEY=VALUE" (several labels per namespace by repeating NS) into
-// `labels`. InvalidArgument naming the malformed item.
-Status ParseNamespaceLabels(std::string_view text, validate::NamespaceLabels& labels);
-
 struct LintSettings {
   lint::LintOptions options;
   lint::OutputFormat format = lint::OutputFormat::kText;
   bool quiet = false;
 };
 
-// Validates and converts the flags: version, gates (kube syntax, on the chosen version's
-// defaults), namespace labels, jobs, --unsatisfiable; reads the --inventory files (non-OK
+// Validates and converts the flags: version, gates and policy file (cluster_flags.h; the
+// policy file's findings are printed to `err`), namespace labels, jobs, --unsatisfiable; reads the --inventory files (non-OK
 // status for I/O problems, exit 2; problems inside them are not reported by lint) and the
 // --schema files (unreadable: non-OK status; problems inside them are schema.file.*
 // diagnostics of the report).
 // InvalidArgument with a message for the user.
-StatusOr<LintSettings> ToLintSettings(const LintFlags& flags);
+StatusOr<LintSettings> ToLintSettings(const LintFlags& flags, std::ostream& err);
 
 }  // namespace draguard::cli
 

@@ -156,7 +156,7 @@ class NamespaceLabelsTest : public ::testing::TestWithParam<LabelCase> {};
 
 TEST_P(NamespaceLabelsTest, Parses) {
   validate::NamespaceLabels labels;
-  Status status = ParseNamespaceLabels(GetParam().text, labels);
+  Status status = validate::ParseNamespaceLabels(GetParam().text, labels);
   EXPECT_EQ(status.ok(), GetParam().ok) << status;
   if (GetParam().ok) {
     EXPECT_EQ(labels, GetParam().labels);

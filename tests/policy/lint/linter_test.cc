@@ -3,6 +3,7 @@
 // --warnings-as-errors, and parallel runs giving the sequential result.
 #include "policy/lint/linter.h"
 
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -134,6 +135,40 @@ TEST(LinterTest, WarningsAsErrors) {
   ASSERT_TRUE(report.ok());
   EXPECT_EQ(report->Summary().warnings, 0u);
   EXPECT_EQ(report->Summary().errors, 2u);
+}
+
+constexpr char kNegativeCount[] =
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata:\n  name: c\n"
+    "  namespace: ml\nspec:\n  devices:\n    requests:\n    - name: gpu\n      exactly:\n"
+    "        deviceClassName: gpu.example.com\n        count: -1%s\n";
+
+std::vector<std::string> Codes(const LintReport& report) {
+  std::vector<std::string> codes;
+  for (const Diagnostic& d : report.diagnostics) codes.push_back(d.code);
+  return codes;
+}
+
+TEST(LinterTest, InlineCommentSilencesOnlyItsCodeOnItsLine) {
+  char with[512], other[512];
+  std::snprintf(with, sizeof with, kNegativeCount, "  # draguard:ignore claim.request.*");
+  std::snprintf(other, sizeof other, kNegativeCount, "  # draguard:ignore refs.*");
+  EXPECT_THAT(Codes(LintSources({SourceText("a.yaml", with)}, {})), IsEmpty());
+  EXPECT_THAT(Codes(LintSources({SourceText("a.yaml", other)}, {})),
+              ::testing::ElementsAre("claim.request.count.invalid"));
+}
+
+TEST(LinterTest, PolicyRulesAndExemptNamespaces) {
+  char text[512];
+  std::snprintf(text, sizeof text, kNegativeCount, "");
+  LintOptions options;
+  options.policy.rules = {{"claim.*", config::RuleAction::kWarning}};
+  LintReport downgraded = LintSources({SourceText("a.yaml", text)}, options);
+  ASSERT_EQ(downgraded.diagnostics.size(), 1u);
+  EXPECT_EQ(downgraded.diagnostics[0].severity, Severity::kWarning);
+
+  options.policy.rules = {};
+  options.policy.exempt_namespaces = {"ml"};
+  EXPECT_THAT(Codes(LintSources({SourceText("a.yaml", text)}, options)), IsEmpty());
 }
 
 TEST(LinterTest, MissingFileIsAStatusNotADiagnostic) {

@@ -122,6 +122,22 @@ TEST_F(PolicyCheckerTest, InvalidObjectsAreNotCheckedForSatisfiability) {
   for (const Diagnostic& d : outcome.diagnostics) EXPECT_NE(d.code, "alloc.unsatisfiable");
 }
 
+TEST_F(PolicyCheckerTest, PolicyRulesApplyAndExemptNamespacesPassUntouched) {
+  PolicyCheckerOptions options = Options(false);
+  options.policy.rules = {{"claim.request.count.invalid", config::RuleAction::kWarning}};
+  PolicyChecker downgraded(options);
+  CheckOutcome outcome = Run(downgraded, AdmissionEndpoint::kValidate, ClaimJson(-1));
+  ASSERT_THAT(Codes(outcome.diagnostics), ElementsAre("claim.request.count.invalid"));
+  EXPECT_EQ(outcome.diagnostics.items()[0].severity, Severity::kWarning);
+
+  options.policy.rules.clear();
+  options.policy.exempt_namespaces = {"ns"};
+  PolicyChecker exempt(options);
+  EXPECT_THAT(Codes(Run(exempt, AdmissionEndpoint::kValidate, ClaimJson(-1)).diagnostics),
+              IsEmpty());
+  EXPECT_THAT(Run(exempt, AdmissionEndpoint::kMutate, ClaimJson(1, false)).patch, IsEmpty());
+}
+
 TEST_F(PolicyCheckerTest, UnsyncedInventoryWarnsAndStillValidates) {
   PolicyChecker checker(Options(true));  // nothing published
   EXPECT_THAT(Codes(Run(checker, AdmissionEndpoint::kValidate, ClaimJson(1)).diagnostics),
