@@ -20,6 +20,10 @@ std::string Example(const std::string& rel) {
   return std::string(DRAGUARD_SOURCE_DIR) + "/examples/" + rel;
 }
 
+std::string Testdata(const std::string& rel) {
+  return std::string(DRAGUARD_SOURCE_DIR) + "/tests/testdata/cli/" + rel;
+}
+
 struct RunResult {
   int code;
   std::string out;
@@ -66,6 +70,18 @@ INSTANTIATE_TEST_SUITE_P(
         ExitCase{.name = "lint_help", .args = {"lint", "--help"}, .code = kExitOk},
         ExitCase{.name = "good_examples", .args = {"lint", Example("good")}, .code = kExitOk},
         ExitCase{.name = "bad_examples", .args = {"lint", Example("bad")}, .code = kExitFindings},
+        ExitCase{.name = "schema_error", .args = {"lint", Example("bad/attribute-typo.yaml")},
+                 .code = kExitFindings},
+        ExitCase{.name = "schema_rules_off_by_policy",
+                 .args = {"lint", "--config", Testdata("schema-off.yaml"),
+                          Example("bad/attribute-typo.yaml")},
+                 .code = kExitOk},
+        ExitCase{.name = "bad_policy_file",
+                 .args = {"lint", "--config", Testdata("bad-policy.yaml"), Example("good")},
+                 .code = kExitUsage},
+        ExitCase{.name = "missing_policy_file",
+                 .args = {"lint", "--config", Testdata("nope.yaml"), Example("good")},
+                 .code = kExitUsage},
         ExitCase{.name = "missing_path", .args = {"lint", Example("nope.yaml")},
                  .code = kExitUsage},
         ExitCase{.name = "unknown_flag", .args = {"lint", "--ouput", "json"}, .code = kExitUsage},
