@@ -49,18 +49,6 @@ struct ExplainFlags {
   }
 };
 
-StatusOr<std::chrono::milliseconds> ParseBudget(const std::string& text) {
-  size_t digits = 0;
-  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
-  std::string unit = text.substr(digits);
-  if (digits == 0 || digits > 9 || (unit != "ms" && unit != "s")) {
-    return InvalidArgumentError("invalid value \"" + text +
-                                "\" for --budget: expected a duration such as 100ms or 2s");
-  }
-  int64_t amount = std::stoll(text.substr(0, digits));
-  return std::chrono::milliseconds(unit == "s" ? amount * 1000 : amount);
-}
-
 StatusOr<alloc::AllocatorOptions> ToAllocatorOptions(const ExplainFlags& flags,
                                                      std::ostream& err) {
   if (flags.output != "text" && flags.output != "json") {
@@ -70,7 +58,7 @@ StatusOr<alloc::AllocatorOptions> ToAllocatorOptions(const ExplainFlags& flags,
   StatusOr<ClusterSettings> settings = ResolveClusterFlags(flags.cluster, err);
   if (!settings.ok()) return settings.status();
   alloc::AllocatorOptions options = settings->allocator;
-  StatusOr<std::chrono::milliseconds> budget = ParseBudget(flags.budget);
+  StatusOr<std::chrono::milliseconds> budget = ParseDuration("budget", flags.budget);
   if (!budget.ok()) return budget.status();
   options.time_budget = *budget;
   return options;

@@ -1,6 +1,7 @@
 #include "cli/flags.h"
 
 #include <algorithm>
+#include <charconv>
 
 #include "policy/common/status_macros.h"
 #include "policy/common/suggest.h"
@@ -118,6 +119,20 @@ std::string FlagSet::Help() const {
     out += left + flag.help + "\n";
   }
   return out;
+}
+
+StatusOr<std::chrono::milliseconds> ParseDuration(const std::string& flag,
+                                                  const std::string& text) {
+  long long value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  std::string_view unit(end, static_cast<size_t>(text.data() + text.size() - end));
+  const long long scale = unit == "ms" ? 1 : unit == "s" ? 1000 : unit == "m" ? 60'000
+                        : unit == "h" ? 3'600'000 : 0;
+  if (ec != std::errc() || value <= 0 || scale == 0 || value > 100'000'000 / scale * 1000) {
+    return InvalidArgumentError("--" + flag + " wants a positive duration such as 500ms, 2s, "
+                                "5m or 1h, not \"" + text + "\"");
+  }
+  return std::chrono::milliseconds(value * scale);
 }
 
 }  // namespace draguard::cli

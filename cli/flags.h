@@ -7,11 +7,13 @@
 #ifndef DRAGUARD_CLI_FLAGS_H_
 #define DRAGUARD_CLI_FLAGS_H_
 
+#include <chrono>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "policy/common/status.h"
+#include "policy/common/status_or.h"
 
 namespace draguard::cli {
 
@@ -54,6 +56,11 @@ class FlagSet {
   std::string usage_;
   std::vector<Flag> flags_;
 };
+
+// Parses a flag's positive duration: a whole number with ms, s, m or h ("500ms", "2s", "5m",
+// "1h"). InvalidArgument naming --`flag` otherwise.
+StatusOr<std::chrono::milliseconds> ParseDuration(const std::string& flag,
+                                                  const std::string& text);
 
 }  // namespace draguard::cli
 

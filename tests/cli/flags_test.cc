@@ -112,5 +112,17 @@ TEST(FlagSetTest, HelpListsEveryFlag) {
   EXPECT_THAT(help, HasSubstr("--quiet"));
 }
 
+TEST(ParseDurationTest, UnitsAndRejections) {
+  EXPECT_EQ(*ParseDuration("budget", "100ms"), std::chrono::milliseconds(100));
+  EXPECT_EQ(*ParseDuration("budget", "2s"), std::chrono::milliseconds(2000));
+  EXPECT_EQ(*ParseDuration("budget", "5m"), std::chrono::milliseconds(300'000));
+  EXPECT_EQ(*ParseDuration("budget", "1h"), std::chrono::milliseconds(3'600'000));
+  for (const char* bad : {"", "soon", "0s", "-1s", "10", "1.5s", "2d"}) {
+    StatusOr<std::chrono::milliseconds> d = ParseDuration("budget", bad);
+    ASSERT_FALSE(d.ok()) << bad;
+    EXPECT_NE(std::string(d.status().message()).find("--budget"), std::string::npos);
+  }
+}
+
 }  // namespace
 }  // namespace draguard::cli
