@@ -102,9 +102,9 @@ Value PreparedDevice::device() const { return Value::MapRef(&storage_->device); 
 
 StatusOr<bool> EvaluateSelector(const Program& program, const PreparedDevice& device,
                                 EvalState& state) {
-  Activation activation;
-  activation.Bind("device", device.device());
-  Value result = program.Evaluate(activation, state);
+  const Value bound = device.device();
+  if (std::optional<bool> fast = program.TryFast("device", bound, state)) return *fast;
+  Value result = program.Evaluate("device", bound, state);
   if (result.is_bool()) return result.bool_value();
   if (result.is_error()) {
     return InvalidArgumentError("CEL runtime error: " + std::string(result.text()));

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "policy/cel/evaluator.h"
+#include "policy/cel/fast_predicate.h"
 #include "policy/cel/operators.h"
 #include "policy/common/status_macros.h"
 
@@ -263,6 +264,37 @@ Program& Program::operator=(Program&&) noexcept = default;
 Program::~Program() = default;
 
 Value Program::Evaluate(const Activation& activation, EvalState& state) const {
+  if (fast_ != nullptr) {
+    uint64_t cost = 0;
+    FastPredicate::Outcome o = fast_->Evaluate(activation, state, cost);
+    if (o != FastPredicate::Outcome::kBail) {
+      state.cost_ = cost;
+      state.iterations_ = 0;
+      return Value::Bool(o == FastPredicate::Outcome::kTrue);
+    }
+  }
+  return EvaluateGeneral(activation, state);
+}
+
+std::optional<bool> Program::TryFast(std::string_view name, const Value& value,
+                                    EvalState& state) const {
+  if (fast_ == nullptr) return std::nullopt;
+  uint64_t cost = 0;
+  FastPredicate::Outcome o = fast_->EvaluateOne(name, value, state, cost);
+  if (o == FastPredicate::Outcome::kBail) return std::nullopt;
+  state.cost_ = cost;
+  state.iterations_ = 0;
+  return o == FastPredicate::Outcome::kTrue;
+}
+
+Value Program::Evaluate(std::string_view name, const Value& value, EvalState& state) const {
+  if (std::optional<bool> fast = TryFast(name, value, state)) return Value::Bool(*fast);
+  Activation activation;
+  activation.Bind(name, value);
+  return EvaluateGeneral(activation, state);
+}
+
+Value Program::EvaluateGeneral(const Activation& activation, EvalState& state) const {
   state.cost_ = 0;
   state.iterations_ = 0;
   if (state.slots_.size() < static_cast<size_t>(slot_count_)) {
@@ -279,6 +311,7 @@ StatusOr<Program> Plan(const Ast& ast, const RuntimeOptions& options) {
   DRAGUARD_ASSIGN_OR_RETURN(NodePtr root, planner.PlanExpr(ast.root()));
   Program program;
   program.root_ = std::move(root);
+  if (options.fast_path) program.fast_ = FastPredicate::Build(*program.root_, options.cost_limit);
   program.slot_count_ = planner.slot_count();
   program.options_ = options;
   return program;

@@ -8,6 +8,7 @@
 //
 // Evaluate() returns a Value, which is an error value for CEL runtime errors (no such
 // key, overflow, cost limit, ...). A non-OK Status is never produced by evaluation.
+// Selectors in the common shape also get a FastPredicate, tried first (same results).
 // Thread-safety: a Program is immutable and may be evaluated concurrently; each thread
 // uses its own EvalState.
 #ifndef DRAGUARD_POLICY_CEL_PROGRAM_H_
@@ -15,6 +16,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "policy/cel/activation.h"
@@ -26,6 +28,7 @@
 namespace draguard::cel {
 
 struct PlannedNode;
+class FastPredicate;
 
 // Per-evaluation scratch: comprehension slots, cost and iteration counters.
 class EvalState {
@@ -54,12 +57,22 @@ class Program {
   // Evaluates against `activation`. The returned value may borrow from the Program and
   // from the activation's values.
   Value Evaluate(const Activation& activation, EvalState& state) const;
+  // Evaluates with `name` the only variable bound to `value` (a selector's `device`);
+  // `value` must outlive the returned value.
+  Value Evaluate(std::string_view name, const Value& value, EvalState& state) const;
+  // The boolean result of the fast form alone, or nullopt when there is none or it
+  // cannot decide (then Evaluate() must be used). Same result and cost as Evaluate().
+  std::optional<bool> TryFast(std::string_view name, const Value& value,
+                              EvalState& state) const;
 
  private:
   friend StatusOr<Program> Plan(const Ast& ast, const RuntimeOptions& options);
   Program() = default;
+  Value EvaluateGeneral(const Activation& activation, EvalState& state) const;
 
   std::unique_ptr<PlannedNode> root_;
+  // The fast form of root_ when it has one (fast_predicate.h); borrows from root_.
+  std::unique_ptr<const FastPredicate> fast_;
   int slot_count_ = 0;
   RuntimeOptions options_;
 };

@@ -16,6 +16,9 @@ struct RuntimeOptions {
   int interrupt_check_frequency = 100;
   // RE2 program size limit for patterns compiled by matches/find/findAll.
   int regex_max_program_size = 10000;
+  // Try the FastPredicate form of boolean selectors first (fast_predicate.h). Off only to
+  // compare it with the general evaluator.
+  bool fast_path = true;
 };
 
 }  // namespace draguard::cel

@@ -89,37 +89,7 @@ void AppendQuoted(std::string& out, std::string_view s) {
 
 }  // namespace
 
-Value Value::Bool(bool b) {
-  Value v;
-  v.kind_ = Kind::kBool;
-  v.scalar_.b = b;
-  return v;
-}
-Value Value::Int(int64_t i) {
-  Value v;
-  v.kind_ = Kind::kInt;
-  v.scalar_.i = i;
-  return v;
-}
-Value Value::Uint(uint64_t u) {
-  Value v;
-  v.kind_ = Kind::kUint;
-  v.scalar_.u = u;
-  return v;
-}
-Value Value::Double(double d) {
-  Value v;
-  v.kind_ = Kind::kDouble;
-  v.scalar_.d = d;
-  return v;
-}
 
-Value Value::StringView(std::string_view text) {
-  Value v;
-  v.kind_ = Kind::kString;
-  v.text_ = text;
-  return v;
-}
 Value Value::BytesView(std::string_view text) {
   Value v = StringView(text);
   v.kind_ = Kind::kBytes;
@@ -158,21 +128,9 @@ Value Value::List(std::shared_ptr<const ListData> list) {
   v.owner_ = std::move(list);
   return v;
 }
-Value Value::ListRef(const ListData* list) {
-  Value v;
-  v.kind_ = Kind::kList;
-  v.scalar_.p = list;
-  return v;
-}
 Value Value::Map(std::shared_ptr<const MapData> map) {
   Value v = MapRef(map.get());
   v.owner_ = std::move(map);
-  return v;
-}
-Value Value::MapRef(const MapData* map) {
-  Value v;
-  v.kind_ = Kind::kMap;
-  v.scalar_.p = map;
   return v;
 }
 Value Value::Optional(Value inner) {

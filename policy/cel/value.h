@@ -124,6 +124,50 @@ class Value {
   std::shared_ptr<const void> owner_;
 };
 
+// The allocation-free factories are inline: they sit on every evaluation's hot path.
+inline Value Value::Bool(bool b) {
+  Value v;
+  v.kind_ = Kind::kBool;
+  v.scalar_.b = b;
+  return v;
+}
+inline Value Value::Int(int64_t i) {
+  Value v;
+  v.kind_ = Kind::kInt;
+  v.scalar_.i = i;
+  return v;
+}
+inline Value Value::Uint(uint64_t u) {
+  Value v;
+  v.kind_ = Kind::kUint;
+  v.scalar_.u = u;
+  return v;
+}
+inline Value Value::Double(double d) {
+  Value v;
+  v.kind_ = Kind::kDouble;
+  v.scalar_.d = d;
+  return v;
+}
+inline Value Value::StringView(std::string_view text) {
+  Value v;
+  v.kind_ = Kind::kString;
+  v.text_ = text;
+  return v;
+}
+inline Value Value::ListRef(const ListData* list) {
+  Value v;
+  v.kind_ = Kind::kList;
+  v.scalar_.p = list;
+  return v;
+}
+inline Value Value::MapRef(const MapData* map) {
+  Value v;
+  v.kind_ = Kind::kMap;
+  v.scalar_.p = map;
+  return v;
+}
+
 struct ListData {
   std::vector<Value> elements;
 };

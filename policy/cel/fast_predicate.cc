@@ -1,0 +1,387 @@
+// Building: one recursive pass over the planned tree that either maps every node into the
+// subset or gives up. Costs mirror Evaluator::Eval: 1 per non-constant node; a chain of n
+// lookups on a variable costs n + 1, a call 1 plus its arguments, `&&`/`||` 1 plus the
+// children actually evaluated.
+#include "policy/cel/fast_predicate.h"
+
+#include <array>
+#include <cstring>
+#include <new>
+#include <optional>
+
+#include "policy/cel/evaluator.h"
+#include "policy/cel/operators.h"
+
+namespace draguard::cel {
+namespace {
+
+constexpr size_t kMaxCallArity = 3;
+
+// The value a defaulting map yields for a missing key (evaluator.cc does the same).
+const Value& EmptyMapValue() {
+  static const Value* empty = new Value(Value::MapRef(&EmptyMap()));
+  return *empty;
+}
+
+uint64_t Load64(const char* p) {
+  uint64_t v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+uint32_t Load32(const char* p) {
+  uint32_t v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+// Equality of two strings of the same length `n`, with word loads for the short keys of
+// attribute maps (a libc memcmp call costs more than the comparison itself there).
+bool SameBytes(const char* a, const char* b, size_t n) {
+  if (n >= 8) {
+    if (n > 16) return std::memcmp(a, b, n) == 0;
+    return Load64(a) == Load64(b) && Load64(a + n - 8) == Load64(b + n - 8);
+  }
+  if (n >= 4) return Load32(a) == Load32(b) && Load32(a + n - 4) == Load32(b + n - 4);
+  for (size_t i = 0; i < n; ++i) {
+    if (a[i] != b[i]) return false;
+  }
+  return true;
+}
+
+// A string-keyed lookup in `map`, as MapData::Find does for a string key.
+const Value* FindString(const MapData& map, std::string_view key) {
+  for (const auto& entry : map.entries) {
+    const Value& k = entry.first;
+    if (k.kind() != Kind::kString) continue;
+    std::string_view text = k.text();
+    if (text.size() == key.size() && SameBytes(text.data(), key.data(), key.size())) {
+      return &entry.second;
+    }
+  }
+  return nullptr;
+}
+
+bool IsConstString(const PlannedNode& node) {
+  return node.op == NodeOp::kConst && node.constant.kind() == Kind::kString;
+}
+
+}  // namespace
+
+class FastPredicate::Builder {
+ public:
+  explicit Builder(FastPredicate& out) : out_(out) {}
+
+  // Adds `node` as a boolean position (root or child of &&/||); nullopt when unsupported.
+  std::optional<uint32_t> AddBool(const PlannedNode& node) {
+    if (node.op == NodeOp::kAnd || node.op == NodeOp::kOr) {
+      std::vector<uint32_t> kids;
+      for (const auto& child : node.children) {
+        std::optional<uint32_t> k = AddBool(*child);
+        if (!k) return std::nullopt;
+        kids.push_back(*k);
+      }
+      Node n;
+      n.op = node.op == NodeOp::kAnd ? Op::kAnd : Op::kOr;
+      n.cost = 1;
+      max_cost_ += 1;
+      return Push(n, kids);
+    }
+    return AddValue(node);
+  }
+
+  uint64_t max_cost() const { return max_cost_; }
+
+ private:
+  // Adds a node whose whole subtree is always evaluated (no short-circuit inside).
+  std::optional<uint32_t> AddValue(const PlannedNode& node) {
+    if (node.op == NodeOp::kConst) {
+      Node n;
+      n.constant = &node.constant;
+      return Push(n, {});
+    }
+    if (node.op == NodeOp::kTestOnly) return AddChain(node, Op::kHas);
+    if (IsChainStep(node)) return AddChain(node, Op::kChain);
+    if (node.op != NodeOp::kCall || node.fn == nullptr || node.children.empty() ||
+        node.children.size() > kMaxCallArity) {
+      return std::nullopt;
+    }
+    std::vector<uint32_t> kids;
+    uint32_t cost = 1;
+    for (const auto& child : node.children) {
+      std::optional<uint32_t> k = AddValue(*child);
+      if (!k) return std::nullopt;
+      kids.push_back(*k);
+      cost += out_.nodes_[*k].cost;
+    }
+    Node n;
+    n.op = node.name == op::kEquals      ? Op::kEquals
+           : node.name == op::kNotEquals ? Op::kNotEquals
+                                         : Op::kCall;
+    if (node.name == op::kLess) n.order = Order::kLess;
+    if (node.name == op::kLessEquals) n.order = Order::kLessEquals;
+    if (node.name == op::kGreater) n.order = Order::kGreater;
+    if (node.name == op::kGreaterEquals) n.order = Order::kGreaterEquals;
+    n.fn = node.fn;
+    n.cost = cost;
+    max_cost_ += 1;
+    return Push(n, kids);
+  }
+
+  // A variable, a field selection or a constant-string index on a chain.
+  static bool IsChainStep(const PlannedNode& node) {
+    switch (node.op) {
+      case NodeOp::kGlobal: return true;
+      case NodeOp::kSelect: return IsChainStep(*node.children[0]);
+      case NodeOp::kCall:
+        return node.name == op::kIndex && node.children.size() == 2 &&
+               IsChainStep(*node.children[0]) && IsConstString(*node.children[1]);
+      default: return false;
+    }
+  }
+
+  // Flattens a chain (for kHas: the test-only node's operand chain plus its field).
+  std::optional<uint32_t> AddChain(const PlannedNode& node, Op op) {
+    std::vector<std::string_view> keys;
+    const PlannedNode* cur = &node;
+    if (op == Op::kHas) {
+      if (!IsChainStep(*node.children[0])) return std::nullopt;
+      keys.push_back(node.constant.text());
+      cur = node.children[0].get();
+    }
+    while (cur->op != NodeOp::kGlobal) {
+      keys.push_back(cur->op == NodeOp::kSelect ? cur->constant.text()
+                                                : cur->children[1]->constant.text());
+      cur = cur->children[0].get();
+    }
+    Node n;
+    n.op = op;
+    std::optional<uint32_t> variable = Variable(cur->name);
+    if (!variable) return std::nullopt;
+    n.variable = *variable;
+    n.first_key = static_cast<uint32_t>(out_.keys_.size());
+    n.key_count = static_cast<uint32_t>(keys.size());
+    out_.keys_.insert(out_.keys_.end(), keys.rbegin(), keys.rend());
+    n.cost = 1 + n.key_count;  // the variable and one per step (the test-only node included)
+    max_cost_ += n.cost;
+    return Push(n, {});
+  }
+
+  // The index of `name` in the variable table, added on first use.
+  std::optional<uint32_t> Variable(std::string_view name) {
+    auto& vars = out_.variables_;
+    for (size_t i = 0; i < vars.size(); ++i) {
+      if (vars[i] == name) return static_cast<uint32_t>(i);
+    }
+    if (vars.size() == Activation::kMaxVariables) return std::nullopt;
+    vars.push_back(name);
+    return static_cast<uint32_t>(vars.size() - 1);
+  }
+
+  uint32_t Push(Node n, const std::vector<uint32_t>& kids) {
+    n.first_child = static_cast<uint32_t>(out_.children_.size());
+    n.child_count = static_cast<uint32_t>(kids.size());
+    out_.children_.insert(out_.children_.end(), kids.begin(), kids.end());
+    out_.nodes_.push_back(n);
+    return static_cast<uint32_t>(out_.nodes_.size() - 1);
+  }
+
+  FastPredicate& out_;
+  uint64_t max_cost_ = 0;
+};
+
+FastPredicate::~FastPredicate() = default;
+
+std::unique_ptr<FastPredicate> FastPredicate::Build(const PlannedNode& root,
+                                                    uint64_t cost_limit) {
+  std::unique_ptr<FastPredicate> fast(new FastPredicate());
+  Builder builder(*fast);
+  std::optional<uint32_t> top = builder.AddBool(root);
+  if (!top) return nullptr;
+  if (cost_limit != 0 && builder.max_cost() > cost_limit) return nullptr;
+  // Children are pushed before parents: the root is the last node; keep it first.
+  fast->root_ = *top;
+  return fast;
+}
+
+FastPredicate::Outcome FastPredicate::Evaluate(const Activation& activation, EvalState& state,
+                                               uint64_t& cost) const {
+  std::array<const Value*, Activation::kMaxVariables> bound;
+  for (size_t i = 0; i < variables_.size(); ++i) bound[i] = activation.Find(variables_[i]);
+  Context cx{.variables = bound.data(), .state = state};
+  cost = 0;
+  return EvalBool(nodes_[root_], cx, cost);
+}
+
+FastPredicate::Outcome FastPredicate::EvaluateOne(std::string_view name, const Value& value,
+                                                  EvalState& state, uint64_t& cost) const {
+  const Value* bound = nullptr;
+  if (variables_.size() > 1) return Outcome::kBail;
+  if (variables_.size() == 1 && variables_[0] == name) bound = &value;
+  Context cx{.variables = &bound, .state = state};
+  cost = 0;
+  return EvalBool(nodes_[root_], cx, cost);
+}
+
+const Value* FastPredicate::ResolveChain(const Node& node, Context& cx) const {
+  const Value* cur = cx.variables[node.variable];
+  if (cur == nullptr) return nullptr;
+  const uint32_t steps = node.op == Op::kHas ? node.key_count - 1 : node.key_count;
+  for (uint32_t i = 0; i < steps; ++i) {
+    if (cur->kind() != Kind::kMap) return nullptr;
+    const MapData& map = cur->map();
+    const Value* found = FindString(map, keys_[node.first_key + i]);
+    if (found == nullptr) {
+      if (!map.defaulting) return nullptr;
+      found = &EmptyMapValue();
+    }
+    cur = found;
+  }
+  return cur;
+}
+
+// The arguments are copied into raw storage (copy-constructed, not default-constructed
+// and assigned), since Function takes a contiguous span of Values.
+// `_<_` and friends on two ints, compared in place (what CompareValues does for them).
+std::optional<bool> FastPredicate::IntOrder(const Node& node, const Value& a, const Value& b) {
+  if (a.kind() != Kind::kInt || b.kind() != Kind::kInt) return std::nullopt;
+  const int64_t x = a.int_value(), y = b.int_value();
+  switch (node.order) {
+    case Order::kLess: return x < y;
+    case Order::kLessEquals: return x <= y;
+    case Order::kGreater: return x > y;
+    case Order::kGreaterEquals: return x >= y;
+    case Order::kNone: break;
+  }
+  return std::nullopt;
+}
+
+template <size_t N>
+const Value* FastPredicate::Call(const Node& node, Context& cx,
+                                 std::optional<Value>& scratch) const {
+  alignas(Value) unsigned char storage[N * sizeof(Value)];
+  Value* args = reinterpret_cast<Value*>(storage);
+  size_t built = 0;
+  uint64_t inner = 0;  // included in node.cost
+  for (; built < N; ++built) {
+    const Node& child = nodes_[children_[node.first_child + built]];
+    std::optional<Value> arg_scratch;
+    const Value* arg = child.op == Op::kConst   ? child.constant
+                       : child.op == Op::kChain ? ResolveChain(child, cx)
+                                                : Resolve(child, cx, arg_scratch, inner);
+    if (arg == nullptr) break;
+    new (&args[built]) Value(*arg);
+  }
+  if (built == N) {
+    std::optional<bool> ordered;
+    if constexpr (N == 2) {
+      if (node.order != Order::kNone) ordered = IntOrder(node, args[0], args[1]);
+    }
+    if (ordered) {
+      scratch.emplace(Value::Bool(*ordered));
+    } else {
+      scratch.emplace(node.fn(std::span<const Value>(args, N), cx.state));
+    }
+  }
+  for (size_t i = 0; i < built; ++i) args[i].~Value();
+  if (built != N || scratch->is_error()) return nullptr;
+  return &*scratch;
+}
+
+const Value* FastPredicate::Resolve(const Node& node, Context& cx, std::optional<Value>& scratch,
+                                    uint64_t& cost) const {
+  const Value* v = nullptr;
+  switch (node.op) {
+    case Op::kConst: return node.constant;
+    case Op::kChain: v = ResolveChain(node, cx); break;
+    case Op::kCall:
+      switch (node.child_count) {
+        case 1: v = Call<1>(node, cx, scratch); break;
+        case 2: v = Call<2>(node, cx, scratch); break;
+        default: v = Call<3>(node, cx, scratch); break;
+      }
+      break;
+    default: {
+      Outcome o = EvalBool(node, cx, cost);
+      if (o == Outcome::kBail) return nullptr;
+      scratch.emplace(Value::Bool(o == Outcome::kTrue));
+      return &*scratch;
+    }
+  }
+  if (v != nullptr) cost += node.cost;
+  return v;
+}
+
+FastPredicate::Outcome FastPredicate::EvalBool(const Node& node, Context& cx,
+                                               uint64_t& cost) const {
+  switch (node.op) {
+    case Op::kAnd:
+    case Op::kOr: return EvalLogic(node, cx, cost);
+    case Op::kEquals:
+    case Op::kNotEquals: return EvalEquality(node, cx, cost);
+    case Op::kHas: {
+      const Value* operand = ResolveChain(node, cx);
+      if (operand == nullptr || operand->kind() != Kind::kMap) return Outcome::kBail;
+      const MapData& map = operand->map();
+      cost += node.cost;
+      const bool present =
+          map.defaulting || FindString(map, keys_[node.first_key + node.key_count - 1]);
+      return present ? Outcome::kTrue : Outcome::kFalse;
+    }
+    default: {
+      std::optional<Value> scratch;
+      const Value* v = Resolve(node, cx, scratch, cost);
+      if (v == nullptr || !v->is_bool()) return Outcome::kBail;
+      return v->bool_value() ? Outcome::kTrue : Outcome::kFalse;
+    }
+  }
+}
+
+// Evaluator::EvalLogic with errors left to the general evaluator: the first child that
+// decides the result stops the loop.
+FastPredicate::Outcome FastPredicate::EvalLogic(const Node& node, Context& cx,
+                                                uint64_t& cost) const {
+  const Outcome decisive = node.op == Op::kAnd ? Outcome::kFalse : Outcome::kTrue;
+  cost += node.cost;
+  for (uint32_t i = 0; i < node.child_count; ++i) {
+    Outcome o = EvalBool(nodes_[children_[node.first_child + i]], cx, cost);
+    if (o == Outcome::kBail) return o;
+    if (o == decisive) return o;
+  }
+  return decisive == Outcome::kFalse ? Outcome::kTrue : Outcome::kFalse;
+}
+
+// Strings, ints and bools are compared in place; anything else through Equal(), which
+// is what the registered `_==_`/`_!=_` implement. Constants and chains, the usual
+// operands, are resolved without scratch storage.
+FastPredicate::Outcome FastPredicate::EvalEquality(const Node& node, Context& cx,
+                                                   uint64_t& cost) const {
+  const Node& left = nodes_[children_[node.first_child]];
+  const Node& right = nodes_[children_[node.first_child + 1]];
+  std::optional<Value> scratch_a, scratch_b;
+  uint64_t inner = 0;  // included in node.cost
+  const Value* a = left.op == Op::kConst   ? left.constant
+                   : left.op == Op::kChain ? ResolveChain(left, cx)
+                                           : Resolve(left, cx, scratch_a, inner);
+  if (a == nullptr) return Outcome::kBail;
+  const Value* b = right.op == Op::kConst   ? right.constant
+                   : right.op == Op::kChain ? ResolveChain(right, cx)
+                                            : Resolve(right, cx, scratch_b, inner);
+  if (b == nullptr) return Outcome::kBail;
+  bool equal;
+  if (a->kind() == b->kind() && a->kind() == Kind::kString) {
+    std::string_view x = a->text(), y = b->text();
+    equal = x.size() == y.size() && SameBytes(x.data(), y.data(), x.size());
+  } else if (a->kind() == b->kind() && a->kind() == Kind::kInt) {
+    equal = a->int_value() == b->int_value();
+  } else if (a->kind() == b->kind() && a->kind() == Kind::kBool) {
+    equal = a->bool_value() == b->bool_value();
+  } else {
+    Value r = Equal(*a, *b);
+    if (!r.is_bool()) return Outcome::kBail;
+    equal = r.bool_value();
+  }
+  cost += node.cost;
+  return equal == (node.op == Op::kEquals) ? Outcome::kTrue : Outcome::kFalse;
+}
+
+}  // namespace draguard::cel

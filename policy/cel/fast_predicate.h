@@ -1,0 +1,103 @@
+// FastPredicate: a second, leaner evaluator for the shape almost every device selector
+// has — boolean logic over function calls whose arguments are constants or chains of
+// constant field/key lookups on a variable (`device.attributes["d"].model == "A100"`).
+//
+// The general evaluator (evaluator.h) walks the planned tree returning a Value per node
+// and charging cost per node. Here a chain is resolved by chasing pointers through the
+// borrowed maps, equality of strings is compared in place, and the cost is the static
+// sum of the evaluated parts. Whenever anything leaves the plain path — a missing key, an
+// error or non-bool result, an optional, a non-map receiver — evaluation answers kBail
+// and the caller runs the general evaluator from scratch, so every result that is not a
+// plain true/false comes from the general evaluator. A completed evaluation returns the
+// same boolean and the same actual cost the general evaluator would (the differential
+// test in tests/policy/cel/fast_predicate_test.cc holds both to it).
+#ifndef DRAGUARD_POLICY_CEL_FAST_PREDICATE_H_
+#define DRAGUARD_POLICY_CEL_FAST_PREDICATE_H_
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "policy/cel/activation.h"
+#include "policy/cel/functions/registry.h"
+#include "policy/cel/value.h"
+
+namespace draguard::cel {
+
+struct PlannedNode;
+
+class EvalState;
+
+class FastPredicate {
+ public:
+  enum class Outcome : uint8_t { kFalse, kTrue, kBail };
+
+  // Builds the fast form of `root`, or returns nullptr when the tree has a node outside
+  // the subset, or when its total cost could exceed `cost_limit` (0: no limit) — then
+  // only the general evaluator can cancel correctly. The result borrows from `root`'s
+  // constants: `root` must outlive it.
+  static std::unique_ptr<FastPredicate> Build(const PlannedNode& root, uint64_t cost_limit);
+
+  // Evaluates against `activation`; on kTrue/kFalse sets `cost` to the actual cost the
+  // general evaluator would report. `state` is handed to library functions only.
+  // Thread-safe (const, no shared scratch).
+  Outcome Evaluate(const Activation& activation, EvalState& state, uint64_t& cost) const;
+  // The same with `name` the only bound variable (no Activation to build).
+  Outcome EvaluateOne(std::string_view name, const Value& value, EvalState& state,
+                      uint64_t& cost) const;
+
+  FastPredicate(const FastPredicate&) = delete;
+  FastPredicate& operator=(const FastPredicate&) = delete;
+  ~FastPredicate();
+
+ private:
+  enum class Op : uint8_t { kConst, kChain, kHas, kCall, kEquals, kNotEquals, kAnd, kOr };
+  enum class Order : uint8_t { kNone, kLess, kLessEquals, kGreater, kGreaterEquals };
+
+  // One node; children are indexes into nodes_.
+  struct Node {
+    Op op = Op::kConst;
+    const Value* constant = nullptr;  // kConst
+    uint32_t variable = 0;            // kChain/kHas: index into variables_
+    uint32_t first_key = 0;           // kChain/kHas: keys_[first_key, first_key + key_count)
+    uint32_t key_count = 0;
+    Function fn = nullptr;            // kCall
+    Order order = Order::kNone;       // kCall of an ordering operator
+    uint32_t first_child = 0;         // kCall/kEquals/kNotEquals/kAnd/kOr: children_[...]
+    uint32_t child_count = 0;
+    uint32_t cost = 0;                // this node's own charge plus, for leaves, its parts
+  };
+
+  FastPredicate() = default;
+  class Builder;
+
+  // Resolves a value-producing node. Returns a pointer to borrowed data or to `scratch`;
+  // nullptr means bail.
+  struct Context {
+    const Value* const* variables;  // per variables_ entry: the bound value or null
+    EvalState& state;
+  };
+  // `scratch` holds a computed value (calls); chains and constants are returned in place.
+  const Value* Resolve(const Node& node, Context& cx, std::optional<Value>& scratch,
+                       uint64_t& cost) const;
+  static std::optional<bool> IntOrder(const Node& node, const Value& a, const Value& b);
+  template <size_t N>
+  const Value* Call(const Node& node, Context& cx, std::optional<Value>& scratch) const;
+  const Value* ResolveChain(const Node& node, Context& cx) const;
+  Outcome EvalBool(const Node& node, Context& cx, uint64_t& cost) const;
+  Outcome EvalLogic(const Node& node, Context& cx, uint64_t& cost) const;
+  Outcome EvalEquality(const Node& node, Context& cx, uint64_t& cost) const;
+
+  uint32_t root_ = 0;             // children are stored before their parents
+  std::vector<Node> nodes_;
+  std::vector<uint32_t> children_;
+  std::vector<std::string_view> keys_;
+  std::vector<std::string_view> variables_;  // at most Activation::kMaxVariables
+};
+
+}  // namespace draguard::cel
+
+#endif  // DRAGUARD_POLICY_CEL_FAST_PREDICATE_H_

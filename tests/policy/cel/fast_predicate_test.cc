@@ -1,0 +1,210 @@
+// FastPredicate against the general evaluator: every expression is planned twice, with
+// RuntimeOptions::fast_path on and off, and evaluated on the same devices; the result
+// (value, or error text) and the actual cost must be identical. Expressions come from a
+// table of the shapes selectors use and from a seeded random generator that mixes types
+// freely (the expressions are not type-checked), so that missing keys, type errors,
+// cross-type equality and the defaulting maps are all exercised.
+#include "policy/cel/fast_predicate.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "policy/cel/device.h"
+#include "policy/cel/parser.h"
+#include "policy/cel/program.h"
+
+namespace draguard::cel {
+namespace {
+
+struct Planned {
+  Program fast;
+  Program general;
+};
+
+std::optional<Planned> PlanBoth(const std::string& expr) {
+  ParseResult parsed = Parse(expr);
+  if (!parsed.ok()) return std::nullopt;
+  StatusOr<Program> fast = Plan(*parsed.ast, RuntimeOptions{});
+  StatusOr<Program> general = Plan(*parsed.ast, RuntimeOptions{.fast_path = false});
+  if (!fast.ok() || !general.ok()) return std::nullopt;
+  return Planned{*std::move(fast), *std::move(general)};
+}
+
+std::string Describe(const Value& v) {
+  return std::string(v.TypeName()) + ":" + (v.is_error() ? std::string(v.text()) : v.DebugString());
+}
+
+// Evaluates `p` both ways on `device`; returns whether the fast form decided.
+bool ExpectSameResult(const std::string& expr, const Planned& p, const PreparedDevice& device) {
+  const Value bound = device.device();
+  EvalState fast_state, general_state;
+  const bool decided = p.fast.TryFast("device", bound, fast_state).has_value();
+  Value fast = p.fast.Evaluate("device", bound, fast_state);
+  Value general = p.general.Evaluate("device", bound, general_state);
+  EXPECT_EQ(Describe(fast), Describe(general)) << expr;
+  EXPECT_EQ(fast_state.cost(), general_state.cost()) << expr;
+  return decided;
+}
+
+std::vector<PreparedDevice> Devices() {
+  std::vector<DeviceData> data(3);
+  data[0].driver = "gpu.example.com";
+  data[0].attributes["model"].string_value = "A100";
+  data[0].attributes["index"].int_value = 3;
+  data[0].attributes["driverVersion"].version_value = "1.2.3";
+  data[0].attributes["dra.net/rdma"].bool_value = true;
+  data[0].attributes["resource.kubernetes.io/pciBusID"].string_value = "0008:06:00.0";
+  data[0].capacity["memory"] = "80Gi";
+  data[1].driver = "dra.net";
+  data[1].attributes["rdma"].bool_value = false;
+  data[1].attributes["ifName"].string_value = "eth0";
+  data[1].attributes["numaNode"].int_value = 0;
+  data[1].capacity["dra.net/bandwidth"] = "100G";
+  data[2].driver = "gpu.example.com";  // no attributes at all
+  std::vector<PreparedDevice> out;
+  for (const DeviceData& d : data) out.push_back(*PreparedDevice::Prepare(d));
+  return out;
+}
+
+TEST(FastPredicateTest, TableMatchesGeneralEvaluator) {
+  const std::vector<std::string> exprs = {
+      R"(device.driver == "gpu.example.com")",
+      R"(device.driver != "gpu.example.com")",
+      R"("gpu.example.com" == device.driver)",
+      R"(device.attributes["gpu.example.com"].model == "A100")",
+      R"(device.attributes["gpu.example.com"]["model"] == "A100")",
+      R"(device.attributes["gpu.example.com"].index == 3)",
+      R"(device.attributes["gpu.example.com"].index == 3u)",
+      R"(device.attributes["gpu.example.com"].index == 3.0)",
+      R"(device.attributes["gpu.example.com"].index == "3")",
+      R"(device.attributes["gpu.example.com"].index > 2 && device.attributes["gpu.example.com"].index <= 3)",
+      R"(device.attributes["gpu.example.com"].model < "B")",
+      R"(device.attributes["dra.net"].rdma)",
+      R"(device.attributes["dra.net"].rdma == true || device.attributes["dra.net"].numaNode == 0)",
+      R"(!device.attributes["dra.net"].rdma)",
+      R"(has(device.attributes["gpu.example.com"].model))",
+      R"(has(device.attributes["nowhere.example.com"].model))",
+      R"(has(device.attributes.model))",
+      R"(device.attributes["nowhere.example.com"].model == "A100")",
+      R"(device.attributes["gpu.example.com"].missing == "x" || true)",
+      R"(true || device.attributes["gpu.example.com"].missing == "x")",
+      R"(false && device.attributes["gpu.example.com"].missing == "x")",
+      R"(device.attributes["resource.kubernetes.io"].pciBusID in ["0001:00:00.0", "0008:06:00.0"])",
+      R"(device.attributes["gpu.example.com"].model.startsWith("A1"))",
+      R"(device.attributes["gpu.example.com"].model.contains("10"))",
+      R"(device.capacity["gpu.example.com"].memory.compareTo(quantity("40Gi")) >= 0)",
+      R"(device.capacity["gpu.example.com"].memory.isGreaterThan(quantity("100Gi")))",
+      R"(device.capacity["gpu.example.com"].memory == quantity("80Gi"))",
+      R"(quantity("80Gi") == device.capacity["gpu.example.com"].memory)",
+      R"(device.attributes["gpu.example.com"].driverVersion.isGreaterThan(semver("1.0.0")))",
+      R"(device.attributes["gpu.example.com"].driverVersion == semver("1.2.3"))",
+      R"(device.attributes["gpu.example.com"].driverVersion.compareTo(semver("2.0.0")) < 0)",
+      R"(device.attributes["gpu.example.com"].size() > 2)",
+      R"(size(device.attributes) == 3)",
+      R"(device.attributes == device.attributes)",
+      R"(device.attributes["gpu.example.com"] == {})",
+      R"(device.driver)",
+      R"(device.attributes["gpu.example.com"].model)",
+      R"(device)",
+      R"(nodevice.driver == "x")",
+      R"(device.driver.model == "x")",
+      R"(device.attributes["gpu.example.com"].?model.orValue("") == "A100")",
+      R"(device.attributes["gpu.example.com"].model == "A100" ? true : false)",
+      R"(device.attributes["gpu.example.com"].all(k, k != ""))",
+      R"(1 / 0 == 1 || device.driver == "gpu.example.com")",
+      R"(device.attributes["gpu.example.com"].index + 1 == 4)",
+      R"(device.attributes["gpu.example.com"].index * 9223372036854775807 > 0)",
+  };
+  const std::vector<PreparedDevice> devices = Devices();
+  int decided = 0;
+  for (const std::string& expr : exprs) {
+    std::optional<Planned> p = PlanBoth(expr);
+    ASSERT_TRUE(p.has_value()) << expr;
+    for (const PreparedDevice& d : devices) decided += ExpectSameResult(expr, *p, d);
+  }
+  // The fast form must actually decide most of these, or the comparison proves nothing.
+  EXPECT_GT(decided, static_cast<int>(exprs.size()));
+}
+
+// A random expression over the devices' names, types mixed on purpose.
+class Generator {
+ public:
+  explicit Generator(uint32_t seed) : rng_(seed) {}
+
+  std::string Bool(int depth) {
+    switch (Pick(depth > 0 ? 9 : 6)) {
+      case 0: return Operand() + " == " + Operand();
+      case 1: return Operand() + " != " + Operand();
+      case 2: return Operand() + Pick({" < ", " <= ", " > ", " >= "}) + Operand();
+      case 3: return "has(" + Chain(true) + ")";
+      case 4: return Operand() + " in " + Pick({"[\"A100\", \"eth0\"]", "[1, 3]", "device.attributes"});
+      case 5: return Chain(false) + Pick({".contains(\"10\")", ".startsWith(\"A\")",
+                                          ".compareTo(quantity(\"40Gi\")) >= 0",
+                                          ".isGreaterThan(semver(\"1.0.0\"))"});
+      case 6: return "(" + Bool(depth - 1) + " && " + Bool(depth - 1) + ")";
+      case 7: return "(" + Bool(depth - 1) + " || " + Bool(depth - 1) + ")";
+      default: return "!(" + Bool(depth - 1) + ")";
+    }
+  }
+
+ private:
+  std::string Operand() {
+    if (Pick(3) == 0) {
+      return Pick({"\"A100\"", "\"gpu.example.com\"", "\"\"", "3", "0", "3u", "3.0", "true",
+                   "false", "null", "quantity(\"80Gi\")", "semver(\"1.2.3\")", "[1]", "{}"});
+    }
+    return Chain(false);
+  }
+
+  std::string Chain(bool for_has) {
+    if (!for_has && Pick(6) == 0) return "device.driver";
+    std::string c = Pick({"device.attributes", "device.capacity", "device"});
+    c += "[\"" + Pick({"gpu.example.com", "dra.net", "resource.kubernetes.io", "nowhere.io"}) +
+         "\"]";
+    const std::string name = Pick({"model", "index", "rdma", "driverVersion", "pciBusID",
+                                   "memory", "bandwidth", "numaNode", "ifName", "x"});
+    return c + (Pick(2) == 0 ? "." + name : "[\"" + name + "\"]");
+  }
+
+  int Pick(int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng_); }
+  std::string Pick(std::initializer_list<const char*> options) {
+    return *(options.begin() + Pick(static_cast<int>(options.size())));
+  }
+
+  std::mt19937 rng_;
+};
+
+TEST(FastPredicateTest, RandomExpressionsMatchGeneralEvaluator) {
+  const std::vector<PreparedDevice> devices = Devices();
+  Generator gen(20261124);
+  int planned = 0, decided = 0;
+  for (int i = 0; i < 3000; ++i) {
+    const std::string expr = gen.Bool(3);
+    std::optional<Planned> p = PlanBoth(expr);
+    if (!p) continue;  // a constant conversion that fails to plan, the same both ways
+    ++planned;
+    for (const PreparedDevice& d : devices) decided += ExpectSameResult(expr, *p, d);
+  }
+  EXPECT_GT(planned, 2500);
+  EXPECT_GT(decided, planned / 2);
+}
+
+TEST(FastPredicateTest, CostLimitLeavesCancellationToGeneralEvaluator) {
+  ParseResult parsed = Parse(R"(device.driver == "a" || device.driver == "b")");
+  ASSERT_TRUE(parsed.ok());
+  StatusOr<Program> program = Plan(*parsed.ast, RuntimeOptions{.cost_limit = 3});
+  ASSERT_TRUE(program.ok());
+  const std::vector<PreparedDevice> devices = Devices();
+  const Value bound = devices[0].device();
+  EvalState state;
+  EXPECT_FALSE(program->TryFast("device", bound, state).has_value());
+  Value v = program->Evaluate("device", bound, state);
+  ASSERT_TRUE(v.is_error());
+  EXPECT_EQ(v.text(), "operation cancelled: actual cost limit exceeded");
+}
+
+}  // namespace
+}  // namespace draguard::cel
