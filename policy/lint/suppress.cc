@@ -86,14 +86,4 @@ bool Suppressions::Silences(std::string_view code, int line) const {
   return it != by_line_.end() && Matches(it->second, code);
 }
 
-void ApplySuppressions(const Suppressions& suppressions, std::vector<Diagnostic>& diagnostics) {
-  if (suppressions.empty()) return;
-  std::vector<Diagnostic> kept;
-  kept.reserve(diagnostics.size());
-  for (Diagnostic& d : diagnostics) {
-    if (!suppressions.Silences(d.code, d.position.line)) kept.push_back(std::move(d));
-  }
-  diagnostics = std::move(kept);
-}
-
 }  // namespace draguard::lint

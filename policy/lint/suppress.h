@@ -34,9 +34,6 @@ class Suppressions {
   std::vector<std::string> file_;
 };
 
-// Drops the diagnostics of `file` that its suppressions silence. Keeps order.
-void ApplySuppressions(const Suppressions& suppressions, std::vector<Diagnostic>& diagnostics);
-
 }  // namespace draguard::lint
 
 #endif  // DRAGUARD_POLICY_LINT_SUPPRESS_H_

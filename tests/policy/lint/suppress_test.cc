@@ -46,20 +46,5 @@ INSTANTIATE_TEST_SUITE_P(
              1, false}),
     [](const auto& test_info) { return test_info.param.name; });
 
-TEST(ApplySuppressionsTest, DropsOnlySilenced) {
-  Suppressions s = Suppressions::Scan(SourceText("f.yaml", "a: 1 # draguard:ignore x.y\nb: 2\n"));
-  std::vector<Diagnostic> diags(3);
-  diags[0].code = "x.y";
-  diags[0].position = {1, 1};
-  diags[1].code = "x.z";
-  diags[1].position = {1, 1};
-  diags[2].code = "x.y";
-  diags[2].position = {2, 1};
-  ApplySuppressions(s, diags);
-  ASSERT_EQ(diags.size(), 2u);
-  EXPECT_EQ(diags[0].code, "x.z");
-  EXPECT_EQ(diags[1].position.line, 2);
-}
-
 }  // namespace
 }  // namespace draguard::lint
