@@ -17,6 +17,7 @@ struct PreparedDevice::Storage {
   MapData attributes{.entries = {}, .defaulting = true};
   MapData capacity{.entries = {}, .defaulting = true};
   MapData device;
+  Value device_value = Value::MapRef(&device);  // what device() returns
 
   std::string_view Keep(std::string s) { return strings.emplace_back(std::move(s)); }
 
@@ -98,13 +99,12 @@ StatusOr<PreparedDevice> PreparedDevice::Prepare(const DeviceData& data,
   return device;
 }
 
-Value PreparedDevice::device() const { return Value::MapRef(&storage_->device); }
+const Value& PreparedDevice::device() const { return storage_->device_value; }
 
 StatusOr<bool> EvaluateSelector(const Program& program, const PreparedDevice& device,
                                 EvalState& state) {
-  const Value bound = device.device();
-  if (std::optional<bool> fast = program.TryFast("device", bound, state)) return *fast;
-  Value result = program.Evaluate("device", bound, state);
+  if (std::optional<bool> fast = program.TryFast("device", device.device(), state)) return *fast;
+  Value result = program.Evaluate("device", device.device(), state);
   if (result.is_bool()) return result.bool_value();
   if (result.is_error()) {
     return InvalidArgumentError("CEL runtime error: " + std::string(result.text()));

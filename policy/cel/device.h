@@ -48,7 +48,7 @@ class PreparedDevice {
   ~PreparedDevice();
 
   // The value bound to `device` (borrows this object's storage).
-  Value device() const;
+  const Value& device() const;
 
  private:
   struct Storage;

@@ -216,7 +216,10 @@ FastPredicate::Outcome FastPredicate::EvaluateOne(std::string_view name, const V
                                                   EvalState& state, uint64_t& cost) const {
   const Value* bound = nullptr;
   if (variables_.size() > 1) return Outcome::kBail;
-  if (variables_.size() == 1 && variables_[0] == name) bound = &value;
+  if (variables_.size() == 1 && variables_[0].size() == name.size() &&
+      SameBytes(variables_[0].data(), name.data(), name.size())) {
+    bound = &value;
+  }
   Context cx{.variables = &bound, .state = state};
   cost = 0;
   return EvalBool(nodes_[root_], cx, cost);
