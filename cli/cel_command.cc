@@ -217,7 +217,7 @@ int RunCel(const std::vector<std::string>& args, CommandContext& context) {
   }
   Outcome outcome = CompileOutcome(compiled);
   if (outcome.ok) {
-    outcome = Evaluate(compiled, *device, options.Enabled(validate::Gate::kDRAConsumableCapacity));
+    outcome = Evaluate(compiled, *device, options.Enabled(Gate::kDRAConsumableCapacity));
   }
   PrintOutcome(outcome, flags.output == "json", context.out);
   return outcome.ok ? kExitOk : kExitFindings;

@@ -49,7 +49,7 @@ StatusOr<ClusterSettings> ResolveClusterFlags(const ClusterFlags& flags, std::os
   }
   if (!flags.kubernetes_version.empty()) {
     DRAGUARD_ASSIGN_OR_RETURN(settings.version,
-                              validate::ParseKubernetesVersion(flags.kubernetes_version));
+                              ParseKubernetesVersion(flags.kubernetes_version));
   } else if (settings.policy.kubernetes_version) {
     settings.version = *settings.policy.kubernetes_version;
   }
@@ -57,7 +57,7 @@ StatusOr<ClusterSettings> ResolveClusterFlags(const ClusterFlags& flags, std::os
   DRAGUARD_ASSIGN_OR_RETURN(settings.gates,
                             config::EffectiveGates(settings.policy, settings.version, flag_gates));
 
-  const std::string_view name = validate::KubernetesVersionName(settings.version);
+  const std::string_view name = KubernetesVersionName(settings.version);
   DRAGUARD_ASSIGN_OR_RETURN(settings.allocator.version, alloc::ParseKubeVersion(name));
   settings.allocator.gates = alloc::DefaultFeatureGates(settings.allocator.version);
   std::string all_gates = settings.policy.feature_gates;

@@ -26,8 +26,8 @@ struct ClusterFlags {
 };
 
 struct ClusterSettings {
-  validate::KubernetesVersion version = validate::kDefaultKubernetesVersion;
-  validate::FeatureGates gates;
+  KubernetesVersion version = kDefaultKubernetesVersion;
+  FeatureGates gates;
   config::PolicyConfig policy;
   // The allocator's view of the same version and gates.
   alloc::AllocatorOptions allocator;

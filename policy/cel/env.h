@@ -23,11 +23,10 @@
 
 #include "policy/cel/decls.h"
 #include "policy/cel/types.h"
+#include "policy/common/kubernetes_version.h"
 #include "policy/common/status_or.h"
 
 namespace draguard::cel {
-
-enum class KubernetesVersion { k1_34, k1_35 };
 
 struct EnvOptions {
   enum Mode { kNewExpressions, kStoredExpressions };

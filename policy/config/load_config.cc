@@ -123,9 +123,9 @@ void ReadFeatureGates(const k8s::DocNode& node, PolicyConfig& config, Reporter& 
                  "featureGates must be a string (Name=true,...) or a map of booleans");
     return;
   }
-  validate::KubernetesVersion version =
-      config.kubernetes_version.value_or(validate::kDefaultKubernetesVersion);
-  if (StatusOr<validate::FeatureGates> gates = validate::FeatureGates::Parse(text, version);
+  KubernetesVersion version =
+      config.kubernetes_version.value_or(kDefaultKubernetesVersion);
+  if (StatusOr<FeatureGates> gates = FeatureGates::Parse(text, version);
       !gates.ok()) {
     report.Error("config.feature-gates.invalid", node, "featureGates",
                  std::string(gates.status().message()));
@@ -150,7 +150,7 @@ void ReadTopLevel(const k8s::DocNode& root, LoadedConfig& out, Reporter& report)
   // kubernetesVersion first: featureGates are checked against it.
   if (const k8s::DocNode* v = root.Find("kubernetesVersion")) {
     const std::string& text = v->text;
-    if (StatusOr<validate::KubernetesVersion> version = validate::ParseKubernetesVersion(text);
+    if (StatusOr<KubernetesVersion> version = ParseKubernetesVersion(text);
         version.ok()) {
       config.kubernetes_version = *version;
     } else {
@@ -231,12 +231,11 @@ StatusOr<LoadedConfig> ReadPolicyConfig(const std::string& path) {
   return ParsePolicyConfig(SourceText(path, std::move(text)));
 }
 
-StatusOr<validate::FeatureGates> EffectiveGates(const PolicyConfig& config,
-                                                validate::KubernetesVersion version,
-                                                std::string_view flag_gates) {
+StatusOr<FeatureGates> EffectiveGates(const PolicyConfig& config, KubernetesVersion version,
+                                      std::string_view flag_gates) {
   std::string text = config.feature_gates;
   if (!flag_gates.empty()) text += (text.empty() ? "" : ",") + std::string(flag_gates);
-  return validate::FeatureGates::Parse(text, version);
+  return FeatureGates::Parse(text, version);
 }
 
 }  // namespace draguard::config

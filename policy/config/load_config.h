@@ -45,9 +45,8 @@ StatusOr<LoadedConfig> ReadPolicyConfig(const std::string& path);
 
 // The gates for `version`: the file's featureGates, then `flag_gates` on top (kube syntax
 // both). Errors are FeatureGates::Parse's.
-StatusOr<validate::FeatureGates> EffectiveGates(const PolicyConfig& config,
-                                                validate::KubernetesVersion version,
-                                                std::string_view flag_gates);
+StatusOr<FeatureGates> EffectiveGates(const PolicyConfig& config, KubernetesVersion version,
+                                      std::string_view flag_gates);
 
 }  // namespace draguard::config
 

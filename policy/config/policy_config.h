@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "policy/common/diagnostic.h"
-#include "policy/validate/options.h"
+#include "policy/common/kubernetes_version.h"
 
 namespace draguard::config {
 
@@ -35,7 +35,7 @@ struct Rule {
 };
 
 struct PolicyConfig {
-  std::optional<validate::KubernetesVersion> kubernetes_version;
+  std::optional<KubernetesVersion> kubernetes_version;
   // Kube syntax, `Name=true,Other=false`; parsed against the effective version by
   // EffectiveGates, since the version may come from a flag.
   std::string feature_gates;

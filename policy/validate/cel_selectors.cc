@@ -6,7 +6,7 @@ namespace draguard::validate {
 
 cel::EnvOptions CelEnvOptions(const ValidationOptions& options, SelectorKind kind) {
   cel::EnvOptions env;
-  env.version = options.Is134() ? cel::KubernetesVersion::k1_34 : cel::KubernetesVersion::k1_35;
+  env.version = options.version;
   env.mode = kind == SelectorKind::kStoredExpression ? cel::EnvOptions::kStoredExpressions
                                                      : cel::EnvOptions::kNewExpressions;
   env.consumable_capacity_gate = options.Enabled(Gate::kDRAConsumableCapacity);

@@ -32,9 +32,9 @@ class ClusterFlagsTest : public ::testing::Test {
 TEST_F(ClusterFlagsTest, DefaultsAreTheLatestRelease) {
   StatusOr<ClusterSettings> s = ResolveClusterFlags({}, err_);
   ASSERT_TRUE(s.ok()) << s.status();
-  EXPECT_EQ(s->version, validate::KubernetesVersion::k1_35);
+  EXPECT_EQ(s->version, KubernetesVersion::k1_35);
   EXPECT_EQ(s->allocator.version, alloc::KubeVersion::k1_35);
-  EXPECT_FALSE(s->gates.Enabled(validate::Gate::kDRAConsumableCapacity));
+  EXPECT_FALSE(s->gates.Enabled(Gate::kDRAConsumableCapacity));
 }
 
 TEST_F(ClusterFlagsTest, FlagsWinOverThePolicyFile) {
@@ -44,17 +44,17 @@ TEST_F(ClusterFlagsTest, FlagsWinOverThePolicyFile) {
       "featureGates: {DRAConsumableCapacity: true, DRADeviceTaints: true}\n");
   StatusOr<ClusterSettings> from_file = ResolveClusterFlags(flags, err_);
   ASSERT_TRUE(from_file.ok()) << from_file.status();
-  EXPECT_EQ(from_file->version, validate::KubernetesVersion::k1_34);
+  EXPECT_EQ(from_file->version, KubernetesVersion::k1_34);
   EXPECT_EQ(from_file->allocator.version, alloc::KubeVersion::k1_34);
-  EXPECT_TRUE(from_file->gates.Enabled(validate::Gate::kDRAConsumableCapacity));
+  EXPECT_TRUE(from_file->gates.Enabled(Gate::kDRAConsumableCapacity));
 
   flags.kubernetes_version = "1.35";
   flags.feature_gates = {"DRAConsumableCapacity=false"};
   StatusOr<ClusterSettings> both = ResolveClusterFlags(flags, err_);
   ASSERT_TRUE(both.ok()) << both.status();
-  EXPECT_EQ(both->version, validate::KubernetesVersion::k1_35);
-  EXPECT_FALSE(both->gates.Enabled(validate::Gate::kDRAConsumableCapacity));
-  EXPECT_TRUE(both->gates.Enabled(validate::Gate::kDRADeviceTaints));  // file's, kept
+  EXPECT_EQ(both->version, KubernetesVersion::k1_35);
+  EXPECT_FALSE(both->gates.Enabled(Gate::kDRAConsumableCapacity));
+  EXPECT_TRUE(both->gates.Enabled(Gate::kDRADeviceTaints));  // file's, kept
 }
 
 TEST_F(ClusterFlagsTest, PolicyFileErrorsArePrintedAndFail) {

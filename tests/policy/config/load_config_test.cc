@@ -27,7 +27,7 @@ TEST(LoadConfigTest, ReadsEveryField) {
                               "  schema.attribute.unknown: error\n");
   ASSERT_TRUE(loaded.ok()) << loaded.diagnostics.items().front().message;
   const PolicyConfig& c = loaded.config;
-  EXPECT_EQ(c.kubernetes_version, validate::KubernetesVersion::k1_34);
+  EXPECT_EQ(c.kubernetes_version, KubernetesVersion::k1_34);
   EXPECT_EQ(c.feature_gates, "DRAConsumableCapacity=true");
   EXPECT_TRUE(c.warnings_as_errors);
   EXPECT_THAT(c.exempt_namespaces, ElementsAre("kube-system", "monitoring"));
@@ -40,7 +40,7 @@ TEST(LoadConfigTest, ReadsEveryField) {
 TEST(LoadConfigTest, UnquotedVersionNumberIsAccepted) {
   LoadedConfig loaded = Parse(std::string(kHeader) + "kubernetesVersion: 1.35\n");
   ASSERT_TRUE(loaded.ok());
-  EXPECT_EQ(loaded.config.kubernetes_version, validate::KubernetesVersion::k1_35);
+  EXPECT_EQ(loaded.config.kubernetes_version, KubernetesVersion::k1_35);
 }
 
 TEST(LoadConfigTest, GateStringIsCheckedAgainstTheFilesVersion) {
@@ -112,14 +112,14 @@ TEST(LoadConfigTest, UnknownCodeSuggestsTheClosest) {
 TEST(LoadConfigTest, FlagGatesGoOnTopOfTheFile) {
   PolicyConfig config;
   config.feature_gates = "DRAConsumableCapacity=true";
-  StatusOr<validate::FeatureGates> gates =
-      EffectiveGates(config, validate::KubernetesVersion::k1_35, "DRAConsumableCapacity=false");
+  StatusOr<FeatureGates> gates =
+      EffectiveGates(config, KubernetesVersion::k1_35, "DRAConsumableCapacity=false");
   ASSERT_TRUE(gates.ok());
-  EXPECT_FALSE(gates->Enabled(validate::Gate::kDRAConsumableCapacity));
+  EXPECT_FALSE(gates->Enabled(Gate::kDRAConsumableCapacity));
   config.feature_gates = "DRAConsumableCapacity=true";
-  gates = EffectiveGates(config, validate::KubernetesVersion::k1_35, "");
+  gates = EffectiveGates(config, KubernetesVersion::k1_35, "");
   ASSERT_TRUE(gates.ok());
-  EXPECT_TRUE(gates->Enabled(validate::Gate::kDRAConsumableCapacity));
+  EXPECT_TRUE(gates->Enabled(Gate::kDRAConsumableCapacity));
 }
 
 TEST(LoadConfigTest, MissingFileIsAStatus) {
