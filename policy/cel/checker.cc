@@ -196,7 +196,11 @@ class TypeChecker {
       return true;
     }
     std::string_view bare = rooted ? name.substr(1) : name;
-    if (std::optional<Type> t = TypeNameType(bare)) {
+    std::optional<Type> type_name = TypeNameType(bare);
+    if (bare == "optional_type" && env_.HasLibrary(Library::kOptionals)) {
+      type_name = Type::TypeOf(Type::Optional(Type::Dyn()));  // cel-go's optional library
+    }
+    if (const std::optional<Type>& t = type_name) {
       SetType(e, *t);
       SetVariableRef(e, std::string(bare), from_select);
       return true;

@@ -3,6 +3,7 @@
 #define DRAGUARD_POLICY_CEL_RUNTIME_OPTIONS_H_
 
 #include <cstdint>
+#include <string>
 
 namespace draguard::cel {
 
@@ -16,6 +17,10 @@ struct RuntimeOptions {
   int interrupt_check_frequency = 100;
   // RE2 program size limit for patterns compiled by matches/find/findAll.
   int regex_max_program_size = 10000;
+  // cel-go's container (namespace) for name resolution: with "a.b", an identifier `x` is
+  // looked up as "a.b.x", "a.x", then "x" (a leading '.' means the root only), and function
+  // names likewise. Kubernetes sets none.
+  std::string container;
 };
 
 }  // namespace draguard::cel
