@@ -134,6 +134,30 @@ struct Expr {
   ComprehensionExpr* as_comprehension() { return std::get_if<ComprehensionExpr>(&kind); }
 };
 
+// Calls `f(const Expr&)` on each direct child of `e`, in source order (call target first,
+// map keys before values, comprehension parts in declaration order).
+template <typename F>
+void ForEachChild(const Expr& e, F&& f) {
+  if (const CallExpr* call = e.as_call()) {
+    if (call->target) f(*call->target);
+    for (const ExprPtr& a : call->args) f(*a);
+  } else if (const SelectExpr* sel = e.as_select()) {
+    f(*sel->operand);
+  } else if (const ListExpr* list = e.as_list()) {
+    for (const ExprPtr& el : list->elements) f(*el);
+  } else if (const StructExpr* st = e.as_struct()) {
+    for (const StructEntry& entry : st->entries) {
+      if (entry.key) f(*entry.key);
+      if (entry.value) f(*entry.value);
+    }
+  } else if (const ComprehensionExpr* c = e.as_comprehension()) {
+    for (const ExprPtr* p : {&c->iter_range, &c->accu_init, &c->loop_condition, &c->loop_step,
+                             &c->result}) {
+      if (*p) f(**p);
+    }
+  }
+}
+
 // A parsed expression with its source. Positions of nodes come from `offset`; for macro
 // expansions the synthesized nodes carry the offset of the macro call.
 class Ast {

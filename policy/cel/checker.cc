@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "policy/cel/checker_internal/format_validator.h"
 #include "policy/cel/checker_internal/literal_validators.h"
 #include "policy/cel/checker_internal/unify.h"
 #include "policy/cel/operators.h"
@@ -135,9 +136,13 @@ class TypeChecker {
     Visit(ast_.root());
     for (Type& t : result_.checked.mutable_types()) t = Substitute(mapping_, t, true);
     result_.checked.SetResultType(result_.checked.TypeOf(ast_.root().id));
-    // cel-go runs AST validators only on expressions that type-checked.
-    if (env_.literal_validators() && result_.ok()) {
+    // cel-go runs AST validators only on expressions that type-checked, and runs them all.
+    const bool checked_ok = result_.ok();
+    if (env_.literal_validators() && checked_ok) {
       checker_internal::ValidateLiterals(ast_.root(), result_.issues);
+    }
+    if (env_.HasLibrary(Library::kStringsV2) && checked_ok) {
+      checker_internal::ValidateFormatCalls(ast_.root(), result_.checked, result_.issues);
     }
     return std::move(result_);
   }
@@ -191,7 +196,11 @@ class TypeChecker {
       return true;
     }
     std::string_view bare = rooted ? name.substr(1) : name;
-    if (std::optional<Type> t = TypeNameType(bare)) {
+    std::optional<Type> type_name = TypeNameType(bare);
+    if (bare == "optional_type" && env_.HasLibrary(Library::kOptionals)) {
+      type_name = Type::TypeOf(Type::Optional(Type::Dyn()));  // cel-go's optional library
+    }
+    if (const std::optional<Type>& t = type_name) {
       SetType(e, *t);
       SetVariableRef(e, std::string(bare), from_select);
       return true;
@@ -256,6 +265,15 @@ class TypeChecker {
     if (call.function == op::kOptSelect && call.args.size() == 2 && !call.target) {
       return VisitOptSelect(e, call);
     }
+    // The strings extension exempts every literal under a `format` call from Kubernetes'
+    // homogeneous-literal rule (cel-go's HomogeneousAggregateLiteralExemptFunctions).
+    const bool exempt = call.function == "format" && env_.HasLibrary(Library::kStringsV2);
+    homogeneity_exempt_depth_ += exempt ? 1 : 0;
+    VisitCallChildren(e, call);
+    homogeneity_exempt_depth_ -= exempt ? 1 : 0;
+  }
+
+  void VisitCallChildren(const Expr& e, const CallExpr& call) {
     for (const ExprPtr& arg : call.args) Visit(*arg);
     if (!call.target) {
       const FunctionDecl* fn = LookupFunction(call.function);
@@ -418,7 +436,9 @@ class TypeChecker {
   Type Join(const Expr& e, const std::optional<Type>& previous, const Type& current) {
     if (!previous) return current;
     if (Assignable(*previous, current)) return MostGeneral(*previous, current);
-    if (!env_.homogeneous_aggregate_literals()) return Type::Dyn();
+    if (!env_.homogeneous_aggregate_literals() || homogeneity_exempt_depth_ > 0) {
+      return Type::Dyn();
+    }
     TypeMismatch(e, *previous, current);
     return Type::Error();
   }
@@ -508,6 +528,7 @@ class TypeChecker {
   std::vector<std::pair<std::string_view, Type>> scopes_;
   int next_var_ = 0;
   int errors_ = 0;
+  int homogeneity_exempt_depth_ = 0;
 };
 
 }  // namespace

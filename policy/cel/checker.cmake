@@ -4,6 +4,7 @@ add_library(draguard_cel_checker STATIC
   ${CMAKE_CURRENT_LIST_DIR}/checked_ast.cc
   ${CMAKE_CURRENT_LIST_DIR}/checker.cc
   ${CMAKE_CURRENT_LIST_DIR}/checker_internal/ext_decls.cc
+  ${CMAKE_CURRENT_LIST_DIR}/checker_internal/format_validator.cc
   ${CMAKE_CURRENT_LIST_DIR}/checker_internal/k8s_decls.cc
   ${CMAKE_CURRENT_LIST_DIR}/checker_internal/literal_validators.cc
   ${CMAKE_CURRENT_LIST_DIR}/checker_internal/standard_decls.cc

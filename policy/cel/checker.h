@@ -13,6 +13,8 @@
 //   cel.comprehension-range    expression of type 'T' cannot be the range of a comprehension
 //   cel.invalid-literal        invalid matches|duration|timestamp argument (Kubernetes
 //                              compile-time literal validators, when the environment has them)
+//   cel.invalid-format         a literal format() string that cel-go's strings-extension
+//                              validator rejects (bad clause, argument type or count)
 //   cel.too-many-nodes         the expression exceeds CheckerOptions::max_expression_node_count
 #ifndef DRAGUARD_POLICY_CEL_CHECKER_H_
 #define DRAGUARD_POLICY_CEL_CHECKER_H_

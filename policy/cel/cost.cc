@@ -25,6 +25,9 @@ namespace {
 constexpr uint64_t kMax = std::numeric_limits<uint64_t>::max();
 constexpr double kTraversal = 0.1;
 constexpr double kRegexFactor = 0.25;
+// apiserver/pkg/cel/limits.go: MaxNameFormatRegexSize and MaxFormatSize.
+constexpr double kMaxNameFormatRegexSize = 128;
+constexpr uint64_t kMaxFormatNameSize = 64;
 
 uint64_t SatAdd(uint64_t a, uint64_t b) { return a > kMax - b ? kMax : a + b; }
 uint64_t SatMul(uint64_t a, uint64_t b) {
@@ -179,6 +182,7 @@ class Coster {
   std::optional<CostEstimate> LibraryCost(const CallExpr& call, const Expr* target,
                                           std::optional<SizeEstimate>* size) {
     const std::string& f = call.function;
+    if (std::optional<CostEstimate> format = FormatLibraryCost(call, target)) return format;
     const Expr* subject = target ? target : (call.args.empty() ? nullptr : call.args[0].get());
     if (subject == nullptr) return std::nullopt;
     if (f == "lowerAscii" || f == "upperAscii" || f == "substring" || f == "trim" ||
@@ -217,6 +221,21 @@ class Coster {
     return std::nullopt;
   }
 
+  // The Kubernetes format library: validate() scans the string once per regex-sized step
+  // (MaxNameFormatRegexSize 128 × regex factor), formats compare by name (≤ 64 bytes).
+  std::optional<CostEstimate> FormatLibraryCost(const CallExpr& call, const Expr* target) {
+    if (call.function == "validate" && target != nullptr && call.args.size() == 1) {
+      const CostEstimate scan = Factor(SizeOf(*call.args[0]), kTraversal);
+      return Factor({scan.min, scan.max}, kMaxNameFormatRegexSize * kRegexFactor);
+    }
+    if (call.function == op::kEquals && call.args.size() == 2 &&
+        checked_.TypeOf(call.args[0]->id) == NamedFormatType() &&
+        checked_.TypeOf(call.args[1]->id) == NamedFormatType()) {
+      return Factor({1, kMaxFormatNameSize}, kTraversal);
+    }
+    return std::nullopt;
+  }
+
   CostEstimate FunctionCost(const CallExpr& call, const std::string& id, const Expr* target,
                             const std::vector<CostEstimate>& args,
                             std::optional<SizeEstimate>* size) {
@@ -226,6 +245,9 @@ class Coster {
     const auto& a = call.args;
     if ((id == "starts_with_string" || id == "ends_with_string") && a.size() == 1) {
       return Add(Factor(SizeOf(*a[0]), kTraversal), SumOf(args));
+    }
+    if (id == "string_format" && target) {  // cel-go: the format string is scanned once
+      return Add(Factor(SizeOf(*target), kTraversal), SumOf(args));
     }
     if (id == "in_list" && a.size() == 2) {
       const SizeEstimate n = SizeOf(*a[1]);

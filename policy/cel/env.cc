@@ -4,6 +4,8 @@
 #include <mutex>
 #include <utility>
 
+#include "policy/cel/internal/container_names.h"
+
 namespace draguard::cel {
 
 const Type* ObjectTypeDecl::FindField(std::string_view field) const {
@@ -29,31 +31,25 @@ const ObjectTypeDecl* Environment::FindObjectType(std::string_view name) const {
 }
 
 std::vector<std::string> Environment::CandidateNames(std::string_view name) const {
-  if (!name.empty() && name.front() == '.') return {std::string(name.substr(1))};
-  std::vector<std::string> out;
-  std::string_view prefix = container_;
-  while (!prefix.empty()) {
-    out.push_back(std::string(prefix) + "." + std::string(name));
-    const size_t dot = prefix.rfind('.');
-    prefix = dot == std::string_view::npos ? std::string_view() : prefix.substr(0, dot);
-  }
-  out.emplace_back(name);
-  return out;
+  return internal::ContainerCandidates(container_, name);
 }
 
 EnvironmentBuilder& EnvironmentBuilder::AddLibrary(Library library) {
   if (!env_->libraries_.insert(library).second) return *this;
-  for (const FunctionDecl& fn : LibraryDeclarations(library)) {
-    FunctionDecl& merged = env_->functions_[fn.name];
-    merged.name = fn.name;
-    const size_t dot = fn.name.rfind('.');
-    if (dot != std::string::npos) env_->function_namespaces_.insert(fn.name.substr(0, dot));
-    for (const OverloadDecl& o : fn.overloads) {
-      for (const OverloadDecl& existing : merged.overloads) {
-        if (existing.id == o.id) duplicate_names_.push_back(o.id);
-      }
-      merged.overloads.push_back(o);
+  for (const FunctionDecl& fn : LibraryDeclarations(library)) AddFunction(fn);
+  return *this;
+}
+
+EnvironmentBuilder& EnvironmentBuilder::AddFunction(const FunctionDecl& fn) {
+  FunctionDecl& merged = env_->functions_[fn.name];
+  merged.name = fn.name;
+  const size_t dot = fn.name.rfind('.');
+  if (dot != std::string::npos) env_->function_namespaces_.insert(fn.name.substr(0, dot));
+  for (const OverloadDecl& o : fn.overloads) {
+    for (const OverloadDecl& existing : merged.overloads) {
+      if (existing.id == o.id) duplicate_names_.push_back(o.id);
     }
+    merged.overloads.push_back(o);
   }
   return *this;
 }

@@ -99,6 +99,9 @@ class Environment {
 class EnvironmentBuilder {
  public:
   EnvironmentBuilder& AddLibrary(Library library);
+  // A function of the caller's (tools, conformance tests), merged with same-named library
+  // functions overload by overload.
+  EnvironmentBuilder& AddFunction(const FunctionDecl& fn);
   EnvironmentBuilder& AddVariable(std::string name, Type type);
   EnvironmentBuilder& AddObjectType(ObjectTypeDecl type);
   EnvironmentBuilder& SetContainer(std::string container);

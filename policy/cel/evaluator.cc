@@ -31,9 +31,8 @@ Value Evaluator::Eval(const PlannedNode& node) {
   switch (node.op) {
     case NodeOp::kConst: return node.constant;
     case NodeOp::kGlobal: {
-      const Value* v = activation.Find(node.name);
-      if (v == nullptr) return Value::Error("no such attribute: " + node.name);
-      return *v;
+      if (const Value* v = FindVariable(node)) return *v;
+      return Value::Error("no such attribute: " + node.name);
     }
     case NodeOp::kSlot: return state.slots_[static_cast<size_t>(node.slot)];
     case NodeOp::kSelect: return EvalSelect(node, false);
@@ -58,7 +57,18 @@ Value Evaluator::Eval(const PlannedNode& node) {
   return NoSuchOverload();
 }
 
+const Value* Evaluator::FindVariable(const PlannedNode& node) const {
+  if (node.candidates.empty()) return activation.Find(node.name);
+  for (const std::string& name : node.candidates) {
+    if (const Value* v = activation.Find(name)) return v;
+  }
+  return nullptr;
+}
+
 Value Evaluator::EvalSelect(const PlannedNode& node, bool test_only) {
+  if (!test_only && !node.candidates.empty() && activation.has_dotted_names()) {
+    if (const Value* v = FindVariable(node)) return *v;
+  }
   Value operand = Eval(*node.children[0]);
   if (operand.is_error()) return operand;
   if (operand.kind() == Kind::kOptional) {

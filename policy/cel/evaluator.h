@@ -32,6 +32,10 @@ struct PlannedNode {
   NodeOp op = NodeOp::kConst;
   Value constant;           // kConst value; kSelect/kTestOnly: the field name
   std::string name;         // kGlobal variable / kCall function / kSelect field storage
+  // kGlobal: the names to try in order when a container applies (empty: just `name`);
+  // kSelect: the qualified variable names the select chain may spell, tried before
+  // selecting (cel-go resolves `a.b` as the variable "a.b" first).
+  std::vector<std::string> candidates;
   std::shared_ptr<const void> keep;  // owns payloads `constant` borrows
   int slot = -1;            // kSlot; kComprehension: iteration variable
   int slot2 = -1;           // kComprehension: second iteration variable or -1
@@ -54,6 +58,8 @@ struct Evaluator {
   Value Eval(const PlannedNode& node);
 
  private:
+  // The activation's value for a kGlobal node or a qualified kSelect, or null.
+  const Value* FindVariable(const PlannedNode& node) const;
   Value EvalSelect(const PlannedNode& node, bool test_only);
   Value EvalLogic(const PlannedNode& node, bool is_and);
   Value EvalCall(const PlannedNode& node);

@@ -130,7 +130,8 @@ class FastPredicate::Builder {
   // A variable, a field selection or a constant-string index on a chain.
   static bool IsChainStep(const PlannedNode& node) {
     switch (node.op) {
-      case NodeOp::kGlobal: return true;
+      // A container makes the variable's name a run-time choice: general evaluator only.
+      case NodeOp::kGlobal: return node.candidates.empty();
       case NodeOp::kSelect: return IsChainStep(*node.children[0]);
       case NodeOp::kCall:
         return node.name == op::kIndex && node.children.size() == 2 &&
@@ -174,6 +175,7 @@ class FastPredicate::Builder {
     }
     if (vars.size() == Activation::kMaxVariables) return std::nullopt;
     vars.push_back(name);
+    if (name.find('.') != std::string_view::npos) out_.dotted_variable_ = true;
     return static_cast<uint32_t>(vars.size() - 1);
   }
 
@@ -205,6 +207,9 @@ std::unique_ptr<FastPredicate> FastPredicate::Build(const PlannedNode& root,
 
 FastPredicate::Outcome FastPredicate::Evaluate(const Activation& activation, EvalState& state,
                                                uint64_t& cost) const {
+  // A dotted variable name ("device.attributes") would take precedence over selecting the
+  // field of `device` (cel-go's qualified-name resolution): left to the general evaluator.
+  if (activation.has_dotted_names()) return Outcome::kBail;
   std::array<const Value*, Activation::kMaxVariables> bound;
   for (size_t i = 0; i < variables_.size(); ++i) bound[i] = activation.Find(variables_[i]);
   Context cx{.variables = bound.data(), .state = state};
@@ -218,6 +223,7 @@ FastPredicate::Outcome FastPredicate::EvaluateOne(std::string_view name, const V
   if (variables_.size() > 1) return Outcome::kBail;
   if (variables_.size() == 1 && variables_[0].size() == name.size() &&
       SameBytes(variables_[0].data(), name.data(), name.size())) {
+    if (dotted_variable_) return Outcome::kBail;  // see Evaluate()
     bound = &value;
   }
   Context cx{.variables = &bound, .state = state};

@@ -96,6 +96,7 @@ class FastPredicate {
   std::vector<uint32_t> children_;
   std::vector<std::string_view> keys_;
   std::vector<std::string_view> variables_;  // at most Activation::kMaxVariables
+  bool dotted_variable_ = false;             // some variable's name contains a dot
 };
 
 }  // namespace draguard::cel

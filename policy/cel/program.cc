@@ -1,7 +1,9 @@
 // Planning: one pass over the Ast. A scope stack maps comprehension variable names to
 // slots; identifiers not in scope become activation lookups (or type constants such
-// as `int`); `optional.of(x)`-style calls whose target is a bare namespace identifier
-// resolve to the qualified function. After children are planned, constant list/map
+// as `int`), tried under the container's candidate names as cel-go does for unchecked
+// expressions; a select chain `a.b` rooted at such an identifier first tries the qualified
+// variable "a.b"; `optional.of(x)`-style calls whose target spells a namespace resolve to
+// the qualified function. After children are planned, constant list/map
 // literals and constant conversions are evaluated once (cel-go's constant folding in
 // Kubernetes), a conversion error failing the plan.
 #include "policy/cel/program.h"
@@ -11,6 +13,7 @@
 
 #include "policy/cel/evaluator.h"
 #include "policy/cel/fast_predicate.h"
+#include "policy/cel/internal/container_names.h"
 #include "policy/cel/operators.h"
 #include "policy/common/status_macros.h"
 
@@ -24,8 +27,9 @@ Status InstantiationError(std::string_view what) {
 }
 
 bool IsTypeName(std::string_view name) {
-  static constexpr std::array<std::string_view, 10> kTypes = {
-      "int", "uint", "double", "bool", "string", "bytes", "list", "map", "null_type", "type"};
+  static constexpr std::array<std::string_view, 11> kTypes = {
+      "int",  "uint", "double",    "bool", "string",       "bytes",
+      "list", "map",  "null_type", "type", "optional_type"};
   for (std::string_view t : kTypes) {
     if (t == name) return true;
   }
@@ -46,7 +50,8 @@ NodePtr ConstNode(Value v) {
 
 class Planner {
  public:
-  explicit Planner(const Registry& registry) : registry_(registry) {}
+  Planner(const Registry& registry, std::string_view container)
+      : registry_(registry), container_(container) {}
 
   StatusOr<NodePtr> PlanExpr(const Expr& e);
   int slot_count() const { return slot_count_; }
@@ -61,8 +66,11 @@ class Planner {
   StatusOr<NodePtr> PlanComprehension(const ComprehensionExpr& c);
   StatusOr<NodePtr> Fold(NodePtr node);
   int Lookup(std::string_view name) const;
+  bool QualifiedName(const Expr& e, std::string* out) const;
+  std::string ResolveFunction(std::string_view name, int arity) const;
 
   const Registry& registry_;
+  std::string_view container_;
   std::vector<std::pair<std::string, int>> scopes_;
   int slot_count_ = 0;
 };
@@ -101,10 +109,36 @@ StatusOr<NodePtr> Planner::PlanConst(const Constant& c) {
   return ConstNode(std::visit(Visitor{}, c));
 }
 
+// `a.b.c` for a select chain whose root identifier is not a comprehension variable (a
+// root-scoped `.a.b` keeps its dot); the chain may then spell a qualified variable name.
+bool Planner::QualifiedName(const Expr& e, std::string* out) const {
+  if (const IdentExpr* ident = e.as_ident()) {
+    if (ident->name.empty() || (ident->name[0] != '.' && Lookup(ident->name) >= 0)) return false;
+    *out = ident->name;
+    return true;
+  }
+  const SelectExpr* sel = e.as_select();
+  if (sel == nullptr || sel->test_only || !QualifiedName(*sel->operand, out)) return false;
+  out->push_back('.');
+  out->append(sel->field);
+  return true;
+}
+
+// The registered function `name` resolves to under the container (cel-go tries the most
+// qualified candidate first), or `name` itself when none is registered.
+std::string Planner::ResolveFunction(std::string_view name, int arity) const {
+  if (container_.empty() && (name.empty() || name[0] != '.')) return std::string(name);
+  for (std::string& candidate : internal::ContainerCandidates(container_, name)) {
+    if (registry_.Find(candidate, arity) != nullptr) return candidate;
+  }
+  return std::string(!name.empty() && name[0] == '.' ? name.substr(1) : name);
+}
+
 StatusOr<NodePtr> Planner::PlanIdent(const IdentExpr& ident) {
   std::string_view name = ident.name;
-  if (!name.empty() && name[0] == '.') name.remove_prefix(1);
-  if (int slot = Lookup(name); slot >= 0) {
+  const bool rooted = !name.empty() && name[0] == '.';
+  if (rooted) name.remove_prefix(1);
+  if (int slot = rooted ? -1 : Lookup(name); slot >= 0) {
     auto node = std::make_unique<PlannedNode>();
     node->op = NodeOp::kSlot;
     node->slot = slot;
@@ -114,6 +148,9 @@ StatusOr<NodePtr> Planner::PlanIdent(const IdentExpr& ident) {
   auto node = std::make_unique<PlannedNode>();
   node->op = NodeOp::kGlobal;
   node->name = std::string(name);
+  if (!container_.empty() && !rooted) {
+    node->candidates = internal::ContainerCandidates(container_, name);
+  }
   return node;
 }
 
@@ -122,6 +159,10 @@ StatusOr<NodePtr> Planner::PlanSelect(const SelectExpr& select) {
   node->op = select.test_only ? NodeOp::kTestOnly : NodeOp::kSelect;
   node->name = select.field;
   node->constant = Value::StringView(node->name);
+  std::string qualified;
+  if (!select.test_only && QualifiedName(*select.operand, &qualified)) {
+    node->candidates = internal::ContainerCandidates(container_, qualified + "." + select.field);
+  }
   DRAGUARD_ASSIGN_OR_RETURN(NodePtr operand, PlanExpr(*select.operand));
   node->children.push_back(std::move(operand));
   return node;
@@ -131,12 +172,15 @@ StatusOr<NodePtr> Planner::PlanCall(const CallExpr& call) {
   auto node = std::make_unique<PlannedNode>();
   const std::string& fn = call.function;
   const Expr* target = call.target.get();
-  std::string name = fn;
-  if (target != nullptr && target->as_ident() != nullptr &&
-      Lookup(target->as_ident()->name) < 0 &&
-      registry_.Find(target->as_ident()->name + "." + fn, static_cast<int>(call.args.size()))) {
-    name = target->as_ident()->name + "." + fn;  // namespaced global: optional.of(x)
-    target = nullptr;
+  const int arg_count = static_cast<int>(call.args.size());
+  std::string name = target == nullptr ? ResolveFunction(fn, arg_count) : fn;
+  std::string qualified;
+  if (target != nullptr && QualifiedName(*target, &qualified)) {
+    std::string namespaced = ResolveFunction(qualified + "." + fn, arg_count);
+    if (registry_.Find(namespaced, arg_count) != nullptr) {
+      name = std::move(namespaced);  // namespaced global: optional.of(x)
+      target = nullptr;
+    }
   }
   if (fn == op::kLogicalAnd) node->op = NodeOp::kAnd;
   else if (fn == op::kLogicalOr) node->op = NodeOp::kOr;
@@ -307,7 +351,7 @@ Value Program::EvaluateGeneral(const Activation& activation, EvalState& state) c
 }
 
 StatusOr<Program> Plan(const Ast& ast, const RuntimeOptions& options) {
-  Planner planner(Registry::Default());
+  Planner planner(Registry::Default(), options.container);
   DRAGUARD_ASSIGN_OR_RETURN(NodePtr root, planner.PlanExpr(ast.root()));
   Program program;
   program.root_ = std::move(root);

@@ -13,7 +13,11 @@ add_library(draguard_cel_runtime STATIC
   ${CMAKE_CURRENT_LIST_DIR}/functions/semver.cc
   ${CMAKE_CURRENT_LIST_DIR}/functions/optional.cc
   ${CMAKE_CURRENT_LIST_DIR}/functions/lists.cc
-  ${CMAKE_CURRENT_LIST_DIR}/functions/sets.cc)
+  ${CMAKE_CURRENT_LIST_DIR}/functions/sets.cc
+  ${CMAKE_CURRENT_LIST_DIR}/functions/string_format.cc
+  ${CMAKE_CURRENT_LIST_DIR}/functions/named_formats.cc
+  ${CMAKE_CURRENT_LIST_DIR}/internal/go_text.cc
+  ${CMAKE_CURRENT_LIST_DIR}/internal/go_url.cc)
 draguard_target_defaults(draguard_cel_runtime)
 target_link_libraries(draguard_cel_runtime PUBLIC draguard::common PkgConfig::RE2)
 if(TARGET draguard_cel_parser)

@@ -3,6 +3,7 @@
 #define DRAGUARD_POLICY_CEL_RUNTIME_OPTIONS_H_
 
 #include <cstdint>
+#include <string>
 
 namespace draguard::cel {
 
@@ -19,6 +20,10 @@ struct RuntimeOptions {
   // Try the FastPredicate form of boolean selectors first (fast_predicate.h). Off only to
   // compare it with the general evaluator.
   bool fast_path = true;
+  // cel-go's container (namespace) for name resolution: with "a.b", an identifier `x` is
+  // looked up as "a.b.x", "a.x", then "x" (a leading '.' means the root only), and function
+  // names likewise. Kubernetes sets none.
+  std::string container;
 };
 
 }  // namespace draguard::cel

@@ -172,6 +172,13 @@ Value Value::SemverRef(const Semver* s) {
   return v;
 }
 
+Value Value::OfNamedFormat(const NamedFormat* format) {
+  Value v;
+  v.kind_ = Kind::kFormat;
+  v.scalar_.p = format;
+  return v;
+}
+
 std::string_view Value::TypeName() const {
   switch (kind_) {
     case Kind::kNull: return "null_type";
@@ -188,6 +195,7 @@ std::string_view Value::TypeName() const {
     case Kind::kError: return "error";
     case Kind::kQuantity: return "kubernetes.Quantity";
     case Kind::kSemver: return "kubernetes.Semver";
+    case Kind::kFormat: return "kubernetes.NamedFormat";
   }
   return "unknown";
 }
@@ -210,6 +218,7 @@ std::string Value::DebugString() const {
     case Kind::kError: return "error(" + std::string(text_) + ")";
     case Kind::kQuantity: return "quantity(\"" + quantity().String() + "\")";
     case Kind::kSemver: return "semver(\"" + semver().String() + "\")";
+    case Kind::kFormat: return "format." + std::string(named_format().function) + "()";
     case Kind::kOptional:
       return optional_value() ? "optional.of(" + optional_value()->DebugString() + ")"
                               : "optional.none()";
@@ -256,9 +265,10 @@ bool ValuesEqual(const Value& a, const Value& b) {
 
 Value Equal(const Value& a, const Value& b) {
   if (IsNumber(a.kind()) && IsNumber(b.kind())) return Value::Bool(CompareNumbers(a, b) == 0);
-  if (a.kind() == Kind::kQuantity || a.kind() == Kind::kSemver) {
+  if (a.kind() == Kind::kQuantity || a.kind() == Kind::kSemver || a.kind() == Kind::kFormat) {
     // Kubernetes' types implement equality only against their own type (§1.10).
     if (b.kind() != a.kind()) return NoSuchOverload();
+    if (a.kind() == Kind::kFormat) return Value::Bool(a.named_format().name == b.named_format().name);
     return Value::Bool(a.kind() == Kind::kQuantity ? a.quantity() == b.quantity()
                                                    : a.semver() == b.semver());
   }

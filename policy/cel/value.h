@@ -1,7 +1,7 @@
 // Value: the runtime representation of a CEL value.
 //
 // A Value is a kind tag, an 8-byte scalar and an optional payload pointer. Payloads
-// (strings, lists, maps, optionals, quantities, semvers) are either *borrowed* (a raw
+// (strings, lists, maps, optionals, quantities, semvers, named formats) are either *borrowed* (a raw
 // pointer into storage that outlives the evaluation: the Program's constants, a prepared
 // device) or *owned* through a shared_ptr to an immutable object (values computed during
 // evaluation). Copying a borrowed value never allocates and never touches a refcount,
@@ -41,11 +41,21 @@ enum class Kind : uint8_t {
   kError,
   kQuantity,
   kSemver,
+  kFormat,  // kubernetes.NamedFormat (the format library)
 };
 
 class Value;
 struct ListData;
 struct MapData;
+
+// A Kubernetes named format (format.dns1123Label(), ...). Descriptors are static, defined
+// by the format library (functions/named_formats.cc); values point at them.
+struct NamedFormat {
+  std::string_view name;      // Kubernetes' Format.Name ("DNS1123Label", "uuid"); equality
+  std::string_view function;  // the library name: format.<function>(), format.named("...")
+  // The messages of an invalid value, none for a valid one.
+  std::vector<std::string> (*validate)(std::string_view value);
+};
 
 class Value {
  public:
@@ -78,6 +88,7 @@ class Value {
   static Value QuantityRef(const Quantity* q);
   static Value OfSemver(Semver s);
   static Value SemverRef(const Semver* s);
+  static Value OfNamedFormat(const NamedFormat* format);  // static descriptor, non-null
 
   Kind kind() const { return kind_; }
   bool is_error() const { return kind_ == Kind::kError; }
@@ -94,6 +105,7 @@ class Value {
   const MapData& map() const { return *static_cast<const MapData*>(scalar_.p); }
   const Quantity& quantity() const { return *static_cast<const Quantity*>(scalar_.p); }
   const Semver& semver() const { return *static_cast<const Semver*>(scalar_.p); }
+  const NamedFormat& named_format() const { return *static_cast<const NamedFormat*>(scalar_.p); }
   // kOptional: the contained value, or nullptr for optional.none().
   const Value* optional_value() const { return static_cast<const Value*>(scalar_.p); }
 

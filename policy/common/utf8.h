@@ -20,6 +20,9 @@ int HexValue(char c);
 // at most U+10FFFF) starting at text[i], whose first byte is >= 0x80; 0 when it is invalid.
 size_t Utf8SequenceLength(std::string_view text, size_t i);
 
+// Whether all of `text` is well-formed UTF-8 in the sense of Utf8SequenceLength.
+bool IsValidUtf8(std::string_view text);
+
 }  // namespace draguard
 
 #endif  // DRAGUARD_POLICY_COMMON_UTF8_H_

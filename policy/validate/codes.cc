@@ -292,6 +292,8 @@ constexpr auto kCodes = std::to_array<CodeInfo>({
     {"cel.expression-too-long", Severity::kError, "the expression exceeds 10 KiB"},
     {"cel.too-many-nodes", Severity::kError, "the expression has too many nodes"},
     {"cel.invalid-literal", Severity::kError, "a malformed literal (escape, number, regex, ...)"},
+    {"cel.invalid-format", Severity::kError,
+     "a literal format() string with a bad clause, argument type or argument count"},
     {"cel.macro-invalid", Severity::kError, "a macro called with the wrong arguments"},
     {"cel.undeclared-reference", Severity::kError, "a name that is not declared (only `device`)"},
     {"cel.undefined-field", Severity::kError, "a field `device` does not have"},

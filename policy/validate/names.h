@@ -12,27 +12,29 @@
 #include <vector>
 
 #include "policy/common/field_path.h"
+#include "policy/common/name_validation.h"
 #include "policy/validate/reporter.h"
 
 namespace draguard::validate {
 
-inline constexpr size_t kDNSLabelMaxLength = 63;
-inline constexpr size_t kDNSSubdomainMaxLength = 253;
+// The formats themselves live in policy/common/name_validation.h (the CEL format library
+// uses them too).
+using draguard::IsCIdentifier;
+using draguard::IsDNS1035Label;
+using draguard::IsDNS1123Label;
+using draguard::IsDNS1123Subdomain;
+using draguard::IsQualifiedName;
+using draguard::IsValidLabelValue;
+using draguard::kDNSLabelMaxLength;
+using draguard::kDNSSubdomainMaxLength;
+using draguard::kLabelValueMaxLength;
+using draguard::MaskTrailingDash;
+using draguard::SplitString;
+
 inline constexpr size_t kDriverNameMaxLength = 63;
 inline constexpr size_t kDeviceMaxIDLength = 32;
 inline constexpr size_t kPoolNameMaxLength = 253;
-inline constexpr size_t kLabelValueMaxLength = 63;
 
-// RFC 1123 label: 1-63 of [a-z0-9-], alphanumeric at both ends.
-std::vector<std::string> IsDNS1123Label(std::string_view value);
-// RFC 1123 subdomain: <=253, dot-separated labels (no per-label length check).
-std::vector<std::string> IsDNS1123Subdomain(std::string_view value);
-// Label key / qualified name: optional DNS-subdomain prefix and '/', name <=63.
-std::vector<std::string> IsQualifiedName(std::string_view value);
-// Label value: <=63, may be empty.
-std::vector<std::string> IsValidLabelValue(std::string_view value);
-// C identifier: [A-Za-z_][A-Za-z0-9_]* (no length limit here).
-std::vector<std::string> IsCIdentifier(std::string_view value);
 // Extended resource name (DeviceClass.spec.extendedResourceName).
 bool IsExtendedResourceName(std::string_view value);
 
@@ -66,9 +68,6 @@ void ValidateFullyQualifiedName(Reporter& r, std::string_view code, std::string_
 // trimmed to alphanumerics at both ends and to `max_length` (63 for labels, 253 for
 // subdomains, which keep their dots). Empty when nothing usable remains.
 std::string SuggestDNSName(std::string_view value, bool allow_dots, size_t max_length);
-
-// Splits `s` at every `sep` (Go strings.Split semantics: n separators give n+1 parts).
-std::vector<std::string_view> SplitString(std::string_view s, char sep);
 
 }  // namespace draguard::validate
 

@@ -6,18 +6,6 @@
 #include "policy/validate/names.h"
 
 namespace draguard::validate {
-namespace {
-
-// generateName is validated as a name prefix: a trailing '-' is masked (apimachinery
-// maskTrailingDash).
-std::string MaskTrailingDash(std::string_view name) {
-  if (name.size() > 1 && name.back() == '-') {
-    return std::string(name.substr(0, name.size() - 2)) + "a";
-  }
-  return std::string(name);
-}
-
-}  // namespace
 
 void ValidateLabelsAndAnnotations(Reporter& r, const k8s::ObjectMeta& meta,
                                   const FieldPath& field) {

@@ -69,25 +69,8 @@ void CheckCall(const Expr& e, const CallExpr& call, Diagnostics& issues) {
 }
 
 void Visit(const Expr& e, Diagnostics& issues) {
-  if (const CallExpr* call = e.as_call()) {
-    if (call->target) Visit(*call->target, issues);
-    for (const ExprPtr& a : call->args) Visit(*a, issues);
-    CheckCall(e, *call, issues);
-  } else if (const SelectExpr* sel = e.as_select()) {
-    Visit(*sel->operand, issues);
-  } else if (const ListExpr* list = e.as_list()) {
-    for (const ExprPtr& el : list->elements) Visit(*el, issues);
-  } else if (const StructExpr* st = e.as_struct()) {
-    for (const StructEntry& entry : st->entries) {
-      if (entry.key) Visit(*entry.key, issues);
-      if (entry.value) Visit(*entry.value, issues);
-    }
-  } else if (const ComprehensionExpr* c = e.as_comprehension()) {
-    for (const ExprPtr* p : {&c->iter_range, &c->accu_init, &c->loop_condition,
-                             &c->loop_step, &c->result}) {
-      if (*p) Visit(**p, issues);
-    }
-  }
+  ForEachChild(e, [&](const Expr& child) { Visit(child, issues); });
+  if (const CallExpr* call = e.as_call()) CheckCall(e, *call, issues);
 }
 
 }  // namespace

@@ -55,9 +55,11 @@ std::pair<bool, bool> ValidSubstitution(TypeMapping& m, const Type& t, const Typ
   return {false, false};
 }
 
+// cel-go's isLegacyNullable (plus null itself); optional_type is an opaque type in cel-go.
 bool IsNullable(const Type& t) {
   switch (t.kind()) {
     case TypeKind::kOpaque:
+    case TypeKind::kOptional:
     case TypeKind::kObject:
     case TypeKind::kAny:
     case TypeKind::kDyn:

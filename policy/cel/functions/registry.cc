@@ -29,6 +29,8 @@ const Registry& Registry::Default() {
     RegisterOptionalFunctions(*r);
     RegisterListFunctions(*r);  // after strings: shares indexOf/lastIndexOf
     RegisterSetFunctions(*r);
+    RegisterStringFormatFunctions(*r);
+    RegisterNamedFormatFunctions(*r);
     return r;
   }();
   return *registry;

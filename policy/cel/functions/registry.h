@@ -46,6 +46,8 @@ void RegisterSemverFunctions(Registry& r);
 void RegisterOptionalFunctions(Registry& r);
 void RegisterListFunctions(Registry& r);
 void RegisterSetFunctions(Registry& r);
+void RegisterStringFormatFunctions(Registry& r);  // strings extension format()
+void RegisterNamedFormatFunctions(Registry& r);   // Kubernetes format library
 
 // indexOf/lastIndexOf on strings (strings extension); the list library registers the
 // shared names and forwards string receivers here.

@@ -1,10 +1,10 @@
 // The CEL standard library: operators (with cel-go's overflow and division errors),
 // equality/ordering, indexing, membership, size and the type conversions.
 #include <cmath>
-#include <cstdio>
 #include <string>
 
 #include "policy/cel/functions/registry.h"
+#include "policy/cel/internal/go_text.h"
 #include "policy/cel/operators.h"
 #include "policy/common/utf8.h"
 
@@ -247,33 +247,6 @@ Value ToDouble(Args a, EvalState&) {
   }
 }
 
-// Go's strconv.FormatFloat(d, 'g', -1, 64)-like shortest form, as cel-go prints doubles.
-std::string FormatDouble(double d) {
-  if (std::isnan(d)) return "NaN";
-  if (std::isinf(d)) return d > 0 ? "+Inf" : "-Inf";
-  char buf[40];
-  for (int precision = 1; precision <= 17; ++precision) {
-    std::snprintf(buf, sizeof(buf), "%.*g", precision, d);
-    if (std::strtod(buf, nullptr) == d) break;
-  }
-  std::string s = buf;
-  // C prints e+06 where Go prints e+06 as well; Go keeps at least two exponent digits.
-  return s;
-}
-
-bool IsValidUtf8(std::string_view text) {
-  for (size_t i = 0; i < text.size();) {
-    if (static_cast<unsigned char>(text[i]) < 0x80) {
-      ++i;
-      continue;
-    }
-    size_t n = Utf8SequenceLength(text, i);
-    if (n == 0) return false;
-    i += n;
-  }
-  return true;
-}
-
 Value ToString(Args a, EvalState&) {
   const Value& v = a[0];
   switch (v.kind()) {
@@ -281,7 +254,7 @@ Value ToString(Args a, EvalState&) {
     case Kind::kBool: return Value::StringView(v.bool_value() ? "true" : "false");
     case Kind::kInt: return Value::String(std::to_string(v.int_value()));
     case Kind::kUint: return Value::String(std::to_string(v.uint_value()));
-    case Kind::kDouble: return Value::String(FormatDouble(v.double_value()));
+    case Kind::kDouble: return Value::String(internal::GoFormatShortest(v.double_value()));
     case Kind::kBytes:
       if (!IsValidUtf8(v.text())) return Value::ErrorView("invalid UTF-8 in bytes, cannot convert to string");
       return Value::String(std::string(v.text()));

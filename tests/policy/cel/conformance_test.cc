@@ -258,13 +258,40 @@ const std::vector<Library>& ConformanceLibraries() {
   return kLibraries;
 }
 
+// A type_env function declaration: overloads with ids, parameter and result types.
+StatusOr<FunctionDecl> FunctionFromText(const std::string& name, const TextMessage& function) {
+  FunctionDecl fn{.name = name, .overloads = {}};
+  for (const TextMessage* o : function.Messages("overloads")) {
+    OverloadDecl overload{.id = o->Scalar("overload_id"),
+                          .member = o->Scalar("is_instance_function") == "true",
+                          .args = {},
+                          .result = Type::Dyn()};
+    for (const TextMessage* p : o->Messages("params")) {
+      StatusOr<Type> t = TypeFromText(*p);
+      if (!t.ok()) return t.status();
+      overload.args.push_back(*t);
+    }
+    StatusOr<Type> result = ParamType(*o, "result_type");
+    if (!result.ok()) return result.status();
+    overload.result = *result;
+    fn.overloads.push_back(std::move(overload));
+  }
+  return fn;
+}
+
 StatusOr<std::shared_ptr<const Environment>> BuildEnv(const TextMessage& test) {
   EnvironmentBuilder builder;
   for (Library lib : ConformanceLibraries()) builder.AddLibrary(lib);
   if (test.Has("container")) builder.SetContainer(test.Scalar("container"));
   for (const TextMessage* decl : test.Messages("type_env")) {
+    if (const TextMessage* function = decl->Message("function")) {
+      StatusOr<FunctionDecl> fn = FunctionFromText(decl->Scalar("name"), *function);
+      if (!fn.ok()) return fn.status();
+      builder.AddFunction(*fn);
+      continue;
+    }
     const TextMessage* ident = decl->Message("ident");
-    if (ident == nullptr) return InvalidArgumentError("function declarations in type_env");
+    if (ident == nullptr) return InvalidArgumentError("type_env entry without ident or function");
     const TextMessage* type = ident->Message("type");
     if (type == nullptr) return InvalidArgumentError("ident without type");
     StatusOr<Type> t = TypeFromText(*type);
@@ -319,6 +346,7 @@ Outcome Evaluate(const TextMessage& test, const Ast& ast, const Expectation& wan
                  const Environment& env) {
   RuntimeOptions options;
   options.cost_limit = 0;
+  options.container = test.Scalar("container");
   StatusOr<Program> program = Plan(ast, options);
   if (!program.ok()) {
     // cel-go folds constant conversions at plan time; the error still surfaces.

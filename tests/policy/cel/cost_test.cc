@@ -5,7 +5,9 @@
 
 #include <string>
 
+#include "policy/cel/checker.h"
 #include "policy/cel/compiler.h"
+#include "policy/cel/parser.h"
 
 namespace draguard::cel {
 namespace {
@@ -65,6 +67,49 @@ INSTANTIATE_TEST_SUITE_P(
         CostCase{"Matches",
                  "device.attributes[\"dra.example.com\"].model.matches(\"[^a]?sym\")", 18},
         CostCase{"SevenNestedAll", kSevenAll, 85555551}),
+    [](const auto& p) { return p.param.name; });
+
+struct RangeCase {
+  std::string name;
+  std::string expr;
+  CostEstimate cost;
+};
+
+class CostRangeTest : public testing::TestWithParam<RangeCase> {};
+
+// Estimates of expressions of any result type (Check, then EstimateCost, DRA sizes).
+TEST_P(CostRangeTest, Runner) {
+  const RangeCase& c = GetParam();
+  ParseResult parsed = Parse(c.expr);
+  ASSERT_TRUE(parsed.ok()) << c.expr;
+  CheckResult checked = Check(*parsed.ast, *Environment::ForDraSelector(EnvOptions{}));
+  ASSERT_TRUE(checked.ok()) << c.expr << ": " << checked.issues.items().front().message;
+  CostOptions options;
+  options.sizes = &DraSizeEstimator();
+  const CostEstimate got = EstimateCost(*parsed.ast, checked.checked, options);
+  EXPECT_EQ(got.min, c.cost.min) << c.expr;
+  EXPECT_EQ(got.max, c.cost.max) << c.expr;
+}
+
+// format(): cel-go's estimate is the format string's traversal plus the arguments (the
+// first three are cel-go's own test expectations). validate(): Kubernetes' estimator,
+// ceil(ceil(size × 0.1) × 128 × 0.25); format equality ceil([1, 64] × 0.1).
+INSTANTIATE_TEST_SUITE_P(
+    Formats, CostRangeTest,
+    testing::Values(
+        RangeCase{"NoSubstitution", "'no substitution'.format([])", {12, 12}},
+        RangeCase{"OneSubstitution", "'str is %s and some more'.format(['filler'])", {13, 13}},
+        RangeCase{"ManySubstitutions",
+                  "'%d %d %d, %s %s %s, %d %d %d, %s %s %s'.format([1, 2, 3, 'A', 'B', 'C', 4, "
+                  "5, 6, 'D', 'E', 'F'])",
+                  {14, 14}},
+        RangeCase{"Validate", "format.dns1123Label().validate('my-label-name')", {65, 65}},
+        // format.uuid() 1, the attribute lookup 4, validate ceil(ceil([0, 64] × 0.1) × 32).
+        RangeCase{"ValidateAttribute",
+                  "format.uuid().validate(device.attributes['d'].id)",
+                  {1 + 4 + 0, 1 + 4 + 7 * 32}},
+        RangeCase{"Named", "format.named('uuid')", {1, 1}},
+        RangeCase{"FormatEquality", "format.uuid() == format.uuid()", {3, 9}}),
     [](const auto& p) { return p.param.name; });
 
 TEST(CostTest, SevenNestedAllIsRejected) {

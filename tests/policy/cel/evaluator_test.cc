@@ -254,5 +254,45 @@ TEST(EvaluateTest, ReadsActivationVariables) {
   EXPECT_EQ(v.int_value(), 42);
 }
 
+// cel-go's name resolution for unchecked expressions: the container's candidates, most
+// qualified first; `.x` is the root only; a select chain may spell a qualified variable.
+struct NameCase {
+  const char* expr;
+  const char* container;
+  int64_t want;
+};
+
+void PrintTo(const NameCase& c, std::ostream* os) { *os << c.container << ": " << c.expr; }
+
+class NameResolutionTest : public testing::TestWithParam<NameCase> {};
+
+TEST_P(NameResolutionTest, Resolves) {
+  const NameCase& c = GetParam();
+  ParseResult parsed = Parse(c.expr);
+  ASSERT_TRUE(parsed.ok()) << c.expr;
+  StatusOr<Program> program = Plan(*parsed.ast, RuntimeOptions{.container = c.container});
+  ASSERT_TRUE(program.ok()) << program.status();
+  Activation activation;
+  ASSERT_TRUE(activation.Bind("y", Value::Int(1)));
+  ASSERT_TRUE(activation.Bind("a.y", Value::Int(2)));
+  ASSERT_TRUE(activation.Bind("a.b.y", Value::Int(3)));
+  ASSERT_TRUE(activation.Bind("y.z", Value::Int(4)));
+  ASSERT_TRUE(activation.Bind("m", Value::Map(std::make_shared<MapData>(MapData{
+                                        .entries = {{Value::StringView("k"), Value::Int(5)}}}))));
+  EvalState state;
+  Value v = program->Evaluate(activation, state);
+  ASSERT_EQ(v.kind(), Kind::kInt) << v.DebugString();
+  EXPECT_EQ(v.int_value(), c.want);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Containers, NameResolutionTest,
+    testing::Values(NameCase{"y", "", 1}, NameCase{"y", "a", 2}, NameCase{"y", "a.b", 3},
+                    NameCase{"y", "a.b.c", 3}, NameCase{".y", "a.b", 1},
+                    NameCase{"b.y", "a", 3}, NameCase{"y.z", "", 4}, NameCase{".y.z", "a", 4},
+                    NameCase{"m.k", "", 5}, NameCase{"[10].map(y, y)[0]", "a.b", 10},
+                    NameCase{"[10].map(y, .y)[0]", "a.b", 1},
+                    NameCase{"optional.of(7).value()", "a", 7}));
+
 }  // namespace
 }  // namespace draguard::cel

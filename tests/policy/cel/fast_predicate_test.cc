@@ -192,6 +192,23 @@ TEST(FastPredicateTest, RandomExpressionsMatchGeneralEvaluator) {
   EXPECT_GT(decided, planned / 2);
 }
 
+// cel-go resolves `device.attributes` to a variable of that dotted name when one is bound;
+// the fast form leaves such activations to the general evaluator.
+TEST(FastPredicateTest, DottedVariableNameTakesPrecedence) {
+  ParseResult parsed = Parse(R"(device.attributes == "dotted")");
+  ASSERT_TRUE(parsed.ok());
+  StatusOr<Program> program = Plan(*parsed.ast);
+  ASSERT_TRUE(program.ok());
+  const std::vector<PreparedDevice> devices = Devices();
+  Activation activation;
+  activation.Bind("device", devices[0].device());
+  activation.Bind("device.attributes", Value::StringView("dotted"));
+  EvalState state;
+  Value v = program->Evaluate(activation, state);
+  ASSERT_TRUE(v.is_bool()) << v.DebugString();
+  EXPECT_TRUE(v.bool_value());
+}
+
 TEST(FastPredicateTest, CostLimitLeavesCancellationToGeneralEvaluator) {
   ParseResult parsed = Parse(R"(device.driver == "a" || device.driver == "b")");
   ASSERT_TRUE(parsed.ok());

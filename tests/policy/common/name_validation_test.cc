@@ -1,0 +1,53 @@
+// apimachinery's name formats (policy/common/name_validation.h); the per-format error counts
+// of the older formats are in tests/policy/validate/names_test.cc.
+#include "policy/common/name_validation.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace draguard {
+namespace {
+
+struct MessageCase {
+  std::vector<std::string> (*validate)(std::string_view);
+  std::string value;
+  std::vector<std::string> want;
+};
+
+class NameValidationTest : public testing::TestWithParam<MessageCase> {};
+
+TEST_P(NameValidationTest, Messages) {
+  EXPECT_EQ(GetParam().validate(GetParam().value), GetParam().want) << GetParam().value;
+}
+
+const std::string kDns1035 =
+    "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an "
+    "alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or "
+    "'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
+
+INSTANTIATE_TEST_SUITE_P(
+    Apimachinery, NameValidationTest,
+    testing::Values(
+        MessageCase{IsDNS1123Label, "a.b", {"must not contain dots"}},
+        MessageCase{IsDNS1123Label,
+                    std::string(62, 'a') + ".b",
+                    {"must be no more than 63 characters", "must not contain dots"}},
+        MessageCase{IsDNS1035Label, "abc-123", {}},
+        MessageCase{IsDNS1035Label, "123-abc", {kDns1035}},
+        MessageCase{IsDNS1035Label, "abc-", {kDns1035}},
+        MessageCase{IsDNS1035Label, std::string(64, 'a'), {"must be no more than 63 characters"}}));
+
+TEST(NameValidationTest, MaskTrailingDashReplacesTwoBytes) {
+  EXPECT_EQ(MaskTrailingDash("abc-"), "aba");
+  EXPECT_EQ(MaskTrailingDash("-"), "-");
+  EXPECT_EQ(MaskTrailingDash("ab"), "ab");
+}
+
+TEST(NameValidationTest, SplitStringKeepsEmptyParts) {
+  EXPECT_EQ(SplitString("/a//", '/'), (std::vector<std::string_view>{"", "a", "", ""}));
+}
+
+}  // namespace
+}  // namespace draguard
