@@ -5,7 +5,8 @@
 // variable "a.b"; `optional.of(x)`-style calls whose target spells a namespace resolve to
 // the qualified function. After children are planned, constant list/map
 // literals and constant conversions are evaluated once (cel-go's constant folding in
-// Kubernetes), a conversion error failing the plan.
+// Kubernetes), a conversion error failing the plan. Calls of matches/find/findAll with a
+// constant pattern get the pattern compiled once; an invalid one fails the plan too.
 #include "policy/cel/program.h"
 
 #include <array>
@@ -202,6 +203,11 @@ StatusOr<NodePtr> Planner::PlanCall(const CallExpr& call) {
   // expressions, so that `||`/`&&` can still absorb it. A checked expression gets here
   // only for a declared function without a runtime implementation.
   if (node->fn == nullptr) return node;
+  if (arity >= 2 && node->children[1]->op == NodeOp::kConst) {
+    StatusOr<PreparedCall> prepared = PrepareRegexCall(name, arity, node->children[1]->constant);
+    if (!prepared.ok()) return InstantiationError(prepared.status().message());
+    node->prepared = std::move(*prepared);
+  }
   return Fold(std::move(node));
 }
 

@@ -210,6 +210,18 @@ TEST(PlanTest, FoldsConstantConversions) {
   }
 }
 
+TEST(PlanTest, ConstantRegexPatternsAreCompiledWhenPlanning) {
+  for (const char* expr : {"'a'.matches('(')", "matches('a', '(')", "'a'.find('(')",
+                           "'a'.findAll('(')", "'a'.findAll('(', 2)"}) {
+    ParseResult parsed = Parse(expr);
+    ASSERT_TRUE(parsed.ok()) << expr;
+    StatusOr<Program> program = Plan(*parsed.ast);
+    ASSERT_FALSE(program.ok()) << expr;
+    EXPECT_EQ(program.status().message(),
+              "program instantiation failed: error parsing regexp: missing closing ): `(`");
+  }
+}
+
 TEST(PlanTest, ArithmeticIsNotFolded) {
   ParseResult parsed = Parse("9223372036854775807 + 1");
   ASSERT_TRUE(parsed.ok());

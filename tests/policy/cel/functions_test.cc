@@ -72,8 +72,19 @@ INSTANTIATE_TEST_SUITE_P(
                     FnCase{.expr = "'abc'.find('[0-9]+')", .want = "\"\""},
                     FnCase{.expr = "'123 abc 456'.findAll('[0-9]+')", .want = "[\"123\", \"456\"]"},
                     FnCase{.expr = "'1 2 3'.findAll('[0-9]', 2)", .want = "[\"1\", \"2\"]"},
+                    FnCase{.expr = "'abc'.matches('^a.c$')", .want = "true"},
+                    FnCase{.expr = "matches('abc', 'x')", .want = "false"},
+                    FnCase{.expr = "'abc'.matches(dyn('b'))", .want = "true"},
                     FnCase{.expr = "'a'.matches(dyn('('))",
-                           .error = "Illegal regex: missing ): ("}));
+                           .error = "error parsing regexp: missing closing ): `(`"},
+                    FnCase{.expr = "'a'.matches(dyn('a)'))",
+                           .error = "error parsing regexp: unexpected ): `a)`"},
+                    FnCase{.expr = "'a'.find(dyn('[a'))",
+                           .error = "Illegal regex: error parsing regexp: missing closing ]: `[a`"},
+                    FnCase{.expr = "'a'.findAll(dyn('a**'), 1)",
+                           .error = "Illegal regex: error parsing regexp: invalid nested repetition "
+                                    "operator: `**`"},
+                    FnCase{.expr = "dyn(1).find('a')", .error = "no such overload"}));
 
 INSTANTIATE_TEST_SUITE_P(
     Lists, FunctionsTest,
