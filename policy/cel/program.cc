@@ -112,16 +112,8 @@ StatusOr<NodePtr> Planner::PlanConst(const Constant& c) {
 // `a.b.c` for a select chain whose root identifier is not a comprehension variable (a
 // root-scoped `.a.b` keeps its dot); the chain may then spell a qualified variable name.
 bool Planner::QualifiedName(const Expr& e, std::string* out) const {
-  if (const IdentExpr* ident = e.as_ident()) {
-    if (ident->name.empty() || (ident->name[0] != '.' && Lookup(ident->name) >= 0)) return false;
-    *out = ident->name;
-    return true;
-  }
-  const SelectExpr* sel = e.as_select();
-  if (sel == nullptr || sel->test_only || !QualifiedName(*sel->operand, out)) return false;
-  out->push_back('.');
-  out->append(sel->field);
-  return true;
+  if (!ToQualifiedName(e, out) || out->empty()) return false;
+  return (*out)[0] == '.' || Lookup(std::string_view(*out).substr(0, out->find('.'))) < 0;
 }
 
 // The registered function `name` resolves to under the container (cel-go tries the most

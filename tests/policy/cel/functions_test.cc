@@ -3,8 +3,7 @@
 // follow the cel-go / Kubernetes documentation of each function.
 #include <gtest/gtest.h>
 
-#include "policy/cel/parser.h"
-#include "policy/cel/program.h"
+#include "tests/policy/cel/eval_testing.h"
 
 namespace draguard::cel {
 namespace {
@@ -21,20 +20,15 @@ class FunctionsTest : public testing::TestWithParam<FnCase> {};
 
 TEST_P(FunctionsTest, Evaluates) {
   const FnCase& c = GetParam();
-  ParseResult parsed = Parse(c.expr);
-  ASSERT_TRUE(parsed.ok()) << c.expr;
-  StatusOr<Program> program = Plan(*parsed.ast);
-  ASSERT_TRUE(program.ok()) << program.status();
-  Activation activation;
-  EvalState state;
-  Value v = program->Evaluate(activation, state);
-  if (c.error != nullptr) {
-    ASSERT_TRUE(v.is_error()) << v.DebugString();
-    EXPECT_EQ(v.text(), c.error);
-  } else {
-    ASSERT_FALSE(v.is_error()) << v.text();
-    EXPECT_EQ(v.DebugString(), c.want);
-  }
+  EvaluateThen(c.expr, [&](const Value& v) {
+    if (c.error != nullptr) {
+      ASSERT_TRUE(v.is_error()) << v.DebugString();
+      EXPECT_EQ(v.text(), c.error);
+    } else {
+      ASSERT_FALSE(v.is_error()) << v.text();
+      EXPECT_EQ(v.DebugString(), c.want);
+    }
+  });
 }
 
 INSTANTIATE_TEST_SUITE_P(
