@@ -158,6 +158,20 @@ void ForEachChild(const Expr& e, F&& f) {
   }
 }
 
+// The dotted name an identifier/select chain spells ("a.b.c"; a root-scoped `.a.b` keeps its
+// leading dot), or false when `e` is anything else or contains a presence test.
+inline bool ToQualifiedName(const Expr& e, std::string* out) {
+  if (const IdentExpr* ident = e.as_ident()) {
+    *out = ident->name;
+    return true;
+  }
+  const SelectExpr* sel = e.as_select();
+  if (sel == nullptr || sel->test_only || !ToQualifiedName(*sel->operand, out)) return false;
+  out->push_back('.');
+  out->append(sel->field);
+  return true;
+}
+
 // A parsed expression with its source. Positions of nodes come from `offset`; for macro
 // expansions the synthesized nodes carry the offset of the macro call.
 class Ast {

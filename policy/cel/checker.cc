@@ -33,19 +33,6 @@ using checker_internal::MostGeneral;
 using checker_internal::Substitute;
 using checker_internal::TypeMapping;
 
-// `a.b.c` for an ident/select chain without presence tests.
-bool ToQualifiedName(const Expr& e, std::string* out) {
-  if (const IdentExpr* ident = e.as_ident()) {
-    *out = ident->name;
-    return true;
-  }
-  const SelectExpr* sel = e.as_select();
-  if (sel == nullptr || sel->test_only || !ToQualifiedName(*sel->operand, out)) return false;
-  out->push_back('.');
-  out->append(sel->field);
-  return true;
-}
-
 std::optional<Type> TypeNameType(std::string_view name) {
   if (name == "int") return Type::TypeOf(Type::Int());
   if (name == "uint") return Type::TypeOf(Type::Uint());

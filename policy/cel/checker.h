@@ -13,6 +13,8 @@
 //   cel.comprehension-range    expression of type 'T' cannot be the range of a comprehension
 //   cel.invalid-literal        invalid matches|duration|timestamp argument (Kubernetes
 //                              compile-time literal validators, when the environment has them)
+//   cel.program-instantiation  program instantiation failed: error parsing regexp: ... (a
+//                              constant find/findAll pattern; literal validators on)
 //   cel.invalid-format         a literal format() string that cel-go's strings-extension
 //                              validator rejects (bad clause, argument type or count)
 //   cel.too-many-nodes         the expression exceeds CheckerOptions::max_expression_node_count

@@ -16,7 +16,10 @@ namespace {
 void AdoptCompileErrors(const Diagnostics& found, Diagnostics& out) {
   for (const Diagnostic& d : found) {
     Diagnostic copy = d;
-    if (copy.is_error()) copy.message = "compilation failed: " + copy.message;
+    // A program-instantiation failure is not a compile error in the API server's words.
+    if (copy.is_error() && copy.code != "cel.program-instantiation") {
+      copy.message = "compilation failed: " + copy.message;
+    }
     out.Add(std::move(copy));
   }
 }

@@ -113,6 +113,9 @@ Value Evaluator::CallWithArity(const PlannedNode& node) {
     args[i] = Eval(*node.children[i]);
     if (args[i].is_error()) return args[i];
   }
+  if (node.prepared.fn != nullptr) {
+    return node.prepared.fn(std::span<const Value>(args.data(), N), node.prepared.data.get(), state);
+  }
   if (node.fn == nullptr) return Value::Error("no such overload: " + node.name);
   return node.fn(std::span<const Value>(args.data(), N), state);
 }

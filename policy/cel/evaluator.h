@@ -41,6 +41,7 @@ struct PlannedNode {
   int slot2 = -1;           // kComprehension: second iteration variable or -1
   int accu_slot = -1;       // kComprehension
   Function fn = nullptr;    // kCall; null for an unknown function (a runtime error)
+  PreparedCall prepared;    // kCall with constant arguments prepared at plan time
   std::vector<bool> optional;  // kList: per element; kMap: per entry
   // kCall: arguments (receiver first); kList: elements; kMap: key, value, key, value...;
   // kSelect/kTestOnly: operand; kTernary: cond, then, else;

@@ -5,7 +5,8 @@
 // variable "a.b"; `optional.of(x)`-style calls whose target spells a namespace resolve to
 // the qualified function. After children are planned, constant list/map
 // literals and constant conversions are evaluated once (cel-go's constant folding in
-// Kubernetes), a conversion error failing the plan.
+// Kubernetes), a conversion error failing the plan. Calls of matches/find/findAll with a
+// constant pattern get the pattern compiled once; an invalid one fails the plan too.
 #include "policy/cel/program.h"
 
 #include <array>
@@ -112,16 +113,8 @@ StatusOr<NodePtr> Planner::PlanConst(const Constant& c) {
 // `a.b.c` for a select chain whose root identifier is not a comprehension variable (a
 // root-scoped `.a.b` keeps its dot); the chain may then spell a qualified variable name.
 bool Planner::QualifiedName(const Expr& e, std::string* out) const {
-  if (const IdentExpr* ident = e.as_ident()) {
-    if (ident->name.empty() || (ident->name[0] != '.' && Lookup(ident->name) >= 0)) return false;
-    *out = ident->name;
-    return true;
-  }
-  const SelectExpr* sel = e.as_select();
-  if (sel == nullptr || sel->test_only || !QualifiedName(*sel->operand, out)) return false;
-  out->push_back('.');
-  out->append(sel->field);
-  return true;
+  if (!ToQualifiedName(e, out) || out->empty()) return false;
+  return (*out)[0] == '.' || Lookup(std::string_view(*out).substr(0, out->find('.'))) < 0;
 }
 
 // The registered function `name` resolves to under the container (cel-go tries the most
@@ -203,6 +196,11 @@ StatusOr<NodePtr> Planner::PlanCall(const CallExpr& call) {
   // expressions, so that `||`/`&&` can still absorb it. A checked expression gets here
   // only for a declared function without a runtime implementation.
   if (node->fn == nullptr) return node;
+  if (arity >= 2 && node->children[1]->op == NodeOp::kConst) {
+    StatusOr<PreparedCall> prepared = PrepareRegexCall(name, arity, node->children[1]->constant);
+    if (!prepared.ok()) return InstantiationError(prepared.status().message());
+    node->prepared = std::move(*prepared);
+  }
   return Fold(std::move(node));
 }
 

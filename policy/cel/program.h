@@ -4,7 +4,9 @@
 // to comprehension slots or activation names, calls to function pointers by name and
 // arity, constant list/map literals are built once, and constant type conversions
 // (int("1"), uint(-1), ...) are folded, as cel-go's optimiser does in Kubernetes; a
-// failing conversion makes Plan fail with "program instantiation failed: ...".
+// failing conversion makes Plan fail with "program instantiation failed: ...". Constant
+// regex patterns are compiled once. RuntimeOptions::container applies cel-go's name
+// resolution to identifiers and functions.
 //
 // Evaluate() returns a Value, which is an error value for CEL runtime errors (no such
 // key, overflow, cost limit, ...). A non-OK Status is never produced by evaluation.
@@ -78,7 +80,8 @@ class Program {
 };
 
 // Plans `ast` for evaluation. Errors: INVALID_ARGUMENT "program instantiation failed:
-// ..." for a constant conversion that fails or an unsupported expression (message
+// ..." for a constant conversion that fails, an invalid constant matches/find/findAll
+// pattern (compiled once here, as Kubernetes does) or an unsupported expression (message
 // literals). A call of a function without a runtime implementation is not a planning
 // error: evaluating it gives the error value "no such overload: <name>", as cel-go does
 // for unchecked expressions. `ast` may be discarded afterwards.

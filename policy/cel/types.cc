@@ -73,13 +73,15 @@ bool Type::is_primitive() const {
   }
 }
 
-std::string Type::DebugString() const {
-  std::string out;
+std::string Type::TypeName() const {
   if (kind_ == TypeKind::kOpaque || kind_ == TypeKind::kObject || kind_ == TypeKind::kTypeParam) {
-    out = std::string(name());
-  } else {
-    out = std::string(PrimitiveName(kind_));
+    return std::string(name());
   }
+  return std::string(PrimitiveName(kind_));
+}
+
+std::string Type::DebugString() const {
+  std::string out = TypeName();
   const auto& p = params();
   if (p.empty()) return out;
   out += '(';

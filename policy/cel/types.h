@@ -90,6 +90,8 @@ class Type {
 
   // cel-go's FormatCELType text: "int", "list(string)", "map(string, google.protobuf.Any)".
   std::string DebugString() const;
+  // cel-go's Type.TypeName(): the name without parameters ("list", "optional_type").
+  std::string TypeName() const;
 
   friend bool operator==(const Type& a, const Type& b);
 

@@ -294,6 +294,8 @@ constexpr auto kCodes = std::to_array<CodeInfo>({
     {"cel.invalid-literal", Severity::kError, "a malformed literal (escape, number, regex, ...)"},
     {"cel.invalid-format", Severity::kError,
      "a literal format() string with a bad clause, argument type or argument count"},
+    {"cel.program-instantiation", Severity::kError,
+     "a constant the API server fails to precompile (a find/findAll pattern)"},
     {"cel.macro-invalid", Severity::kError, "a macro called with the wrong arguments"},
     {"cel.undeclared-reference", Severity::kError, "a name that is not declared (only `device`)"},
     {"cel.undefined-field", Severity::kError, "a field `device` does not have"},

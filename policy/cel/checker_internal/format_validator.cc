@@ -14,32 +14,6 @@ namespace {
 
 using internal::FormatClause;
 
-// cel-go's Type.TypeName(), which the messages print ("list", not "list(int)").
-std::string TypeName(const Type& t) {
-  switch (t.kind()) {
-    case TypeKind::kError: return "*error*";
-    case TypeKind::kDyn: return "dyn";
-    case TypeKind::kAny: return "google.protobuf.Any";
-    case TypeKind::kNull: return "null_type";
-    case TypeKind::kBool: return "bool";
-    case TypeKind::kInt: return "int";
-    case TypeKind::kUint: return "uint";
-    case TypeKind::kDouble: return "double";
-    case TypeKind::kString: return "string";
-    case TypeKind::kBytes: return "bytes";
-    case TypeKind::kTimestamp: return "google.protobuf.Timestamp";
-    case TypeKind::kDuration: return "google.protobuf.Duration";
-    case TypeKind::kList: return "list";
-    case TypeKind::kMap: return "map";
-    case TypeKind::kType: return "type";
-    case TypeKind::kOptional: return "optional_type";
-    case TypeKind::kOpaque:
-    case TypeKind::kObject:
-    case TypeKind::kTypeParam: return std::string(t.name());
-  }
-  return "";
-}
-
 // The string literal target and list literal argument of a call cel-go validates.
 struct FormatCall {
   const std::string* format = nullptr;
@@ -110,7 +84,7 @@ class CheckerFormat final : public internal::FormatCallbacks {
                                    std::string_view refusal) {
     if (Accepts(e, kinds)) return std::nullopt;
     bad_ = &e;
-    return std::string(refusal) + ", was given " + TypeName(checked_.TypeOf(e.id));
+    return std::string(refusal) + ", was given " + checked_.TypeOf(e.id).TypeName();
   }
 
   // %s accepts every printable kind, and looks inside list and map literals.

@@ -1,11 +1,14 @@
 // Kubernetes turns on cel-go's duration, timestamp and regex literal validators. Each
 // looks at calls of one function name and, when the first argument is a literal, checks
-// it as the runtime would, reporting "invalid <function> argument" at the literal.
+// it as the runtime would, reporting "invalid <function> argument" at the literal. Constant
+// find/findAll patterns are checked too: Kubernetes precompiles them when it builds the
+// program, and a failure there rejects the expression as well.
 #include "policy/cel/checker_internal/literal_validators.h"
 
-#include <re2/re2.h>
-
+#include <memory>
 #include <string>
+
+#include "policy/cel/internal/regex_text.h"
 
 namespace draguard::cel::checker_internal {
 namespace {
@@ -44,43 +47,42 @@ size_t DurationUnit(std::string_view s, size_t pos, double* unit) {
   return best;
 }
 
-void Visit(const Expr& e, Diagnostics& issues);
+// Kubernetes compiles constant find/findAll patterns when it builds the program; a bad
+// one fails that step, which the API server reports like a compile error.
+void CheckFindPattern(const CallExpr& call, const std::string& pattern, Diagnostics& issues) {
+  std::unique_ptr<RE2> re = internal::CompileRegex(pattern);
+  if (re->ok()) return;
+  Diagnostic& d = issues.Error("cel.program-instantiation", FieldPath(),
+                               "program instantiation failed: " + internal::GoRegexpError(*re));
+  d.value_offset = call.args[0]->offset;
+}
 
-void CheckCall(const Expr& e, const CallExpr& call, Diagnostics& issues) {
+void CheckCall(const CallExpr& call, Diagnostics& issues) {
   if (call.args.empty()) return;
   const ConstExpr* lit = call.args[0]->as_const();
-  if (lit == nullptr) return;
-  bool ok = true;
-  if (call.function == "matches" || call.function == "duration" ||
-      call.function == "timestamp") {
-    const std::string* text = std::get_if<std::string>(&lit->value);
-    if (text == nullptr) return;
-    if (call.function == "matches") ok = IsValidRegex(*text);
-    if (call.function == "duration") ok = IsValidGoDuration(*text);
-    if (call.function == "timestamp") ok = IsValidRfc3339(*text);
-  } else {
-    return;
+  const std::string* text = lit == nullptr ? nullptr : std::get_if<std::string>(&lit->value);
+  if (text == nullptr) return;
+  if ((call.function == "find" || call.function == "findAll") && call.target) {
+    return CheckFindPattern(call, *text, issues);
   }
+  bool ok = true;
+  if (call.function == "matches") ok = IsValidRegex(*text);
+  else if (call.function == "duration") ok = IsValidGoDuration(*text);
+  else if (call.function == "timestamp") ok = IsValidRfc3339(*text);
   if (ok) return;
   Diagnostic& d = issues.Error("cel.invalid-literal", FieldPath(),
                                "invalid " + call.function + " argument");
   d.value_offset = call.args[0]->offset;
-  (void)e;
 }
 
 void Visit(const Expr& e, Diagnostics& issues) {
   ForEachChild(e, [&](const Expr& child) { Visit(child, issues); });
-  if (const CallExpr* call = e.as_call()) CheckCall(e, *call, issues);
+  if (const CallExpr* call = e.as_call()) CheckCall(*call, issues);
 }
 
 }  // namespace
 
-bool IsValidRegex(std::string_view pattern) {
-  RE2::Options options;
-  options.set_log_errors(false);
-  RE2 re(re2::StringPiece(pattern.data(), pattern.size()), options);
-  return re.ok();
-}
+bool IsValidRegex(std::string_view pattern) { return internal::CompileRegex(pattern)->ok(); }
 
 bool IsValidGoDuration(std::string_view s) {
   size_t pos = 0;

@@ -1,5 +1,6 @@
 // Private: Kubernetes' compile-time validators (cel.md §1.3, "1.29" row): constant
-// arguments of matches(), duration() and timestamp() must be valid.
+// arguments of matches(), duration() and timestamp() must be valid; constant find() and
+// findAll() patterns too (Kubernetes precompiles them, cel.md §1.7).
 #ifndef DRAGUARD_POLICY_CEL_CHECKER_INTERNAL_LITERAL_VALIDATORS_H_
 #define DRAGUARD_POLICY_CEL_CHECKER_INTERNAL_LITERAL_VALIDATORS_H_
 
@@ -20,7 +21,9 @@ bool IsValidRfc3339(std::string_view text);
 
 // Adds `cel.invalid-literal` issues for every call in `root` whose first argument is a
 // constant that cel-go's formatValidator rejects ("invalid matches argument", ...).
-// Mirrors cel-go: the checked argument is args[0] (the pattern in receiver style).
+// Mirrors cel-go: the checked argument is args[0] (the pattern in receiver style). A
+// constant find/findAll pattern RE2 rejects gets `cel.program-instantiation`
+// ("program instantiation failed: error parsing regexp: ...").
 void ValidateLiterals(const Expr& root, Diagnostics& issues);
 
 }  // namespace draguard::cel::checker_internal

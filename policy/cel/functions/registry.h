@@ -7,12 +7,14 @@
 #ifndef DRAGUARD_POLICY_CEL_FUNCTIONS_REGISTRY_H_
 #define DRAGUARD_POLICY_CEL_FUNCTIONS_REGISTRY_H_
 
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 
 #include "policy/cel/value.h"
+#include "policy/common/status_or.h"
 
 namespace draguard::cel {
 
@@ -37,6 +39,21 @@ class Registry {
 // `_?._`, `_[?_]`, and select/index on an optional value: an optional of the element of
 // `container` (a map, list, or optional of one) under `key`, or optional.none() when absent.
 Value OptionalLookup(const Value& container, const Value& key);
+
+// A call prepared at plan time from its constant arguments, as cel-go's optimisers do:
+// `fn` gets `data` (kept alive by the plan) with every call's arguments.
+using PreparedFunction = Value (*)(std::span<const Value> args, const void* data,
+                                   EvalState& state);
+struct PreparedCall {
+  PreparedFunction fn = nullptr;  // null: the call is not prepared
+  std::shared_ptr<const void> data;
+};
+
+// matches/find/findAll (`arity` arguments, receiver first) whose pattern argument is the
+// constant `pattern`: the RE2 compiled once. An empty PreparedCall for other calls;
+// InvalidArgument with Go's regexp error text for an invalid pattern.
+StatusOr<PreparedCall> PrepareRegexCall(std::string_view function, int arity,
+                                        const Value& pattern);
 
 void RegisterStandardFunctions(Registry& r);
 void RegisterStringFunctions(Registry& r);

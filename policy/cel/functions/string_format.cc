@@ -42,21 +42,6 @@ std::string WasGiven(std::string_view what, const Value& v) {
   return std::string(what) + ", was given " + std::string(v.TypeName());
 }
 
-// Go's %d/%b/%o/%x of an int64: a '-' and the magnitude.
-std::string SignedInBase(int64_t i, int base, bool upper) {
-  const bool negative = i < 0;
-  uint64_t magnitude = negative ? 0 - static_cast<uint64_t>(i) : static_cast<uint64_t>(i);
-  const char* digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
-  std::string out;
-  do {
-    out += digits[magnitude % static_cast<uint64_t>(base)];
-    magnitude /= static_cast<uint64_t>(base);
-  } while (magnitude != 0);
-  if (negative) out += '-';
-  std::reverse(out.begin(), out.end());
-  return out;
-}
-
 std::string UnsignedInBase(uint64_t u, int base, bool upper) {
   const char* digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
   std::string out;
@@ -66,6 +51,12 @@ std::string UnsignedInBase(uint64_t u, int base, bool upper) {
   } while (u != 0);
   std::reverse(out.begin(), out.end());
   return out;
+}
+
+// Go's %d/%b/%o/%x of an int64: a '-' and the magnitude.
+std::string SignedInBase(int64_t i, int base, bool upper) {
+  const uint64_t magnitude = i < 0 ? 0 - static_cast<uint64_t>(i) : static_cast<uint64_t>(i);
+  return (i < 0 ? "-" : "") + UnsignedInBase(magnitude, base, upper);
 }
 
 // Ints and uints in `base`, or nullopt for other kinds.

@@ -42,6 +42,14 @@ INSTANTIATE_TEST_SUITE_P(
         CompileCase{"ListsV3New134", "[2, 1].sort() == [1, 2]", "cel.undeclared-reference",
                     EnvOptions{.version = KubernetesVersion::k1_34}},
         CompileCase{"ListsV3New135", "[2, 1].sort() == [1, 2]", ""},
+        CompileCase{"BadConstantFindPattern", "device.driver.find('(') == ''",
+                    "cel.program-instantiation"},
+        CompileCase{"BadConstantMatchesPattern", "device.driver.matches('(')", "cel.invalid-literal"},
+        CompileCase{"DynamicFindPattern", "device.driver.find(device.driver) == ''", ""},
+        CompileCase{"FormatMixedList", "'%s=%d'.format(['a', 1]) == device.driver", ""},
+        CompileCase{"FormatBadClause", "'%d'.format(['a']) == device.driver", "cel.invalid-format"},
+        CompileCase{"FormatValidate",
+                    "!format.dns1123Label().validate(device.driver).hasValue()", ""},
         CompileCase{"TooLong", std::string(10241, ' ') + "true", "cel.expression-too-long"},
         CompileCase{"LongestAccepted", std::string(10236, ' ') + "true", ""}),
     [](const auto& p) { return p.param.name; });
@@ -53,6 +61,14 @@ TEST(CompileSelectorTest, CompileErrorsCarryApiServerPrefixAndNodeOffset) {
   // The detail starts as the API server's does (cel.md §1.1); the cel-go caret block is
   // replaced by the diagnostic's own position inside the expression.
   EXPECT_EQ(r.issues.items()[0].message, "compilation failed: undefined field 'name'");
+}
+
+TEST(CompileSelectorTest, ProgramInstantiationFailuresAreNotCompileErrors) {
+  SelectorCompileResult r = CompileSelector("device.driver.findAll('[') == []", EnvOptions{});
+  ASSERT_EQ(r.issues.size(), 1u);
+  EXPECT_EQ(r.issues.items()[0].value_offset, 22);
+  EXPECT_EQ(r.issues.items()[0].message,
+            "program instantiation failed: error parsing regexp: missing closing ]: `[`");
 }
 
 TEST(SelectorCacheTest, ReturnsSharedResultsPerOptions) {

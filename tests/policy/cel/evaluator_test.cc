@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "policy/cel/parser.h"
+#include "tests/policy/cel/eval_testing.h"
 
 namespace draguard::cel {
 namespace {
@@ -19,17 +20,12 @@ void PrintTo(const EvalCase& c, std::ostream* os) { *os << c.expr; }
 
 // Parses, plans and evaluates; the result is turned into text while the Program lives.
 std::string EvalToString(const char* expr, bool* is_error) {
-  ParseResult parsed = Parse(expr);
-  EXPECT_TRUE(parsed.ok()) << expr;
-  if (!parsed.ok()) return "";
-  StatusOr<Program> program = Plan(*parsed.ast);
-  EXPECT_TRUE(program.ok()) << program.status();
-  if (!program.ok()) return "";
-  Activation activation;
-  EvalState state;
-  Value v = program->Evaluate(activation, state);
-  *is_error = v.is_error();
-  return v.is_error() ? std::string(v.text()) : v.DebugString();
+  std::string out;
+  EvaluateThen(expr, [&](const Value& v) {
+    *is_error = v.is_error();
+    out = v.is_error() ? std::string(v.text()) : v.DebugString();
+  });
+  return out;
 }
 
 class EvaluatorTest : public testing::TestWithParam<EvalCase> {};
@@ -207,6 +203,18 @@ TEST(PlanTest, FoldsConstantConversions) {
     ASSERT_FALSE(program.ok()) << expr;
     EXPECT_EQ(program.status().message().rfind("program instantiation failed: ", 0), 0u)
         << program.status().message();
+  }
+}
+
+TEST(PlanTest, ConstantRegexPatternsAreCompiledWhenPlanning) {
+  for (const char* expr : {"'a'.matches('(')", "matches('a', '(')", "'a'.find('(')",
+                           "'a'.findAll('(')", "'a'.findAll('(', 2)"}) {
+    ParseResult parsed = Parse(expr);
+    ASSERT_TRUE(parsed.ok()) << expr;
+    StatusOr<Program> program = Plan(*parsed.ast);
+    ASSERT_FALSE(program.ok()) << expr;
+    EXPECT_EQ(program.status().message(),
+              "program instantiation failed: error parsing regexp: missing closing ): `(`");
   }
 }
 

@@ -3,8 +3,7 @@
 // follow the cel-go / Kubernetes documentation of each function.
 #include <gtest/gtest.h>
 
-#include "policy/cel/parser.h"
-#include "policy/cel/program.h"
+#include "tests/policy/cel/eval_testing.h"
 
 namespace draguard::cel {
 namespace {
@@ -21,20 +20,15 @@ class FunctionsTest : public testing::TestWithParam<FnCase> {};
 
 TEST_P(FunctionsTest, Evaluates) {
   const FnCase& c = GetParam();
-  ParseResult parsed = Parse(c.expr);
-  ASSERT_TRUE(parsed.ok()) << c.expr;
-  StatusOr<Program> program = Plan(*parsed.ast);
-  ASSERT_TRUE(program.ok()) << program.status();
-  Activation activation;
-  EvalState state;
-  Value v = program->Evaluate(activation, state);
-  if (c.error != nullptr) {
-    ASSERT_TRUE(v.is_error()) << v.DebugString();
-    EXPECT_EQ(v.text(), c.error);
-  } else {
-    ASSERT_FALSE(v.is_error()) << v.text();
-    EXPECT_EQ(v.DebugString(), c.want);
-  }
+  EvaluateThen(c.expr, [&](const Value& v) {
+    if (c.error != nullptr) {
+      ASSERT_TRUE(v.is_error()) << v.DebugString();
+      EXPECT_EQ(v.text(), c.error);
+    } else {
+      ASSERT_FALSE(v.is_error()) << v.text();
+      EXPECT_EQ(v.DebugString(), c.want);
+    }
+  });
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -72,8 +66,19 @@ INSTANTIATE_TEST_SUITE_P(
                     FnCase{.expr = "'abc'.find('[0-9]+')", .want = "\"\""},
                     FnCase{.expr = "'123 abc 456'.findAll('[0-9]+')", .want = "[\"123\", \"456\"]"},
                     FnCase{.expr = "'1 2 3'.findAll('[0-9]', 2)", .want = "[\"1\", \"2\"]"},
+                    FnCase{.expr = "'abc'.matches('^a.c$')", .want = "true"},
+                    FnCase{.expr = "matches('abc', 'x')", .want = "false"},
+                    FnCase{.expr = "'abc'.matches(dyn('b'))", .want = "true"},
                     FnCase{.expr = "'a'.matches(dyn('('))",
-                           .error = "Illegal regex: missing ): ("}));
+                           .error = "error parsing regexp: missing closing ): `(`"},
+                    FnCase{.expr = "'a'.matches(dyn('a)'))",
+                           .error = "error parsing regexp: unexpected ): `a)`"},
+                    FnCase{.expr = "'a'.find(dyn('[a'))",
+                           .error = "Illegal regex: error parsing regexp: missing closing ]: `[a`"},
+                    FnCase{.expr = "'a'.findAll(dyn('a**'), 1)",
+                           .error = "Illegal regex: error parsing regexp: invalid nested repetition "
+                                    "operator: `**`"},
+                    FnCase{.expr = "dyn(1).find('a')", .error = "no such overload"}));
 
 INSTANTIATE_TEST_SUITE_P(
     Lists, FunctionsTest,

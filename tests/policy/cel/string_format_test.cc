@@ -6,8 +6,7 @@
 #include <ostream>
 #include <string>
 
-#include "policy/cel/parser.h"
-#include "policy/cel/program.h"
+#include "tests/policy/cel/eval_testing.h"
 
 namespace draguard::cel {
 namespace {
@@ -24,20 +23,15 @@ class StringFormatTest : public testing::TestWithParam<FormatCase> {};
 
 TEST_P(StringFormatTest, Evaluates) {
   const FormatCase& c = GetParam();
-  ParseResult parsed = Parse(c.expr);
-  ASSERT_TRUE(parsed.ok()) << c.expr;
-  StatusOr<Program> program = Plan(*parsed.ast);
-  ASSERT_TRUE(program.ok()) << program.status();
-  Activation activation;
-  EvalState state;
-  Value v = program->Evaluate(activation, state);
-  if (c.error != nullptr) {
-    ASSERT_TRUE(v.is_error()) << v.DebugString();
-    EXPECT_EQ(v.text(), c.error);
-    return;
-  }
-  ASSERT_EQ(v.kind(), Kind::kString) << v.DebugString();
-  EXPECT_EQ(v.text(), c.want);
+  EvaluateThen(c.expr, [&](const Value& v) {
+    if (c.error != nullptr) {
+      ASSERT_TRUE(v.is_error()) << v.DebugString();
+      EXPECT_EQ(v.text(), c.error);
+      return;
+    }
+    ASSERT_EQ(v.kind(), Kind::kString) << v.DebugString();
+    EXPECT_EQ(v.text(), c.want);
+  });
 }
 
 INSTANTIATE_TEST_SUITE_P(
