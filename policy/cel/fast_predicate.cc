@@ -122,6 +122,8 @@ class FastPredicate::Builder {
     if (node.name == op::kGreater) n.order = Order::kGreater;
     if (node.name == op::kGreaterEquals) n.order = Order::kGreaterEquals;
     n.fn = node.fn;
+    n.prepared = node.prepared.fn;
+    n.prepared_data = node.prepared.data.get();
     n.cost = cost;
     max_cost_ += 1;
     return Push(n, kids);
@@ -288,7 +290,9 @@ const Value* FastPredicate::Call(const Node& node, Context& cx,
     if (ordered) {
       scratch.emplace(Value::Bool(*ordered));
     } else {
-      scratch.emplace(node.fn(std::span<const Value>(args, N), cx.state));
+      const std::span<const Value> span(args, N);
+      scratch.emplace(node.prepared != nullptr ? node.prepared(span, node.prepared_data, cx.state)
+                                               : node.fn(span, cx.state));
     }
   }
   for (size_t i = 0; i < built; ++i) args[i].~Value();

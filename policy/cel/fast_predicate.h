@@ -65,6 +65,8 @@ class FastPredicate {
     uint32_t first_key = 0;           // kChain/kHas: keys_[first_key, first_key + key_count)
     uint32_t key_count = 0;
     Function fn = nullptr;            // kCall
+    PreparedFunction prepared = nullptr;  // kCall prepared at plan time (constant regex)
+    const void* prepared_data = nullptr;
     Order order = Order::kNone;       // kCall of an ordering operator
     uint32_t first_child = 0;         // kCall/kEquals/kNotEquals/kAnd/kOr: children_[...]
     uint32_t child_count = 0;

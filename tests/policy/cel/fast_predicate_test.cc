@@ -95,6 +95,8 @@ TEST(FastPredicateTest, TableMatchesGeneralEvaluator) {
       R"(device.attributes["resource.kubernetes.io"].pciBusID in ["0001:00:00.0", "0008:06:00.0"])",
       R"(device.attributes["gpu.example.com"].model.startsWith("A1"))",
       R"(device.attributes["gpu.example.com"].model.contains("10"))",
+      R"(device.attributes["gpu.example.com"].model.matches("^A[0-9]+$"))",
+      R"(device.attributes["gpu.example.com"].model.find("[0-9]+") == "100")",
       R"(device.capacity["gpu.example.com"].memory.compareTo(quantity("40Gi")) >= 0)",
       R"(device.capacity["gpu.example.com"].memory.isGreaterThan(quantity("100Gi")))",
       R"(device.capacity["gpu.example.com"].memory == quantity("80Gi"))",
@@ -143,7 +145,8 @@ class Generator {
       case 4: return Operand() + " in " + Pick({"[\"A100\", \"eth0\"]", "[1, 3]", "device.attributes"});
       case 5: return Chain(false) + Pick({".contains(\"10\")", ".startsWith(\"A\")",
                                           ".compareTo(quantity(\"40Gi\")) >= 0",
-                                          ".isGreaterThan(semver(\"1.0.0\"))"});
+                                          ".isGreaterThan(semver(\"1.0.0\"))",
+                                          ".matches(\"^[A-Z]\")"});
       case 6: return "(" + Bool(depth - 1) + " && " + Bool(depth - 1) + ")";
       case 7: return "(" + Bool(depth - 1) + " || " + Bool(depth - 1) + ")";
       default: return "!(" + Bool(depth - 1) + ")";
