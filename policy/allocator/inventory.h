@@ -82,28 +82,19 @@ struct CounterScope {
 inline constexpr size_t kLayout135 = 0;
 inline constexpr size_t kLayout134 = 1;
 
+// The fields every node of every check reads come first, in one cache line; the rest is read
+// only for the devices of the nodes actually searched.
 struct InventoryDevice {
   size_t id = 0;
   size_t slice = 0;  // index into Inventory::slices()
   size_t pool = 0;   // index into Inventory::pools()
   const k8s::Device* device = nullptr;
-  // Taints from DeviceTaintRules selecting this device (the device's own are in `device`).
-  std::vector<k8s::DeviceTaint> rule_taints;
   // Allocated (not admin access, no shareID) by a claim in the inventory.
   bool in_use = false;
   // Copies of `device` facts that gate selection, kept here (contiguous) because every
   // device of every node is tested: consumesCounters and bindingConditions are non-empty.
   bool consumes_counters = false;
   bool binding_conditions = false;
-  // consumedCapacity of the results with a shareID (consumable capacity): shares of a device
-  // that allows multiple allocations. With the DRAConsumableCapacity gate off they make the
-  // device in use instead. Point into the Inventory's claims.
-  std::vector<const std::map<std::string, std::string>*> shares;
-  // Shared counters (partitionable devices), per layout: the scope (CounterScopes()) and the
-  // draws; nullopt draws when the device names a counter its scope lacks or an amount does
-  // not parse (never allocatable). Empty draws for devices that consume no counters.
-  size_t counter_scope[2] = {0, 0};
-  std::optional<std::vector<CounterDraw>> draws[2];
   // Devices with equal selector_class are equal in everything CEL sees (driver, attributes,
   // capacity values, allowMultipleAllocations), so a selector gives the same result on them.
   uint32_t selector_class = 0;
@@ -112,6 +103,17 @@ struct InventoryDevice {
   // capacity policies, counter consumption (raw and resolved in both layouts), taints
   // (own and from rules), availability, committed shares, node fields, binding conditions.
   uint32_t fact_class = 0;
+  // Shared counters (partitionable devices), per layout: the scope (CounterScopes()) and the
+  // draws; nullopt draws when the device names a counter its scope lacks or an amount does
+  // not parse (never allocatable). Empty draws for devices that consume no counters.
+  size_t counter_scope[2] = {0, 0};
+  std::optional<std::vector<CounterDraw>> draws[2];
+  // Taints from DeviceTaintRules selecting this device (the device's own are in `device`).
+  std::vector<k8s::DeviceTaint> rule_taints;
+  // consumedCapacity of the results with a shareID (consumable capacity): shares of a device
+  // that allows multiple allocations. With the DRAConsumableCapacity gate off they make the
+  // device in use instead. Point into the Inventory's claims.
+  std::vector<const std::map<std::string, std::string>*> shares;
 };
 
 // One node as the allocator sees it: its name, the slices naming it in spec.nodeName (input
