@@ -746,14 +746,10 @@ struct Checker {
   // (case-insensitively), e.g. parentDeviceID for deviceID.
   static std::string PublishedAlternative(const DomainSchema& domain, const std::string& name,
                                           const std::set<std::string>& types) {
-    auto lower = [](std::string s) {
-      for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      return s;
-    };
-    const std::string wanted = lower(name);
+    const std::string wanted = Lower(name);
     for (const auto& [candidate, entry] : domain.attributes) {
       if (candidate == name || entry.removed_in) continue;
-      if (lower(candidate).find(wanted) == std::string::npos) continue;
+      if (Lower(candidate).find(wanted) == std::string::npos) continue;
       const bool covers = entry.device_types.empty() ||
                           std::all_of(types.begin(), types.end(), [&](const std::string& t) {
                             return std::find(entry.device_types.begin(), entry.device_types.end(),
