@@ -1,12 +1,26 @@
 // Allocator benchmarks: 1,000 nodes x 8 GPUs (2 per PCIe root) + 4 NICs, typical and
-// pathological claims, with a plain depth-first search over the same node for comparison.
-// Selectors are evaluated by a trivial driver-equality evaluator so the numbers measure the
-// search, not CEL.
+// pathological claims. Every claim runs in five ways over the same prepared Inventory:
+//
+//   Alloc/<claim>/FirstNode       CheckClaim stopping at the first feasible node (the
+//                                 scheduler's Filter question)
+//   Alloc/<claim>/AllNodes        CheckClaim listing every feasible node (`draguard explain`)
+//   Alloc/<claim>/AllNodesCel     the same with the real CEL adapter
+//   PlainDfs/<claim>/AllNodes     plain depth-first search (bench/plain_dfs.h) answering the
+//   PlainDfs/<claim>/AllNodesCel  same question: verdict and every feasible node
+//
+// The stub evaluator understands `device.driver == "x"` so that those rows measure the search,
+// not CEL. The CEL adapter is built once per benchmark, outside the timed loop (programs
+// compiled and devices prepared once, as the webhook keeps its evaluators per Inventory); the
+// stub and every per-check memo start empty in each iteration. Before timing, the allocator's
+// and the plain DFS's answers are compared; the label says whether they agree.
 #include <benchmark/benchmark.h>
 
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "bench/plain_dfs.h"
 #include "policy/allocator/allocator.h"
 #include "policy/allocator/cel_evaluator.h"
 
@@ -112,124 +126,118 @@ k8s::ResourceClaimSpec Claim(std::vector<k8s::DeviceRequest> reqs, bool same_roo
   return spec;
 }
 
-void Run(benchmark::State& state, const Inventory& inv, const k8s::ResourceClaimSpec& claim,
-         AllocatorOptions options, VerdictKind want) {
-  options.all_nodes = false;  // first feasible node, as the scheduler's Filter would stop
-  options.time_budget = std::chrono::milliseconds(1000);
-  for (auto _ : state) {
-    DriverEvaluator eval;
-    AllocationVerdict v = CheckClaim(inv, claim, eval, options);
-    if (v.kind != want) state.SkipWithError(std::string(VerdictName(v.kind)).c_str());
-    benchmark::DoNotOptimize(v);
-  }
+struct Scenario {
+  std::string name;
+  const Inventory& (*inventory)();
+  k8s::ResourceClaimSpec claim;
+  bool partitionable = false;
+  VerdictKind want;
+};
+
+std::vector<Scenario> Scenarios() {
+  return {
+      // Typical claims.
+      {"OneGpu", Plain, Claim({Request("gpu", "gpu", 1)}, false), false, VerdictKind::kSatisfiable},
+      {"EightGpus", Plain, Claim({Request("gpu", "gpu", 8)}, false), false,
+       VerdictKind::kSatisfiable},
+      // On this inventory a root holds 2 GPUs: no node qualifies, every node is decided.
+      {"EightGpusSameRoot", Plain, Claim({Request("gpu", "gpu", 8)}, true), false,
+       VerdictKind::kUnsatisfiable},
+      {"TwoGpusSameRoot", Plain, Claim({Request("gpu", "gpu", 2)}, true), false,
+       VerdictKind::kSatisfiable},
+      {"GpuNicSameRoot", Plain, Claim({Request("gpu", "gpu", 1), Request("nic", "nic", 1)}, true),
+       false, VerdictKind::kSatisfiable},
+      {"SixteenPartitions", Partitioned, Claim({Request("gpu", "gpu", 16)}, false), true,
+       VerdictKind::kSatisfiable},
+      // Pathological: 9 GPUs wanted, 8 per node.
+      {"NineGpus", Plain, Claim({Request("gpu", "gpu", 9)}, false), false,
+       VerdictKind::kUnsatisfiable},
+      // Pathological: 17 partitions; 16 fit the counters (4+4 per GPU), the 17th overflows.
+      {"SeventeenPartitions", Partitioned, Claim({Request("gpu", "gpu", 17)}, false), true,
+       VerdictKind::kUnsatisfiable},
+      // Pathological: 3 GPUs on one PCIe root; roots hold 2.
+      {"ThreeGpusSameRoot", Plain, Claim({Request("gpu", "gpu", 3)}, true), false,
+       VerdictKind::kUnsatisfiable},
+  };
 }
 
-void BM_SingleGpu(benchmark::State& s) {
-  Run(s, Plain(), Claim({Request("gpu", "gpu", 1)}, false), {}, VerdictKind::kSatisfiable);
-}
-// Every node searched: the feasible-node list `explain` prints (1,000 nodes).
-void BM_SingleGpuAllNodes(benchmark::State& state) {
-  k8s::ResourceClaimSpec claim = Claim({Request("gpu", "gpu", 1)}, false);
-  AllocatorOptions options;
-  options.time_budget = std::chrono::milliseconds(1000);
-  for (auto _ : state) {
-    DriverEvaluator eval;
-    AllocationVerdict v = CheckClaim(Plain(), claim, eval, options);
-    if (v.feasible_nodes.size() != kNodes) state.SkipWithError("not every node feasible");
-    benchmark::DoNotOptimize(v);
-  }
-}
-// The real CEL adapter (programs compiled and devices prepared once, outside the loop, as
-// the webhook keeps its evaluators per inventory); every selector still runs per check.
-void BM_SingleGpuCelAllNodes(benchmark::State& state) {
-  k8s::ResourceClaimSpec claim = Claim({Request("gpu", "gpu", 1)}, false);
-  AllocatorOptions options;
-  options.time_budget = std::chrono::milliseconds(1000);
-  CelSelectorEvaluator eval(options);
-  for (auto _ : state) {
-    AllocationVerdict v = CheckClaim(Plain(), claim, eval, options);
-    if (v.feasible_nodes.size() != kNodes) state.SkipWithError("not every node feasible");
-    benchmark::DoNotOptimize(v);
-  }
-}
-// Pathological: 8 GPUs on one PCIe root; roots hold 2 (every node fails the group bound).
-void BM_EightGpusSameRootNoGroup(benchmark::State& s) {
-  Run(s, Plain(), Claim({Request("gpu", "gpu", 8)}, true), {}, VerdictKind::kUnsatisfiable);
-}
-void BM_EightGpus(benchmark::State& s) {
-  Run(s, Plain(), Claim({Request("gpu", "gpu", 8)}, false), {}, VerdictKind::kSatisfiable);
-}
-void BM_TwoGpusSameRoot(benchmark::State& s) {
-  Run(s, Plain(), Claim({Request("gpu", "gpu", 2)}, true), {}, VerdictKind::kSatisfiable);
-}
-void BM_GpuNicPairOnOneRoot(benchmark::State& s) {
-  Run(s, Plain(), Claim({Request("gpu", "gpu", 1), Request("nic", "nic", 1)}, true), {},
-      VerdictKind::kSatisfiable);
-}
-void BM_PartitionsSharedCounters(benchmark::State& s) {
+AllocatorOptions Options(const Scenario& s, bool all_nodes) {
   AllocatorOptions o;
-  o.gates.partitionable_devices = true;
-  Run(s, Partitioned(), Claim({Request("gpu", "gpu", 16)}, false), o, VerdictKind::kSatisfiable);
-}
-// Pathological: 9 GPUs wanted, 8 per node.
-void BM_NWantedNMinusOneUsable(benchmark::State& s) {
-  Run(s, Plain(), Claim({Request("gpu", "gpu", 9)}, false), {}, VerdictKind::kUnsatisfiable);
-}
-// Pathological: 17 partitions; 16 fit the counters (4+4 per GPU), the 17th always overflows.
-void BM_CountersOverflowOnLastPick(benchmark::State& s) {
-  AllocatorOptions o;
-  o.gates.partitionable_devices = true;
-  Run(s, Partitioned(), Claim({Request("gpu", "gpu", 17)}, false), o, VerdictKind::kUnsatisfiable);
-}
-// Pathological: 3 GPUs on one PCIe root; roots hold 2.
-void BM_MatchAttributeNoGroup(benchmark::State& s) {
-  Run(s, Plain(), Claim({Request("gpu", "gpu", 3)}, true), {}, VerdictKind::kUnsatisfiable);
+  o.gates.partitionable_devices = s.partitionable;
+  o.all_nodes = all_nodes;
+  o.time_budget = std::chrono::milliseconds(60'000);
+  return o;
 }
 
-// Plain DFS (permutations, no pre-checks, no symmetry breaking) over one node's 8 GPUs for
-// "3 on one root": the scheduler's ≤1.35 search on the same question, per node.
-bool PlainDfs(const std::vector<std::string>& roots, std::vector<bool>& used, int left,
-              const std::string* fixed, int64_t& steps) {
-  if (left == 0) return true;
-  for (size_t i = 0; i < roots.size(); ++i) {
-    ++steps;
-    if (used[i] || (fixed && *fixed != roots[i])) continue;
-    used[i] = true;
-    if (PlainDfs(roots, used, left - 1, fixed ? fixed : &roots[i], steps)) return true;
-    used[i] = false;
+// Whether the plain DFS gives the allocator's answer: verdict and feasible nodes.
+std::string Agreement(const Scenario& s) {
+  DriverEvaluator a, b;
+  AllocatorOptions o = Options(s, true);
+  AllocationVerdict alloc = CheckClaim(s.inventory(), s.claim, a, o);
+  bench::PlainDfsVerdict dfs = bench::PlainDfsCheck(s.inventory(), s.claim, b, o);
+  if (dfs.kind == VerdictKind::kUndecided) {
+    return "plain DFS undecided after " + std::to_string(o.max_steps) + " steps";
   }
-  return false;
+  if (dfs.kind != alloc.kind || dfs.feasible_nodes != alloc.feasible_nodes) return "";
+  return "same answer, " + std::to_string(alloc.feasible_nodes.size()) + " feasible nodes";
 }
 
-void BM_PlainDfsMatchAttributeNoGroup(benchmark::State& state) {
-  std::vector<std::string> roots;
-  for (int g = 0; g < 8; ++g) roots.push_back("pci" + std::to_string(g / 2));
+void RunAlloc(benchmark::State& state, const Scenario& s, bool all_nodes, bool cel) {
+  s.inventory();  // built once, outside the timed loop
+  AllocatorOptions o = Options(s, all_nodes);
+  CelSelectorEvaluator cel_eval(o);
   for (auto _ : state) {
-    int64_t steps = 0;
-    bool found = false;
-    for (int n = 0; n < kNodes; ++n) {
-      std::vector<bool> used(roots.size());
-      found = found || PlainDfs(roots, used, 3, nullptr, steps);
-    }
-    if (found) state.SkipWithError("plain DFS found a group");
-    benchmark::DoNotOptimize(steps);
+    DriverEvaluator stub;
+    SelectorEvaluator& eval = cel ? static_cast<SelectorEvaluator&>(cel_eval) : stub;
+    AllocationVerdict v = CheckClaim(s.inventory(), s.claim, eval, o);
+    if (v.kind != s.want) state.SkipWithError(std::string(VerdictName(v.kind)).c_str());
+    benchmark::DoNotOptimize(v);
   }
 }
 
-BENCHMARK(BM_SingleGpu)->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_SingleGpuAllNodes)->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_SingleGpuCelAllNodes)->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_EightGpusSameRootNoGroup)->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_EightGpus)->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_TwoGpusSameRoot)->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_GpuNicPairOnOneRoot)->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_PartitionsSharedCounters)->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_NWantedNMinusOneUsable)->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_CountersOverflowOnLastPick)->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_MatchAttributeNoGroup)->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_PlainDfsMatchAttributeNoGroup)->Unit(benchmark::kMicrosecond);
+void RunPlainDfs(benchmark::State& state, const Scenario& s, bool cel) {
+  std::string agreement = Agreement(s);
+  if (agreement.empty()) {
+    state.SkipWithError("plain DFS and allocator disagree");
+    return;
+  }
+  state.SetLabel(agreement);
+  AllocatorOptions o = Options(s, true);
+  CelSelectorEvaluator cel_eval(o);
+  int64_t steps = 0;
+  for (auto _ : state) {
+    DriverEvaluator stub;
+    SelectorEvaluator& eval = cel ? static_cast<SelectorEvaluator&>(cel_eval) : stub;
+    bench::PlainDfsVerdict v = bench::PlainDfsCheck(s.inventory(), s.claim, eval, o);
+    steps = v.steps;
+    benchmark::DoNotOptimize(v);
+  }
+  state.counters["steps"] = static_cast<double>(steps);
+}
+
+void Register() {
+  static const std::vector<Scenario> scenarios = Scenarios();
+  for (const Scenario& s : scenarios) {
+    const Scenario* p = &s;
+    auto add = [](const std::string& name, std::function<void(benchmark::State&)> fn) {
+      benchmark::RegisterBenchmark(name.c_str(), fn)->Unit(benchmark::kMicrosecond);
+    };
+    add("Alloc/" + s.name + "/FirstNode", [p](benchmark::State& st) { RunAlloc(st, *p, false, false); });
+    add("Alloc/" + s.name + "/AllNodes", [p](benchmark::State& st) { RunAlloc(st, *p, true, false); });
+    add("Alloc/" + s.name + "/AllNodesCel", [p](benchmark::State& st) { RunAlloc(st, *p, true, true); });
+    add("PlainDfs/" + s.name + "/AllNodes", [p](benchmark::State& st) { RunPlainDfs(st, *p, false); });
+    add("PlainDfs/" + s.name + "/AllNodesCel", [p](benchmark::State& st) { RunPlainDfs(st, *p, true); });
+  }
+}
 
 }  // namespace
 }  // namespace draguard::alloc
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+  draguard::alloc::Register();
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,11 +1,16 @@
 // CheckClaim / CheckPod: runs the per-node search on every node and turns the outcomes
-// into one verdict with a witness or aggregated reasons.
+// into one verdict with a witness or aggregated reasons. Nodes whose allocation problems are
+// identical (internal/node_signature.h) are searched once: the later ones repeat the first
+// one's outcome under their own name.
 #include "policy/allocator/allocator.h"
 
 #include <map>
 #include <tuple>
+#include <unordered_map>
 
 #include "policy/allocator/internal/device_facts.h"
+#include "policy/allocator/internal/node_pools.h"
+#include "policy/allocator/internal/node_signature.h"
 #include "policy/allocator/internal/plan.h"
 #include "policy/allocator/internal/search.h"
 #include "policy/allocator/internal/witness.h"
@@ -18,15 +23,24 @@ using internal::NodeOutcome;
 // Name used when the inventory knows no node at all: a node without labels.
 constexpr char kAnyNode[] = "(any node)";
 
+using ReasonKey = std::tuple<std::string, size_t, std::string>;  // code, claim, request
+
+// What a later node with the same signature repeats of the first one's outcome.
+struct Decided {
+  NodeOutcome::Kind kind = NodeOutcome::kInfeasible;
+  bool invalid_pool = false;
+  std::vector<ReasonKey> reasons;
+};
+
 struct Aggregate {
   std::vector<RequestFunnel> best;  // per alternative: the node with the most usable devices
   // First reason per (code, claim, request), with the number of nodes it occurred on.
-  std::map<std::tuple<std::string, size_t, std::string>, std::pair<Reason, int>> reasons;
+  std::map<ReasonKey, std::pair<Reason, int>> reasons;
   bool invalid_pool = false;
-  int nodes = 0;
 
-  void Add(NodeOutcome& out) {
-    ++nodes;
+  // Takes the reasons of an infeasible node; `decided` records what to repeat.
+  void Add(NodeOutcome& out, Decided& decided) {
+    decided.invalid_pool = out.invalid_pool;
     invalid_pool |= out.invalid_pool;
     if (best.empty()) best = out.funnels;
     for (size_t i = 0; i < out.funnels.size() && i < best.size(); ++i) {
@@ -34,6 +48,7 @@ struct Aggregate {
     }
     for (Reason& r : out.reasons) {
       auto key = std::make_tuple(r.code, r.claim, r.request);
+      decided.reasons.push_back(key);
       auto it = reasons.find(key);
       if (it == reasons.end()) {
         reasons.emplace(key, std::make_pair(std::move(r), 1));
@@ -41,6 +56,13 @@ struct Aggregate {
         ++it->second.second;
       }
     }
+  }
+
+  // A node with the same signature as an earlier infeasible one. Its funnels equal that
+  // node's, so they never replace a best funnel (only a strictly better one does).
+  void Repeat(const Decided& decided) {
+    invalid_pool |= decided.invalid_pool;
+    for (const ReasonKey& key : decided.reasons) ++reasons.at(key).second;
   }
 };
 
@@ -57,8 +79,9 @@ std::string FunnelMessage(const RequestFunnel& f, int64_t cluster, bool all) {
   return m;
 }
 
-void Explain(const internal::Plan& plan, const internal::DeviceFacts& facts, Aggregate& agg,
-             const AllocatorOptions& o, AllocationVerdict& v) {
+void Explain(const internal::Plan& plan, internal::DeviceFacts& facts,
+             SelectorEvaluator& evaluator, Aggregate& agg, const AllocatorOptions& o,
+             AllocationVerdict& v) {
   for (auto& [key, entry] : agg.reasons) {
     Reason r = entry.first;
     if (r.code == "alloc.request.insufficient-devices") {
@@ -69,7 +92,7 @@ void Explain(const internal::Plan& plan, const internal::DeviceFacts& facts, Agg
         // counter bound, reported by its own reason; a funnel would contradict it.
         if (!alt->all && f.usable >= alt->count) continue;
         RequestFunnel fc = f;
-        fc.cluster_match = facts.CountMatches(*alt);
+        fc.cluster_match = facts.CountMatches(*alt, evaluator);
         v.funnels.push_back(fc);
         Reason each = r;
         each.request = alt->name;
@@ -101,14 +124,28 @@ AllocationVerdict CheckPod(const Inventory& inv,
   AllocationVerdict v;
   internal::Plan plan;
   if (!internal::BuildPlan(inv, claims, o, plan, v.kind, v.reasons)) return v;
-  internal::DeviceFacts facts(inv, o, plan.alternatives.size());
+  internal::DeviceFacts facts(inv, o, plan);
   internal::Budget budget{.deadline = std::chrono::steady_clock::now() + o.time_budget,
                           .max_steps = o.max_steps};
-  std::vector<std::string> nodes = inv.node_names();
-  if (nodes.empty()) nodes.push_back(kAnyNode);
+  const size_t count = inv.node_names().empty() ? 1 : inv.node_names().size();
+  internal::NodeDevices devices;  // reused: the loop allocates only for new signatures
+  internal::NodeSignature signature(inv, o);
+  std::unordered_map<std::vector<int64_t>, Decided, internal::SignatureHash> decided;
   Aggregate agg;
-  for (const std::string& node : nodes) {
-    NodeOutcome out = internal::SearchNode(inv, plan, node, o, facts, evaluator, budget);
+  for (size_t i = 0; i < count; ++i) {
+    const NodeView node = inv.node_names().empty() ? inv.FindNode(kAnyNode) : inv.NodeAt(i);
+    internal::CollectNodeDevices(inv, node, o, devices);
+    const std::vector<int64_t>& key = signature.Compute(devices);
+    if (auto seen = decided.find(key); seen != decided.end()) {
+      if (seen->second.kind == NodeOutcome::kFeasible) {
+        v.feasible_nodes.emplace_back(node.name);
+      } else {
+        agg.Repeat(seen->second);
+      }
+      continue;
+    }
+    NodeOutcome out =
+        internal::SearchNode(inv, plan, node.name, devices, o, facts, evaluator, budget);
     v.steps = budget.steps;
     if (out.kind == NodeOutcome::kFatal) {
       v.kind = VerdictKind::kError;
@@ -119,24 +156,27 @@ AllocationVerdict CheckPod(const Inventory& inv,
       v.nodes_exhaustive = false;
       if (!v.feasible_nodes.empty()) break;
       v.kind = VerdictKind::kUndecided;
-      v.reasons.push_back(Reason{.code = "alloc.budget.exhausted", .node = node,
-                                 .message = "the search budget ran out on node " + node +
+      std::string name(node.name);
+      v.reasons.push_back(Reason{.code = "alloc.budget.exhausted", .node = name,
+                                 .message = "the search budget ran out on node " + name +
                                             " before an answer was found"});
       return v;
     }
+    Decided& d = decided[key];
+    d.kind = out.kind;
     if (out.kind == NodeOutcome::kFeasible) {
       if (v.feasible_nodes.empty()) {
-        v.node = node;
-        v.allocations = internal::BuildAllocations(inv, plan, out.picks, node, o);
+        v.node = std::string(node.name);
+        v.allocations = internal::BuildAllocations(inv, plan, out.picks, v.node, o);
       }
-      v.feasible_nodes.push_back(node);
+      v.feasible_nodes.emplace_back(node.name);
       if (!o.all_nodes) {
-        v.nodes_exhaustive = &node == &nodes.back();
+        v.nodes_exhaustive = i + 1 == count;
         break;
       }
       continue;
     }
-    agg.Add(out);
+    agg.Add(out, d);
   }
   v.steps = budget.steps;
   if (!v.feasible_nodes.empty()) {
@@ -144,7 +184,7 @@ AllocationVerdict CheckPod(const Inventory& inv,
     return v;
   }
   v.kind = VerdictKind::kUnsatisfiable;
-  Explain(plan, facts, agg, o, v);
+  Explain(plan, facts, evaluator, agg, o, v);
   return v;
 }
 

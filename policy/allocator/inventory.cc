@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <set>
+#include <unordered_map>
 #include <utility>
 
 #include "policy/allocator/internal/amount.h"
+#include "policy/allocator/internal/device_keys.h"
 #include "policy/allocator/internal/node_pools.h"
 
 namespace draguard::alloc {
@@ -17,6 +19,24 @@ std::string DeviceKey(std::string_view driver, std::string_view pool, std::strin
   return key;
 }
 
+const std::vector<size_t>& NoSlices() {
+  static const std::vector<size_t> kNone;
+  return kNone;
+}
+
+// Dense ids for equal keys, in order of first appearance.
+class Interner {
+ public:
+  uint32_t Id(std::string key) {
+    auto [it, inserted] = ids_.emplace(std::move(key), static_cast<uint32_t>(ids_.size()));
+    return it->second;
+  }
+  size_t size() const { return ids_.size(); }
+
+ private:
+  std::unordered_map<std::string, uint32_t> ids_;
+};
+
 bool RuleSelects(const k8s::DeviceTaintSelector& s, const k8s::ResourceSlice& slice,
                  const k8s::Device& device) {
   if (s.driver && *s.driver != slice.spec.driver) return false;
@@ -28,24 +48,34 @@ bool RuleSelects(const k8s::DeviceTaintSelector& s, const k8s::ResourceSlice& sl
 }  // namespace
 
 Inventory Inventory::Build(inventory::ClusterObjects input) {
+  return BuildFrom(std::make_shared<const inventory::ClusterObjects>(std::move(input)));
+}
+
+Inventory Inventory::Build(std::shared_ptr<const inventory::ClusterObjects> objects) {
+  return BuildFrom(std::move(objects));
+}
+
+Inventory Inventory::BuildFrom(std::shared_ptr<const inventory::ClusterObjects> objects) {
   Inventory inv;
-  inv.input_ = std::move(input);
+  inv.input_ = std::move(objects);
   inv.IndexDevices();
   inv.MarkAllocated();
   inv.ApplyTaintRules();
   inv.CollectNodes();
   inv.ValidatePools();
   inv.ResolveCounters();
-  for (size_t i = 0; i < inv.input_.classes.size(); ++i) {
-    inv.class_index_.emplace(inv.input_.classes[i].metadata.name, i);
+  inv.CommitCounters();
+  inv.ClassifyDevices();
+  for (size_t i = 0; i < inv.input_->classes.size(); ++i) {
+    inv.class_index_.emplace(inv.input_->classes[i].metadata.name, i);
   }
   return inv;
 }
 
 void Inventory::IndexDevices() {
   std::map<std::pair<std::string, std::string>, size_t> pool_ids;
-  for (size_t s = 0; s < input_.slices.size(); ++s) {
-    const k8s::ResourceSliceSpec& spec = input_.slices[s].spec;
+  for (size_t s = 0; s < input_->slices.size(); ++s) {
+    const k8s::ResourceSliceSpec& spec = input_->slices[s].spec;
     slice_begin_.push_back(devices_.size());
     auto [it, inserted] = pool_ids.emplace(std::make_pair(spec.driver, spec.pool.name), pools_.size());
     if (inserted) pools_.push_back(PoolInfo{.driver = spec.driver, .name = spec.pool.name});
@@ -69,7 +99,7 @@ void Inventory::IndexDevices() {
       std::string key = DeviceKey(spec.driver, spec.pool.name, d.name);
       auto found = device_index_.find(key);
       if (found == device_index_.end() ||
-          input_.slices[devices_[found->second].slice].spec.pool.generation <
+          input_->slices[devices_[found->second].slice].spec.pool.generation <
               spec.pool.generation) {
         device_index_[key] = dev.id;
       }
@@ -80,7 +110,7 @@ void Inventory::IndexDevices() {
 }
 
 void Inventory::MarkAllocated() {
-  for (const k8s::ResourceClaim& claim : input_.claims) {
+  for (const k8s::ResourceClaim& claim : input_->claims) {
     if (!claim.status || !claim.status->allocation) continue;
     for (const auto& r : claim.status->allocation->devices.results) {
       if (r.admin_access.value_or(false)) continue;
@@ -96,33 +126,36 @@ void Inventory::MarkAllocated() {
 }
 
 void Inventory::ApplyTaintRules() {
-  for (const k8s::DeviceTaintRule& rule : input_.taint_rules) {
+  for (const k8s::DeviceTaintRule& rule : input_->taint_rules) {
     const auto& sel = rule.spec.device_selector;
     // Rules selecting by class or CEL (v1alpha3, 1.34) cannot be matched without the class
     // selectors; they are applied only when they also name driver, pool or device.
     for (InventoryDevice& dev : devices_) {
-      if (sel && !RuleSelects(*sel, input_.slices[dev.slice], *dev.device)) continue;
+      if (sel && !RuleSelects(*sel, input_->slices[dev.slice], *dev.device)) continue;
       dev.rule_taints.push_back(rule.spec.taint);
     }
   }
 }
 
 void Inventory::CollectNodes() {
-  if (!input_.nodes.empty()) {
-    for (size_t i = 0; i < input_.nodes.size(); ++i) {
-      const std::string& name = input_.nodes[i].metadata.name;
+  if (!input_->nodes.empty()) {
+    for (size_t i = 0; i < input_->nodes.size(); ++i) {
+      const std::string& name = input_->nodes[i].metadata.name;
       if (node_index_.emplace(name, i).second) node_names_.push_back(name);
     }
-    return;
-  }
-  std::set<std::string> names;
-  for (const k8s::ResourceSlice& slice : input_.slices) {
-    if (slice.spec.node_name && !slice.spec.node_name->empty()) names.insert(*slice.spec.node_name);
-    for (const k8s::Device& d : slice.spec.devices) {
-      if (d.node_name && !d.node_name->empty()) names.insert(*d.node_name);
+  } else {
+    std::set<std::string> names;
+    for (const k8s::ResourceSlice& slice : input_->slices) {
+      if (slice.spec.node_name && !slice.spec.node_name->empty()) names.insert(*slice.spec.node_name);
+      for (const k8s::Device& d : slice.spec.devices) {
+        if (d.node_name && !d.node_name->empty()) names.insert(*d.node_name);
+      }
     }
+    node_names_.assign(names.begin(), names.end());
   }
-  node_names_.assign(names.begin(), names.end());
+  // The views point into node_names_, local_slices_ and the input: all keep their addresses
+  // when the Inventory moves.
+  for (const std::string& name : node_names_) nodes_.push_back(FindNode(name));
 }
 
 void Inventory::ValidatePools() {
@@ -130,7 +163,7 @@ void Inventory::ValidatePools() {
     for (const auto& [generation, count] : pool.slices_per_generation) {
       std::vector<size_t> slices;
       for (size_t s : pool.slices) {
-        if (input_.slices[s].spec.pool.generation == generation) slices.push_back(s);
+        if (input_->slices[s].spec.pool.generation == generation) slices.push_back(s);
       }
       pool.problems[generation] = {internal::PoolProblem(*this, slices, KubeVersion::k1_35),
                                    internal::PoolProblem(*this, slices, KubeVersion::k1_34)};
@@ -142,7 +175,7 @@ size_t Inventory::AddScope(size_t layout, std::vector<size_t> slices) {
   CounterScope scope;
   std::map<std::string, std::map<std::string, size_t>> index;
   for (size_t s : slices) {
-    for (const k8s::CounterSet& set : input_.slices[s].spec.shared_counters) {
+    for (const k8s::CounterSet& set : input_->slices[s].spec.shared_counters) {
       auto& counters = index[set.name];
       for (const auto& [name, counter] : set.counters) {
         if (!counters.emplace(name, scope.capacity.size()).second) continue;
@@ -159,14 +192,14 @@ size_t Inventory::AddScope(size_t layout, std::vector<size_t> slices) {
 // Scopes and draws for both layouts, so that a check touches no strings for counters.
 void Inventory::ResolveCounters() {
   std::map<std::pair<size_t, int64_t>, size_t> pool_scopes;  // (pool, generation) -> scope
-  for (size_t s = 0; s < input_.slices.size(); ++s) {
+  for (size_t s = 0; s < input_->slices.size(); ++s) {
     size_t pool = slice_pool_[s];
-    int64_t generation = input_.slices[s].spec.pool.generation;
+    int64_t generation = input_->slices[s].spec.pool.generation;
     auto [it, inserted] = pool_scopes.emplace(std::make_pair(pool, generation), 0);
     if (inserted) {
       std::vector<size_t> slices;
       for (size_t other : pools_[pool].slices) {
-        if (input_.slices[other].spec.pool.generation == generation) slices.push_back(other);
+        if (input_->slices[other].spec.pool.generation == generation) slices.push_back(other);
       }
       it->second = AddScope(kLayout135, std::move(slices));
     }
@@ -198,14 +231,62 @@ void Inventory::ResolveCounters() {
   for (auto& index : scope_index_) index.clear();
 }
 
-const std::map<std::string, std::string>* Inventory::NodeLabels(std::string_view node) const {
-  auto it = node_index_.find(node);
-  return it == node_index_.end() ? nullptr : &input_.nodes[it->second].metadata.labels;
+// After MarkAllocated and ResolveCounters.
+void Inventory::CommitCounters() {
+  std::map<std::vector<int64_t>, uint32_t> states;
+  for (size_t layout : {kLayout135, kLayout134}) {
+    for (CounterScope& scope : counter_scopes_[layout]) {
+      for (int gate : {0, 1}) {
+        std::vector<int64_t>& committed = scope.committed[gate];
+        committed.assign(scope.capacity.size(), 0);
+        for (size_t s : scope.slices) {
+          auto [begin, end] = SliceDevices(s);
+          for (size_t id = begin; id < end; ++id) {
+            const InventoryDevice& dev = devices_[id];
+            bool multi = gate == 1 && dev.device->allow_multiple_allocations.value_or(false);
+            bool drew = dev.in_use || (!dev.shares.empty() && (gate == 0 || multi));
+            if (!drew || !dev.draws[layout]) continue;
+            for (const CounterDraw& draw : *dev.draws[layout]) committed[draw.ordinal] += draw.milli;
+          }
+        }
+        std::vector<int64_t> key = scope.capacity;
+        key.insert(key.end(), committed.begin(), committed.end());
+        scope.state_class[gate] =
+            states.emplace(std::move(key), static_cast<uint32_t>(states.size())).first->second;
+      }
+    }
+  }
+}
+
+NodeView Inventory::NodeAt(size_t i) const { return nodes_[i]; }
+
+NodeView Inventory::FindNode(std::string_view name) const {
+  NodeView view{.name = name, .local_slices = &NoSlices()};
+  if (auto it = local_slices_.find(name); it != local_slices_.end()) view.local_slices = &it->second;
+  if (auto it = node_index_.find(name); it != node_index_.end()) {
+    view.labels = &input_->nodes[it->second].metadata.labels;
+  }
+  return view;
+}
+
+// After MarkAllocated, ApplyTaintRules and ResolveCounters: the keys read their results.
+void Inventory::ClassifyDevices() {
+  Interner selector_ids, fact_ids;
+  std::string key;
+  for (InventoryDevice& dev : devices_) {
+    key.clear();
+    internal::AppendSelectorKey(input_->slices[dev.slice].spec.driver, *dev.device, key);
+    dev.selector_class = selector_ids.Id(key);
+    internal::AppendFactKey(dev, key);
+    dev.fact_class = fact_ids.Id(key);
+  }
+  selector_classes_ = selector_ids.size();
+  fact_classes_ = fact_ids.size();
 }
 
 const k8s::DeviceClass* Inventory::FindClass(std::string_view name) const {
   auto it = class_index_.find(name);
-  return it == class_index_.end() ? nullptr : &input_.classes[it->second];
+  return it == class_index_.end() ? nullptr : &input_->classes[it->second];
 }
 
 std::optional<size_t> Inventory::FindDevice(std::string_view driver, std::string_view pool,
@@ -215,15 +296,9 @@ std::optional<size_t> Inventory::FindDevice(std::string_view driver, std::string
   return it->second;
 }
 
-const std::vector<size_t>& Inventory::LocalSlices(std::string_view node) const {
-  static const std::vector<size_t> kNone;
-  auto it = local_slices_.find(node);
-  return it == local_slices_.end() ? kNone : it->second;
-}
-
 DeviceView Inventory::View(size_t id) const {
   const InventoryDevice& d = devices_[id];
-  const k8s::ResourceSliceSpec& spec = input_.slices[d.slice].spec;
+  const k8s::ResourceSliceSpec& spec = input_->slices[d.slice].spec;
   return DeviceView{.id = id, .driver = spec.driver, .pool = spec.pool.name,
                     .name = d.device->name, .device = d.device};
 }

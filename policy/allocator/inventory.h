@@ -6,6 +6,10 @@
 // devices()) used as a cache key by selector evaluation. When no Node objects are given,
 // the nodes are the node names the slices mention (slice or per-device nodeName).
 //
+// Devices also get two node-independent class ids (see InventoryDevice) that let a check
+// evaluate a selector once per distinct device content and decide a node once per distinct
+// node content.
+//
 // Thread-compatible: const methods may be called concurrently. Not copyable (DeviceViews
 // point into it); movable.
 #ifndef DRAGUARD_POLICY_ALLOCATOR_INVENTORY_H_
@@ -15,6 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -65,64 +70,94 @@ struct CounterDraw {
 struct CounterScope {
   std::vector<int64_t> capacity;  // milli-units by ordinal (unparsable: 0)
   std::vector<size_t> slices;     // the slices whose devices draw from it
+  // What allocated devices already draw, by ordinal, indexed by the DRAConsumableCapacity
+  // gate: [0] off (any result makes a device in use), [1] on (a device that allows multiple
+  // allocations draws its counters once, with its first share).
+  std::vector<int64_t> committed[2];
+  // Scopes with equal ids (per gate) have equal capacity and committed consumption.
+  uint32_t state_class[2] = {0, 0};
 };
 
 // Index into the per-version arrays: [kLayout135] pool scope, [kLayout134] slice scope.
 inline constexpr size_t kLayout135 = 0;
 inline constexpr size_t kLayout134 = 1;
 
+// The fields every node of every check reads come first, in one cache line; the rest is read
+// only for the devices of the nodes actually searched.
 struct InventoryDevice {
   size_t id = 0;
   size_t slice = 0;  // index into Inventory::slices()
   size_t pool = 0;   // index into Inventory::pools()
   const k8s::Device* device = nullptr;
-  // Taints from DeviceTaintRules selecting this device (the device's own are in `device`).
-  std::vector<k8s::DeviceTaint> rule_taints;
   // Allocated (not admin access, no shareID) by a claim in the inventory.
   bool in_use = false;
   // Copies of `device` facts that gate selection, kept here (contiguous) because every
   // device of every node is tested: consumesCounters and bindingConditions are non-empty.
   bool consumes_counters = false;
   bool binding_conditions = false;
-  // consumedCapacity of the results with a shareID (consumable capacity): shares of a device
-  // that allows multiple allocations. With the DRAConsumableCapacity gate off they make the
-  // device in use instead. Point into the Inventory's claims.
-  std::vector<const std::map<std::string, std::string>*> shares;
+  // Devices with equal selector_class are equal in everything CEL sees (driver, attributes,
+  // capacity values, allowMultipleAllocations), so a selector gives the same result on them.
+  uint32_t selector_class = 0;
+  // Devices with equal fact_class are equal in everything the allocator reads about a device
+  // apart from which counter scope it draws from and where it is visible: the selector class,
+  // capacity policies, counter consumption (raw and resolved in both layouts), taints
+  // (own and from rules), availability, committed shares, node fields, binding conditions.
+  uint32_t fact_class = 0;
   // Shared counters (partitionable devices), per layout: the scope (CounterScopes()) and the
   // draws; nullopt draws when the device names a counter its scope lacks or an amount does
   // not parse (never allocatable). Empty draws for devices that consume no counters.
   size_t counter_scope[2] = {0, 0};
   std::optional<std::vector<CounterDraw>> draws[2];
+  // Taints from DeviceTaintRules selecting this device (the device's own are in `device`).
+  std::vector<k8s::DeviceTaint> rule_taints;
+  // consumedCapacity of the results with a shareID (consumable capacity): shares of a device
+  // that allows multiple allocations. With the DRAConsumableCapacity gate off they make the
+  // device in use instead. Point into the Inventory's claims.
+  std::vector<const std::map<std::string, std::string>*> shares;
+};
+
+// One node as the allocator sees it: its name, the slices naming it in spec.nodeName (input
+// order) and its labels (nullptr without a Node object).
+struct NodeView {
+  std::string_view name;
+  const std::vector<size_t>* local_slices = nullptr;
+  const std::map<std::string, std::string>* labels = nullptr;
 };
 
 class Inventory {
  public:
-  // Takes ownership of the objects (pass a copy, or move, a shared snapshot). Malformed
-  // objects are indexed as far as possible; the allocator reports what it cannot use.
+  // Takes ownership of the objects. Malformed objects are indexed as far as possible; the
+  // allocator reports what it cannot use.
   static Inventory Build(inventory::ClusterObjects objects);
+  // Shares an immutable snapshot (the webhook's) instead of copying it; the Inventory keeps
+  // it alive. `objects` must not be null.
+  static Inventory Build(std::shared_ptr<const inventory::ClusterObjects> objects);
 
   Inventory(Inventory&&) = default;
   Inventory& operator=(Inventory&&) = default;
   Inventory(const Inventory&) = delete;
   Inventory& operator=(const Inventory&) = delete;
 
-  const std::vector<k8s::ResourceSlice>& slices() const { return input_.slices; }
+  const std::vector<k8s::ResourceSlice>& slices() const { return input_->slices; }
   const std::vector<InventoryDevice>& devices() const { return devices_; }
   const std::vector<PoolInfo>& pools() const { return pools_; }
   // Node names in input order (Node objects) or sorted (derived from slices).
   const std::vector<std::string>& node_names() const { return node_names_; }
 
-  // Labels of a node; nullptr when the node has no Node object (only its name is known).
-  const std::map<std::string, std::string>* NodeLabels(std::string_view node) const;
+  // node_names()[i] with its slices and labels.
+  NodeView NodeAt(size_t i) const;
+  // Any node name, also one the inventory does not know (no local slices, no labels).
+  NodeView FindNode(std::string_view name) const;
+  // Distinct InventoryDevice::selector_class / fact_class values: ids are below these.
+  size_t selector_classes() const { return selector_classes_; }
+  size_t fact_classes() const { return fact_classes_; }
   const k8s::DeviceClass* FindClass(std::string_view name) const;
   std::optional<size_t> FindDevice(std::string_view driver, std::string_view pool,
                                    std::string_view device) const;
   DeviceView View(size_t id) const;
 
-  // Slices whose spec.nodeName is `node` (input order), and the slices without a nodeName
-  // (selector, allNodes, per-device selection, counter-only): together every slice that can
-  // be visible from `node`.
-  const std::vector<size_t>& LocalSlices(std::string_view node) const;
+  // The slices without a nodeName (selector, allNodes, per-device selection, counter-only):
+  // with NodeView::local_slices, every slice that can be visible from a node.
   const std::vector<size_t>& NonLocalSlices() const { return non_local_slices_; }
   size_t PoolOfSlice(size_t slice) const { return slice_pool_[slice]; }
   // Device ids of one slice: [first, second).
@@ -136,6 +171,7 @@ class Inventory {
 
  private:
   Inventory() = default;
+  static Inventory BuildFrom(std::shared_ptr<const inventory::ClusterObjects> objects);
   void IndexDevices();
   void MarkAllocated();
   void ApplyTaintRules();
@@ -143,12 +179,15 @@ class Inventory {
   void ValidatePools();
   void ResolveCounters();
   size_t AddScope(size_t layout, std::vector<size_t> slices);
+  void CommitCounters();
+  void ClassifyDevices();
 
-  InventoryInput input_;
+  std::shared_ptr<const InventoryInput> input_;
   std::vector<PoolInfo> pools_;
   std::vector<InventoryDevice> devices_;
   std::vector<std::string> node_names_;
   std::map<std::string, std::vector<size_t>, std::less<>> local_slices_;
+  std::vector<NodeView> nodes_;  // by index in node_names_
   std::vector<size_t> non_local_slices_;
   std::vector<size_t> slice_begin_;
   std::vector<size_t> slice_pool_;  // size slices()+1
@@ -158,6 +197,8 @@ class Inventory {
   std::map<std::string, size_t, std::less<>> node_index_;
   std::map<std::string, size_t, std::less<>> class_index_;
   std::map<std::string, size_t, std::less<>> device_index_;  // "driver/pool/device" -> id
+  size_t selector_classes_ = 0;
+  size_t fact_classes_ = 0;
 };
 
 }  // namespace draguard::alloc

@@ -4,7 +4,8 @@
 // in production, a fake in tests). Each device is presented as a DeviceView whose `id` is
 // stable for the lifetime of one Inventory, so an adapter can prepare the device once
 // (driver, attributes keyed by qualified name, capacity quantities) and reuse it for every
-// expression. The allocator itself memoises results per (device, request) across nodes.
+// expression. The allocator itself memoises results per (request, device content) across
+// nodes: devices equal in what CEL sees (InventoryDevice::selector_class) share one result.
 #ifndef DRAGUARD_POLICY_ALLOCATOR_SELECTOR_H_
 #define DRAGUARD_POLICY_ALLOCATOR_SELECTOR_H_
 
@@ -38,7 +39,10 @@ struct SelectorResult {
 
 // Decides whether a device passes one CEL selector. An error is fatal for the claim, as in
 // the scheduler (allocator.md §6). Implementations may cache compiled programs; they are
-// called from one thread per CheckClaim call and must not throw.
+// called from one thread per CheckClaim call and must not throw. The result (and an error's
+// text) must depend only on what CEL sees of the device: the driver, the attributes, the
+// capacity values and allowMultipleAllocations, never on the device's name or pool, because
+// the allocator evaluates one device per distinct content and reuses the result.
 class SelectorEvaluator {
  public:
   virtual ~SelectorEvaluator() = default;

@@ -1,6 +1,7 @@
 #include "policy/schema/check.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <optional>
 #include <set>
@@ -24,7 +25,15 @@ using internal::Facts;
 
 constexpr std::string_view kStandardDomain = "resource.kubernetes.io";
 
+// Unknown domains this close to a known one (edits, ignoring case) are taken for typos.
+constexpr size_t kTypoDistance = 2;
+
 std::string Quote(std::string_view s) { return "\"" + std::string(s) + "\""; }
+
+std::string Lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
 
 std::vector<std::string_view> Names(const std::map<std::string, Entry, std::less<>>& entries) {
   std::vector<std::string_view> out;
@@ -106,6 +115,19 @@ struct Checker {
     return options.strict ? Severity::kError : Severity::kWarning;
   }
 
+  // An unknown domain is most often a private driver's, whose schema draguard cannot know:
+  // info. A near miss of a known domain (`gpu.nvida.com`) is a typo: warning. Strict: error.
+  // Returns the severity and the closest known domain, if any.
+  std::pair<Severity, std::optional<std::string>> UnknownDomainFinding(
+      const std::string& domain) const {
+    std::vector<std::string_view> candidates;
+    for (const auto& [name, d] : schema.domains()) candidates.push_back(name);
+    std::optional<std::string> close = ClosestMatch(domain, candidates);
+    if (options.strict) return {Severity::kError, close};
+    const bool typo = close && EditDistance(Lower(domain), Lower(*close)) <= kTypoDistance;
+    return {typo ? Severity::kWarning : Severity::kInfo, close};
+  }
+
   Diagnostic& Add(Severity severity, std::string code, const FieldPath& field, int offset,
                   int length, std::string message, std::string suggestion = {}) {
     Diagnostic d;
@@ -169,16 +191,28 @@ struct Checker {
           internal::AccessText(fixed));
       return;
     }
-    std::vector<std::string_view> candidates;
-    for (const auto& [name, d] : schema.domains()) candidates.push_back(name);
-    std::optional<std::string> close = ClosestMatch(a.domain, candidates);
+    auto [severity, close] = UnknownDomainFinding(a.domain);
     std::string message = "no driver in the attribute schema publishes the domain " +
-                          Quote(a.domain) + "; " + std::string(map) +
-                          "[...] of an unknown domain is an empty map, so reading a name from " +
-                          "it fails at scheduling time";
+                          Quote(a.domain) + ", so its names are not checked; where no device " +
+                          "publishes it, " + std::string(map) + "[" + Quote(a.domain) +
+                          "] is an empty map and reading a name from it fails at scheduling time";
     if (close) message += " (did you mean " + Quote(*close) + "?)";
-    Add(UnknownSeverity(), "schema.domain.unknown", field, a.domain_offset, a.domain_length,
+    if (severity == Severity::kInfo) message += NotInSchema();
+    Add(severity, "schema.domain.unknown", field, a.domain_offset, a.domain_length,
         std::move(message), close ? Quote(*close) : std::string());
+  }
+
+  // Whether some domain of the schema names `driver` among its publishers.
+  bool KnowsDriver(std::string_view driver) const {
+    return std::any_of(schema.domains().begin(), schema.domains().end(), [&](const auto& d) {
+      const std::vector<std::string>& drivers = d.second.drivers;
+      return std::find(drivers.begin(), drivers.end(), driver) != drivers.end();
+    });
+  }
+
+  static std::string NotInSchema() {
+    return "; if a private driver publishes it, a --schema file describing its attributes "
+           "lets them be checked (--strict-schema makes unknown domains errors)";
   }
 
   // False (and reported) when the facts pin device.driver to drivers that never publish the
@@ -191,11 +225,7 @@ struct Checker {
         return true;
       }
       // A driver the schema knows nothing about might publish anything.
-      if (schema.DomainsOfDriver(driver).size() ==
-          static_cast<size_t>(std::count_if(schema.domains().begin(), schema.domains().end(),
-                                            [](const auto& d) { return d.second.drivers.empty(); }))) {
-        return true;
-      }
+      if (!KnowsDriver(driver)) return true;
     }
     std::string pinned;
     for (const std::string& d : *a.context.drivers) pinned += (pinned.empty() ? "" : ", ") + Quote(d);
@@ -269,6 +299,7 @@ struct Checker {
 
   void CheckComparison(const Access& a, const Entry& entry, const FieldPath& field) {
     const Comparison& cmp = *a.comparison;
+    if (cmp.other) return CheckAccessComparison(a, entry, field);
     std::optional<ValueType> literal = LiteralType(cmp.literal);
     if (!literal) return;  // null: heterogeneous equality, reported by nobody
     const std::string access = internal::AccessText(a);
@@ -310,6 +341,57 @@ struct Checker {
         if (!ordering) CheckClosedSet(a, entry, value, field);
         return;
     }
+  }
+
+  // `a op b` where both read attributes or capacities. Reported once, from the left operand,
+  // when both types are known: different types are never equal (and have no ordering), and
+  // versions and quantities are ordered only through compareTo.
+  void CheckAccessComparison(const Access& a, const Entry& entry, const FieldPath& field) {
+    const Comparison& cmp = *a.comparison;
+    if (!cmp.access_on_left) return;
+    const internal::OtherAccess& o = *cmp.other;
+    const DomainSchema* other_domain = schema.FindDomain(o.domain);
+    const Entry* other = other_domain == nullptr ? nullptr
+                         : o.capacity            ? other_domain->FindCapacity(o.name)
+                                                 : other_domain->FindAttribute(o.name);
+    if (other == nullptr || other->removed_in) return;  // reported on that access, if at all
+    Access right;
+    right.capacity = o.capacity;
+    right.domain = o.domain;
+    right.name = o.name;
+    const std::string left_text = internal::AccessText(a);
+    const std::string right_text = internal::AccessText(right);
+    const std::string_view op = OpText(cmp.op);
+    const bool equality = op == "==" || op == "!=";
+    auto typed = [](const Access& x, ValueType t) {
+      return Quote(x.domain + "/" + x.name) + " is " + (t == ValueType::kInt ? "an " : "a ") +
+             std::string(ValueTypeName(t));
+    };
+    const bool ordered_only_by_method =
+        entry.type == ValueType::kVersion || entry.type == ValueType::kQuantity;
+    if (entry.type == other->type) {
+      if (equality || !ordered_only_by_method) return;
+      Add(Severity::kError, "schema.type.mismatch", field, cmp.literal_offset, cmp.literal_length,
+          typed(a, entry.type) + " and so is " + Quote(o.domain + "/" + o.name) + ", but " +
+              std::string(ValueTypeName(entry.type)) + "s are ordered with compareTo, not " +
+              std::string(op) + ", which fails with \"no such overload\"",
+          OrderedComparison(left_text, op, right_text));
+      return;
+    }
+    std::string suggestion;
+    // int and bool convert to string losslessly; the other conversions can fail at runtime.
+    auto convertible = [](ValueType t) { return t == ValueType::kInt || t == ValueType::kBool; };
+    if (equality && entry.type == ValueType::kString && convertible(other->type)) {
+      suggestion = left_text + " " + std::string(op) + " string(" + right_text + ")";
+    } else if (equality && other->type == ValueType::kString && convertible(entry.type)) {
+      suggestion = "string(" + left_text + ") " + std::string(op) + " " + right_text;
+    }
+    Add(Severity::kError, "schema.type.mismatch", field, cmp.literal_offset, cmp.literal_length,
+        typed(a, entry.type) + " but " + typed(right, other->type) +
+            (equality ? ": values of different types are never equal, so " + std::string(op) +
+                            (op == "==" ? " is never true" : " is always true")
+                      : ": " + std::string(op) + " between them fails with \"no such overload\""),
+        std::move(suggestion));
   }
 
   static bool IsInteger(std::string_view s) {
@@ -478,17 +560,18 @@ struct Checker {
     for (size_t i = 0; i < spec.devices.constraints.size(); ++i) {
       const k8s::DeviceConstraint& c = spec.devices.constraints[i];
       if (c.match_attribute) {
-        CheckConstraint(*c.match_attribute, c.requests, reach,
+        CheckConstraint(*c.match_attribute, /*match=*/true, c.requests, reach,
                         constraints.Index(i).Child("matchAttribute"));
       }
       if (c.distinct_attribute) {
-        CheckConstraint(*c.distinct_attribute, c.requests, reach,
+        CheckConstraint(*c.distinct_attribute, /*match=*/false, c.requests, reach,
                         constraints.Index(i).Child("distinctAttribute"));
       }
     }
   }
 
-  void CheckConstraint(const std::string& qualified, const std::vector<std::string>& names,
+  void CheckConstraint(const std::string& qualified, bool match,
+                       const std::vector<std::string>& names,
                        const std::map<std::string, std::vector<Facts>>& reach,
                        const FieldPath& field) {
     const size_t slash = qualified.find('/');
@@ -498,12 +581,12 @@ struct Checker {
     const int length = static_cast<int>(qualified.size());
     const DomainSchema* domain = schema.FindDomain(domain_name);
     if (domain == nullptr) {
-      std::vector<std::string_view> candidates;
-      for (const auto& [n, d] : schema.domains()) candidates.push_back(n);
-      std::optional<std::string> close = ClosestMatch(domain_name, candidates);
-      Add(UnknownSeverity(), "schema.constraint.attribute.unknown", field, 0, length,
+      auto [severity, close] = UnknownDomainFinding(domain_name);
+      Add(severity, "schema.domain.unknown", field, 0, length,
           "no driver in the attribute schema publishes the domain " + Quote(domain_name) +
-              (close ? " (did you mean " + Quote(*close) + "?)" : std::string()),
+              "; devices without the attribute never satisfy the constraint" +
+              (close ? " (did you mean " + Quote(*close) + "?)" : std::string()) +
+              (severity == Severity::kInfo ? NotInSchema() : std::string()),
           close ? *close + "/" + name : std::string());
       return;
     }
@@ -535,15 +618,19 @@ struct Checker {
               (entry->note.empty() ? "" : " (" + entry->note + ")"),
           entry->replaced_by);
     }
-    if (entry->device_types.empty()) return;
     // The constrained requests (all of them when the list is empty).
-    std::vector<const Facts*> constrained;
+    std::vector<std::pair<std::string, const std::vector<Facts>*>> requests;
     for (const auto& [request, facts] : reach) {
       const bool listed =
           names.empty() ? request.find('/') == std::string::npos
                         : std::find(names.begin(), names.end(), request) != names.end();
-      if (!listed) continue;
-      for (const Facts& f : facts) constrained.push_back(&f);
+      if (listed) requests.emplace_back(request, &facts);
+    }
+    if (!CheckConstraintTypes(qualified, match, requests, *domain, *entry, field)) return;
+    if (entry->device_types.empty()) return;
+    std::vector<const Facts*> constrained;
+    for (const auto& [request, facts] : requests) {
+      for (const Facts& f : *facts) constrained.push_back(&f);
     }
     for (const Facts* f : constrained) {
       auto pinned = f->types.find(domain_name);
@@ -569,18 +656,100 @@ struct Checker {
     }
   }
 
+  // The types an attribute takes on the devices one request can select, each with a driver
+  // publishing it that way. `certain` when every type is what the schema says the driver
+  // publishes (observed in its slices, or declared for a driver of the domain) rather than
+  // assumed for a driver the schema knows nothing about.
+  struct RequestTypes {
+    std::map<ValueType, std::string> types;
+    bool certain = true;
+  };
+
+  // nullopt when an alternative of the request does not pin device.driver: then any driver,
+  // and so any type, may reach it.
+  std::optional<RequestTypes> TypesOnRequest(const std::vector<Facts>& alternatives,
+                                             const DomainSchema& domain,
+                                             const Entry& entry) const {
+    RequestTypes out;
+    for (const Facts& f : alternatives) {
+      if (!f.drivers) return std::nullopt;
+      for (const std::string& driver : *f.drivers) {
+        if (auto it = entry.published_types.find(driver); it != entry.published_types.end()) {
+          out.types.emplace(it->second, driver);
+          continue;
+        }
+        const bool publishes =
+            domain.drivers.empty() ||
+            std::find(domain.drivers.begin(), domain.drivers.end(), driver) != domain.drivers.end();
+        // A known driver that does not publish the domain lacks the attribute altogether:
+        // not a question of types.
+        if (!publishes && KnowsDriver(driver)) continue;
+        out.types.emplace(entry.declared_type.value_or(entry.type), driver);
+        out.certain = out.certain && publishes && entry.declared_type.has_value();
+      }
+    }
+    if (out.types.empty()) return std::nullopt;
+    return out;
+  }
+
+  static std::string TypesText(const RequestTypes& t) {
+    std::string out;
+    for (const auto& [type, driver] : t.types) {
+      out += (out.empty() ? "" : " or ") + std::string(type == ValueType::kInt ? "an " : "a ") +
+             std::string(ValueTypeName(type)) + " (driver " + Quote(driver) + ")";
+    }
+    return out;
+  }
+
+  // matchAttribute over requests whose devices publish the attribute with different types can
+  // never be satisfied: values of different types are never equal. distinctAttribute over them
+  // never rejects anything. Returns false when it reported.
+  bool CheckConstraintTypes(
+      const std::string& qualified, bool match,
+      const std::vector<std::pair<std::string, const std::vector<Facts>*>>& requests,
+      const DomainSchema& domain, const Entry& entry, const FieldPath& field) {
+    std::vector<std::pair<const std::string*, RequestTypes>> typed;
+    for (const auto& [request, facts] : requests) {
+      if (std::optional<RequestTypes> t = TypesOnRequest(*facts, domain, entry)) {
+        typed.emplace_back(&request, std::move(*t));
+      }
+    }
+    for (size_t i = 0; i < typed.size(); ++i) {
+      for (size_t j = i + 1; j < typed.size(); ++j) {
+        const auto& [a, ta] = typed[i];
+        const auto& [b, tb] = typed[j];
+        // "req" and "req/sub" are the same request.
+        if (b->starts_with(*a + "/") || a->starts_with(*b + "/")) continue;
+        const bool shared = std::any_of(ta.types.begin(), ta.types.end(), [&](const auto& t) {
+          return tb.types.count(t.first) > 0;
+        });
+        if (shared) continue;
+        const bool certain = ta.certain && tb.certain;
+        Add(match && certain ? Severity::kError : Severity::kWarning,
+            "schema.constraint.attribute.type-mismatch", field, 0,
+            static_cast<int>(qualified.size()),
+            Quote(qualified) + " is " + TypesText(ta) + " on the devices request " + Quote(*a) +
+                " can select, but " + TypesText(tb) + " on those of request " + Quote(*b) +
+                (match ? ": values of different types are never equal, so the constraint can "
+                         "never be satisfied"
+                       : ": values of different types always differ, so the constraint never "
+                         "rejects a device of one of them for a device of the other") +
+                (certain ? "" : " (assuming the drivers the schema does not describe publish "
+                                "the declared type)"));
+        return false;
+      }
+    }
+    return true;
+  }
+
   // An attribute of `domain` published on all of `types` whose name contains `name`
   // (case-insensitively), e.g. parentDeviceID for deviceID.
   static std::string PublishedAlternative(const DomainSchema& domain, const std::string& name,
                                           const std::set<std::string>& types) {
-    auto lower = [](std::string s) {
-      for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      return s;
-    };
-    const std::string wanted = lower(name);
+    const std::string wanted = Lower(name);
     for (const auto& [candidate, entry] : domain.attributes) {
       if (candidate == name || entry.removed_in) continue;
-      if (lower(candidate).find(wanted) == std::string::npos) continue;
+      if (Lower(candidate).find(wanted) == std::string::npos) continue;
       const bool covers = entry.device_types.empty() ||
                           std::all_of(types.begin(), types.end(), [&](const std::string& t) {
                             return std::find(entry.device_types.begin(), entry.device_types.end(),

@@ -14,7 +14,10 @@
 // Codes (severity per issue 4 item 3: an error where Kubernetes would certainly fail or never
 // match given a schema that declares the attribute; a warning where the schema may be
 // incomplete). "strict" is CheckOptions::strict (--strict-schema):
-//   schema.domain.unknown            warning (error with strict); did-you-mean over domains
+//   schema.domain.unknown            info: most often a private driver's domain, which the
+//                                    schema cannot know; warning when it is a near miss of a
+//                                    known domain (a typo); error with strict. Also for a
+//                                    constraint's domain. Did-you-mean over domains
 //   schema.domain.qualified-name     error: a "domain/name" string used as the domain
 //                                    (`device.attributes["dra.net/rdma"]`)
 //   schema.attribute.unknown         warning (error with strict); did-you-mean
@@ -22,19 +25,31 @@
 //   schema.attribute.removed         error: removed from the driver (NVIDIA index/minor,
 //                                    dra.net name/cloudNetwork), suggestion = replacement
 //   schema.attribute.deprecated      warning, suggestion = replacement
-//   schema.type.mismatch             error: compared with a literal of another type, or a
-//                                    method of another type called on it; suggestion is the
-//                                    corrected comparison (`cardIndex == 56`,
-//                                    `.isGreaterThan(semver("550.0.0"))`, `quantity("40Gi")`)
+//   schema.type.mismatch             error: compared with a literal of another type, or with
+//                                    another attribute or capacity of another type (marked:
+//                                    the right operand's name), or versions/quantities ordered
+//                                    with an operator, or a method of another type called on
+//                                    it; suggestion is the corrected comparison (`cardIndex ==
+//                                    56`, `.isGreaterThan(semver("550.0.0"))`, `quantity("40Gi")`,
+//                                    `string(a) == b`, `a.isLessThan(b)`)
 //   schema.value.never-matches       error (==) / warning (!=): outside a closed value set
 //   schema.driver.unreachable        error: facts pin device.driver to drivers that do not
 //                                    publish the domain read
 //   schema.attribute.not-published   error: no reachable device type publishes it
 //   schema.attribute.unguarded       warning: some reachable device types lack it;
 //                                    suggestion is the guarded expression
-//   schema.constraint.attribute.unknown        warning (error with strict)
+//   schema.constraint.attribute.unknown        warning (error with strict): a name its
+//                                              known domain does not publish
 //   schema.constraint.attribute.not-published  error: the constrained requests can only
 //                                              select device types without it
+//   schema.constraint.attribute.type-mismatch  two constrained requests reach only devices
+//                                              publishing it with different types: error
+//                                              for matchAttribute (never satisfied) when the
+//                                              schema states both types, warning when one
+//                                              is assumed (a driver the schema does not
+//                                              describe) and for distinctAttribute (never
+//                                              rejects). Types per driver: what its slices
+//                                              publish, else the declared type
 // Guards and unknown names: a presence test (has(), `in`, `.?`) never produces an
 // "unknown" finding. "Reachable devices" come from the request's DeviceClass (when among
 // CheckOptions::classes), earlier selectors and the conjunctions enclosing the access;

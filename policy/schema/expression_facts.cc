@@ -67,6 +67,15 @@ int LiteralLength(std::string_view text, int offset) {
   return static_cast<int>(text.size()) - offset;
 }
 
+// An attribute or capacity access: `device.attributes["D"].name`, `[D]["name"]`, `.?name`,
+// `[?"name"]` (also under device.capacity), or a presence test of one.
+struct AccessSite {
+  DomainMap map;
+  std::string name;
+  int name_offset = 0;
+  bool presence = false;  // has(), .?, [?...]: reading it cannot fail
+};
+
 // How a node's parent uses it.
 struct Use {
   const cel::CallExpr* comparison = nullptr;  // parent comparison, with `self_left`
@@ -90,6 +99,27 @@ class Analyzer {
 
  private:
   std::string_view Text() const { return ast_.source().text(); }
+
+  std::optional<AccessSite> MatchAccess(const cel::Expr& e) const {
+    if (const cel::SelectExpr* s = e.as_select()) {
+      if (!s->operand) return std::nullopt;
+      std::optional<DomainMap> m = MatchDomainMap(*s->operand);
+      if (!m) return std::nullopt;
+      return AccessSite{*m, s->field, FindName(e.offset, s->field), s->test_only};
+    }
+    const cel::CallExpr* c = e.as_call();
+    if (c == nullptr || c->target || c->args.size() != 2 ||
+        (c->function != cel::op::kIndex && c->function != cel::op::kOptIndex &&
+         c->function != cel::op::kOptSelect)) {
+      return std::nullopt;
+    }
+    std::optional<DomainMap> m = MatchDomainMap(*c->args[0]);
+    const std::string* name = StringConst(*c->args[1]);
+    if (!m || name == nullptr) return std::nullopt;
+    const int at = c->function == cel::op::kOptSelect ? FindName(e.offset, *name)
+                                                      : c->args[1]->offset + 1;
+    return AccessSite{*m, *name, at, c->function != cel::op::kIndex};
+  }
 
   // The positive atoms of `e` as a conjunction.
   Facts FactsOf(const cel::Expr& e) const {
@@ -172,30 +202,18 @@ class Analyzer {
   }
 
   void Walk(const cel::Expr& e, const Facts& ctx, const Use& use, std::vector<Access>& out) const {
+    if (std::optional<AccessSite> site = MatchAccess(e)) {
+      Record(site->map, site->name, site->name_offset, site->presence, ctx, use, out);
+      return;
+    }
     if (const cel::SelectExpr* s = e.as_select()) {
-      if (s->operand) {
-        if (std::optional<DomainMap> m = MatchDomainMap(*s->operand)) {
-          int name_offset = FindName(e.offset, s->field);
-          Record(*m, s->field, name_offset, s->test_only, ctx, use, out);
-          return;
-        }
-        Walk(*s->operand, ctx, {}, out);
-      }
+      if (s->operand) Walk(*s->operand, ctx, {}, out);
       return;
     }
     if (const cel::CallExpr* c = e.as_call()) {
       if (!c->target && c->args.size() == 2 &&
           (c->function == cel::op::kIndex || c->function == cel::op::kOptIndex ||
            c->function == cel::op::kOptSelect)) {
-        if (std::optional<DomainMap> m = MatchDomainMap(*c->args[0])) {
-          if (const std::string* name = StringConst(*c->args[1])) {
-            const int at = c->function == cel::op::kOptSelect
-                               ? FindName(e.offset, *name)
-                               : c->args[1]->offset + 1;
-            Record(*m, *name, at, c->function != cel::op::kIndex, ctx, use, out);
-            return;
-          }
-        }
         if (MatchDomainMap(e)) {  // `device.attributes["D"]` alone, e.g. in `"x" in ...`
           const DomainMap m = *MatchDomainMap(e);
           Record(m, "", 0, true, ctx, use, out);
@@ -273,15 +291,20 @@ class Analyzer {
     a.method_offset = use.method_offset;
     if (use.comparison != nullptr) {
       const cel::Expr& other = *use.comparison->args[use.self_left ? 1 : 0];
+      Comparison cmp;
+      cmp.op = use.comparison->function;
+      cmp.access_on_left = use.self_left;
       if (const cel::ConstExpr* lit = other.as_const()) {
-        Comparison cmp;
-        cmp.op = use.comparison->function;
         cmp.literal = lit->value;
-        cmp.access_on_left = use.self_left;
         cmp.literal_offset = other.offset;
         cmp.literal_length = std::holds_alternative<std::string>(lit->value)
                                  ? LiteralLength(Text(), other.offset)
                                  : TokenLength(other.offset);
+        a.comparison = cmp;
+      } else if (std::optional<AccessSite> site = MatchAccess(other); site && !site->presence) {
+        cmp.other = OtherAccess{site->map.capacity, *StringConst(*site->map.domain), site->name};
+        cmp.literal_offset = site->name_offset;
+        cmp.literal_length = static_cast<int>(site->name.size());
         a.comparison = cmp;
       }
     }

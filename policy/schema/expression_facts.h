@@ -34,11 +34,20 @@ struct Facts {
   void Merge(const Facts& other);
 };
 
+// Another attribute or capacity read as the other operand of a comparison
+// (`device.attributes["a"].x == device.attributes["b"].y`).
+struct OtherAccess {
+  bool capacity = false;
+  std::string domain;
+  std::string name;
+};
+
 struct Comparison {
   std::string op;             // cel operator name, e.g. "_==_"
-  cel::Constant literal;      // the other operand
+  cel::Constant literal;      // the other operand when it is a literal
+  std::optional<OtherAccess> other;  // set instead when the other operand is an access
   bool access_on_left = true;
-  int literal_offset = 0;     // byte range of the literal in the expression
+  int literal_offset = 0;     // byte range of the literal (or of the other access's name)
   int literal_length = 0;
 };
 

@@ -49,6 +49,8 @@ struct Observer {
     // resource.kubernetes.io is shared: any driver may publish it.
     if (domain_name != "resource.kubernetes.io") AddDriver(domain, slice.spec.driver);
     auto [it, first] = seen.emplace(std::make_pair(domain_name, name), type);
+    Entry& entry = Published(domain, name, type);
+    entry.published_types.emplace(slice.spec.driver, type);
     if (!first && it->second != type) {
       Report(slice, field, "schema.slice.type-conflict",
              "attribute " + domain_name + "/" + name + " is published as " +
@@ -57,25 +59,27 @@ struct Observer {
                  " by another device, so no selector can compare it safely on every device");
       return;
     }
-    auto entry = domain.attributes.find(name);
-    if (entry == domain.attributes.end()) {
-      Entry e;
-      e.name = name;
-      e.type = type;
-      e.optional = true;  // seen on some devices; others may lack it
-      e.origin = Origin::kSlice;
-      domain.attributes.emplace(name, std::move(e));
-      return;
-    }
-    if (first && entry->second.type != type) {
+    if (first && entry.type != type) {
       Report(slice, field, "schema.slice.type-mismatch",
              "attribute " + domain_name + "/" + name + " is published as " +
                  std::string(ValueTypeName(type)) + " but the schema says " +
-                 std::string(ValueTypeName(entry->second.type)) +
-                 "; checks use the published type");
-      entry->second.type = type;
-      entry->second.origin = Origin::kSlice;
+                 std::string(ValueTypeName(entry.type)) + "; checks use the published type");
+      entry.type = type;
+      entry.origin = Origin::kSlice;
     }
+  }
+
+  // The domain's entry for `name`, added (optional: seen on some devices, others may lack
+  // it) when the schema had none.
+  static Entry& Published(DomainSchema& domain, const std::string& name, ValueType type) {
+    auto it = domain.attributes.find(name);
+    if (it != domain.attributes.end()) return it->second;
+    Entry e;
+    e.name = name;
+    e.type = type;
+    e.optional = true;
+    e.origin = Origin::kSlice;
+    return domain.attributes.emplace(name, std::move(e)).first->second;
   }
 
   void Capacity(const k8s::ResourceSlice& slice, const std::string& qualified) {

@@ -65,6 +65,10 @@ struct Entry {
   std::string replaced_by;  // "" or a name in the same domain, or "domain/name"
   std::string note;         // one sentence for messages ("deprecated since v0.11")
   Origin origin = Origin::kCatalog;
+  // The type a catalog or user file declares (`type` may be replaced by what slices publish).
+  std::optional<ValueType> declared_type;
+  // What ResourceSlices publish, per driver (the first type each driver was seen with).
+  std::map<std::string, ValueType, std::less<>> published_types;
 };
 
 // One attribute domain (a driver's own domain or a shared one such as

@@ -106,6 +106,7 @@ class FileReader {
           continue;
         }
         entry.type = *type;
+        entry.declared_type = *type;
       }
       entry.examples = Strings(node, "examples");
       entry.closed_values = Strings(node, "values");

@@ -326,8 +326,9 @@ constexpr auto kCodes = std::to_array<CodeInfo>({
      "one attribute published with different types by different devices"},
     {"schema.slice.type-mismatch", Severity::kWarning,
      "a slice publishes an attribute with another type than the schema declares"},
-    {"schema.domain.unknown", Severity::kWarning,
-     "an attribute domain no known driver publishes (error with --strict-schema)"},
+    {"schema.domain.unknown", Severity::kInfo,
+     "an attribute domain no known driver publishes: a private driver's (info) or a typo of a "
+     "known domain (warning); error with --strict-schema"},
     {"schema.domain.qualified-name", Severity::kError,
      "a \"domain/name\" string used as the domain in device.attributes[...]"},
     {"schema.attribute.unknown", Severity::kWarning,
@@ -337,7 +338,8 @@ constexpr auto kCodes = std::to_array<CodeInfo>({
     {"schema.attribute.removed", Severity::kError, "an attribute the driver no longer publishes"},
     {"schema.attribute.deprecated", Severity::kWarning, "an attribute the driver deprecated"},
     {"schema.type.mismatch", Severity::kError,
-     "an attribute or capacity compared or called as another type"},
+     "an attribute or capacity compared with a literal or another attribute of another type, or "
+     "called as another type"},
     {"schema.value.never-matches", Severity::kError,
      "a string compared with a value outside the attribute's closed set"},
     {"schema.driver.unreachable", Severity::kError,
@@ -347,9 +349,13 @@ constexpr auto kCodes = std::to_array<CodeInfo>({
     {"schema.attribute.unguarded", Severity::kWarning,
      "some reachable device types lack the attribute: guard the lookup"},
     {"schema.constraint.attribute.unknown", Severity::kWarning,
-     "matchAttribute/distinctAttribute unknown to the schema (error with --strict-schema)"},
+     "matchAttribute/distinctAttribute names an attribute its known domain does not publish "
+     "(error with --strict-schema)"},
     {"schema.constraint.attribute.not-published", Severity::kError,
      "the constrained requests select only device types without the attribute"},
+    {"schema.constraint.attribute.type-mismatch", Severity::kError,
+     "the constrained requests' devices publish the attribute with different types (warning "
+     "when a type is assumed, or for distinctAttribute)"},
     // Satisfiability against an inventory (lint --inventory; policy/lint/satisfiability.h).
     {"alloc.unsatisfiable", Severity::kWarning,
      "no node of the inventory can allocate the claim (error with --unsatisfiable=error)"},

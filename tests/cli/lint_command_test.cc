@@ -58,6 +58,13 @@ const char kValidClaim[] =
     "  namespace: ns\nspec:\n  devices:\n    requests:\n    - name: gpu\n      exactly:\n"
     "        deviceClassName: gpu.example.com\n";
 
+// A selector on the domain of a driver the attribute schema does not know: an info finding.
+const char kPrivateDomainClaim[] =
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata:\n  name: c\n"
+    "  namespace: ns\nspec:\n  devices:\n    requests:\n    - name: fpga\n      exactly:\n"
+    "        deviceClassName: fpga.corp.example\n        selectors:\n        - cel:\n"
+    "            expression: 'device.attributes[\"fpga.corp.example\"].board == \"u250\"'\n";
+
 INSTANTIATE_TEST_SUITE_P(
     Commands, ExitCodeTest,
     ::testing::Values(
@@ -101,6 +108,15 @@ INSTANTIATE_TEST_SUITE_P(
                  .stdin_text = "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nspec: [\n"},
         ExitCase{.name = "warning_only", .args = {"lint", Example("bad/old-api-version.yaml")},
                  .code = kExitOk},
+        // schema.domain.unknown is info: no effect on the exit status, even with
+        // --warnings-as-errors; --strict-schema makes it an error.
+        ExitCase{.name = "private_domain_info", .args = {"lint", "-"}, .code = kExitOk,
+                 .stdin_text = kPrivateDomainClaim},
+        ExitCase{.name = "private_domain_info_warnings_as_errors",
+                 .args = {"lint", "--warnings-as-errors", "-"}, .code = kExitOk,
+                 .stdin_text = kPrivateDomainClaim},
+        ExitCase{.name = "private_domain_strict", .args = {"lint", "--strict-schema", "-"},
+                 .code = kExitFindings, .stdin_text = kPrivateDomainClaim},
         ExitCase{.name = "warnings_as_errors",
                  .args = {"lint", "--warnings-as-errors", Example("bad/old-api-version.yaml")},
                  .code = kExitFindings},

@@ -156,8 +156,8 @@ std::shared_ptr<SatisfiabilityCheck::Prepared> SatisfiabilityCheck::Prepare(
     std::lock_guard lock(mu_);
     if (prepared_ != nullptr && prepared_->snapshot == snapshot) return prepared_;
   }
-  // A copy: the snapshot is shared with other requests and the source.
-  alloc::Inventory inventory = alloc::Inventory::Build(*snapshot);
+  // Shared, not copied: the snapshot is immutable and the Inventory keeps it alive.
+  alloc::Inventory inventory = alloc::Inventory::Build(snapshot);
   auto built = std::make_shared<Prepared>(std::move(snapshot), std::move(inventory));
   std::lock_guard lock(mu_);
   prepared_ = built;

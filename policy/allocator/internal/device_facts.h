@@ -1,6 +1,9 @@
 // Node-independent facts about devices, computed lazily and shared by every node of a check:
-// selector results per alternative, interchangeability classes, counter consumption, taints
-// and constraint attribute values.
+// selector results (per selector class, so once per distinct device content), counter
+// consumption, capacity, taints and constraint attribute values.
+//
+// Per-device state is created on first use only: a check that decides most nodes by their
+// signature (node_signature.h) touches the devices of a few nodes, not of the cluster.
 #ifndef DRAGUARD_POLICY_ALLOCATOR_INTERNAL_DEVICE_FACTS_H_
 #define DRAGUARD_POLICY_ALLOCATOR_INTERNAL_DEVICE_FACTS_H_
 
@@ -11,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "policy/allocator/internal/paged_vector.h"
 #include "policy/allocator/internal/plan.h"
 #include "policy/allocator/inventory.h"
 #include "policy/allocator/options.h"
@@ -21,7 +25,6 @@ namespace draguard::alloc::internal {
 enum class SelectorState : uint8_t { kUnknown, kMatch, kClassMismatch, kRequestMismatch, kError };
 
 struct SelectorFailure {
-  size_t device = 0;
   std::string expression;
   std::string error;
   bool from_class = false;
@@ -37,24 +40,28 @@ struct CounterState {
 
 class DeviceFacts {
  public:
-  DeviceFacts(const Inventory& inventory, const AllocatorOptions& options, size_t alternatives);
+  DeviceFacts(const Inventory& inventory, const AllocatorOptions& options, const Plan& plan);
 
-  // Class then request selectors, memoised. On kError, `failure` describes it.
+  // Class then request selectors, memoised per (alternative, selector class): devices equal
+  // in what CEL sees share the result (selector.h). On kError, Failure() describes it.
   SelectorState Selectors(const Alternative& alt, size_t device, SelectorEvaluator& evaluator);
-  const std::optional<SelectorFailure>& failure() const { return failure_; }
-  // Devices evaluated so far that pass every selector of `alt` (anywhere in the cluster).
-  int64_t CountMatches(const Alternative& alt) const;
+  const SelectorFailure& Failure(const Alternative& alt, size_t device) const;
+  // Devices in the cluster that pass every selector of `alt`; evaluates the selector classes
+  // no node needed so far (an error counts as no match).
+  int64_t CountMatches(const Alternative& alt, SelectorEvaluator& evaluator);
 
-  // Devices with equal class ids are interchangeable for every request of the check.
-  int Class(size_t device);
+  // Devices with equal keys are interchangeable for every request of the check: equal facts
+  // (InventoryDevice::fact_class) and the same counter scope.
+  std::pair<uint32_t, size_t> SymmetryKey(size_t device) const;
   // Taints that block allocation unless tolerated (gates and version applied).
   bool Tolerated(size_t device, const std::vector<k8s::DeviceToleration>& tolerations);
   // (counter index, amount) drawn by the device; nullopt when an amount cannot be parsed.
   const std::optional<std::vector<std::pair<size_t, int64_t>>>& Consumption(size_t device);
   bool FitsCounters(size_t device);
   CounterState& counters() { return counters_; }
-  // Constraint attribute value ("i:3", "s:x", "b:true", "v:1.2.3"); nullopt when missing.
-  const std::optional<std::string>& Attribute(const std::string& name, size_t device);
+  // Value of constraint attribute Plan::attributes[id] ("i:3", "s:x", "b:true", "v:1.2.3");
+  // nullopt when missing.
+  const std::optional<std::string>& Attribute(size_t id, size_t device);
 
   // Consumable capacity (§12). Allocated to another claim: a dedicated result, or a shared
   // one while the DRAConsumableCapacity gate is off.
@@ -70,36 +77,12 @@ class DeviceFacts {
   // them once, with its first share (committed or in this search).
   bool DrawsCounters(size_t device) const;
   // Allocations of `device` made by the search so far (capacity gate on).
-  int SearchShares(size_t device) const { return capacity_[device].shares; }
+  int SearchShares(size_t device) const;
   // The consumption of one allocation for `alt` per capacity, for results (consumedCapacity);
   // nullopt when the device cannot serve the alternative.
   const std::optional<std::vector<int64_t>>& Demand(const Alternative& alt, size_t device);
 
  private:
-  size_t Scope(size_t device) const;
-  void LoadScope(size_t scope_key);
-
-  const Inventory& inv_;
-  const AllocatorOptions& options_;
-  std::vector<std::vector<SelectorState>> selectors_;  // [alt][device]
-  std::optional<SelectorFailure> failure_;
-  std::vector<int> class_;  // -1 unknown
-  std::map<std::string, int> class_ids_;
-  std::vector<int8_t> consumption_known_;
-  std::vector<std::optional<std::vector<std::pair<size_t, int64_t>>>> consumption_;
-  struct ScopeInfo {
-    bool loaded = false;
-    size_t base = 0;             // index of the scope's ordinal 0 in counters_
-    bool overcommitted = false;  // committed use already exceeds a counter
-  };
-  // By Inventory counter scope of the version's layout (pool generation in 1.35, slice in
-  // 1.34; resolved at Inventory::Build, so no strings are touched here).
-  size_t layout_;
-  std::vector<ScopeInfo> scopes_;
-  std::vector<size_t> scope_of_;  // per device, SIZE_MAX when unknown
-  CounterState counters_;
-  std::map<std::string, std::pair<std::vector<int8_t>, std::vector<std::optional<std::string>>>>
-      attributes_;
   struct CapacityState {
     bool loaded = false;
     std::optional<std::vector<int64_t>> value;  // nullopt: unparsable, never fits
@@ -107,10 +90,39 @@ class DeviceFacts {
     std::vector<int64_t> used;
     int shares = 0;  // allocations in this search
   };
+  // What a check has computed about one device.
+  struct DeviceState {
+    bool consumption_known = false;
+    std::optional<std::vector<std::pair<size_t, int64_t>>> consumption;
+    CapacityState capacity;
+    std::vector<int8_t> attribute_known;  // by Plan::attributes index
+    std::vector<std::optional<std::string>> attributes;
+    std::vector<int8_t> demand_known;  // by Alternative::id
+    std::vector<std::optional<std::vector<int64_t>>> demand;
+  };
+  struct ScopeInfo {
+    bool loaded = false;
+    size_t base = 0;             // index of the scope's ordinal 0 in counters_
+    bool overcommitted = false;  // committed use already exceeds a counter
+  };
+
+  // The counter scope of the device in the version's layout (Inventory::CounterScopes).
+  size_t Scope(size_t device) const;
+  ScopeInfo& LoadScope(size_t scope);
   CapacityState& LoadCapacity(size_t device);
-  std::vector<CapacityState> capacity_;
-  std::vector<std::vector<int8_t>> demand_known_;  // [alt][device]
-  std::vector<std::vector<std::optional<std::vector<int64_t>>>> demand_;
+  SelectorState Evaluate(const Alternative& alt, size_t device, SelectorEvaluator& evaluator);
+
+  const Inventory& inv_;
+  const AllocatorOptions& options_;
+  const Plan& plan_;
+  std::vector<std::vector<SelectorState>> selectors_;  // [alt][selector class]
+  std::map<std::pair<size_t, uint32_t>, SelectorFailure> failures_;  // (alt, selector class)
+  PagedVector<DeviceState> states_;  // by device id
+  // By Inventory counter scope of the version's layout (pool generation in 1.35, slice in
+  // 1.34; resolved at Inventory::Build, so no strings are touched here).
+  size_t layout_;
+  PagedVector<ScopeInfo> scopes_;
+  CounterState counters_;
 };
 
 }  // namespace draguard::alloc::internal

@@ -10,17 +10,20 @@
 #include <algorithm>
 #include <cstdlib>
 #include <set>
+#include <utility>
 
 namespace draguard::alloc::internal {
 namespace {
 
-bool ParseInt(const std::string& s, long long& out) {
+bool ParseInt(std::string_view view, long long& out) {
+  std::string s(view);
   char* end = nullptr;
   out = std::strtoll(s.c_str(), &end, 10);
   return !s.empty() && end == s.c_str() + s.size();
 }
 
-bool MatchesRequirement(const k8s::NodeSelectorRequirement& r, const std::string* value) {
+// `value`: the label (or field) value, nullptr when absent.
+bool MatchesRequirement(const k8s::NodeSelectorRequirement& r, const std::string_view* value) {
   if (r.op == "In") return value && std::find(r.values.begin(), r.values.end(), *value) != r.values.end();
   if (r.op == "NotIn") return !value || std::find(r.values.begin(), r.values.end(), *value) == r.values.end();
   if (r.op == "Exists") return value != nullptr;
@@ -35,14 +38,15 @@ bool MatchesRequirement(const k8s::NodeSelectorRequirement& r, const std::string
   return false;
 }
 
-bool MatchesTerm(const k8s::NodeSelectorTerm& term, const std::string& node,
+bool MatchesTerm(const k8s::NodeSelectorTerm& term, std::string_view node,
                  const std::map<std::string, std::string>* labels) {
   if (term.match_expressions.empty() && term.match_fields.empty()) return false;
   for (const auto& r : term.match_expressions) {
-    const std::string* value = nullptr;
+    std::string_view label;
+    const std::string_view* value = nullptr;
     if (labels) {
       auto it = labels->find(r.key);
-      if (it != labels->end()) value = &it->second;
+      if (it != labels->end()) value = &(label = it->second);
     }
     if (!MatchesRequirement(r, value)) return false;
   }
@@ -53,14 +57,14 @@ bool MatchesTerm(const k8s::NodeSelectorTerm& term, const std::string& node,
 }
 
 // Visibility of a device by its own node fields (per-device node selection).
-bool DeviceOnNode(const k8s::Device& d, const std::string& node,
+bool DeviceOnNode(const k8s::Device& d, std::string_view node,
                   const std::map<std::string, std::string>* labels) {
   if (d.node_name) return *d.node_name == node;
   if (d.node_selector) return MatchesNodeSelector(*d.node_selector, node, labels);
   return d.all_nodes.value_or(false);
 }
 
-bool SliceVisible(const k8s::ResourceSliceSpec& s, const std::string& node,
+bool SliceVisible(const k8s::ResourceSliceSpec& s, std::string_view node,
                   const std::map<std::string, std::string>* labels, const AllocatorOptions& o) {
   bool partitionable = o.gates.partitionable_devices;
   if (!s.shared_counters.empty() && o.version == KubeVersion::k1_35 && s.devices.empty()) {
@@ -79,7 +83,7 @@ bool SliceVisible(const k8s::ResourceSliceSpec& s, const std::string& node,
 }  // namespace
 
 // Duplicate device names, duplicate counter sets, consumption of unknown counters (§5.3).
-std::string PoolProblem(const Inventory& inv, const std::vector<size_t>& slices,
+std::string PoolProblem(const Inventory& inv, std::span<const size_t> slices,
                         KubeVersion version) {
   std::set<std::string> names;
   std::map<std::string, std::set<std::string>> pool_sets;
@@ -115,10 +119,11 @@ std::string PoolProblem(const Inventory& inv, const std::vector<size_t>& slices,
 
 namespace {
 
-void Classify(const Inventory& inv, NodePool& np, const AllocatorOptions& o) {
+void Classify(const Inventory& inv, std::span<const size_t> slices, NodePool& np,
+              const AllocatorOptions& o) {
   const PoolInfo& info = inv.pools()[np.pool];
-  int64_t want = inv.slices()[np.slices.front()].spec.pool.resource_slice_count;
-  int64_t seen = static_cast<int64_t>(np.slices.size());
+  int64_t want = inv.slices()[slices.front()].spec.pool.resource_slice_count;
+  int64_t seen = static_cast<int64_t>(slices.size());
   if (seen != want) {
     int64_t total = seen;
     if (o.version == KubeVersion::k1_35) {
@@ -134,11 +139,10 @@ void Classify(const Inventory& inv, NodePool& np, const AllocatorOptions& o) {
     }
   }
   // Usually the node sees every slice of the generation: the Inventory validated that set once.
-  const std::string* known = static_cast<int64_t>(np.slices.size()) ==
-                                     info.slices_per_generation.at(np.generation)
+  const std::string* known = seen == info.slices_per_generation.at(np.generation)
                                  ? info.Problem(np.generation, o.version == KubeVersion::k1_34)
                                  : nullptr;
-  np.problem = known ? *known : PoolProblem(inv, np.slices, o.version);
+  np.problem = known ? *known : PoolProblem(inv, slices, o.version);
   if (!np.problem.empty()) np.state = PoolState::kInvalid;
 }
 
@@ -158,60 +162,71 @@ bool DeviceGated(const InventoryDevice& d, const AllocatorOptions& o) {
 
 bool MatchesNodeSelector(const k8s::NodeSelector& selector, std::string_view node,
                          const std::map<std::string, std::string>* labels) {
-  std::string name(node);
   for (const auto& term : selector.node_selector_terms) {
-    if (MatchesTerm(term, name, labels)) return true;
+    if (MatchesTerm(term, node, labels)) return true;
   }
   return false;
 }
 
-NodeDevices CollectNodeDevices(const Inventory& inv, std::string_view node_view,
-                               const AllocatorOptions& o) {
-  std::string node(node_view);
-  const auto* labels = inv.NodeLabels(node);
-  std::map<size_t, NodePool> by_pool;
-  auto consider = [&](size_t s) {
-    const auto& spec = inv.slices()[s].spec;
-    if (!SliceVisible(spec, node, labels, o)) return;
-    NodePool& np = by_pool[inv.PoolOfSlice(s)];
-    np.pool = inv.PoolOfSlice(s);
-    int64_t gen = spec.pool.generation;
-    if (np.slices.empty() || gen > np.generation) {
-      np.slices.clear();
-      np.generation = gen;
+void CollectNodeDevices(const Inventory& inv, const NodeView& node, const AllocatorOptions& o,
+                        NodeDevices& out) {
+  out.pools.clear();
+  out.slices.clear();
+  out.devices.clear();
+  out.late.clear();
+  out.visible = 0;
+  for (const auto* list : {node.local_slices, &inv.NonLocalSlices()}) {
+    for (size_t s : *list) {
+      if (SliceVisible(inv.slices()[s].spec, node.name, node.labels, o)) out.slices.push_back(s);
     }
-    if (gen == np.generation) np.slices.push_back(s);
-  };
-  for (size_t s : inv.LocalSlices(node)) consider(s);
-  for (size_t s : inv.NonLocalSlices()) consider(s);
-
-  NodeDevices out;
-  std::vector<size_t> late;  // binding-condition devices go last
-  for (auto& [pool, np] : by_pool) {
-    std::sort(np.slices.begin(), np.slices.end());
-    if (o.version == KubeVersion::k1_35 && inv.pools()[pool].max_generation > np.generation &&
-        static_cast<int64_t>(np.slices.size()) !=
-            inv.slices()[np.slices.front()].spec.pool.resource_slice_count) {
+  }
+  std::sort(out.slices.begin(), out.slices.end(), [&](size_t a, size_t b) {
+    return std::make_pair(inv.PoolOfSlice(a), a) < std::make_pair(inv.PoolOfSlice(b), b);
+  });
+  // Per pool keep the slices of the highest visible generation, compacted in place.
+  size_t kept = 0;
+  for (size_t begin = 0, end = 0; begin < out.slices.size(); begin = end) {
+    size_t pool = inv.PoolOfSlice(out.slices[begin]);
+    int64_t generation = INT64_MIN;
+    for (end = begin; end < out.slices.size() && inv.PoolOfSlice(out.slices[end]) == pool; ++end) {
+      generation = std::max(generation, inv.slices()[out.slices[end]].spec.pool.generation);
+    }
+    NodePool np{.pool = pool, .generation = generation, .first_slice = kept};
+    for (size_t i = begin; i < end; ++i) {
+      size_t s = out.slices[i];
+      if (inv.slices()[s].spec.pool.generation == generation) out.slices[kept++] = s;
+    }
+    np.end_slice = kept;
+    out.pools.push_back(std::move(np));
+  }
+  out.slices.resize(kept);
+  size_t pools = 0;
+  for (NodePool& np : out.pools) {
+    std::span<const size_t> slices(out.slices.data() + np.first_slice, np.end_slice - np.first_slice);
+    if (o.version == KubeVersion::k1_35 && inv.pools()[np.pool].max_generation > np.generation &&
+        static_cast<int64_t>(slices.size()) !=
+            inv.slices()[slices.front()].spec.pool.resource_slice_count) {
       continue;  // obsolete: a newer generation exists elsewhere
     }
-    Classify(inv, np, o);
+    Classify(inv, slices, np, o);
     bool usable = PoolUsable(np, o.version);
-    for (size_t s : np.slices) {
+    for (size_t s : slices) {
       const auto& spec = inv.slices()[s].spec;
       bool per_device = spec.per_device_node_selection.value_or(false);
       auto [begin, end] = inv.SliceDevices(s);
       for (size_t id = begin; id < end; ++id) {
         const InventoryDevice& d = inv.devices()[id];
-        if (per_device && !DeviceOnNode(*d.device, node, labels)) continue;
+        if (per_device && !DeviceOnNode(*d.device, node.name, node.labels)) continue;
         ++out.visible;
         if (!usable || DeviceGated(d, o)) continue;
-        (d.binding_conditions ? late : out.devices).push_back(id);
+        (d.binding_conditions ? out.late : out.devices).push_back(id);
       }
     }
-    out.pools.push_back(std::move(np));
+    if (&out.pools[pools] != &np) out.pools[pools] = std::move(np);
+    ++pools;
   }
-  out.devices.insert(out.devices.end(), late.begin(), late.end());
-  return out;
+  out.pools.resize(pools);
+  out.devices.insert(out.devices.end(), out.late.begin(), out.late.end());
 }
 
 }  // namespace draguard::alloc::internal

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <map>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,26 +27,32 @@ struct NodePool {
   int64_t generation = 0;
   PoolState state = PoolState::kComplete;
   std::string problem;  // why incomplete/invalid, for reasons
-  std::vector<size_t> slices;
+  // The pool's visible slices at `generation`: NodeDevices::slices[first_slice, end_slice).
+  size_t first_slice = 0;
+  size_t end_slice = 0;
 };
 
+// Reused from node to node (CollectNodeDevices clears it), so that the per-node loop of a
+// check does not allocate once the buffers have grown.
 struct NodeDevices {
-  std::vector<NodePool> pools;  // visible, not obsolete
+  std::vector<NodePool> pools;  // visible, not obsolete, by pool index
+  std::vector<size_t> slices;   // grouped by pool, ascending
   // Devices the node may allocate from (usable pools, per-device node check and gates
   // applied), in search order: pools, slices, devices; binding-condition devices last.
   std::vector<size_t> devices;
   // Visible devices (usable or not) count, for funnels.
   int64_t visible = 0;
+  std::vector<size_t> late;  // scratch: binding-condition devices
 };
 
 // Why the pool formed by `slices` (one generation of one pool, ascending) is invalid (§5.3:
 // duplicate device names, duplicate counter sets, unknown counters), or "" when valid.
-std::string PoolProblem(const Inventory& inventory, const std::vector<size_t>& slices,
+std::string PoolProblem(const Inventory& inventory, std::span<const size_t> slices,
                         KubeVersion version);
 
-// Visible pools and devices of `node` under `options` (version rules and gates).
-NodeDevices CollectNodeDevices(const Inventory& inventory, std::string_view node,
-                               const AllocatorOptions& options);
+// Visible pools and devices of `node` under `options` (version rules and gates), into `out`.
+void CollectNodeDevices(const Inventory& inventory, const NodeView& node,
+                        const AllocatorOptions& options, NodeDevices& out);
 
 }  // namespace draguard::alloc::internal
 

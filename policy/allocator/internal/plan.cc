@@ -144,6 +144,11 @@ bool BuildPlan(const Inventory& inv, const std::vector<const k8s::ResourceClaimS
     }
   }
   for (size_t c = 0; c < plan.claims.size(); ++c) {
+    for (PlannedConstraint& pc : plan.claims[c].constraints) {
+      auto it = std::find(plan.attributes.begin(), plan.attributes.end(), pc.attribute);
+      pc.attribute_id = static_cast<size_t>(it - plan.attributes.begin());
+      if (it == plan.attributes.end()) plan.attributes.push_back(pc.attribute);
+    }
     for (PlannedRequest& pr : plan.claims[c].requests) {
       for (Alternative& alt : pr.alternatives) {
         alt.claim = c;

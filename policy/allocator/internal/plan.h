@@ -35,6 +35,7 @@ struct PlannedRequest {
 struct PlannedConstraint {
   bool match = true;  // matchAttribute, else distinctAttribute
   std::string attribute;
+  size_t attribute_id = 0;            // index into Plan::attributes
   std::vector<std::string> requests;  // empty: all
   bool Covers(const Alternative& alt) const;
 };
@@ -49,6 +50,7 @@ struct PlannedClaim {
 struct Plan {
   std::vector<PlannedClaim> claims;
   std::vector<const Alternative*> alternatives;  // by Alternative::id
+  std::vector<std::string> attributes;           // distinct constraint attributes
 };
 
 // Validates the claims against the inventory's classes and the gates. Problems that make the

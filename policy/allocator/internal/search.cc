@@ -9,8 +9,10 @@
 // claims in order, requests in order, alternatives in order (full backtracking), and for
 // ExactCount the devices of one request as combinations (increasing candidate index; the
 // scheduler enumerates permutations). After a device's continuation fails, candidates that
-// are interchangeable with it (DeviceFacts::Class) are skipped at that slot: any solution
-// using one maps to a solution using the other. Every placement counts against the budget.
+// are interchangeable with it (DeviceFacts::SymmetryKey) are skipped at that slot: any
+// solution using one maps to a solution using the other. Every placement counts against the
+// budget. The node's reservations are released afterwards, so that every node starts from the
+// committed state (devices visible from several nodes are shared between their searches).
 // The search is never slower than plain DFS: it visits a subset of DFS's nodes.
 #include "policy/allocator/internal/search.h"
 
@@ -44,10 +46,11 @@ std::string DeviceName(const Inventory& inv, size_t d) {
 
 class NodeSearch {
  public:
-  NodeSearch(const Inventory& inv, const Plan& plan, const std::string& node,
-             const AllocatorOptions& o, DeviceFacts& facts, SelectorEvaluator& eval,
-             Budget& budget)
-      : inv_(inv), plan_(plan), node_(node), o_(o), facts_(facts), eval_(eval), budget_(budget) {}
+  NodeSearch(const Inventory& inv, const Plan& plan, std::string_view node,
+             const NodeDevices& nd, const AllocatorOptions& o, DeviceFacts& facts,
+             SelectorEvaluator& eval, Budget& budget)
+      : inv_(inv), plan_(plan), node_(node), nd_(nd), o_(o), facts_(facts), eval_(eval),
+        budget_(budget) {}
 
   NodeOutcome Run();
 
@@ -71,12 +74,12 @@ class NodeSearch {
 
   const Inventory& inv_;
   const Plan& plan_;
-  const std::string& node_;
+  const std::string node_;
+  const NodeDevices& nd_;
   const AllocatorOptions& o_;
   DeviceFacts& facts_;
   SelectorEvaluator& eval_;
   Budget& budget_;
-  NodeDevices nd_;
   NodeOutcome out_;
   std::vector<std::vector<size_t>> cands_;  // per alternative id
   std::vector<char> alt_ok_;
@@ -88,7 +91,6 @@ class NodeSearch {
 };
 
 NodeOutcome NodeSearch::Run() {
-  nd_ = CollectNodeDevices(inv_, node_, o_);
   for (const NodePool& p : nd_.pools) out_.invalid_pool |= p.state == PoolState::kInvalid;
   if (!CheckAllPools() || !BuildCandidates()) {
     out_.kind = NodeOutcome::kFatal;
@@ -119,6 +121,7 @@ NodeOutcome NodeSearch::Run() {
                "enough devices pass each request's filters, but no combination satisfies the "
                "constraints, counters and device sharing rules together");
   }
+  while (!picks_.empty()) Undo();
   return std::move(out_);
 }
 
@@ -173,7 +176,7 @@ void NodeSearch::BuildAlternative(const Alternative& alt, size_t claim) {
     bool in_use = facts_.InUse(d) && !alt.admin;
     SelectorState s = facts_.Selectors(alt, d, eval_);
     if (s == SelectorState::kError && (!in_use || alt.all)) {
-      const SelectorFailure& fail = *facts_.failure();
+      const SelectorFailure& fail = facts_.Failure(alt, d);
       out_.reasons.push_back(Reason{
           .code = "alloc.selector.error", .claim = claim, .request = alt.name, .node = node_,
           .device = DeviceName(inv_, d),
@@ -302,7 +305,7 @@ bool NodeSearch::PreCheckMatch(size_t claim, const PlannedConstraint& pc) {
   std::map<std::string, std::pair<std::vector<int64_t>, std::set<size_t>>> groups;
   for (size_t i = 0; i < alts.size(); ++i) {
     for (size_t d : cands_[alts[i]->id]) {
-      const auto& v = facts_.Attribute(pc.attribute, d);
+      const auto& v = facts_.Attribute(pc.attribute_id, d);
       if (!v) continue;
       auto& g = groups[*v];
       g.first.resize(alts.size());
@@ -366,13 +369,13 @@ bool NodeSearch::PlaceSlot(size_t c, size_t r, const Alternative& alt, int64_t n
     return false;
   }
   const bool multi = alt_multi_[alt.id] != 0;
-  std::vector<int> tried;
+  std::vector<std::pair<uint32_t, size_t>> tried;  // symmetry keys whose continuation failed
   for (size_t i = start; i < cands.size(); ++i) {
     if (!multi && static_cast<int64_t>(cands.size() - i) < need - k) break;
     size_t d = cands[i];
     // Interchangeable devices are only symmetric while the search has not shared one of them.
     bool fresh = facts_.SearchShares(d) == 0;
-    int cls = facts_.Class(d);
+    std::pair<uint32_t, size_t> cls = facts_.SymmetryKey(d);
     if (fresh && std::find(tried.begin(), tried.end(), cls) != tried.end()) continue;
     if (!budget_.Step()) return false;
     if (CanPlace(c, alt, d) != Fit::kOk) continue;
@@ -396,7 +399,7 @@ NodeSearch::Fit NodeSearch::CanPlace(size_t c, const Alternative& alt, size_t d)
   for (size_t j = 0; j < claim.constraints.size(); ++j) {
     const PlannedConstraint& pc = claim.constraints[j];
     if (!pc.Covers(alt)) continue;
-    const auto& v = facts_.Attribute(pc.attribute, d);
+    const auto& v = facts_.Attribute(pc.attribute_id, d);
     if (!v) return Fit::kConstraint;
     const ConstraintState& st = cstate_[c][j];
     if (pc.match && st.count > 0 && *st.fixed != *v) return Fit::kConstraint;
@@ -422,7 +425,7 @@ void NodeSearch::Apply(size_t c, const Alternative& alt, size_t d) {
   for (size_t j = 0; j < claim.constraints.size(); ++j) {
     const PlannedConstraint& pc = claim.constraints[j];
     if (!pc.Covers(alt)) continue;
-    const std::string* v = &*facts_.Attribute(pc.attribute, d);
+    const std::string* v = &*facts_.Attribute(pc.attribute_id, d);
     ConstraintState& st = cstate_[c][j];
     if (pc.match) {
       if (st.count++ == 0) st.fixed = v;
@@ -460,10 +463,10 @@ void NodeSearch::Undo() {
 
 }  // namespace
 
-NodeOutcome SearchNode(const Inventory& inventory, const Plan& plan, const std::string& node,
-                       const AllocatorOptions& options, DeviceFacts& facts,
-                       SelectorEvaluator& evaluator, Budget& budget) {
-  NodeSearch search(inventory, plan, node, options, facts, evaluator, budget);
+NodeOutcome SearchNode(const Inventory& inventory, const Plan& plan, std::string_view node,
+                       const NodeDevices& devices, const AllocatorOptions& options,
+                       DeviceFacts& facts, SelectorEvaluator& evaluator, Budget& budget) {
+  NodeSearch search(inventory, plan, node, devices, options, facts, evaluator, budget);
   return search.Run();
 }
 

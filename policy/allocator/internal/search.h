@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "policy/allocator/internal/device_facts.h"
@@ -45,11 +46,12 @@ struct NodeOutcome {
   bool invalid_pool = false;
 };
 
-// Runs the checks and the search for one node. `facts` carries memoised selector results
-// between nodes; a selector error is reported as kFatal.
-NodeOutcome SearchNode(const Inventory& inventory, const Plan& plan, const std::string& node,
-                       const AllocatorOptions& options, DeviceFacts& facts,
-                       SelectorEvaluator& evaluator, Budget& budget);
+// Runs the checks and the search for one node whose devices are `devices`
+// (CollectNodeDevices). `facts` carries memoised selector results between nodes and is left
+// as it was found (the search's reservations are released); a selector error is kFatal.
+NodeOutcome SearchNode(const Inventory& inventory, const Plan& plan, std::string_view node,
+                       const NodeDevices& devices, const AllocatorOptions& options,
+                       DeviceFacts& facts, SelectorEvaluator& evaluator, Budget& budget);
 
 }  // namespace draguard::alloc::internal
 

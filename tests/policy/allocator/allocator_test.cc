@@ -151,6 +151,44 @@ k8s::CapacityRequestPolicy RangePolicy() {
       .valid_range = k8s::CapacityRequestPolicyRange{.min = "10Gi", .max = "40Gi", .step = "10Gi"}};
 }
 
+// Three nodes with two GPUs each (root r0); `change` edits node-2's inventory, so that node
+// grouping (nodes with equal signatures are decided once) must tell node-2 apart.
+std::function<InventoryInput()> ThreeNodes(std::function<void(InventoryInput&)> change) {
+  return [change] {
+    InventoryInput in;
+    for (const char* node : {"node-1", "node-2", "node-3"}) {
+      in.slices.push_back(MakeSlice("gpu.x", node, node, Gpus(2, "gpu", {"r0"})));
+    }
+    in.classes = {MakeClass("gpu", {"device.driver == \"gpu.x\""})};
+    change(in);
+    return in;
+  };
+}
+
+k8s::Device& Node2Gpu1(InventoryInput& in) { return in.slices[1].spec.devices[1]; }
+
+// Three nodes, each with a 1.35 pool: a counter slice (memory `memory[i]`) and two 4Gi halves.
+InventoryInput ThreePartitionedNodes(std::vector<std::string> memory) {
+  InventoryInput in;
+  for (int n = 0; n < 3; ++n) {
+    std::string node = "node-" + std::to_string(n + 1);
+    k8s::ResourceSlice counters = Pooled(MakeSlice("gpu.x", node, node, {}), 1, 2, node + "-c");
+    counters.spec.shared_counters.push_back(
+        k8s::CounterSet{.name = "gpu0", .counters = {{"memory", k8s::Counter{memory[n]}}}});
+    std::vector<k8s::Device> parts;
+    for (const char* name : {"half0", "half1"}) {
+      k8s::Device d = MakeDevice(name, {{"model", "a100"}});
+      d.consumes_counters.push_back(k8s::DeviceCounterConsumption{
+          .counter_set = "gpu0", .counters = {{"memory", k8s::Counter{"4Gi"}}}});
+      parts.push_back(d);
+    }
+    in.slices.push_back(counters);
+    in.slices.push_back(Pooled(MakeSlice("gpu.x", node, node, parts), 1, 2, node + "-d"));
+  }
+  in.classes = {MakeClass("gpu")};
+  return in;
+}
+
 class AllocatorTest : public ::testing::TestWithParam<Case> {};
 
 TEST_P(AllocatorTest, Verdict) {
@@ -660,6 +698,105 @@ INSTANTIATE_TEST_SUITE_P(
              .claims = {Claim({Memory("a", 1, "10Gi"), Memory("b", 1, "10Gi")})},
              .options = Gates("DRAConsumableCapacity=true,DRAPartitionableDevices=true"),
              .devices = {"p/full", "p/full"}},
+        // Every node starts from the committed state: what the search reserved on one node
+        // (counters, capacity of a device visible everywhere) is released before the next.
+        Case{.name = "NetworkCountersFreshOnEveryNode",
+             .inventory =
+                 [] {
+                   InventoryInput in = Partitions();
+                   for (auto& s : in.slices) {
+                     s.spec.node_name.reset();
+                     s.spec.all_nodes = true;
+                   }
+                   in.slices.push_back(MakeSlice("cpu.x", "c1", "node-1", {}));
+                   in.slices.push_back(MakeSlice("cpu.x", "c2", "node-2", {}));
+                   return in;
+                 },
+             .claims = {Claim({Exact("gpu", "gpu", 2)})},
+             .options = Gates("DRAPartitionableDevices=true"), .nodes = {"node-1", "node-2"}},
+        Case{.name = "NetworkCapacityFreshOnEveryNode",
+             .inventory =
+                 [] {
+                   InventoryInput in = OneSharedGpu();
+                   in.slices[0].spec.node_name.reset();
+                   in.slices[0].spec.all_nodes = true;
+                   in.slices.push_back(MakeSlice("cpu.x", "c1", "node-1", {}));
+                   in.slices.push_back(MakeSlice("cpu.x", "c2", "node-2", {}));
+                   return in;
+                 },
+             .claims = {Claim({Memory("a", 1, "30Gi")})},
+             .options = Gates("DRAConsumableCapacity=true"), .nodes = {"node-1", "node-2"}},
+        // Node grouping: node-2 differs from node-1 and node-3 in one input of the search.
+        Case{.name = "GroupingSeparatesAttributeValues",
+             .inventory = ThreeNodes([](InventoryInput& in) {
+               Node2Gpu1(in).attributes["model"].string_value = "h100";
+             }),
+             .claims = {Claim({Exact("gpu", "gpu", 2, {"device.attributes[\"gpu.x\"].model == \"a100\""})})},
+             .nodes = {"node-1", "node-3"}},
+        Case{.name = "GroupingSeparatesAvailability",
+             .inventory = ThreeNodes([](InventoryInput& in) {
+               in.claims.push_back(AllocatedClaim({"gpu.x/node-2/gpu1"}));
+             }),
+             .claims = {Claim({Exact("gpu", "gpu", 2)})}, .nodes = {"node-1", "node-3"}},
+        Case{.name = "GroupingSeparatesTaints",
+             .inventory = ThreeNodes([](InventoryInput& in) {
+               Node2Gpu1(in) = Tainted(Node2Gpu1(in), "NoSchedule");
+             }),
+             .claims = {Claim({Exact("gpu", "gpu", 2)})}, .options = Gates("DRADeviceTaints=true"),
+             .nodes = {"node-1", "node-3"}},
+        Case{.name = "GroupingSeparatesConstraintAttributes",
+             .inventory = ThreeNodes([](InventoryInput& in) {
+               Node2Gpu1(in).attributes["resource.kubernetes.io/pcieRoot"].string_value = "r1";
+             }),
+             .claims = {Claim({Exact("gpu", "gpu", 2)}, {MatchAttr("resource.kubernetes.io/pcieRoot")})},
+             .nodes = {"node-1", "node-3"}},
+        Case{.name = "GroupingSeparatesCounterCapacity",
+             .inventory = [] { return ThreePartitionedNodes({"8Gi", "4Gi", "8Gi"}); },
+             .claims = {Claim({Exact("gpu", "gpu", 2)})},
+             .options = Gates("DRAPartitionableDevices=true"), .nodes = {"node-1", "node-3"}},
+        Case{.name = "GroupingSeparatesCommittedCounters",
+             .inventory =
+                 [] {
+                   InventoryInput in = ThreePartitionedNodes({"8Gi", "8Gi", "8Gi"});
+                   // A third half on node-2, in another slice of its pool, already allocated:
+                   // node-2 sees the same devices but less free memory.
+                   k8s::Device d = MakeDevice("half2", {{"model", "a100"}});
+                   d.consumes_counters.push_back(k8s::DeviceCounterConsumption{
+                       .counter_set = "gpu0", .counters = {{"memory", k8s::Counter{"4Gi"}}}});
+                   for (k8s::ResourceSlice& s : in.slices) {
+                     if (s.spec.pool.name == "node-2") s.spec.pool.resource_slice_count = 3;
+                   }
+                   k8s::ResourceSlice extra = Pooled(MakeSlice("gpu.x", "node-2", "", {d}), 1, 3, "x");
+                   extra.spec.all_nodes.reset();
+                   extra.spec.node_name = "elsewhere";
+                   in.slices.push_back(extra);
+                   in.claims.push_back(AllocatedClaim({"gpu.x/node-2/half2"}));
+                   return in;
+                 },
+             .claims = {Claim({Exact("gpu", "gpu", 2)})},
+             .options = Gates("DRAPartitionableDevices=true"),
+             .nodes = {"node-1", "node-3"}},
+        Case{.name = "GroupingSeparatesPoolCompleteness",
+             .inventory = ThreeNodes([](InventoryInput& in) {
+               in.slices[1].spec.pool.resource_slice_count = 2;
+             }),
+             .claims = {Claim({Exact("gpu", "gpu", 2)})}, .nodes = {"node-1", "node-3"}},
+        Case{.name = "GroupingSeparatesCommittedShares",
+             .inventory =
+                 [] {
+                   InventoryInput in;
+                   for (const char* node : {"node-1", "node-2", "node-3"}) {
+                     in.slices.push_back(MakeSlice("gpu.x", "p", node, {SharedGpu()}));
+                     in.slices.back().spec.pool.name = node;
+                   }
+                   in.classes = {MakeClass("gpu")};
+                   k8s::ResourceClaim share = ShareOf("20Gi");
+                   share.status->allocation->devices.results[0].pool = "node-2";
+                   in.claims.push_back(share);
+                   return in;
+                 },
+             .claims = {Claim({Memory("a", 1, "30Gi")})},
+             .options = Gates("DRAConsumableCapacity=true"), .nodes = {"node-1", "node-3"}},
         // §16 limits, budget
         Case{.name = "MoreThan32ResultsFatal", .inventory = TwoNodes,
              .claims = {Claim({Exact("gpu", "gpu", 33)})}, .want = VerdictKind::kError,
@@ -698,7 +835,7 @@ TEST(AllocatorResultTest, NetworkDevicesLeaveNoSelector) {
   EXPECT_FALSE(v.allocations[0].node_selector.has_value());
 }
 
-TEST(AllocatorResultTest, SelectorsAreMemoisedAcrossNodes) {
+TEST(AllocatorResultTest, SelectorsRunOncePerDeviceContent) {
   InventoryInput in = TwoNodes();
   in.slices.push_back(MakeSlice("nic.x", "fabric", "", Gpus(3, "nic")));
   Inventory inv = Inventory::Build(std::move(in));
@@ -706,8 +843,40 @@ TEST(AllocatorResultTest, SelectorsAreMemoisedAcrossNodes) {
   k8s::ResourceClaimSpec claim = Claim({Exact("gpu", "gpu", 1)});
   AllocationVerdict v = CheckClaim(inv, claim, eval, AllocatorOptions{});
   ASSERT_EQ(v.kind, VerdictKind::kSatisfiable);
-  // 6 node-local GPUs + 3 shared NICs, each evaluated once although NICs are seen twice.
-  EXPECT_EQ(eval.calls(), 9);
+  // 6 node-local GPUs and 3 shared NICs, on two nodes: two device contents, two evaluations.
+  EXPECT_EQ(eval.calls(), 2);
+}
+
+TEST(AllocatorResultTest, DevicesDifferingInWhatCelSeesAreEvaluatedApart) {
+  InventoryInput in;
+  in.slices.push_back(MakeSlice("gpu.x", "node-1", "node-1", Gpus(2, "gpu", {"r0", "r1"})));
+  in.slices.push_back(MakeSlice("gpu.x", "node-2", "node-2", Gpus(3, "gpu", {"r0", "r1", "r2"})));
+  in.classes = {MakeClass("gpu", {"device.driver == \"gpu.x\""})};
+  Inventory inv = Inventory::Build(std::move(in));
+  FakeEvaluator eval;
+  k8s::ResourceClaimSpec claim = Claim({Exact("gpu", "gpu", 1)});
+  AllocationVerdict v = CheckClaim(inv, claim, eval, AllocatorOptions{});
+  ASSERT_EQ(v.kind, VerdictKind::kSatisfiable);
+  EXPECT_EQ(v.feasible_nodes, (std::vector<std::string>{"node-1", "node-2"}));
+  EXPECT_EQ(eval.calls(), 3);  // pcieRoot r0, r1, r2
+}
+
+TEST(AllocatorResultTest, IdenticalNodesAreSearchedOnce) {
+  InventoryInput in;
+  std::vector<std::string> names;
+  for (int n = 0; n < 50; ++n) {
+    names.push_back("node-" + std::to_string(n));
+    in.slices.push_back(MakeSlice("gpu.x", names.back(), names.back(), Gpus(4)));
+  }
+  in.classes = {MakeClass("gpu", {"device.driver == \"gpu.x\""})};
+  Inventory inv = Inventory::Build(std::move(in));
+  FakeEvaluator eval;
+  k8s::ResourceClaimSpec claim = Claim({Exact("gpu", "gpu", 2)});
+  AllocationVerdict v = CheckClaim(inv, claim, eval, AllocatorOptions{});
+  ASSERT_EQ(v.kind, VerdictKind::kSatisfiable);
+  std::sort(names.begin(), names.end());  // nodes derived from slices are sorted
+  EXPECT_EQ(v.feasible_nodes, names);
+  EXPECT_EQ(v.steps, 2);  // two placements on the first node, none on the 49 others
 }
 
 TEST(AllocatorResultTest, FunnelExplainsTheBestNode) {

@@ -36,31 +36,78 @@ class Reference {
             SelectorEvaluator& eval, const AllocatorOptions& o)
       : in_(in), claims_(claims), eval_(eval), o_(o) {}
 
-  bool AnyNode() {
+  ReferenceResult Run(int64_t max_assignments) {
     std::set<std::string> nodes;
     for (const auto& s : in_.slices) {
       if (s.spec.node_name) nodes.insert(*s.spec.node_name);
     }
     if (nodes.empty()) nodes.insert("");
+    int64_t assignments = 0;
     for (const auto& node : nodes) {
-      devs_.clear();
-      for (const auto& s : in_.slices) {
-        bool visible = s.spec.all_nodes.value_or(false) || (s.spec.node_name && *s.spec.node_name == node);
-        if (!visible) continue;
-        for (const auto& d : s.spec.devices) {
-          if (!d.consumes_counters.empty() && !o_.gates.partitionable_devices) continue;
-          Dev dev{&s, &d, devs_.size(), InUse(s, d),
-                  o_.gates.consumable_capacity && d.allow_multiple_allocations.value_or(false), {}};
-          Shares(s, d, dev.committed);
-          devs_.push_back(std::move(dev));
-        }
-      }
-      if (Solve(0, 0)) return true;
+      Collect(node);
+      assignments = SaturatingAdd(assignments, Assignments());
     }
-    return false;
+    ReferenceResult out;
+    if (assignments > max_assignments) {
+      out.verdict = ReferenceVerdict::kTooLarge;
+      return out;
+    }
+    for (const auto& node : nodes) {
+      Collect(node);
+      if (Solve(0, 0)) out.feasible_nodes.push_back(node);
+    }
+    out.verdict = out.feasible_nodes.empty() ? ReferenceVerdict::kUnsatisfiable
+                                             : ReferenceVerdict::kSatisfiable;
+    return out;
   }
 
  private:
+  static int64_t SaturatingAdd(int64_t a, int64_t b) {
+    return a > INT64_MAX - b ? INT64_MAX : a + b;
+  }
+  static int64_t SaturatingMul(int64_t a, int64_t b) {
+    return b != 0 && a > INT64_MAX / b ? INT64_MAX : a * b;
+  }
+
+  // The devices visible from `node`.
+  void Collect(const std::string& node) {
+    devs_.clear();
+    for (const auto& s : in_.slices) {
+      bool visible = s.spec.all_nodes.value_or(false) || (s.spec.node_name && *s.spec.node_name == node);
+      if (!visible) continue;
+      for (const auto& d : s.spec.devices) {
+        if (!d.consumes_counters.empty() && !o_.gates.partitionable_devices) continue;
+        Dev dev{&s, &d, devs_.size(), InUse(s, d),
+                o_.gates.consumable_capacity && d.allow_multiple_allocations.value_or(false), {}};
+        Shares(s, d, dev.committed);
+        devs_.push_back(std::move(dev));
+      }
+    }
+  }
+
+  // How many complete assignments Solve enumerates on the collected devices: per request the
+  // sum over its alternatives of devices^count (All: one), multiplied over all requests.
+  int64_t Assignments() const {
+    const int64_t n = static_cast<int64_t>(devs_.size());
+    int64_t total = 1;
+    for (const auto& claim : claims_) {
+      for (const auto& req : claim.devices.requests) {
+        int64_t ways = 0;
+        auto add = [&](const k8s::DeviceRequestCommon& c) {
+          int64_t w = 1;
+          if (c.allocation_mode != k8s::kAllocationModeAll) {
+            for (int64_t i = 0; i < c.count; ++i) w = SaturatingMul(w, n);
+          }
+          ways = SaturatingAdd(ways, w);
+        };
+        if (req.exactly) add(*req.exactly);
+        for (const auto& sub : req.first_available) add(sub);
+        total = SaturatingMul(total, ways);
+      }
+    }
+    return total;
+  }
+
   bool InUse(const k8s::ResourceSlice& s, const k8s::Device& d) const {
     for (const auto& c : in_.claims) {
       if (!c.status || !c.status->allocation) continue;
@@ -339,11 +386,12 @@ class Reference {
 
 }  // namespace
 
-ReferenceVerdict ReferenceCheck(const InventoryInput& input,
-                                const std::vector<k8s::ResourceClaimSpec>& claims,
-                                SelectorEvaluator& evaluator, const AllocatorOptions& options) {
+ReferenceResult ReferenceCheck(const InventoryInput& input,
+                               const std::vector<k8s::ResourceClaimSpec>& claims,
+                               SelectorEvaluator& evaluator, const AllocatorOptions& options,
+                               int64_t max_assignments) {
   Reference ref(input, claims, evaluator, options);
-  return ref.AnyNode() ? ReferenceVerdict::kSatisfiable : ReferenceVerdict::kUnsatisfiable;
+  return ref.Run(max_assignments);
 }
 
 }  // namespace draguard::alloc::testing

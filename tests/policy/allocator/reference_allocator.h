@@ -10,6 +10,8 @@
 #ifndef DRAGUARD_TESTS_POLICY_ALLOCATOR_REFERENCE_ALLOCATOR_H_
 #define DRAGUARD_TESTS_POLICY_ALLOCATOR_REFERENCE_ALLOCATOR_H_
 
+#include <cstdint>
+#include <string>
 #include <vector>
 
 #include "policy/allocator/inventory.h"  // InventoryInput
@@ -19,12 +21,22 @@
 
 namespace draguard::alloc::testing {
 
-enum class ReferenceVerdict { kSatisfiable, kUnsatisfiable };
+enum class ReferenceVerdict { kSatisfiable, kUnsatisfiable, kTooLarge };
 
-// Whether some node can allocate all `claims` together, computed from the raw objects only.
-ReferenceVerdict ReferenceCheck(const InventoryInput& input,
-                                const std::vector<k8s::ResourceClaimSpec>& claims,
-                                SelectorEvaluator& evaluator, const AllocatorOptions& options);
+struct ReferenceResult {
+  ReferenceVerdict verdict = ReferenceVerdict::kUnsatisfiable;
+  // Every node that can allocate all claims, sorted; "" stands for the only node of an
+  // inventory that names none.
+  std::vector<std::string> feasible_nodes;
+};
+
+// Which nodes can allocate all `claims` together, computed from the raw objects only. When
+// the assignments to enumerate (over all nodes) exceed `max_assignments`, nothing is
+// searched and the verdict is kTooLarge: the enumeration is exponential.
+ReferenceResult ReferenceCheck(const InventoryInput& input,
+                               const std::vector<k8s::ResourceClaimSpec>& claims,
+                               SelectorEvaluator& evaluator, const AllocatorOptions& options,
+                               int64_t max_assignments);
 
 }  // namespace draguard::alloc::testing
 

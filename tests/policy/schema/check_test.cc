@@ -140,6 +140,16 @@ INSTANTIATE_TEST_SUITE_P(
                  R"(device.attributes["gpu.nvida.com"].productName == "x")",
                  "schema.domain.unknown", Severity::kWarning, R"("gpu.nvida.com")",
                  R"("gpu.nvidia.com")"),
+        Selector("UnknownDomainOfAPrivateDriverIsInfo", "",
+                 R"(device.attributes["fpga.corp.example"].board == "u250")",
+                 "schema.domain.unknown", Severity::kInfo, R"("fpga.corp.example")"),
+        [] {
+          Case c = Selector("UnknownDomainStrict", "",
+                            R"(device.attributes["fpga.corp.example"].board == "u250")",
+                            "schema.domain.unknown", Severity::kError, R"("fpga.corp.example")");
+          c.strict = true;
+          return c;
+        }(),
         Selector("DomainAndNameRunTogether", "", R"(device.attributes["dra.net/rdma"].bool)",
                  "schema.domain.qualified-name", Severity::kError, R"("dra.net/rdma")",
                  R"(device.attributes["dra.net"].rdma)"),
@@ -162,6 +172,22 @@ INSTANTIATE_TEST_SUITE_P(
                  R"(device.capacity["gpu.amd.com"].computeUnits > 100)", "schema.type.mismatch",
                  Severity::kError, "100",
                  R"(device.capacity["gpu.amd.com"].computeUnits.isGreaterThan(quantity("100")))"),
+        // Two attributes compared with each other.
+        Selector("IntAttributeEqualsStringAttribute", kAmdClass,
+                 R"(device.attributes["gpu.amd.com"].cardIndex == device.attributes["gpu.amd.com"].family)",
+                 "schema.type.mismatch", Severity::kError, "family",
+                 R"(string(device.attributes["gpu.amd.com"].cardIndex) == device.attributes["gpu.amd.com"].family)"),
+        Selector("StringAttributeDiffersFromIntAttributeOfAnotherDomain", kAmdClass,
+                 R"(device.attributes["resource.kubernetes.io"].pcieRoot != device.attributes["gpu.amd.com"].cardIndex)",
+                 "schema.type.mismatch", Severity::kError, "cardIndex",
+                 R"(device.attributes["resource.kubernetes.io"].pcieRoot != string(device.attributes["gpu.amd.com"].cardIndex))"),
+        Selector("CapacityOrderedAgainstAttribute", kAmdClass,
+                 R"(device.capacity["gpu.amd.com"].memory > device.attributes["gpu.amd.com"].cardIndex)",
+                 "schema.type.mismatch", Severity::kError, "cardIndex"),
+        Selector("VersionsOrderedWithAnOperator", kNvidiaClass,
+                 R"(device.attributes["gpu.nvidia.com"].type == "gpu" && device.attributes["gpu.nvidia.com"].driverVersion < device.attributes["gpu.nvidia.com"].cudaDriverVersion)",
+                 "schema.type.mismatch", Severity::kError, "cudaDriverVersion",
+                 R"(device.attributes["gpu.nvidia.com"].driverVersion.isLessThan(device.attributes["gpu.nvidia.com"].cudaDriverVersion))"),
         Selector("StringMethodOnInt", kAmdClass,
                  R"(device.attributes["gpu.amd.com"].cardIndex.startsWith("4"))",
                  "schema.type.mismatch", Severity::kError, "startsWith"),
@@ -213,6 +239,12 @@ INSTANTIATE_TEST_SUITE_P(
         Selector("UnknownClassNoGuardWarning", "",
                  R"(device.attributes["gpu.nvidia.com"].profile == "1g.5gb")", "",
                  Severity::kError, ""),
+        Selector("AttributesOfTheSameType", kAmdClass,
+                 R"(device.attributes["gpu.amd.com"].family == device.attributes["gpu.amd.com"].productName)",
+                 "", Severity::kError, ""),
+        Selector("AttributeOfAnUnknownNameComparedIsLeftToThatFinding", kAmdClass,
+                 R"(has(device.attributes["gpu.amd.com"].zzz) && device.attributes["gpu.amd.com"].cardIndex == device.attributes["gpu.amd.com"].zzz)",
+                 "", Severity::kError, ""),
         Selector("StandardAttribute", kNvidiaClass,
                  R"(device.attributes["resource.kubernetes.io"].pcieRoot == "pci0000:64")", "",
                  Severity::kError, "")),
@@ -250,11 +282,16 @@ INSTANTIATE_TEST_SUITE_P(
                    "    constraints:\n    - matchAttribute: gpu.nvidia.com/parentUUD\n"),
              "", "schema.constraint.attribute.unknown", Severity::kWarning,
              "spec.devices.constraints[0].matchAttribute", "", "gpu.nvidia.com/parentUUID"},
-        Case{"ConstraintUnknownDomain",
+        Case{"ConstraintDomainTypo",
              Claim("c", R"(device.driver == "gpu.nvidia.com")",
                    "    constraints:\n    - matchAttribute: resource.kubernetes.ioo/pcieRoot\n"),
-             "", "schema.constraint.attribute.unknown", Severity::kWarning,
+             "", "schema.domain.unknown", Severity::kWarning,
              "spec.devices.constraints[0].matchAttribute", "", "resource.kubernetes.io/pcieRoot"},
+        Case{"ConstraintPrivateDomainIsInfo",
+             Claim("c", R"(device.driver == "gpu.nvidia.com")",
+                   "    constraints:\n    - matchAttribute: fpga.corp.example/board\n"),
+             "", "schema.domain.unknown", Severity::kInfo,
+             "spec.devices.constraints[0].matchAttribute"},
         Case{"ConstraintNumberedAttribute",
              Claim("c", R"(device.driver == "gpu.nvidia.com")",
                    "    constraints:\n    - matchAttribute: gpu.nvidia.com/partition2\n"),
@@ -278,6 +315,113 @@ INSTANTIATE_TEST_SUITE_P(
              "spec.devices.requests[0].firstAvailable[0].selectors[0].cel.expression"}),
     [](const ::testing::TestParamInfo<Case>& param_info) { return param_info.param.name; });
 
+// matchAttribute / distinctAttribute over requests whose devices publish the attribute with
+// different types. The catalog declares resource.kubernetes.io/pcieRoot a string; the slices
+// of nic.corp.example publish it as an int, those of gpu.nvidia.com as a string. The catalog
+// declares gpu.amd.com/cardIndex an int; the slices of gpu.amd.com publish it as a string.
+const Schema& ObservedSchema() {
+  static const Schema* schema = [] {
+    inventory::ClusterObjects cluster;
+    auto slice = [](const std::string& driver, bool as_int) {
+      k8s::ResourceSlice s;
+      s.metadata.name = driver;
+      s.spec.driver = driver;
+      k8s::Device d;
+      d.name = "d0";
+      k8s::DeviceAttribute& root = d.attributes["resource.kubernetes.io/pcieRoot"];
+      if (as_int) {
+        root.int_value = 3;
+      } else {
+        root.string_value = "pci0000:64";
+      }
+      d.attributes["model"].string_value = "x";
+      s.spec.devices.push_back(d);
+      return s;
+    };
+    cluster.slices = {slice("gpu.nvidia.com", false), slice("nic.corp.example", true),
+                      slice("gpu.amd.com", false)};
+    cluster.slices.back().spec.devices[0].attributes["cardIndex"].string_value = "40";
+    SchemaSources sources;
+    sources.cluster = &cluster;
+    StatusOr<BuildResult> built = BuildSchema(sources);
+    return new Schema(built.ok() ? built->schema : Schema());
+  }();
+  return *schema;
+}
+
+std::string TwoRequestClaim(const std::string& class_a, const std::string& class_b,
+                            const std::string& constraint) {
+  return Class("gpu", R"(device.driver == "gpu.nvidia.com")") +
+         Class("nic", R"(device.driver == "nic.corp.example")") +
+         Class("fpga", R"(device.driver == "fpga.unknown.example")") +
+         Class("amd", R"(device.driver == "gpu.amd.com")") + Class("any", "true") +
+         "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c}\nspec:\n"
+         "  devices:\n    requests:\n    - name: a\n      exactly: {deviceClassName: " +
+         class_a + "}\n    - name: b\n      exactly: {deviceClassName: " + class_b +
+         "}\n    constraints:\n    - " + constraint + "\n";
+}
+
+struct TypeCase {
+  std::string name;
+  std::string yaml;
+  std::string code;  // "" expects no diagnostic
+  Severity severity = Severity::kError;
+  std::string field;
+  std::string attribute = "resource.kubernetes.io/pcieRoot";  // marked: the whole value
+};
+
+void PrintTo(const TypeCase& c, std::ostream* os) { *os << c.name; }
+
+class ConstraintTypeTest : public ::testing::TestWithParam<TypeCase> {};
+
+TEST_P(ConstraintTypeTest, Finds) {
+  const TypeCase& c = GetParam();
+  Diagnostics found = testing::CheckYaml(c.yaml, ObservedSchema());
+  if (c.code.empty()) {
+    for (const Diagnostic& d : found) ADD_FAILURE() << d.code << " " << d.field << ": " << d.message;
+    return;
+  }
+  ASSERT_EQ(found.size(), 1u);
+  const Diagnostic& d = found.items()[0];
+  EXPECT_EQ(d.code, c.code);
+  EXPECT_EQ(d.severity, c.severity) << d.message;
+  EXPECT_EQ(d.field, c.field);
+  EXPECT_EQ(d.value_offset, 0);
+  EXPECT_EQ(d.value_length, static_cast<int>(c.attribute.size()));
+  EXPECT_TRUE(d.position.known());
+}
+
+constexpr char kMatchRoot[] = "matchAttribute: resource.kubernetes.io/pcieRoot";
+constexpr char kDistinctRoot[] = "distinctAttribute: resource.kubernetes.io/pcieRoot";
+
+INSTANTIATE_TEST_SUITE_P(
+    Constraints, ConstraintTypeTest,
+    ::testing::Values(
+        TypeCase{"MatchStringWithIntIsError", TwoRequestClaim("gpu", "nic", kMatchRoot),
+                 "schema.constraint.attribute.type-mismatch", Severity::kError,
+                 "spec.devices.constraints[0].matchAttribute"},
+        TypeCase{"DistinctOverDifferentTypesIsWarning",
+                 TwoRequestClaim("gpu", "nic", kDistinctRoot),
+                 "schema.constraint.attribute.type-mismatch", Severity::kWarning,
+                 "spec.devices.constraints[0].distinctAttribute"},
+        // The standard declares the type for every driver, also one the schema does not know.
+        TypeCase{"StandardTypeOfAnUnknownDriverIsDeclared",
+                 TwoRequestClaim("nic", "fpga", kMatchRoot),
+                 "schema.constraint.attribute.type-mismatch", Severity::kError,
+                 "spec.devices.constraints[0].matchAttribute"},
+        // Whether fpga.unknown.example publishes gpu.amd.com/cardIndex, and as what, the schema
+        // cannot say: the declared int is assumed.
+        TypeCase{"AssumedTypeIsWarning",
+                 TwoRequestClaim("amd", "fpga", "matchAttribute: gpu.amd.com/cardIndex"),
+                 "schema.constraint.attribute.type-mismatch", Severity::kWarning,
+                 "spec.devices.constraints[0].matchAttribute", "gpu.amd.com/cardIndex"},
+        TypeCase{"SameTypeIsQuiet", TwoRequestClaim("gpu", "fpga", kMatchRoot), ""},
+        TypeCase{"UnpinnedDriverIsQuiet", TwoRequestClaim("gpu", "any", kMatchRoot), ""},
+        TypeCase{"ConstraintOnOneRequestIsQuiet",
+                 TwoRequestClaim("gpu", "nic", std::string(kMatchRoot) + "\n      requests: [a]"),
+                 ""}),
+    [](const ::testing::TestParamInfo<TypeCase>& param_info) { return param_info.param.name; });
+
 TEST(CheckUserSchemaTest, PrivateDriverFromUserFile) {
   SchemaSources sources;
   sources.builtin_catalog = false;
@@ -292,12 +436,12 @@ TEST(CheckUserSchemaTest, PrivateDriverFromUserFile) {
       Claim("x", R"(device.attributes["fpga.corp.example"].board == "u200")"), built->schema);
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(found.items()[0].code, "schema.value.never-matches");
-  // Without the catalog, NVIDIA is unknown: a warning, never an error.
+  // Without the catalog, NVIDIA is unknown, like any private driver: information only.
   found = testing::CheckYaml(Claim("x", R"(device.attributes["gpu.nvidia.com"].index == 0)"),
                              built->schema);
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(found.items()[0].code, "schema.domain.unknown");
-  EXPECT_EQ(found.items()[0].severity, Severity::kWarning);
+  EXPECT_EQ(found.items()[0].severity, Severity::kInfo);
 }
 
 TEST(CheckTest, UnparsableExpressionIsLeftToValidation) {

@@ -1,0 +1,143 @@
+// Canonical device keys (device_keys.h). Each field is tagged and each string is
+// length-prefixed, so that the encoding is injective.
+#include "policy/allocator/internal/device_keys.h"
+
+#include <optional>
+
+namespace draguard::alloc::internal {
+namespace {
+
+void Str(std::string& key, std::string_view s) {
+  key += std::to_string(s.size());
+  key += ':';
+  key += s;
+}
+
+void Opt(std::string& key, const std::optional<std::string>& s) {
+  key += s ? '+' : '-';
+  if (s) Str(key, *s);
+}
+
+void Flag(std::string& key, const std::optional<bool>& b) {
+  key += !b ? '-' : *b ? 'T' : 'F';
+}
+
+void Int(std::string& key, int64_t v) {
+  key += std::to_string(v);
+  key += ';';
+}
+
+void Requirements(std::string& key, const std::vector<k8s::NodeSelectorRequirement>& list) {
+  Int(key, static_cast<int64_t>(list.size()));
+  for (const auto& r : list) {
+    Str(key, r.key);
+    Str(key, r.op);
+    Int(key, static_cast<int64_t>(r.values.size()));
+    for (const auto& v : r.values) Str(key, v);
+  }
+}
+
+void Taints(std::string& key, const std::vector<k8s::DeviceTaint>& taints) {
+  Int(key, static_cast<int64_t>(taints.size()));
+  for (const auto& t : taints) {
+    Str(key, t.key);
+    Str(key, t.value);
+    Str(key, t.effect);
+  }
+}
+
+void Strings(std::string& key, const std::vector<std::string>& list) {
+  Int(key, static_cast<int64_t>(list.size()));
+  for (const auto& s : list) Str(key, s);
+}
+
+}  // namespace
+
+void AppendSelectorKey(std::string_view driver, const k8s::Device& d, std::string& key) {
+  key += 'D';
+  Str(key, driver);
+  key += 'A';
+  Int(key, static_cast<int64_t>(d.attributes.size()));
+  for (const auto& [name, a] : d.attributes) {
+    Str(key, name);
+    key += a.int_value ? 'i' : '-';
+    if (a.int_value) Int(key, *a.int_value);
+    Flag(key, a.bool_value);
+    Opt(key, a.string_value);
+    Opt(key, a.version_value);
+  }
+  key += 'C';
+  Int(key, static_cast<int64_t>(d.capacity.size()));
+  for (const auto& [name, c] : d.capacity) {
+    Str(key, name);
+    Str(key, c.value);
+  }
+  key += 'M';
+  Flag(key, d.allow_multiple_allocations);
+}
+
+void AppendFactKey(const InventoryDevice& dev, std::string& key) {
+  const k8s::Device& d = *dev.device;
+  key += 'P';
+  for (const auto& [name, c] : d.capacity) {
+    key += c.request_policy ? '+' : '-';
+    if (!c.request_policy) continue;
+    const k8s::CapacityRequestPolicy& p = *c.request_policy;
+    Opt(key, p.default_value);
+    Strings(key, p.valid_values);
+    key += p.valid_range ? '+' : '-';
+    if (p.valid_range) {
+      Str(key, p.valid_range->min);
+      Opt(key, p.valid_range->max);
+      Opt(key, p.valid_range->step);
+    }
+  }
+  key += 'U';
+  Int(key, static_cast<int64_t>(d.consumes_counters.size()));
+  for (const auto& use : d.consumes_counters) {
+    Str(key, use.counter_set);
+    Int(key, static_cast<int64_t>(use.counters.size()));
+    for (const auto& [name, c] : use.counters) {
+      Str(key, name);
+      Str(key, c.value);
+    }
+  }
+  for (const auto& draws : dev.draws) {
+    key += draws ? '+' : '-';
+    if (!draws) continue;
+    Int(key, static_cast<int64_t>(draws->size()));
+    for (const CounterDraw& draw : *draws) {
+      Int(key, static_cast<int64_t>(draw.ordinal));
+      Int(key, draw.milli);
+    }
+  }
+  key += 'T';
+  Taints(key, d.taints);
+  Taints(key, dev.rule_taints);
+  key += dev.in_use ? 'I' : 'i';
+  Int(key, static_cast<int64_t>(dev.shares.size()));
+  for (const auto* share : dev.shares) {
+    Int(key, static_cast<int64_t>(share->size()));
+    for (const auto& [name, amount] : *share) {
+      Str(key, name);
+      Str(key, amount);
+    }
+  }
+  key += 'N';
+  Opt(key, d.node_name);
+  key += d.node_selector ? '+' : '-';
+  if (d.node_selector) {
+    Int(key, static_cast<int64_t>(d.node_selector->node_selector_terms.size()));
+    for (const auto& term : d.node_selector->node_selector_terms) {
+      Requirements(key, term.match_expressions);
+      Requirements(key, term.match_fields);
+    }
+  }
+  Flag(key, d.all_nodes);
+  Flag(key, d.binds_to_node);
+  key += 'B';
+  Strings(key, d.binding_conditions);
+  Strings(key, d.binding_failure_conditions);
+}
+
+}  // namespace draguard::alloc::internal

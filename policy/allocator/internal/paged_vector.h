@@ -1,0 +1,40 @@
+// PagedVector: a fixed-size array whose entries are created page by page on first access.
+//
+// A check indexes per-device and per-scope state by inventory-wide ids (tens of thousands) but
+// touches only the devices of the few nodes it searches; allocating and clearing a dense array
+// per check would cost more than the check. Entries never move once created, so references
+// stay valid.
+#ifndef DRAGUARD_POLICY_ALLOCATOR_INTERNAL_PAGED_VECTOR_H_
+#define DRAGUARD_POLICY_ALLOCATOR_INTERNAL_PAGED_VECTOR_H_
+
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+namespace draguard::alloc::internal {
+
+template <typename T, size_t kPage = 64>
+class PagedVector {
+ public:
+  explicit PagedVector(size_t size) : pages_((size + kPage - 1) / kPage) {}
+
+  // The entry, value-initialised with its page on first access. `i` < size.
+  T& operator[](size_t i) {
+    std::unique_ptr<T[]>& page = pages_[i / kPage];
+    if (!page) page = std::make_unique<T[]>(kPage);
+    return page[i % kPage];
+  }
+
+  // The entry if its page exists (it may still hold the initial value), else nullptr.
+  const T* Find(size_t i) const {
+    const std::unique_ptr<T[]>& page = pages_[i / kPage];
+    return page ? &page[i % kPage] : nullptr;
+  }
+
+ private:
+  std::vector<std::unique_ptr<T[]>> pages_;
+};
+
+}  // namespace draguard::alloc::internal
+
+#endif  // DRAGUARD_POLICY_ALLOCATOR_INTERNAL_PAGED_VECTOR_H_
