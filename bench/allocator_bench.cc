@@ -163,7 +163,7 @@ std::vector<Scenario> Scenarios() {
 
 AllocatorOptions Options(const Scenario& s, bool all_nodes) {
   AllocatorOptions o;
-  o.gates.partitionable_devices = s.partitionable;
+  o.gates.SetEnabled(Gate::kDRAPartitionableDevices, s.partitionable);
   o.all_nodes = all_nodes;
   o.time_budget = std::chrono::milliseconds(60'000);
   return o;

@@ -67,7 +67,8 @@ class PlainDfs {
       if (!c.match_attribute || !c.requests.empty()) return false;
       attributes_.push_back(*c.match_attribute);
     }
-    return !o_.gates.consumable_capacity && !o_.gates.device_taints;
+    return !o_.gates.Enabled(Gate::kDRAConsumableCapacity) &&
+           !o_.gates.Enabled(Gate::kDRADeviceTaints);
   }
 
   bool Selected(Request& r, size_t d) {
@@ -114,7 +115,7 @@ class PlainDfs {
   // Draws the device's counters if they fit; false (nothing drawn) otherwise.
   bool DrawCounters(size_t d, int sign) {
     const InventoryDevice& dev = inv_.devices()[d];
-    size_t layout = o_.version == KubeVersion::k1_35 ? kLayout135 : kLayout134;
+    size_t layout = o_.version == KubernetesVersion::k1_35 ? kLayout135 : kLayout134;
     const auto& draws = dev.draws[layout];
     if (!draws) return false;
     size_t scope = dev.counter_scope[layout];
@@ -130,7 +131,7 @@ class PlainDfs {
   }
 
   int64_t Committed(size_t scope, size_t ordinal) {
-    size_t layout = o_.version == KubeVersion::k1_35 ? kLayout135 : kLayout134;
+    size_t layout = o_.version == KubernetesVersion::k1_35 ? kLayout135 : kLayout134;
     auto [it, inserted] = committed_.emplace(std::make_pair(scope, ordinal), 0);
     if (!inserted) return it->second;
     for (size_t s : inv_.CounterScopes(layout)[scope].slices) {

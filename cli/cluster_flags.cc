@@ -57,12 +57,8 @@ StatusOr<ClusterSettings> ResolveClusterFlags(const ClusterFlags& flags, std::os
   DRAGUARD_ASSIGN_OR_RETURN(settings.gates,
                             config::EffectiveGates(settings.policy, settings.version, flag_gates));
 
-  const std::string_view name = KubernetesVersionName(settings.version);
-  DRAGUARD_ASSIGN_OR_RETURN(settings.allocator.version, alloc::ParseKubeVersion(name));
-  settings.allocator.gates = alloc::DefaultFeatureGates(settings.allocator.version);
-  std::string all_gates = settings.policy.feature_gates;
-  if (!flag_gates.empty()) all_gates += (all_gates.empty() ? "" : ",") + flag_gates;
-  DRAGUARD_RETURN_IF_ERROR(alloc::ApplyFeatureGates(all_gates, settings.allocator.gates));
+  settings.allocator.version = settings.version;
+  settings.allocator.gates = settings.gates;
   return settings;
 }
 

@@ -22,10 +22,9 @@ namespace {
 
 cel::EnvOptions EnvFor(const AllocatorOptions& options) {
   cel::EnvOptions env;
-  env.version = options.version == KubeVersion::k1_34 ? KubernetesVersion::k1_34
-                                                      : KubernetesVersion::k1_35;
+  env.version = options.version;
   env.mode = cel::EnvOptions::kStoredExpressions;
-  env.consumable_capacity_gate = options.gates.consumable_capacity;
+  env.consumable_capacity_gate = options.gates.Enabled(Gate::kDRAConsumableCapacity);
   return env;
 }
 

@@ -165,8 +165,8 @@ void Inventory::ValidatePools() {
       for (size_t s : pool.slices) {
         if (input_->slices[s].spec.pool.generation == generation) slices.push_back(s);
       }
-      pool.problems[generation] = {internal::PoolProblem(*this, slices, KubeVersion::k1_35),
-                                   internal::PoolProblem(*this, slices, KubeVersion::k1_34)};
+      pool.problems[generation] = {internal::PoolProblem(*this, slices, KubernetesVersion::k1_35),
+                                   internal::PoolProblem(*this, slices, KubernetesVersion::k1_34)};
     }
   }
 }

@@ -33,7 +33,7 @@ TEST_F(ClusterFlagsTest, DefaultsAreTheLatestRelease) {
   StatusOr<ClusterSettings> s = ResolveClusterFlags({}, err_);
   ASSERT_TRUE(s.ok()) << s.status();
   EXPECT_EQ(s->version, KubernetesVersion::k1_35);
-  EXPECT_EQ(s->allocator.version, alloc::KubeVersion::k1_35);
+  EXPECT_EQ(s->allocator.version, KubernetesVersion::k1_35);
   EXPECT_FALSE(s->gates.Enabled(Gate::kDRAConsumableCapacity));
 }
 
@@ -45,7 +45,7 @@ TEST_F(ClusterFlagsTest, FlagsWinOverThePolicyFile) {
   StatusOr<ClusterSettings> from_file = ResolveClusterFlags(flags, err_);
   ASSERT_TRUE(from_file.ok()) << from_file.status();
   EXPECT_EQ(from_file->version, KubernetesVersion::k1_34);
-  EXPECT_EQ(from_file->allocator.version, alloc::KubeVersion::k1_34);
+  EXPECT_EQ(from_file->allocator.version, KubernetesVersion::k1_34);
   EXPECT_TRUE(from_file->gates.Enabled(Gate::kDRAConsumableCapacity));
 
   flags.kubernetes_version = "1.35";

@@ -15,8 +15,8 @@ std::string AttributeText(const k8s::DeviceAttribute& a) {
   return "?";
 }
 
-bool Blocks(const k8s::DeviceTaint& t, KubeVersion version) {
-  if (version == KubeVersion::k1_34) return true;
+bool Blocks(const k8s::DeviceTaint& t, KubernetesVersion version) {
+  if (version == KubernetesVersion::k1_34) return true;
   return t.effect == "NoSchedule" || t.effect == "NoExecute";
 }
 
@@ -37,7 +37,7 @@ DeviceFacts::DeviceFacts(const Inventory& inv, const AllocatorOptions& options, 
       selectors_(plan.alternatives.size(),
                  std::vector<SelectorState>(inv.selector_classes(), SelectorState::kUnknown)),
       states_(inv.devices().size()),
-      layout_(options.version == KubeVersion::k1_35 ? kLayout135 : kLayout134),
+      layout_(options.version == KubernetesVersion::k1_35 ? kLayout135 : kLayout134),
       scopes_(inv.CounterScopes(layout_).size()) {}
 
 SelectorState DeviceFacts::Selectors(const Alternative& alt, size_t device,
@@ -89,9 +89,10 @@ std::pair<uint32_t, size_t> DeviceFacts::SymmetryKey(size_t device) const {
 }
 
 bool DeviceFacts::Tolerated(size_t device, const std::vector<k8s::DeviceToleration>& tols) {
-  if (!options_.gates.device_taints) return true;
+  if (!options_.gates.Enabled(Gate::kDRADeviceTaints)) return true;
   const InventoryDevice& dev = inv_.devices()[device];
-  bool rules = options_.version == KubeVersion::k1_34 || options_.gates.device_taint_rules;
+  bool rules = options_.version == KubernetesVersion::k1_34 ||
+               options_.gates.Enabled(Gate::kDRADeviceTaintRules);
   for (const auto* taints : {&dev.device->taints, &dev.rule_taints}) {
     if (taints == &dev.rule_taints && !rules) continue;
     for (const auto& t : *taints) {
@@ -115,7 +116,8 @@ DeviceFacts::ScopeInfo& DeviceFacts::LoadScope(size_t key) {
   scope.base = counters_.capacity.size();
   const CounterScope& layout = inv_.CounterScopes(layout_)[key];
   counters_.capacity.insert(counters_.capacity.end(), layout.capacity.begin(), layout.capacity.end());
-  const std::vector<int64_t>& committed = layout.committed[options_.gates.consumable_capacity];
+  const std::vector<int64_t>& committed =
+      layout.committed[options_.gates.Enabled(Gate::kDRAConsumableCapacity)];
   counters_.committed.insert(counters_.committed.end(), committed.begin(), committed.end());
   counters_.used.resize(counters_.capacity.size(), 0);
   for (size_t i = scope.base; i < counters_.capacity.size(); ++i) {
@@ -177,11 +179,12 @@ const std::optional<std::string>& DeviceFacts::Attribute(size_t id, size_t devic
 
 bool DeviceFacts::InUse(size_t device) const {
   const InventoryDevice& dev = inv_.devices()[device];
-  return dev.in_use || (!options_.gates.consumable_capacity && !dev.shares.empty());
+  return dev.in_use ||
+         (!options_.gates.Enabled(Gate::kDRAConsumableCapacity) && !dev.shares.empty());
 }
 
 bool DeviceFacts::Multi(size_t device) const {
-  return options_.gates.consumable_capacity &&
+  return options_.gates.Enabled(Gate::kDRAConsumableCapacity) &&
          inv_.devices()[device].device->allow_multiple_allocations.value_or(false);
 }
 
@@ -213,7 +216,7 @@ const std::optional<std::vector<int64_t>>& DeviceFacts::Demand(const Alternative
 }
 
 bool DeviceFacts::FitsCapacity(const Alternative& alt, size_t device) {
-  if (!options_.gates.consumable_capacity) return true;
+  if (!options_.gates.Enabled(Gate::kDRAConsumableCapacity)) return true;
   const auto& demand = Demand(alt, device);
   if (!demand) return false;
   if (demand->empty()) return true;
@@ -226,7 +229,7 @@ bool DeviceFacts::FitsCapacity(const Alternative& alt, size_t device) {
 }
 
 void DeviceFacts::UseCapacity(const Alternative& alt, size_t device, int sign) {
-  if (!options_.gates.consumable_capacity) return;
+  if (!options_.gates.Enabled(Gate::kDRAConsumableCapacity)) return;
   CapacityState& st = LoadCapacity(device);
   st.shares += sign;
   const auto& demand = Demand(alt, device);

@@ -48,7 +48,7 @@ struct NodeDevices {
 // Why the pool formed by `slices` (one generation of one pool, ascending) is invalid (§5.3:
 // duplicate device names, duplicate counter sets, unknown counters), or "" when valid.
 std::string PoolProblem(const Inventory& inventory, std::span<const size_t> slices,
-                        KubeVersion version);
+                        KubernetesVersion version);
 
 // Visible pools and devices of `node` under `options` (version rules and gates), into `out`.
 void CollectNodeDevices(const Inventory& inventory, const NodeView& node,

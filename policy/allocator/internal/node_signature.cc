@@ -7,8 +7,8 @@ namespace draguard::alloc::internal {
 
 NodeSignature::NodeSignature(const Inventory& inventory, const AllocatorOptions& options)
     : inv_(inventory),
-      layout_(options.version == KubeVersion::k1_35 ? kLayout135 : kLayout134),
-      gate_(options.gates.consumable_capacity),
+      layout_(options.version == KubernetesVersion::k1_35 ? kLayout135 : kLayout134),
+      gate_(options.gates.Enabled(Gate::kDRAConsumableCapacity)),
       local_scope_(inventory.CounterScopes(layout_).size()) {}
 
 const std::vector<int64_t>& NodeSignature::Compute(const NodeDevices& nd) {

@@ -36,7 +36,7 @@ bool CheckAlternative(const Inventory& inv, const AllocatorOptions& o, size_t cl
   // Without the gate the experimental allocator (the one that knows capacity requests, run
   // when binding conditions are on) rejects them; the others never look at them (§2).
   if (alt.common->capacity && !alt.common->capacity->requests.empty() &&
-      !o.gates.consumable_capacity && o.gates.binding_and_status()) {
+      !o.gates.Enabled(Gate::kDRAConsumableCapacity) && BindingAndStatus(o.gates)) {
     kind = VerdictKind::kError;
     reasons.push_back(Fatal(claim, "alloc.feature.disabled", alt.name,
                             "request " + alt.name + " requests capacity but the "
@@ -50,7 +50,7 @@ bool PlanRequest(const Inventory& inv, const AllocatorOptions& o, size_t claim,
                  const k8s::DeviceRequest& req, PlannedRequest& out, VerdictKind& kind,
                  std::vector<Reason>& reasons) {
   if (req.exactly) {
-    if (req.exactly->admin_access.has_value() && !o.gates.admin_access) {
+    if (req.exactly->admin_access.has_value() && !o.gates.Enabled(Gate::kDRAAdminAccess)) {
       kind = VerdictKind::kError;
       reasons.push_back(Fatal(claim, "alloc.feature.disabled", req.name,
                               "request " + req.name + " sets adminAccess but the DRAAdminAccess "
@@ -61,7 +61,7 @@ bool PlanRequest(const Inventory& inv, const AllocatorOptions& o, size_t claim,
     alt.admin = req.exactly->admin_access.value_or(false);
     out.alternatives.push_back(std::move(alt));
   } else {
-    if (!o.gates.prioritized_list) {
+    if (!o.gates.Enabled(Gate::kDRAPrioritizedList)) {
       kind = VerdictKind::kError;
       reasons.push_back(Fatal(claim, "alloc.feature.disabled", req.name,
                               "request " + req.name + " uses firstAvailable but the "
@@ -92,7 +92,7 @@ bool PlanConstraints(const AllocatorOptions& o, size_t claim, const k8s::DeviceC
     PlannedConstraint pc{.requests = c.requests};
     if (c.match_attribute) {
       pc.attribute = *c.match_attribute;
-    } else if (c.distinct_attribute && o.gates.consumable_capacity) {
+    } else if (c.distinct_attribute && o.gates.Enabled(Gate::kDRAConsumableCapacity)) {
       pc.match = false;
       pc.attribute = *c.distinct_attribute;
     } else {

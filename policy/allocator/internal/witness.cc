@@ -128,10 +128,10 @@ std::vector<k8s::AllocationResult> BuildAllocations(const Inventory& inv, const 
       r.pool = std::string(v.pool);
       r.device = std::string(v.name);
       if (p->alt->admin) r.admin_access = true;
-      if (o.version == KubeVersion::k1_35 && o.gates.device_taints) {
+      if (o.version == KubernetesVersion::k1_35 && o.gates.Enabled(Gate::kDRADeviceTaints)) {
         r.tolerations = p->alt->common->tolerations;
       }
-      if (o.gates.binding_and_status()) {
+      if (BindingAndStatus(o.gates)) {
         r.binding_conditions = v.device->binding_conditions;
         r.binding_failure_conditions = v.device->binding_failure_conditions;
       }

@@ -90,14 +90,16 @@ InventoryInput Partitions() {
   return in;
 }
 
-Options Gates(std::string spec, KubeVersion version = KubeVersion::k1_35) {
+Options Gates(std::string spec, KubernetesVersion version = KubernetesVersion::k1_35) {
   return [spec, version](AllocatorOptions& o) {
     o.version = version;
-    ASSERT_TRUE(ApplyFeatureGates(spec, o.gates).ok());
+    StatusOr<FeatureGates> gates = FeatureGates::Parse(spec, version);
+    ASSERT_TRUE(gates.ok()) << gates.status();
+    o.gates = *gates;
   };
 }
 
-Options Version(KubeVersion v) {
+Options Version(KubernetesVersion v) {
   return [v](AllocatorOptions& o) { o.version = v; };
 }
 
@@ -291,7 +293,8 @@ INSTANTIATE_TEST_SUITE_P(
                in.classes = {MakeClass("gpu")};
                return in;
              },
-             .claims = {Claim({Exact("gpu", "gpu", 1)})}, .options = Version(KubeVersion::k1_34)},
+             .claims = {Claim({Exact("gpu", "gpu", 1)})},
+             .options = Version(KubernetesVersion::k1_34)},
         Case{.name = "PoolSpanningNodesCompleteIn135",
              .inventory = [] {
                InventoryInput in;
@@ -309,7 +312,7 @@ INSTANTIATE_TEST_SUITE_P(
                in.classes = {MakeClass("gpu")};
                return in;
              },
-             .claims = {Claim({AllOf("gpu", "gpu")})}, .options = Version(KubeVersion::k1_34),
+             .claims = {Claim({AllOf("gpu", "gpu")})}, .options = Version(KubernetesVersion::k1_34),
              .want = VerdictKind::kError, .code = "alloc.request.all-incomplete-pool"},
         Case{.name = "StaleGenerationDropped",
              .inventory = [] {
@@ -340,7 +343,8 @@ INSTANTIATE_TEST_SUITE_P(
                in.classes = {MakeClass("gpu")};
                return in;
              },
-             .claims = {Claim({Exact("gpu", "gpu", 1)})}, .options = Version(KubeVersion::k1_34),
+             .claims = {Claim({Exact("gpu", "gpu", 1)})},
+             .options = Version(KubernetesVersion::k1_34),
              .want = VerdictKind::kError, .code = "alloc.pool.invalid"},
         // §6 selectors and classes
         Case{.name = "RequestSelectorsNarrowClass", .inventory = TwoNodes,
@@ -545,7 +549,7 @@ INSTANTIATE_TEST_SUITE_P(
                return in;
              },
              .claims = {Claim({Exact("gpu", "gpu", 1)})},
-             .options = Gates("DRADeviceTaints=true", KubeVersion::k1_34),
+             .options = Gates("DRADeviceTaints=true", KubernetesVersion::k1_34),
              .want = VerdictKind::kUnsatisfiable},
         Case{.name = "TaintRuleApplies",
              .inventory = [] {
@@ -896,7 +900,7 @@ TEST(AllocatorResultTest, SharesCarryShareIdAndConsumedCapacity) {
   Inventory inv = Inventory::Build(SharedInventory(SharedGpu(RangePolicy())));
   FakeEvaluator eval;
   AllocatorOptions options;
-  ASSERT_TRUE(ApplyFeatureGates("DRAConsumableCapacity=true", options.gates).ok());
+  options.gates.SetEnabled(Gate::kDRAConsumableCapacity, true);
   k8s::ResourceClaimSpec claim = Claim({Memory("a", 1, "15Gi"), Memory("b", 1, "")});
   AllocationVerdict v = CheckClaim(inv, claim, eval, options);
   ASSERT_EQ(v.kind, VerdictKind::kSatisfiable) << RenderVerdict(v);

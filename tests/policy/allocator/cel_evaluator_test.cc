@@ -43,7 +43,7 @@ TEST_P(CelEvaluatorTest, Outcome) {
   const EvalCase& c = GetParam();
   Inventory inv = Inventory::Build(OneGpu(RichGpu("gpu0")));
   AllocatorOptions options;
-  options.gates.consumable_capacity = c.consumable_capacity;
+  options.gates.SetEnabled(Gate::kDRAConsumableCapacity, c.consumable_capacity);
   CelSelectorEvaluator eval(options);
   SelectorResult r = eval.Evaluate(c.expression, inv.View(0));
   EXPECT_EQ(static_cast<int>(r.outcome), static_cast<int>(c.want)) << r.error;

@@ -17,11 +17,12 @@ constexpr int kCases = 1500;
 
 // A compact dump of a random case for failure messages.
 std::string Describe(const RandomCase& rc) {
-  std::string out = std::string("version ") +
-                    (rc.options.version == KubeVersion::k1_34 ? "1.34" : "1.35") +
-                    " taints=" + std::to_string(rc.options.gates.device_taints) +
-                    " partitionable=" + std::to_string(rc.options.gates.partitionable_devices) +
-                    " consumable=" + std::to_string(rc.options.gates.consumable_capacity) + "\n";
+  std::string out =
+      std::string("version ") + (rc.options.version == KubernetesVersion::k1_34 ? "1.34" : "1.35") +
+      " taints=" + std::to_string(rc.options.gates.Enabled(Gate::kDRADeviceTaints)) +
+      " partitionable=" + std::to_string(rc.options.gates.Enabled(Gate::kDRAPartitionableDevices)) +
+      " consumable=" + std::to_string(rc.options.gates.Enabled(Gate::kDRAConsumableCapacity)) +
+      "\n";
   for (const auto& s : rc.input.slices) {
     out += "slice " + s.spec.driver + "/" + s.spec.pool.name + " node=" +
            s.spec.node_name.value_or("*") + "\n";

@@ -7,30 +7,13 @@
 namespace draguard::alloc {
 namespace {
 
-TEST(OptionsTest, ParsesKubeVersions) {
-  EXPECT_EQ(ParseKubeVersion("1.34").value(), KubeVersion::k1_34);
-  EXPECT_EQ(ParseKubeVersion("v1.35.2").value(), KubeVersion::k1_35);
-  EXPECT_FALSE(ParseKubeVersion("1.3").ok());
-  EXPECT_FALSE(ParseKubeVersion("1.36").ok());
-}
-
-TEST(OptionsTest, DefaultGatesMatchTheFeatureLadder) {
-  FeatureGates g = DefaultFeatureGates(KubeVersion::k1_34);
-  EXPECT_TRUE(g.prioritized_list);
-  EXPECT_TRUE(g.admin_access);
-  EXPECT_FALSE(g.device_taints);
-  EXPECT_FALSE(g.partitionable_devices);
-  EXPECT_FALSE(g.consumable_capacity);
-  EXPECT_FALSE(g.binding_and_status());
-}
-
-TEST(OptionsTest, AppliesKubeStyleGates) {
-  FeatureGates g;
-  ASSERT_TRUE(ApplyFeatureGates("DRAPartitionableDevices=true, DRAAdminAccess=false,Other=true", g).ok());
-  EXPECT_TRUE(g.partitionable_devices);
-  EXPECT_FALSE(g.admin_access);
-  EXPECT_FALSE(ApplyFeatureGates("DRADeviceTaints", g).ok());
-  EXPECT_FALSE(ApplyFeatureGates("DRADeviceTaints=yes", g).ok());
+TEST(OptionsTest, BindingAndStatusNeedsBothGates) {
+  FeatureGates g(KubernetesVersion::k1_35);
+  EXPECT_FALSE(BindingAndStatus(g));
+  g.SetEnabled(Gate::kDRADeviceBindingConditions, true);
+  EXPECT_TRUE(BindingAndStatus(g));
+  g.SetEnabled(Gate::kDRAResourceClaimDeviceStatus, false);
+  EXPECT_FALSE(BindingAndStatus(g));
 }
 
 struct AmountCase {

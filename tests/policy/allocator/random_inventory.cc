@@ -68,10 +68,10 @@ k8s::ResourceClaimSpec RandomClaim(const std::function<uint32_t(uint32_t)>& next
   bool has_all = false;
   for (int i = 0, n = 1 + static_cast<int>(next(2)); i < n && slots > 0; ++i) {
     spec.devices.requests.push_back(
-        RandomRequest(next, i, slots, has_all, o.gates.consumable_capacity));
+        RandomRequest(next, i, slots, has_all, o.gates.Enabled(Gate::kDRAConsumableCapacity)));
   }
   if (!has_all && next(2)) {
-    bool distinct = o.gates.consumable_capacity && next(2);
+    bool distinct = o.gates.Enabled(Gate::kDRAConsumableCapacity) && next(2);
     std::vector<std::string> reqs;
     if (next(2)) reqs.push_back("r0");
     spec.devices.constraints.push_back(distinct ? DistinctAttr("a/root", reqs)
@@ -115,19 +115,20 @@ k8s::Device RandomDevice(const std::function<uint32_t(uint32_t)>& next, int id, 
 RandomCase MakeRandomCase(const std::function<uint32_t(uint32_t)>& next) {
   RandomCase rc;
   AllocatorOptions& o = rc.options;
-  o.version = next(2) ? KubeVersion::k1_34 : KubeVersion::k1_35;
-  o.gates.device_taints = next(2);
-  o.gates.consumable_capacity = next(3) == 0;
-  bool counters = o.version == KubeVersion::k1_34 && next(2);
-  o.gates.partitionable_devices = counters || next(4) == 0;
+  o.version = next(2) ? KubernetesVersion::k1_34 : KubernetesVersion::k1_35;
+  o.gates.SetEnabled(Gate::kDRADeviceTaints, next(2));
+  o.gates.SetEnabled(Gate::kDRAConsumableCapacity, next(3) == 0);
+  bool counters = o.version == KubernetesVersion::k1_34 && next(2);
+  o.gates.SetEnabled(Gate::kDRAPartitionableDevices, counters || next(4) == 0);
   o.time_budget = std::chrono::milliseconds(10000);
   int nodes = 1 + static_cast<int>(next(3));
   int device_id = 0;
   for (int p = 0, pools = 1 + static_cast<int>(next(3)); p < pools && device_id < 8; ++p) {
     std::vector<k8s::Device> devices;
     for (int i = 0, n = static_cast<int>(next(4)); i < n && device_id < 8; ++i) {
-      devices.push_back(RandomDevice(next, device_id++, counters, o.gates.device_taints,
-                                     o.gates.consumable_capacity));
+      devices.push_back(RandomDevice(next, device_id++, counters,
+                                     o.gates.Enabled(Gate::kDRADeviceTaints),
+                                     o.gates.Enabled(Gate::kDRAConsumableCapacity)));
     }
     std::string node = next(5) == 0 ? "" : "n" + std::to_string(next(static_cast<uint32_t>(nodes)));
     k8s::ResourceSlice slice = MakeSlice(next(4) == 0 ? "b" : "a", "p" + std::to_string(p), node,

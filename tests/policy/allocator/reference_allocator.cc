@@ -76,9 +76,15 @@ class Reference {
       bool visible = s.spec.all_nodes.value_or(false) || (s.spec.node_name && *s.spec.node_name == node);
       if (!visible) continue;
       for (const auto& d : s.spec.devices) {
-        if (!d.consumes_counters.empty() && !o_.gates.partitionable_devices) continue;
-        Dev dev{&s, &d, devs_.size(), InUse(s, d),
-                o_.gates.consumable_capacity && d.allow_multiple_allocations.value_or(false), {}};
+        if (!d.consumes_counters.empty() && !o_.gates.Enabled(Gate::kDRAPartitionableDevices))
+          continue;
+        Dev dev{&s,
+                &d,
+                devs_.size(),
+                InUse(s, d),
+                o_.gates.Enabled(Gate::kDRAConsumableCapacity) &&
+                    d.allow_multiple_allocations.value_or(false),
+                {}};
         Shares(s, d, dev.committed);
         devs_.push_back(std::move(dev));
       }
@@ -112,7 +118,7 @@ class Reference {
     for (const auto& c : in_.claims) {
       if (!c.status || !c.status->allocation) continue;
       for (const auto& r : c.status->allocation->devices.results) {
-        bool shared = !r.share_id.empty() && o_.gates.consumable_capacity;
+        bool shared = !r.share_id.empty() && o_.gates.Enabled(Gate::kDRAConsumableCapacity);
         if (!r.admin_access.value_or(false) && !shared && r.driver == s.spec.driver &&
             r.pool == s.spec.pool.name && r.device == d.name) {
           return true;
@@ -124,7 +130,7 @@ class Reference {
 
   void Shares(const k8s::ResourceSlice& s, const k8s::Device& d,
               std::map<std::string, int64_t>& committed) const {
-    if (!o_.gates.consumable_capacity) return;
+    if (!o_.gates.Enabled(Gate::kDRAConsumableCapacity)) return;
     for (const auto& c : in_.claims) {
       if (!c.status || !c.status->allocation) continue;
       for (const auto& r : c.status->allocation->devices.results) {
@@ -230,7 +236,7 @@ class Reference {
     if (common.allocation_mode == k8s::kAllocationModeAll) {
       size_t before = chosen_.size();
       for (const Dev& d : devs_) {
-        bool fits = !o_.gates.consumable_capacity || CapacityFits(d, {&common});
+        bool fits = !o_.gates.Enabled(Gate::kDRAConsumableCapacity) || CapacityFits(d, {&common});
         if (Passes(common, d) && fits) {
           chosen_.push_back(Choice{c, request, name, &common, admin, d.id});
         }
@@ -255,7 +261,7 @@ class Reference {
   }
 
   bool Tolerated(const Choice& ch, const Dev& d) const {
-    if (!o_.gates.device_taints) return true;
+    if (!o_.gates.Enabled(Gate::kDRADeviceTaints)) return true;
     for (const auto& t : d.device->taints) {
       if (t.effect != "NoSchedule" && t.effect != "NoExecute") continue;
       bool ok = false;
@@ -366,7 +372,7 @@ class Reference {
   }
 
   bool CapacitiesFit() const {
-    if (!o_.gates.consumable_capacity) return true;
+    if (!o_.gates.Enabled(Gate::kDRAConsumableCapacity)) return true;
     std::map<size_t, std::vector<const k8s::DeviceRequestCommon*>> by_device;
     for (const Choice& ch : chosen_) by_device[ch.dev].push_back(ch.common);
     for (const auto& [dev, commons] : by_device) {
