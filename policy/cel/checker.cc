@@ -203,6 +203,16 @@ class TypeChecker {
   }
 
   void VisitSelect(const Expr& e, const SelectExpr& sel) {
+    if (!sel.test_only && env_.HasLibrary(Library::kIp) && env_.FindVariable("net") == nullptr) {
+      // The type identifiers net.IP and net.CIDR of the Kubernetes network libraries.
+      std::string qualified;
+      if (ToQualifiedName(e, &qualified) &&
+          (qualified == kIpTypeName || qualified == kCidrTypeName)) {
+        SetType(e, Type::TypeOf(qualified == kIpTypeName ? IpType() : CidrType()));
+        SetVariableRef(e, qualified, true);
+        return;
+      }
+    }
     if (!sel.test_only && (env_.has_dotted_variables() || !env_.container().empty())) {
       std::string qualified;
       if (ToQualifiedName(e, &qualified) && ResolveIdent(e, qualified, true)) return;

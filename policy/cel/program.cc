@@ -16,6 +16,7 @@
 #include "policy/cel/fast_predicate.h"
 #include "policy/cel/internal/container_names.h"
 #include "policy/cel/operators.h"
+#include "policy/cel/types.h"
 #include "policy/common/status_macros.h"
 
 namespace draguard::cel {
@@ -154,7 +155,11 @@ StatusOr<NodePtr> Planner::PlanSelect(const SelectExpr& select) {
   node->constant = Value::StringView(node->name);
   std::string qualified;
   if (!select.test_only && QualifiedName(*select.operand, &qualified)) {
-    node->candidates = internal::ContainerCandidates(container_, qualified + "." + select.field);
+    const std::string name = qualified + "." + select.field;
+    // The type identifiers of the Kubernetes network types.
+    if (name == kIpTypeName) return ConstNode(Value::Type(kIpTypeName));
+    if (name == kCidrTypeName) return ConstNode(Value::Type(kCidrTypeName));
+    node->candidates = internal::ContainerCandidates(container_, name);
   }
   DRAGUARD_ASSIGN_OR_RETURN(NodePtr operand, PlanExpr(*select.operand));
   node->children.push_back(std::move(operand));

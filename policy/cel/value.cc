@@ -179,6 +179,24 @@ Value Value::OfNamedFormat(const NamedFormat* format) {
   return v;
 }
 
+Value Value::OfIp(IpAddress ip) {
+  auto owned = std::make_shared<const IpAddress>(std::move(ip));
+  Value v;
+  v.kind_ = Kind::kIp;
+  v.scalar_.p = owned.get();
+  v.owner_ = std::move(owned);
+  return v;
+}
+
+Value Value::OfCidr(IpPrefix cidr) {
+  auto owned = std::make_shared<const IpPrefix>(std::move(cidr));
+  Value v;
+  v.kind_ = Kind::kCidr;
+  v.scalar_.p = owned.get();
+  v.owner_ = std::move(owned);
+  return v;
+}
+
 std::string_view Value::TypeName() const {
   switch (kind_) {
     case Kind::kNull: return "null_type";
@@ -196,6 +214,8 @@ std::string_view Value::TypeName() const {
     case Kind::kQuantity: return "kubernetes.Quantity";
     case Kind::kSemver: return "kubernetes.Semver";
     case Kind::kFormat: return "kubernetes.NamedFormat";
+    case Kind::kIp: return "net.IP";
+    case Kind::kCidr: return "net.CIDR";
   }
   return "unknown";
 }
@@ -219,6 +239,8 @@ std::string Value::DebugString() const {
     case Kind::kQuantity: return "quantity(\"" + quantity().String() + "\")";
     case Kind::kSemver: return "semver(\"" + semver().String() + "\")";
     case Kind::kFormat: return "format." + std::string(named_format().function) + "()";
+    case Kind::kIp: return "ip(\"" + ip().String() + "\")";
+    case Kind::kCidr: return "cidr(\"" + cidr().String() + "\")";
     case Kind::kOptional:
       return optional_value() ? "optional.of(" + optional_value()->DebugString() + ")"
                               : "optional.none()";
@@ -265,10 +287,13 @@ bool ValuesEqual(const Value& a, const Value& b) {
 
 Value Equal(const Value& a, const Value& b) {
   if (IsNumber(a.kind()) && IsNumber(b.kind())) return Value::Bool(CompareNumbers(a, b) == 0);
-  if (a.kind() == Kind::kQuantity || a.kind() == Kind::kSemver || a.kind() == Kind::kFormat) {
+  if (a.kind() == Kind::kQuantity || a.kind() == Kind::kSemver || a.kind() == Kind::kFormat ||
+      a.kind() == Kind::kIp || a.kind() == Kind::kCidr) {
     // Kubernetes' types implement equality only against their own type (§1.10).
     if (b.kind() != a.kind()) return NoSuchOverload();
     if (a.kind() == Kind::kFormat) return Value::Bool(a.named_format().name == b.named_format().name);
+    if (a.kind() == Kind::kIp) return Value::Bool(a.ip() == b.ip());
+    if (a.kind() == Kind::kCidr) return Value::Bool(a.cidr() == b.cidr());
     return Value::Bool(a.kind() == Kind::kQuantity ? a.quantity() == b.quantity()
                                                    : a.semver() == b.semver());
   }

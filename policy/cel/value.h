@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "policy/common/ip_address.h"
 #include "policy/common/quantity.h"
 #include "policy/common/semver.h"
 
@@ -42,6 +43,8 @@ enum class Kind : uint8_t {
   kQuantity,
   kSemver,
   kFormat,  // kubernetes.NamedFormat (the format library)
+  kIp,      // net.IP (the IP library)
+  kCidr,    // net.CIDR (the CIDR library)
 };
 
 class Value;
@@ -89,6 +92,8 @@ class Value {
   static Value OfSemver(Semver s);
   static Value SemverRef(const Semver* s);
   static Value OfNamedFormat(const NamedFormat* format);  // static descriptor, non-null
+  static Value OfIp(IpAddress ip);
+  static Value OfCidr(IpPrefix cidr);
 
   Kind kind() const { return kind_; }
   bool is_error() const { return kind_ == Kind::kError; }
@@ -106,6 +111,8 @@ class Value {
   const Quantity& quantity() const { return *static_cast<const Quantity*>(scalar_.p); }
   const Semver& semver() const { return *static_cast<const Semver*>(scalar_.p); }
   const NamedFormat& named_format() const { return *static_cast<const NamedFormat*>(scalar_.p); }
+  const IpAddress& ip() const { return *static_cast<const IpAddress*>(scalar_.p); }
+  const IpPrefix& cidr() const { return *static_cast<const IpPrefix*>(scalar_.p); }
   // kOptional: the contained value, or nullptr for optional.none().
   const Value* optional_value() const { return static_cast<const Value*>(scalar_.p); }
 

@@ -29,6 +29,7 @@ const Registry& Registry::Default() {
     RegisterOptionalFunctions(*r);
     RegisterListFunctions(*r);  // after strings: shares indexOf/lastIndexOf
     RegisterSetFunctions(*r);
+    RegisterNetworkFunctions(*r);
     RegisterStringFormatFunctions(*r);
     RegisterNamedFormatFunctions(*r);
     return r;

@@ -63,6 +63,10 @@ void RegisterSemverFunctions(Registry& r);
 void RegisterOptionalFunctions(Registry& r);
 void RegisterListFunctions(Registry& r);
 void RegisterSetFunctions(Registry& r);
+void RegisterNetworkFunctions(Registry& r);
+
+// string() of a net.IP or net.CIDR (the standard library's string() forwards them here).
+Value NetworkToString(const Value& v);
 void RegisterStringFormatFunctions(Registry& r);  // strings extension format()
 void RegisterNamedFormatFunctions(Registry& r);   // Kubernetes format library
 

@@ -260,6 +260,8 @@ Value ToString(Args a, EvalState&) {
       return Value::String(std::string(v.text()));
     case Kind::kQuantity: return Value::String(v.quantity().String());
     case Kind::kSemver: return Value::String(v.semver().String());
+    case Kind::kIp:
+    case Kind::kCidr: return NetworkToString(v);
     default: return NoSuchOverload();
   }
 }
