@@ -197,6 +197,15 @@ Value Value::OfCidr(IpPrefix cidr) {
   return v;
 }
 
+Value Value::OfUrl(UrlValue url) {
+  auto owned = std::make_shared<const UrlValue>(std::move(url));
+  Value v;
+  v.kind_ = Kind::kUrl;
+  v.scalar_.p = owned.get();
+  v.owner_ = std::move(owned);
+  return v;
+}
+
 std::string_view Value::TypeName() const {
   switch (kind_) {
     case Kind::kNull: return "null_type";
@@ -216,6 +225,7 @@ std::string_view Value::TypeName() const {
     case Kind::kFormat: return "kubernetes.NamedFormat";
     case Kind::kIp: return "net.IP";
     case Kind::kCidr: return "net.CIDR";
+    case Kind::kUrl: return "kubernetes.URL";
   }
   return "unknown";
 }
@@ -241,6 +251,7 @@ std::string Value::DebugString() const {
     case Kind::kFormat: return "format." + std::string(named_format().function) + "()";
     case Kind::kIp: return "ip(\"" + ip().String() + "\")";
     case Kind::kCidr: return "cidr(\"" + cidr().String() + "\")";
+    case Kind::kUrl: return "url(\"" + url().text + "\")";
     case Kind::kOptional:
       return optional_value() ? "optional.of(" + optional_value()->DebugString() + ")"
                               : "optional.none()";
@@ -288,12 +299,13 @@ bool ValuesEqual(const Value& a, const Value& b) {
 Value Equal(const Value& a, const Value& b) {
   if (IsNumber(a.kind()) && IsNumber(b.kind())) return Value::Bool(CompareNumbers(a, b) == 0);
   if (a.kind() == Kind::kQuantity || a.kind() == Kind::kSemver || a.kind() == Kind::kFormat ||
-      a.kind() == Kind::kIp || a.kind() == Kind::kCidr) {
+      a.kind() == Kind::kIp || a.kind() == Kind::kCidr || a.kind() == Kind::kUrl) {
     // Kubernetes' types implement equality only against their own type (§1.10).
     if (b.kind() != a.kind()) return NoSuchOverload();
     if (a.kind() == Kind::kFormat) return Value::Bool(a.named_format().name == b.named_format().name);
     if (a.kind() == Kind::kIp) return Value::Bool(a.ip() == b.ip());
     if (a.kind() == Kind::kCidr) return Value::Bool(a.cidr() == b.cidr());
+    if (a.kind() == Kind::kUrl) return Value::Bool(a.url().text == b.url().text);
     return Value::Bool(a.kind() == Kind::kQuantity ? a.quantity() == b.quantity()
                                                    : a.semver() == b.semver());
   }

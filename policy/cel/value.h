@@ -45,6 +45,13 @@ enum class Kind : uint8_t {
   kFormat,  // kubernetes.NamedFormat (the format library)
   kIp,      // net.IP (the IP library)
   kCidr,    // net.CIDR (the CIDR library)
+  kUrl,     // kubernetes.URL (the URL library)
+};
+
+// A URL as the URL library holds it: the text and the parts url.Parse gives.
+struct UrlValue {
+  std::string text;
+  std::string scheme, host, raw_path, raw_query;
 };
 
 class Value;
@@ -94,6 +101,7 @@ class Value {
   static Value OfNamedFormat(const NamedFormat* format);  // static descriptor, non-null
   static Value OfIp(IpAddress ip);
   static Value OfCidr(IpPrefix cidr);
+  static Value OfUrl(UrlValue url);
 
   Kind kind() const { return kind_; }
   bool is_error() const { return kind_ == Kind::kError; }
@@ -113,6 +121,7 @@ class Value {
   const NamedFormat& named_format() const { return *static_cast<const NamedFormat*>(scalar_.p); }
   const IpAddress& ip() const { return *static_cast<const IpAddress*>(scalar_.p); }
   const IpPrefix& cidr() const { return *static_cast<const IpPrefix*>(scalar_.p); }
+  const UrlValue& url() const { return *static_cast<const UrlValue*>(scalar_.p); }
   // kOptional: the contained value, or nullptr for optional.none().
   const Value* optional_value() const { return static_cast<const Value*>(scalar_.p); }
 

@@ -30,6 +30,7 @@ const Registry& Registry::Default() {
     RegisterListFunctions(*r);  // after strings: shares indexOf/lastIndexOf
     RegisterSetFunctions(*r);
     RegisterNetworkFunctions(*r);
+    RegisterUrlFunctions(*r);
     RegisterStringFormatFunctions(*r);
     RegisterNamedFormatFunctions(*r);
     return r;

@@ -64,6 +64,7 @@ void RegisterOptionalFunctions(Registry& r);
 void RegisterListFunctions(Registry& r);
 void RegisterSetFunctions(Registry& r);
 void RegisterNetworkFunctions(Registry& r);
+void RegisterUrlFunctions(Registry& r);
 
 // string() of a net.IP or net.CIDR (the standard library's string() forwards them here).
 Value NetworkToString(const Value& v);

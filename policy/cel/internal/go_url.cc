@@ -1,6 +1,8 @@
-// The checks of Go's net/url parse() in their order; only what can fail is kept (the parsed
-// URL itself is not needed). Messages are Go's, strings quoted with strconv.Quote.
+// The checks of Go's net/url parse() in their order, messages as Go's (strings quoted with
+// strconv.Quote); then the parts of url.Parse the URL library reads.
 #include "policy/cel/internal/go_url.h"
+
+#include <algorithm>
 
 #include "policy/cel/internal/go_text.h"
 #include "policy/common/utf8.h"
@@ -177,6 +179,147 @@ std::optional<std::string> GoParseRequestUriError(std::string_view raw) {
   std::optional<std::string> err = ParseError(raw);
   if (!err) return std::nullopt;
   return "parse " + GoQuote(raw) + ": " + *err;
+}
+
+namespace {
+
+int Unhex(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// Go's unescape: %XX to bytes ('+' to ' ' in query components). nullopt on a bad escape.
+std::optional<std::string> Unescape(std::string_view s, bool query) {
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '%') {
+      if (i + 2 >= s.size()) return std::nullopt;
+      const int hi = Unhex(s[i + 1]), lo = Unhex(s[i + 2]);
+      if (hi < 0 || lo < 0) return std::nullopt;
+      out += static_cast<char>(hi * 16 + lo);
+      i += 2;
+    } else if (query && s[i] == '+') {
+      out += ' ';
+    } else {
+      out += s[i];
+    }
+  }
+  return out;
+}
+
+// validEncoded(s, encodePath).
+bool ValidEncodedPath(std::string_view s) {
+  for (char ch : s) {
+    switch (ch) {
+      case '!': case '$': case '&': case '\'': case '(': case ')': case '*': case '+': case ',':
+      case ';': case '=': case ':': case '@': case '[': case ']': case '%':
+        continue;
+      default:
+        if (ShouldEscape(static_cast<unsigned char>(ch), Mode::kPath)) return false;
+    }
+  }
+  return true;
+}
+
+bool ValidPort(std::string_view port) {
+  for (char c : port) {
+    if (c < '0' || c > '9') return false;
+  }
+  return true;
+}
+
+// splitHostPort: the port after the last ':' when all digits (possibly empty).
+std::pair<std::string_view, std::string_view> SplitHostPort(std::string_view host) {
+  std::string_view port;
+  const size_t colon = host.rfind(':');
+  if (colon != std::string_view::npos && ValidPort(host.substr(colon + 1))) {
+    port = host.substr(colon + 1);
+    host = host.substr(0, colon);
+  }
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') {
+    host = host.substr(1, host.size() - 2);
+  }
+  return {host, port};
+}
+
+}  // namespace
+
+GoUrl GoParseUrl(std::string_view raw) {
+  GoUrl url;
+  raw = raw.substr(0, raw.find('#'));
+  if (raw == "*") {
+    url.raw_path = "*";
+    return url;
+  }
+  std::string_view scheme, rest;
+  if (SplitScheme(raw, &scheme, &rest)) return url;  // cannot happen after ParseRequestURI
+  for (char c : scheme) url.scheme += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  if (!rest.empty() && rest.back() == '?' && rest.find('?') == rest.size() - 1) {
+    rest.remove_suffix(1);  // ForceQuery: an empty query
+  } else if (const size_t q = rest.find('?'); q != std::string_view::npos) {
+    url.raw_query = std::string(rest.substr(q + 1));
+    rest = rest.substr(0, q);
+  }
+  if (rest.empty() || rest[0] != '/') {
+    if (!url.scheme.empty()) return url;  // opaque
+  }
+  if (rest.substr(0, 2) == "//" && (!url.scheme.empty() || rest.substr(0, 3) != "///")) {
+    std::string_view authority = rest.substr(2);
+    const size_t slash = authority.find('/');
+    rest = slash == std::string_view::npos ? std::string_view() : authority.substr(slash);
+    authority = authority.substr(0, slash);
+    const size_t at = authority.rfind('@');
+    url.host = std::string(at == std::string_view::npos ? authority : authority.substr(at + 1));
+  }
+  url.raw_path = std::string(rest);
+  return url;
+}
+
+std::string GoEscapedPath(std::string_view raw_path) {
+  if (ValidEncodedPath(raw_path)) return std::string(raw_path);
+  const std::string path = Unescape(raw_path, false).value_or(std::string(raw_path));
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (char ch : path) {
+    const unsigned char c = static_cast<unsigned char>(ch);
+    if (ShouldEscape(c, Mode::kPath)) {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    } else {
+      out += ch;
+    }
+  }
+  return out;
+}
+
+std::string GoHostname(std::string_view host) { return std::string(SplitHostPort(host).first); }
+
+std::string GoPort(std::string_view host) { return std::string(SplitHostPort(host).second); }
+
+std::vector<std::pair<std::string, std::vector<std::string>>> GoParseQuery(
+    std::string_view raw_query) {
+  std::vector<std::pair<std::string, std::vector<std::string>>> out;
+  while (!raw_query.empty()) {
+    const size_t amp = raw_query.find('&');
+    std::string_view pair = raw_query.substr(0, amp);
+    raw_query = amp == std::string_view::npos ? std::string_view() : raw_query.substr(amp + 1);
+    if (pair.empty() || pair.find(';') != std::string_view::npos) continue;
+    const size_t eq = pair.find('=');
+    std::optional<std::string> key = Unescape(pair.substr(0, eq), true);
+    std::optional<std::string> value =
+        Unescape(eq == std::string_view::npos ? std::string_view() : pair.substr(eq + 1), true);
+    if (!key || !value) continue;
+    auto it = std::find_if(out.begin(), out.end(), [&](const auto& e) { return e.first == *key; });
+    if (it == out.end()) {
+      out.push_back({*key, {}});
+      it = out.end() - 1;
+    }
+    it->second.push_back(*std::move(value));
+  }
+  return out;
 }
 
 }  // namespace draguard::cel::internal

@@ -7,6 +7,7 @@ if(TARGET draguard_cel_runtime AND TARGET draguard_cel_parser)
             ${CMAKE_CURRENT_LIST_DIR}/functions_test.cc
             ${CMAKE_CURRENT_LIST_DIR}/fast_predicate_test.cc
             ${CMAKE_CURRENT_LIST_DIR}/network_test.cc
+            ${CMAKE_CURRENT_LIST_DIR}/url_test.cc
             ${CMAKE_CURRENT_LIST_DIR}/string_format_test.cc
             ${CMAKE_CURRENT_LIST_DIR}/named_formats_test.cc
             ${CMAKE_CURRENT_LIST_DIR}/go_text_test.cc
