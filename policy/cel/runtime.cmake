@@ -16,6 +16,7 @@ add_library(draguard_cel_runtime STATIC
   ${CMAKE_CURRENT_LIST_DIR}/functions/sets.cc
   ${CMAKE_CURRENT_LIST_DIR}/functions/network.cc
   ${CMAKE_CURRENT_LIST_DIR}/functions/url.cc
+  ${CMAKE_CURRENT_LIST_DIR}/functions/time.cc
   ${CMAKE_CURRENT_LIST_DIR}/functions/string_format.cc
   ${CMAKE_CURRENT_LIST_DIR}/functions/named_formats.cc
   ${CMAKE_CURRENT_LIST_DIR}/internal/go_text.cc

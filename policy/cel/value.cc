@@ -206,6 +206,15 @@ Value Value::OfUrl(UrlValue url) {
   return v;
 }
 
+Value Value::OfTimestamp(Timestamp t) {
+  auto owned = std::make_shared<const Timestamp>(t);
+  Value v;
+  v.kind_ = Kind::kTimestamp;
+  v.scalar_.p = owned.get();
+  v.owner_ = std::move(owned);
+  return v;
+}
+
 std::string_view Value::TypeName() const {
   switch (kind_) {
     case Kind::kNull: return "null_type";
@@ -226,6 +235,8 @@ std::string_view Value::TypeName() const {
     case Kind::kIp: return "net.IP";
     case Kind::kCidr: return "net.CIDR";
     case Kind::kUrl: return "kubernetes.URL";
+    case Kind::kTimestamp: return "google.protobuf.Timestamp";
+    case Kind::kDuration: return "google.protobuf.Duration";
   }
   return "unknown";
 }
@@ -252,6 +263,8 @@ std::string Value::DebugString() const {
     case Kind::kIp: return "ip(\"" + ip().String() + "\")";
     case Kind::kCidr: return "cidr(\"" + cidr().String() + "\")";
     case Kind::kUrl: return "url(\"" + url().text + "\")";
+    case Kind::kTimestamp: return "timestamp(\"" + FormatRfc3339(timestamp()) + "\")";
+    case Kind::kDuration: return "duration(\"" + FormatCelDuration(duration_nanos()) + "\")";
     case Kind::kOptional:
       return optional_value() ? "optional.of(" + optional_value()->DebugString() + ")"
                               : "optional.none()";
@@ -316,6 +329,8 @@ Value Equal(const Value& a, const Value& b) {
     case Kind::kString:
     case Kind::kBytes:
     case Kind::kType: return Value::Bool(a.text() == b.text());
+    case Kind::kTimestamp: return Value::Bool(a.timestamp() == b.timestamp());
+    case Kind::kDuration: return Value::Bool(a.duration_nanos() == b.duration_nanos());
     case Kind::kList: return Value::Bool(ListsEqual(a.list(), b.list()));
     case Kind::kMap: return Value::Bool(MapsEqual(a.map(), b.map()));
     case Kind::kOptional:
@@ -337,6 +352,14 @@ std::optional<int> CompareValues(const Value& a, const Value& b) {
       int c = a.text().compare(b.text());
       return c < 0 ? -1 : (c > 0 ? 1 : 0);
     }
+    case Kind::kTimestamp: {
+      auto c = a.timestamp() <=> b.timestamp();
+      return c < 0 ? -1 : (c > 0 ? 1 : 0);
+    }
+    case Kind::kDuration:
+      return a.duration_nanos() < b.duration_nanos()   ? -1
+             : a.duration_nanos() > b.duration_nanos() ? 1
+                                                       : 0;
     default: return std::nullopt;
   }
 }

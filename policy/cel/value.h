@@ -24,6 +24,7 @@
 #include "policy/common/ip_address.h"
 #include "policy/common/quantity.h"
 #include "policy/common/semver.h"
+#include "policy/common/time.h"
 
 namespace draguard::cel {
 
@@ -46,6 +47,8 @@ enum class Kind : uint8_t {
   kIp,      // net.IP (the IP library)
   kCidr,    // net.CIDR (the CIDR library)
   kUrl,     // kubernetes.URL (the URL library)
+  kTimestamp,  // google.protobuf.Timestamp
+  kDuration,   // google.protobuf.Duration (int64 nanoseconds, inline)
 };
 
 // A URL as the URL library holds it: the text and the parts url.Parse gives.
@@ -102,6 +105,13 @@ class Value {
   static Value OfIp(IpAddress ip);
   static Value OfCidr(IpPrefix cidr);
   static Value OfUrl(UrlValue url);
+  static Value OfTimestamp(Timestamp t);
+  static Value Duration(int64_t nanos) {
+    Value v;
+    v.kind_ = Kind::kDuration;
+    v.scalar_.i = nanos;
+    return v;
+  }
 
   Kind kind() const { return kind_; }
   bool is_error() const { return kind_ == Kind::kError; }
@@ -122,6 +132,8 @@ class Value {
   const IpAddress& ip() const { return *static_cast<const IpAddress*>(scalar_.p); }
   const IpPrefix& cidr() const { return *static_cast<const IpPrefix*>(scalar_.p); }
   const UrlValue& url() const { return *static_cast<const UrlValue*>(scalar_.p); }
+  const Timestamp& timestamp() const { return *static_cast<const Timestamp*>(scalar_.p); }
+  int64_t duration_nanos() const { return scalar_.i; }
   // kOptional: the contained value, or nullptr for optional.none().
   const Value* optional_value() const { return static_cast<const Value*>(scalar_.p); }
 

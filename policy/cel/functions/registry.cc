@@ -31,6 +31,7 @@ const Registry& Registry::Default() {
     RegisterSetFunctions(*r);
     RegisterNetworkFunctions(*r);
     RegisterUrlFunctions(*r);
+    RegisterTimeFunctions(*r);
     RegisterStringFormatFunctions(*r);
     RegisterNamedFormatFunctions(*r);
     return r;

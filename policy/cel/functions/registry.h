@@ -65,6 +65,11 @@ void RegisterListFunctions(Registry& r);
 void RegisterSetFunctions(Registry& r);
 void RegisterNetworkFunctions(Registry& r);
 void RegisterUrlFunctions(Registry& r);
+void RegisterTimeFunctions(Registry& r);
+
+// Timestamp/duration operands of `_+_` and `_-_` (the standard library forwards them).
+bool IsTimeKind(Kind k);
+Value TimeArithmetic(const Value& a, const Value& b, char op);
 
 // string() of a net.IP or net.CIDR (the standard library's string() forwards them here).
 Value NetworkToString(const Value& v);

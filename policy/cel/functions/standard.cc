@@ -78,8 +78,14 @@ Value Arith(Args a, char op) {
   }
 }
 
-Value Add(Args a, EvalState&) { return Arith(a, '+'); }
-Value Sub(Args a, EvalState&) { return Arith(a, '-'); }
+Value Add(Args a, EvalState&) {
+  if (IsTimeKind(a[0].kind()) || IsTimeKind(a[1].kind())) return TimeArithmetic(a[0], a[1], '+');
+  return Arith(a, '+');
+}
+Value Sub(Args a, EvalState&) {
+  if (IsTimeKind(a[0].kind()) || IsTimeKind(a[1].kind())) return TimeArithmetic(a[0], a[1], '-');
+  return Arith(a, '-');
+}
 Value Mul(Args a, EvalState&) { return Arith(a, '*'); }
 Value Div(Args a, EvalState&) { return Arith(a, '/'); }
 Value Mod(Args a, EvalState&) { return Arith(a, '%'); }
@@ -175,6 +181,8 @@ Value ToInt(Args a, EvalState&) {
   const Value& v = a[0];
   switch (v.kind()) {
     case Kind::kInt: return v;
+    case Kind::kTimestamp: return Value::Int(v.timestamp().seconds);
+    case Kind::kDuration: return Value::Int(v.duration_nanos());
     case Kind::kUint:
       if (v.uint_value() > INT64_MAX) return Value::ErrorView("integer overflow");
       return Value::Int(static_cast<int64_t>(v.uint_value()));
@@ -262,6 +270,8 @@ Value ToString(Args a, EvalState&) {
     case Kind::kSemver: return Value::String(v.semver().String());
     case Kind::kIp:
     case Kind::kCidr: return NetworkToString(v);
+    case Kind::kTimestamp: return Value::String(FormatRfc3339(v.timestamp()));
+    case Kind::kDuration: return Value::String(FormatCelDuration(v.duration_nanos()));
     default: return NoSuchOverload();
   }
 }

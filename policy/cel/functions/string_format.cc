@@ -98,6 +98,8 @@ Result FormatMember(const Value& v, std::string& out) {
     case Kind::kType:
     case Kind::kList:
     case Kind::kMap:
+    case Kind::kTimestamp:
+    case Kind::kDuration:
       if (Result err = FormatString(v, unquoted)) return err;
       break;
     default: return "no formatting function for " + std::string(v.TypeName());
@@ -162,6 +164,8 @@ Result FormatString(const Value& v, std::string& out) {
       out += v.text();
       return std::nullopt;
     case Kind::kNull: out += "null"; return std::nullopt;
+    case Kind::kTimestamp: out += FormatRfc3339(v.timestamp()); return std::nullopt;
+    case Kind::kDuration: out += FormatCelDuration(v.duration_nanos()); return std::nullopt;
     default:
       return WasGiven("string clause can only be used on strings, bools, bytes, ints, doubles, "
                       "maps, lists, types, durations, and timestamps",
