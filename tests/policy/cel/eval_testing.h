@@ -26,6 +26,15 @@ void EvaluateThen(std::string_view expr, Inspect&& inspect) {
   inspect(program->Evaluate(activation, state));
 }
 
+// Evaluates `expr` and expects its DebugString, or for an error value its message, to be
+// `want`.
+inline void ExpectEvaluatesTo(std::string_view expr, std::string_view want) {
+  EvaluateThen(expr, [&](const Value& v) {
+    const std::string got = v.is_error() ? std::string(v.text()) : v.DebugString();
+    EXPECT_EQ(got, want) << expr;
+  });
+}
+
 }  // namespace draguard::cel
 
 #endif  // DRAGUARD_TESTS_POLICY_CEL_EVAL_TESTING_H_

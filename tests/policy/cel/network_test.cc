@@ -16,12 +16,7 @@ struct NetCase {
 
 class NetworkTest : public testing::TestWithParam<NetCase> {};
 
-TEST_P(NetworkTest, Evaluates) {
-  EvaluateThen(GetParam().expr, [&](const Value& v) {
-    const std::string got = v.is_error() ? std::string(v.text()) : v.DebugString();
-    EXPECT_EQ(got, GetParam().want) << GetParam().expr;
-  });
-}
+TEST_P(NetworkTest, Evaluates) { ExpectEvaluatesTo(GetParam().expr, GetParam().want); }
 
 INSTANTIATE_TEST_SUITE_P(
     Cases, NetworkTest,

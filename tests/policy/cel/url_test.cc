@@ -16,12 +16,7 @@ struct UrlCase {
 
 class UrlTest : public testing::TestWithParam<UrlCase> {};
 
-TEST_P(UrlTest, Evaluates) {
-  EvaluateThen(GetParam().expr, [&](const Value& v) {
-    const std::string got = v.is_error() ? std::string(v.text()) : v.DebugString();
-    EXPECT_EQ(got, GetParam().want) << GetParam().expr;
-  });
-}
+TEST_P(UrlTest, Evaluates) { ExpectEvaluatesTo(GetParam().expr, GetParam().want); }
 
 INSTANTIATE_TEST_SUITE_P(
     Cases, UrlTest,
