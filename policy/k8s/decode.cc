@@ -341,4 +341,27 @@ DecodeResult Decode(const SourceText& source, const DecodeOptions& options) {
   return Decoder(source, options).Run();
 }
 
+ObjectVariant DecodeResourceTree(const DocNode& root, std::string_view kind,
+                                 std::string_view version, Diagnostics& diagnostics,
+                                 bool strict) {
+  DecodeContext ctx{&diagnostics, strict};
+  const std::string source_version = std::string(kResourceGroup) + "/" + std::string(version);
+  if (kind == "ResourceClaim") {
+    ResourceClaim c = internal::DecodeResourceClaim(root, version, ctx);
+    c.source_api_version = source_version;
+    return c;
+  }
+  if (kind == "ResourceClaimTemplate") {
+    ResourceClaimTemplate t = internal::DecodeResourceClaimTemplate(root, version, ctx);
+    t.source_api_version = source_version;
+    return t;
+  }
+  if (kind == "DeviceClass") {
+    DeviceClass d = internal::DecodeDeviceClass(root, ctx);
+    d.source_api_version = source_version;
+    return d;
+  }
+  return {};
+}
+
 }  // namespace draguard::k8s

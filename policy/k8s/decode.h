@@ -110,6 +110,15 @@ struct DecodeResult {
 // Thread-compatible; the result keeps its own copy of the source text for Locate().
 DecodeResult Decode(const SourceText& source, const DecodeOptions& options = {});
 
+// Decodes one ResourceClaim, ResourceClaimTemplate or DeviceClass whose kind and
+// resource.k8s.io version ("v1", "v1beta2", "v1beta1") are already known, from a tree that
+// was parsed elsewhere (the webhook builds it straight from the AdmissionReview's JSON).
+// Returns std::monostate for any other kind. Findings are added to `diagnostics` with field
+// paths only (the tree carries no positions); `strict` as in DecodeOptions.
+ObjectVariant DecodeResourceTree(const DocNode& root, std::string_view kind,
+                                 std::string_view version, Diagnostics& diagnostics,
+                                 bool strict = true);
+
 }  // namespace draguard::k8s
 
 #endif  // DRAGUARD_POLICY_K8S_DECODE_H_

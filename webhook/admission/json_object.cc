@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "policy/k8s/decode_internal.h"
+#include "policy/k8s/decode.h"
 #include "policy/k8s/field_reader.h"
 
 namespace draguard::webhook {
@@ -185,27 +185,6 @@ class TreeBuilder {
   bool done_ = false;
 };
 
-k8s::ObjectVariant DecodeTree(const DocNode& root, std::string_view kind,
-                              std::string_view version, k8s::DecodeContext& ctx) {
-  const std::string source_version = "resource.k8s.io/" + std::string(version);
-  if (kind == "ResourceClaim") {
-    k8s::ResourceClaim c = k8s::internal::DecodeResourceClaim(root, version, ctx);
-    c.source_api_version = source_version;
-    return c;
-  }
-  if (kind == "ResourceClaimTemplate") {
-    k8s::ResourceClaimTemplate t = k8s::internal::DecodeResourceClaimTemplate(root, version, ctx);
-    t.source_api_version = source_version;
-    return t;
-  }
-  if (kind == "DeviceClass") {
-    k8s::DeviceClass d = k8s::internal::DecodeDeviceClass(root, ctx);
-    d.source_api_version = source_version;
-    return d;
-  }
-  return {};
-}
-
 }  // namespace
 
 std::optional<DocNode> ParseJsonTree(std::string_view json, const JsonObjectOptions& options) {
@@ -229,8 +208,8 @@ k8s::ObjectVariant DecodeAdmissionObject(std::string_view json, std::string_view
     return {};
   }
   Diagnostics found;
-  k8s::DecodeContext ctx{&found, /*strict=*/false};
-  k8s::ObjectVariant object = DecodeTree(*root, kind, version, ctx);
+  k8s::ObjectVariant object =
+      k8s::DecodeResourceTree(*root, kind, version, found, /*strict=*/false);
   for (Diagnostic& d : found.mutable_items()) {
     if (d.code != "decode.unknown-field") out.Add(std::move(d));
   }
