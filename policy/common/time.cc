@@ -6,8 +6,8 @@
 
 #include <array>
 #include <charconv>
+#include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -112,18 +112,30 @@ StatusOr<Zone> ParseTzif(const std::string& data, std::string_view name) {
 
 // Zones are read once per process (names are checked so that no path escapes the dir).
 StatusOr<std::shared_ptr<const Zone>> LoadZone(std::string_view name, std::string_view dir) {
-  if (name.empty() || name.front() == '/' || name.find("..") != std::string_view::npos ||
-      name.size() > 255) {
-    return InvalidArgumentError("unknown time zone " + std::string(name));
+  bool plain = !name.empty() && name.size() <= 255 && name.front() != '/' &&
+               name.find("..") == std::string_view::npos;
+  for (char c : name) {
+    plain = plain && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                      c == '/' || c == '_' || c == '-' || c == '+' || c == '.');
   }
+  if (!plain) return InvalidArgumentError("unknown time zone " + std::string(name));
   static std::mutex mu;
   static auto* cache = new std::map<std::string, std::shared_ptr<const Zone>>();
   const std::string key = std::string(dir) + "/" + std::string(name);
   std::lock_guard<std::mutex> lock(mu);
   if (auto it = cache->find(key); it != cache->end()) return it->second;
+  // Only regular files: libstdc++'s filebuf throws when asked to read a directory.
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(key, ec) || ec) {
+    return NotFoundError("unknown time zone " + std::string(name));
+  }
   std::ifstream in(key, std::ios::binary);
   if (!in) return NotFoundError("unknown time zone " + std::string(name));
-  std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string data;
+  char chunk[4096];
+  while (data.size() < (1u << 20) && in.read(chunk, sizeof chunk).gcount() > 0) {
+    data.append(chunk, static_cast<size_t>(in.gcount()));
+  }
   StatusOr<Zone> zone = ParseTzif(data, name);
   if (!zone.ok()) return zone.status();
   auto shared = std::make_shared<const Zone>(*std::move(zone));

@@ -68,7 +68,8 @@ TEST(CivilTimeTest, ZonesLikeCelGo) {
   EXPECT_EQ(CivilTimeIn(t, "+11:00")->day, 14);
   EXPECT_EQ(CivilTimeIn(t, "02:00")->hour, 1);
   EXPECT_EQ(CivilTimeIn(*ParseRfc3339("2009-02-13T02:00:00Z"), "-02:30")->day, 12);
-  for (const char* bad : {"../etc/passwd", "/etc/localtime", "No/Such_Zone", "+aa:00", "1:"}) {
+  for (const char* bad : {"../etc/passwd", "/etc/localtime", "No/Such_Zone", "+aa:00", "1:",
+                          "Australia", "Australia/", "Europe/Paris\n"}) {
     EXPECT_FALSE(CivilTimeIn(t, bad).ok()) << bad;
   }
 }
