@@ -8,7 +8,8 @@
 #
 # Prints, for nginx and for draguard without and with a 10,000-device inventory: maximum
 # requests/s, latency percentiles at that load, and p50/p99 at half of draguard's maximum rate
-# (wrk's delay() hook paces each connection); then draguard's RSS idle and with the inventory.
+# (wrk's delay() hook paces each connection), for nginx too at the same pacing; then
+# draguard's RSS idle and with the inventory.
 # Needs wrk and nginx (scripts/install-deps --bench), openssl, curl. Ports 18443-18445.
 set -euo pipefail
 
@@ -167,6 +168,9 @@ draguard_rps="$last_rps"
 half_delay=$(awk -v c="$connections" -v r="$draguard_rps" 'BEGIN { printf "%d", (c * 1000) / (r / 2) }')
 paced_lua "$half_delay"
 run_wrk "draguard at half rate (${half_delay}ms/conn)" https://127.0.0.1:18443/validate "$work/paced.lua"
+# The same pacing against nginx: what this machine's scheduling alone costs in tail latency
+# (wrk shares the two cores with the server).
+run_wrk "nginx at the same pacing" https://127.0.0.1:18445/validate "$work/paced.lua"
 awk -v d="$draguard_rps" -v n="$nginx_rps" 'BEGIN { printf "draguard / nginx: %.0f%%\n\n", 100 * d / n }'
 
 # --- draguard with the 10,000-device inventory: satisfiability on every request. ---

@@ -2,8 +2,10 @@
 // decoders -> validation and mutation in the real PolicyChecker. The first byte picks the
 // kind, version, operation and endpoint; the rest is request.object.
 // Invariants: no crash, no sanitizer report; ParseJsonTree accepts exactly the JSON texts
-// nlohmann accepts within the depth limit; a patch is only returned on /mutate and its values
-// are JSON.
+// nlohmann accepts within the depth limit (leaving out the two places where nlohmann differs
+// from Go's encoding/json, which the webhook follows: a \u escape of a lone surrogate, which Go
+// decodes to U+FFFD, and a leading byte order mark, which Go refuses); a patch is only
+// returned on /mutate and its values are JSON.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -49,6 +51,17 @@ size_t Depth(std::string_view text) {
   return max;
 }
 
+// Whether `text` has a \uD800-\uDFFF escape (surrogate escapes, paired or not).
+bool HasSurrogateEscape(std::string_view text) {
+  for (size_t i = text.find("\\u"); i != std::string_view::npos; i = text.find("\\u", i + 1)) {
+    if (i + 3 < text.size() && (text[i + 2] == 'd' || text[i + 2] == 'D') &&
+        std::string_view("89abAB").find(text[i + 3]) != std::string_view::npos) {
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -56,7 +69,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const uint8_t mode = data[0];
   std::string_view object(reinterpret_cast<const char*>(data + 1), size - 1);
 
-  if (Depth(object) < 200) {
+  const bool go_differs = HasSurrogateEscape(object) || object.starts_with("\xEF\xBB\xBF");
+  if (Depth(object) < 200 && !go_differs) {
     const bool tree = draguard::webhook::ParseJsonTree(object).has_value();
     if (tree != nlohmann::json::accept(object)) std::abort();
   }

@@ -8,8 +8,28 @@ namespace draguard {
 size_t EditDistance(std::string_view a, std::string_view b, size_t max_distance) {
   const size_t n = a.size(), m = b.size();
   if ((n > m ? n - m : m - n) > max_distance) return max_distance + 1;
-  // Three rows suffice for the transposition case.
-  std::vector<size_t> prev2(m + 1), prev(m + 1), cur(m + 1);
+  // Bag distance, a cheap lower bound: every edit adds or removes at most one character of
+  // each word's multiset (a transposition changes neither). Bytes are folded into 64 bins,
+  // which can only lower the bound. Most candidates of a "did you mean" end here.
+  int bins[64] = {};
+  for (char c : a) ++bins[static_cast<unsigned char>(c) & 63];
+  for (char c : b) --bins[static_cast<unsigned char>(c) & 63];
+  size_t surplus = 0, deficit = 0;
+  for (int v : bins) (v > 0 ? surplus : deficit) += static_cast<size_t>(v > 0 ? v : -v);
+  if (std::max(surplus, deficit) > max_distance) return max_distance + 1;
+  // Three rows suffice for the transposition case. Suggestions run on the webhook's request
+  // path (unknown domains, attribute names), so short words use the stack.
+  constexpr size_t kStackColumns = 96;
+  size_t stack[3][kStackColumns];
+  std::vector<size_t> heap;
+  size_t* rows[3] = {stack[0], stack[1], stack[2]};
+  if (m + 1 > kStackColumns) {
+    heap.resize(3 * (m + 1));
+    for (size_t r = 0; r < 3; ++r) rows[r] = heap.data() + r * (m + 1);
+  }
+  size_t* prev2 = rows[0];
+  size_t* prev = rows[1];
+  size_t* cur = rows[2];
   for (size_t j = 0; j <= m; ++j) prev[j] = j;
   for (size_t i = 1; i <= n; ++i) {
     cur[0] = i;
@@ -51,7 +71,8 @@ std::optional<std::string> ClosestMatch(std::string_view word,
   size_t best_distance = limit + 1;
   for (std::string_view c : candidates) {
     if (c == word) continue;
-    size_t d = EditDistance(word, c, limit);
+    // Only a strictly closer candidate matters: stop each comparison at the best so far.
+    size_t d = EditDistance(word, c, best_distance - 1);
     if (d < best_distance) {
       best_distance = d;
       best = std::string(c);

@@ -193,7 +193,7 @@ void Decoder::DecodeRoot(std::shared_ptr<const DocNode> root, size_t doc_index) 
   const std::string_view group = slash == std::string_view::npos ? "" : api.substr(0, slash);
   const std::string_view version = slash == std::string_view::npos ? api : api.substr(slash + 1);
   Diagnostics diags;
-  DecodeContext ctx{&diags, options_.strict};
+  DecodeContext ctx{&diags, options_.strict ? UnknownFields::kError : UnknownFields::kWarning};
   bool decoded = false;
   const bool dra = group == kResourceGroup;
   if (dra) {
@@ -343,8 +343,8 @@ DecodeResult Decode(const SourceText& source, const DecodeOptions& options) {
 
 ObjectVariant DecodeResourceTree(const DocNode& root, std::string_view kind,
                                  std::string_view version, Diagnostics& diagnostics,
-                                 bool strict) {
-  DecodeContext ctx{&diagnostics, strict};
+                                 UnknownFields unknown_fields) {
+  DecodeContext ctx{&diagnostics, unknown_fields};
   const std::string source_version = std::string(kResourceGroup) + "/" + std::string(version);
   if (kind == "ResourceClaim") {
     ResourceClaim c = internal::DecodeResourceClaim(root, version, ctx);

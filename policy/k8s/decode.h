@@ -114,10 +114,13 @@ DecodeResult Decode(const SourceText& source, const DecodeOptions& options = {})
 // resource.k8s.io version ("v1", "v1beta2", "v1beta1") are already known, from a tree that
 // was parsed elsewhere (the webhook builds it straight from the AdmissionReview's JSON).
 // Returns std::monostate for any other kind. Findings are added to `diagnostics` with field
-// paths only (the tree carries no positions); `strict` as in DecodeOptions.
+// paths only (the tree carries no positions). Unknown fields are reported as
+// DecodeOptions::strict says, or not looked for at all with UnknownFields::kIgnore (the
+// webhook: the API server has decoded the object already and added fields of its own).
+enum class UnknownFields { kError, kWarning, kIgnore };
 ObjectVariant DecodeResourceTree(const DocNode& root, std::string_view kind,
                                  std::string_view version, Diagnostics& diagnostics,
-                                 bool strict = true);
+                                 UnknownFields unknown_fields = UnknownFields::kError);
 
 }  // namespace draguard::k8s
 

@@ -1,7 +1,6 @@
 #include "policy/k8s/field_reader.h"
 
 #include <algorithm>
-#include <set>
 #include <utility>
 
 #include <nlohmann/json.hpp>
@@ -82,10 +81,15 @@ bool ReadString(const DocNode& node, const FieldPath& path, DecodeContext& ctx,
 MapReader::MapReader(const DocNode& node, FieldPath path, DecodeContext& ctx)
     : node_(&node), path_(std::move(path)), ctx_(ctx) {
   if (node.kind == NodeKind::kNull) return;
+  known_.reserve(node.kind == NodeKind::kMap ? std::max<size_t>(8, node.entries.size()) : 0);
   is_map_ = ExpectKind(node, NodeKind::kMap, path_, ctx_);
 }
 
 MapReader::~MapReader() { Finish(); }
+
+bool MapReader::Expect(const DocNode& value, NodeKind want, std::string_view key) {
+  return value.kind == want || ExpectKind(value, want, path_.Child(key), ctx_);
+}
 
 const DocNode* MapReader::Get(std::string_view key) {
   known_.push_back(key);
@@ -105,7 +109,9 @@ void MapReader::Hint(std::string_view key, std::string suggestion) {
 
 bool MapReader::String(std::string_view key, std::string* out) {
   const DocNode* v = Get(key);
-  return v != nullptr && ReadString(*v, path_.Child(key), ctx_, out);
+  if (v == nullptr || !Expect(*v, NodeKind::kString, key)) return false;
+  *out = v->text;
+  return true;
 }
 
 bool MapReader::String(std::string_view key, std::optional<std::string>* out) {
@@ -117,7 +123,7 @@ bool MapReader::String(std::string_view key, std::optional<std::string>* out) {
 
 bool MapReader::Int(std::string_view key, int64_t* out) {
   const DocNode* v = Get(key);
-  if (v == nullptr || !ExpectKind(*v, NodeKind::kInt, path_.Child(key), ctx_)) return false;
+  if (v == nullptr || !Expect(*v, NodeKind::kInt, key)) return false;
   *out = v->int_value;
   return true;
 }
@@ -131,7 +137,7 @@ bool MapReader::Int(std::string_view key, std::optional<int64_t>* out) {
 
 bool MapReader::Bool(std::string_view key, std::optional<bool>* out) {
   const DocNode* v = Get(key);
-  if (v == nullptr || !ExpectKind(*v, NodeKind::kBool, path_.Child(key), ctx_)) return false;
+  if (v == nullptr || !Expect(*v, NodeKind::kBool, key)) return false;
   *out = v->bool_value;
   return true;
 }
@@ -162,8 +168,10 @@ bool MapReader::StringMap(std::string_view key, std::map<std::string, std::strin
 
 namespace {
 
-// A quantity is a string or a JSON number (resource.Quantity unmarshals both).
-bool ReadQuantity(const DocNode& node, const FieldPath& path, DecodeContext& ctx,
+// A quantity is a string or a JSON number (resource.Quantity unmarshals both). `path` makes
+// the value's field path, which only a finding needs.
+template <class MakePath>
+bool ReadQuantity(const DocNode& node, const MakePath& path, DecodeContext& ctx,
                   std::string* out) {
   if (node.kind == NodeKind::kInt || node.kind == NodeKind::kFloat ||
       node.kind == NodeKind::kString) {
@@ -173,7 +181,7 @@ bool ReadQuantity(const DocNode& node, const FieldPath& path, DecodeContext& ctx
     // are reported.
     StatusOr<draguard::Quantity> parsed = draguard::Quantity::Parse(node.text);
     if (!parsed.ok() && parsed.status().code() == StatusCode::kInvalidArgument) {
-      ctx.diagnostics->Error("decode.invalid-quantity", path,
+      ctx.diagnostics->Error("decode.invalid-quantity", path(),
                              "\"" + node.text + "\" is not a valid quantity: " +
                                  std::string(parsed.status().message()),
                              "write a number with an optional suffix: 40Gi, 500M, 2, 0.5");
@@ -181,7 +189,7 @@ bool ReadQuantity(const DocNode& node, const FieldPath& path, DecodeContext& ctx
     }
     return true;
   }
-  WrongType(node, "quantity (string or number)", path, ctx);
+  WrongType(node, "quantity (string or number)", path(), ctx);
   return false;
 }
 
@@ -189,7 +197,7 @@ bool ReadQuantity(const DocNode& node, const FieldPath& path, DecodeContext& ctx
 
 bool MapReader::Quantity(std::string_view key, std::string* out) {
   const DocNode* v = Get(key);
-  return v != nullptr && ReadQuantity(*v, path_.Child(key), ctx_, out);
+  return v != nullptr && ReadQuantity(*v, [&] { return path_.Child(key); }, ctx_, out);
 }
 
 bool MapReader::Quantity(std::string_view key, std::optional<std::string>* out) {
@@ -205,7 +213,9 @@ bool MapReader::QuantityMap(std::string_view key, std::map<std::string, std::str
   if (v == nullptr || !ExpectKind(*v, NodeKind::kMap, path, ctx_)) return false;
   for (const MapEntry& e : v->entries) {
     std::string s;
-    if (e.value.kind != NodeKind::kNull) ReadQuantity(e.value, path.Key(e.key.text), ctx_, &s);
+    if (e.value.kind != NodeKind::kNull) {
+      ReadQuantity(e.value, [&] { return path.Key(e.key.text); }, ctx_, &s);
+    }
     (*out)[e.key.text] = std::move(s);
   }
   return true;
@@ -247,18 +257,22 @@ void MapReader::Finish() {
   if (finished_) return;
   finished_ = true;
   if (!is_map_) return;
-  std::set<std::string_view> seen;
-  for (const MapEntry& e : node_->entries) {
+  const std::vector<MapEntry>& entries = node_->entries;
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const MapEntry& e = entries[i];
     const std::string& key = e.key.text;
-    const FieldPath path = path_.Child(key);
-    if (!seen.insert(key).second) {
-      Diagnostic& dup = ctx_.diagnostics->Error("decode.duplicate-field", path,
+    // Objects have a handful of keys: a quadratic scan beats building a set on every object.
+    const bool duplicate = std::any_of(entries.begin(), entries.begin() + static_cast<long>(i),
+                                       [&](const MapEntry& before) { return before.key.text == key; });
+    if (duplicate) {
+      Diagnostic& dup = ctx_.diagnostics->Error("decode.duplicate-field", path_.Child(key),
                               "field \"" + key + "\" is set more than once; the API server "
                               "rejects duplicate fields",
                               "remove one of the \"" + key + "\" entries");
       dup.position = e.key.position;
       continue;
     }
+    if (ctx_.unknown_fields == UnknownFields::kIgnore) continue;
     if (std::find(known_.begin(), known_.end(), key) != known_.end()) continue;
     std::string suggestion;
     if (auto hint = hints_.find(key); hint != hints_.end()) {
@@ -267,9 +281,10 @@ void MapReader::Finish() {
       suggestion = *match;
     }
     Diagnostic d;
-    d.severity = ctx_.strict ? Severity::kError : Severity::kWarning;
+    d.severity =
+        ctx_.unknown_fields == UnknownFields::kError ? Severity::kError : Severity::kWarning;
     d.code = "decode.unknown-field";
-    d.field = path.String();
+    d.field = path_.Child(key).String();
     d.message = "unknown field \"" + key + "\"" +
                 (path_.empty() ? std::string() : " in " + path_.String());
     d.suggestion = std::move(suggestion);

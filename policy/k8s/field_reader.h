@@ -18,13 +18,14 @@
 
 #include "policy/common/diagnostic.h"
 #include "policy/common/field_path.h"
+#include "policy/k8s/decode.h"
 #include "policy/k8s/document.h"
 
 namespace draguard::k8s {
 
 struct DecodeContext {
   Diagnostics* diagnostics = nullptr;
-  bool strict = true;
+  UnknownFields unknown_fields = UnknownFields::kError;
 };
 
 // Reports `decode.wrong-type` unless `node` has kind `want`; returns whether it has.
@@ -78,6 +79,9 @@ class MapReader {
   ~MapReader();
 
  private:
+  // Whether `value` (the value of `key`) has kind `want`; reports decode.wrong-type if not.
+  bool Expect(const DocNode& value, NodeKind want, std::string_view key);
+
   const DocNode* node_;
   FieldPath path_;
   DecodeContext& ctx_;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -120,11 +121,10 @@ struct Checker {
   // Returns the severity and the closest known domain, if any.
   std::pair<Severity, std::optional<std::string>> UnknownDomainFinding(
       const std::string& domain) const {
-    std::vector<std::string_view> candidates;
-    for (const auto& [name, d] : schema.domains()) candidates.push_back(name);
-    std::optional<std::string> close = ClosestMatch(domain, candidates);
+    std::optional<std::string> close = schema.ClosestDomain(domain);
     if (options.strict) return {Severity::kError, close};
-    const bool typo = close && EditDistance(Lower(domain), Lower(*close)) <= kTypoDistance;
+    const bool typo =
+        close && EditDistance(Lower(domain), Lower(*close), kTypoDistance) <= kTypoDistance;
     return {typo ? Severity::kWarning : Severity::kInfo, close};
   }
 
@@ -143,12 +143,24 @@ struct Checker {
 
   // --- selectors ---------------------------------------------------------------------------
 
+  // The parsed expression, or null when it does not parse.
+  std::shared_ptr<const cel::Ast> Parse(const std::string& expression) const {
+    if (options.compiled != nullptr) {
+      std::shared_ptr<const cel::SelectorCompileResult> compiled =
+          options.compiled->Compile(expression, options.compiled_env);
+      if (compiled->ast == nullptr) return nullptr;
+      return {compiled, compiled->ast.get()};  // shares ownership with the cached result
+    }
+    cel::ParseResult parsed = cel::Parse(expression);
+    return std::shared_ptr<const cel::Ast>(std::move(parsed.ast));
+  }
+
   // Checks one expression; returns the facts that hold when it is true.
   Facts CheckSelector(const std::string& expression, const FieldPath& field, const Facts& given,
                       bool reach_known) {
-    cel::ParseResult parsed = cel::Parse(expression);
-    if (!parsed.ok()) return given;  // validation reports syntax errors
-    internal::ExpressionFacts facts = internal::AnalyzeExpression(*parsed.ast, schema, given);
+    std::shared_ptr<const cel::Ast> ast = Parse(expression);
+    if (ast == nullptr) return given;  // validation reports syntax errors
+    internal::ExpressionFacts facts = internal::AnalyzeExpression(*ast, schema, given);
     for (const Access& a : facts.accesses) CheckAccess(a, expression, field, reach_known);
     return facts.when_true;
   }
@@ -519,9 +531,9 @@ struct Checker {
     Facts facts;
     for (const k8s::DeviceSelector& s : c.spec.selectors) {
       if (!s.cel) continue;
-      cel::ParseResult parsed = cel::Parse(s.cel->expression);
-      if (!parsed.ok()) continue;
-      facts = internal::AnalyzeExpression(*parsed.ast, schema, facts).when_true;
+      std::shared_ptr<const cel::Ast> ast = Parse(s.cel->expression);
+      if (ast == nullptr) continue;
+      facts = internal::AnalyzeExpression(*ast, schema, facts).when_true;
     }
     return facts;
   }
@@ -720,8 +732,9 @@ struct Checker {
         const auto& [b, tb] = typed[j];
         // "req" and "req/sub" are the same request.
         if (b->starts_with(*a + "/") || a->starts_with(*b + "/")) continue;
+        const auto& b_types = tb.types;  // clang 14 cannot capture structured bindings
         const bool shared = std::any_of(ta.types.begin(), ta.types.end(), [&](const auto& t) {
-          return tb.types.count(t.first) > 0;
+          return b_types.count(t.first) > 0;
         });
         if (shared) continue;
         const bool certain = ta.certain && tb.certain;
@@ -750,10 +763,11 @@ struct Checker {
     for (const auto& [candidate, entry] : domain.attributes) {
       if (candidate == name || entry.removed_in) continue;
       if (Lower(candidate).find(wanted) == std::string::npos) continue;
-      const bool covers = entry.device_types.empty() ||
+      const auto& published_on = entry.device_types;  // clang 14: no structured-binding capture
+      const bool covers = published_on.empty() ||
                           std::all_of(types.begin(), types.end(), [&](const std::string& t) {
-                            return std::find(entry.device_types.begin(), entry.device_types.end(),
-                                             t) != entry.device_types.end();
+                            return std::find(published_on.begin(), published_on.end(), t) !=
+                                   published_on.end();
                           });
       if (covers) return candidate;
     }

@@ -57,8 +57,10 @@
 #ifndef DRAGUARD_POLICY_SCHEMA_CHECK_H_
 #define DRAGUARD_POLICY_SCHEMA_CHECK_H_
 
+#include <memory>
 #include <vector>
 
+#include "policy/cel/compiler.h"
 #include "policy/common/diagnostic.h"
 #include "policy/k8s/decode.h"
 #include "policy/k8s/device_class.h"
@@ -72,6 +74,11 @@ struct CheckOptions {
   // DeviceClasses that requests may name; their selectors narrow the reachable devices.
   // Pointers must outlive the call. A request whose class is not here reaches "any device".
   std::vector<const k8s::DeviceClass*> classes;
+  // Compiled selectors to take the parsed expressions from, with the environment they were
+  // compiled in: the webhook passes its compile cache, which validation has just filled with
+  // the same texts. Null: each expression is parsed here.
+  std::shared_ptr<cel::SelectorCache> compiled;
+  cel::EnvOptions compiled_env;
 };
 
 // Checks the selectors and constraints of a ResourceClaim, ResourceClaimTemplate or

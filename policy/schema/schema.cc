@@ -4,6 +4,7 @@
 #include <cctype>
 #include <utility>
 
+#include "policy/common/suggest.h"
 #include "policy/schema/catalog.h"
 
 namespace draguard::schema {
@@ -80,7 +81,32 @@ std::vector<const DomainSchema*> Schema::DomainsOfDriver(std::string_view driver
   return out;
 }
 
+struct Schema::Memo {
+  static constexpr size_t kCapacity = 1024;  // forgotten all at once when full
+  std::mutex mu;
+  std::map<std::string, std::optional<std::string>, std::less<>> closest;
+};
+
+std::optional<std::string> Schema::ClosestDomain(std::string_view domain) const {
+  const std::shared_ptr<Memo> memo = memo_;
+  if (memo != nullptr) {
+    std::lock_guard lock(memo->mu);
+    if (auto it = memo->closest.find(domain); it != memo->closest.end()) return it->second;
+  }
+  std::vector<std::string_view> candidates;
+  candidates.reserve(domains_.size());
+  for (const auto& [name, d] : domains_) candidates.push_back(name);
+  std::optional<std::string> close = ClosestMatch(domain, candidates);
+  if (memo != nullptr) {
+    std::lock_guard lock(memo->mu);
+    if (memo->closest.size() >= Memo::kCapacity) memo->closest.clear();
+    memo->closest.emplace(std::string(domain), close);
+  }
+  return close;
+}
+
 DomainSchema& Schema::MutableDomain(std::string_view domain) {
+  memo_ = std::make_shared<Memo>();
   auto it = domains_.find(domain);
   if (it == domains_.end()) {
     it = domains_.emplace(std::string(domain), DomainSchema{}).first;

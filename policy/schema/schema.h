@@ -22,6 +22,8 @@
 #define DRAGUARD_POLICY_SCHEMA_SCHEMA_H_
 
 #include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
@@ -110,12 +112,21 @@ class Schema {
   std::vector<const DomainSchema*> DomainsOfDriver(std::string_view driver) const;
   const std::map<std::string, DomainSchema, std::less<>>& domains() const { return domains_; }
   bool empty() const { return domains_.empty(); }
+  // The known domain that `domain` is most likely a typo of (ClosestMatch over domains()),
+  // remembered per schema: the webhook is asked about the same private domains on every
+  // request, and the comparison with every known domain costs more than the rest of a
+  // selector's checks. Thread safe.
+  std::optional<std::string> ClosestDomain(std::string_view domain) const;
 
   // Adds or merges a domain (catalog, user file or slice observations).
   DomainSchema& MutableDomain(std::string_view domain);
 
  private:
+  struct Memo;
+
   std::map<std::string, DomainSchema, std::less<>> domains_;
+  // Replaced, not cleared, when the domains change: a copy of the schema keeps its own.
+  std::shared_ptr<Memo> memo_;
 };
 
 struct BuildResult {

@@ -3,7 +3,8 @@
 // The handler (handler.h) decodes an AdmissionReview into an AdmissionRequest, asks an
 // AdmissionChecker for a CheckOutcome and writes the AdmissionReview response. The checker owns
 // all policy: API-server-parity validation, CEL, schema, admin access and satisfiability. It
-// sees raw JSON text for the object so that it can decode it with positions in one pass.
+// sees the object as raw JSON text and, from the handler, as the tree the review scanner
+// built in its one pass over the body.
 #ifndef DRAGUARD_WEBHOOK_ADMISSION_CHECKER_H_
 #define DRAGUARD_WEBHOOK_ADMISSION_CHECKER_H_
 
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "policy/common/diagnostic.h"
+#include "policy/k8s/document.h"
 
 namespace draguard::webhook {
 
@@ -35,6 +37,10 @@ struct AdmissionRequest {
   bool admin_access_allowed = false;
   std::string_view object;      // raw JSON of request.object
   std::string_view old_object;  // raw JSON of request.oldObject; empty for CREATE
+  // The same already parsed (json_object.h), when the caller has them; null: the checker
+  // parses the text.
+  const k8s::DocNode* object_tree = nullptr;
+  const k8s::DocNode* old_object_tree = nullptr;
 };
 
 // One RFC 6902 operation. `value_json` is raw JSON text ("3", "\"All\"", "{...}"), empty for

@@ -118,7 +118,9 @@ AdmissionRequest ToRequest(const HttpAdmissionRequest& http, const ReviewFields&
           .dry_run = r.dry_run,
           .admin_access_allowed = QueryAllowsAdminAccess(http.query),
           .object = r.object,
-          .old_object = r.old_object};
+          .old_object = r.old_object,
+          .object_tree = r.object_tree ? &*r.object_tree : nullptr,
+          .old_object_tree = r.old_object_tree ? &*r.old_object_tree : nullptr};
 }
 
 HttpAdmissionResponse Answer(const HttpAdmissionRequest& http, const ReviewFields& r,

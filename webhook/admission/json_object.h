@@ -2,8 +2,8 @@
 //
 // `draguard lint` decodes YAML through yaml-cpp (policy/k8s/decode.h), which keeps positions
 // for file:line:col diagnostics. An AdmissionReview's object is JSON, its diagnostics carry
-// field paths only, and yaml-cpp plus position bookkeeping cost about 80% of a request. Here
-// nlohmann's SAX parser builds the same DocNode tree directly (scalar kinds as the YAML
+// field paths only, and yaml-cpp plus position bookkeeping cost about 80% of a request. Here a
+// hand-written JSON reader builds the same DocNode tree directly (scalar kinds as the YAML
 // decoder resolves JSON scalars; offsets are not kept), and the k8s decoders for the kinds the
 // webhook checks read it, so both routes produce the same model and the same findings; the
 // corpus test (tests/webhook/admission/corpus_test.cc) checks that they agree.
@@ -26,8 +26,17 @@ struct JsonObjectOptions {
   size_t max_depth = 256;
 };
 
-// The DocNode tree of a JSON text; nullopt when it is not valid JSON (RFC 8259) or too deep.
-// Never throws except std::bad_alloc.
+class JsonLexer;
+
+// Reads one JSON value at `lexer`'s position (after any space) into `root`, a default
+// DocNode, leaving the lexer right after it: the reader behind ParseJsonTree, for the review
+// scanner, which builds request.object's tree during its one pass over the review. `depth`
+// is the nesting around the value; collections deeper than `max_depth` in all are refused.
+// False on invalid JSON (lexer.pos() is near the offending byte).
+bool ReadJsonTree(JsonLexer& lexer, size_t depth, size_t max_depth, k8s::DocNode& root);
+
+// The DocNode tree of a JSON text; nullopt when it is not valid JSON (RFC 8259, with
+// JsonLexer's rules for strings) or too deep. Never throws except std::bad_alloc.
 std::optional<k8s::DocNode> ParseJsonTree(std::string_view json,
                                           const JsonObjectOptions& options = {});
 
@@ -38,6 +47,10 @@ std::optional<k8s::DocNode> ParseJsonTree(std::string_view json,
 // kind.
 k8s::ObjectVariant DecodeAdmissionObject(std::string_view json, std::string_view kind,
                                          std::string_view version, Diagnostics& out);
+
+// The same for an object already parsed with ParseJsonTree.
+k8s::ObjectVariant DecodeAdmissionTree(const k8s::DocNode& root, std::string_view kind,
+                                       std::string_view version, Diagnostics& out);
 
 }  // namespace draguard::webhook
 

@@ -1,15 +1,15 @@
 #include "webhook/admission/policy_checker.h"
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <variant>
 
-#include <nlohmann/json.hpp>
-
 #include "policy/k8s/decode.h"
-#include "webhook/admission/json_object.h"
+#include "policy/k8s/document.h"
 #include "policy/validate/cel_selectors.h"
 #include "policy/validate/object.h"
+#include "webhook/admission/json_object.h"
 #include "webhook/admission/response_writer.h"
 
 namespace draguard::webhook {
@@ -17,51 +17,61 @@ namespace {
 
 constexpr char kAdminAccessLabel[] = "resource.kubernetes.io/admin-access";
 
-// Decodes the single object of an AdmissionReview (json_object.h: the JSON fast path). The
-// API server has already decoded it strictly and added server-side metadata (managedFields,
-// timestamps), so unknown fields are not this request's problem and are dropped; other
-// decoding findings are kept. Returns whether an object of a checked kind came out.
-bool DecodeOne(const AdmissionRequest& request, std::string_view json, k8s::ObjectVariant& object,
-               Diagnostics& out) {
-  object = DecodeAdmissionObject(json, request.kind, request.version, out);
+// Decodes the single object of an AdmissionReview (json_object.h: the JSON fast path), from
+// the tree the handler's scan built when there is one. The API server has already decoded it
+// strictly and added server-side metadata (managedFields, timestamps), so unknown fields are
+// not this request's problem and are dropped; other decoding findings are kept. Returns
+// whether an object of a checked kind came out.
+bool DecodeOne(const AdmissionRequest& request, std::string_view json, const k8s::DocNode* tree,
+               k8s::ObjectVariant& object, Diagnostics& out) {
+  object = tree != nullptr && tree->kind == k8s::NodeKind::kMap
+               ? DecodeAdmissionTree(*tree, request.kind, request.version, out)
+               : DecodeAdmissionObject(json, request.kind, request.version, out);
   return !std::holds_alternative<std::monostate>(object);
 }
 
+using k8s::DocNode;
+using k8s::NodeKind;
+
+// The value of `key` in `node` when `node` is an object and the value has kind `kind`.
+const DocNode* Member(const DocNode& node, std::string_view key, NodeKind kind) {
+  const DocNode* value = node.Find(key);
+  return value != nullptr && value->kind == kind ? value : nullptr;
+}
+
 // Adds the defaulting operations for one request-like JSON object at `pointer`.
-void DefaultRequestFields(const nlohmann::json& request, const std::string& pointer,
+void DefaultRequestFields(const DocNode& request, const std::string& pointer,
                           std::vector<JsonPatchOperation>& patch) {
-  if (!request.is_object()) return;
-  std::string mode = "ExactCount";
-  auto it = request.find("allocationMode");
-  if (it == request.end()) {
+  if (request.kind != NodeKind::kMap) return;
+  std::string_view mode = "ExactCount";
+  if (const DocNode* given = request.Find("allocationMode"); given == nullptr) {
     patch.push_back({"add", pointer + "/allocationMode", "\"ExactCount\"", ""});
-  } else if (it->is_string()) {
-    mode = it->get<std::string>();
+  } else if (given->kind == NodeKind::kString) {
+    mode = given->text;
   }
-  if (mode == "ExactCount" && !request.contains("count")) {
+  if (mode == "ExactCount" && request.Find("count") == nullptr) {
     patch.push_back({"add", pointer + "/count", "1", ""});
   }
 }
 
-void DefaultDeviceClaim(const nlohmann::json& devices, const std::string& pointer,
-                        bool beta1_shape, std::vector<JsonPatchOperation>& patch) {
-  if (!devices.is_object()) return;
-  auto requests = devices.find("requests");
-  if (requests == devices.end() || !requests->is_array()) return;
-  for (size_t i = 0; i < requests->size(); ++i) {
-    const nlohmann::json& request = (*requests)[i];
-    if (!request.is_object()) continue;
+void DefaultDeviceClaim(const DocNode& devices, const std::string& pointer, bool beta1_shape,
+                        std::vector<JsonPatchOperation>& patch) {
+  const DocNode* requests = Member(devices, "requests", NodeKind::kSequence);
+  if (requests == nullptr) return;
+  for (size_t i = 0; i < requests->items.size(); ++i) {
+    const DocNode& request = requests->items[i];
+    if (request.kind != NodeKind::kMap) continue;
     const std::string at = pointer + "/requests/" + std::to_string(i);
-    auto sub = request.find("firstAvailable");
-    if (sub != request.end() && sub->is_array() && !sub->empty()) {
-      for (size_t j = 0; j < sub->size(); ++j) {
-        DefaultRequestFields((*sub)[j], at + "/firstAvailable/" + std::to_string(j), patch);
+    const DocNode* sub = Member(request, "firstAvailable", NodeKind::kSequence);
+    if (sub != nullptr && !sub->items.empty()) {
+      for (size_t j = 0; j < sub->items.size(); ++j) {
+        DefaultRequestFields(sub->items[j], at + "/firstAvailable/" + std::to_string(j), patch);
       }
       continue;
     }
     if (beta1_shape) {
       DefaultRequestFields(request, at, patch);
-    } else if (auto exactly = request.find("exactly"); exactly != request.end()) {
+    } else if (const DocNode* exactly = request.Find("exactly"); exactly != nullptr) {
       DefaultRequestFields(*exactly, at + "/exactly", patch);
     }
   }
@@ -96,23 +106,31 @@ std::string EscapePointerToken(std::string_view token) {
   return out;
 }
 
+// The schema check takes parsed selectors from the compile cache that validation fills.
+SchemaCheckOptions WithCompiledSelectors(SchemaCheckOptions schema,
+                                         std::shared_ptr<cel::SelectorCache> cache,
+                                         const validate::ValidationOptions& validation) {
+  schema.compiled = std::move(cache);
+  schema.compiled_env = validate::CelEnvOptions(validation, validate::SelectorKind::kNewExpression);
+  return schema;
+}
+
 }  // namespace
 
 std::vector<JsonPatchOperation> DefaultingPatch(std::string_view kind, std::string_view version,
-                                                std::string_view object_json) {
+                                                const DocNode& object) {
   std::vector<JsonPatchOperation> patch;
-  nlohmann::json object = nlohmann::json::parse(object_json, nullptr, /*allow_exceptions=*/false);
-  if (!object.is_object()) return patch;
   const bool beta1 = version == "v1beta1";
-  const nlohmann::json* spec = object.contains("spec") ? &object["spec"] : nullptr;
-  if (spec == nullptr || !spec->is_object()) return patch;
-  if (kind == "ResourceClaim" && spec->contains("devices")) {
-    DefaultDeviceClaim((*spec)["devices"], "/spec/devices", beta1, patch);
-  } else if (kind == "ResourceClaimTemplate" && spec->contains("spec")) {
-    const nlohmann::json& inner = (*spec)["spec"];
-    if (inner.is_object() && inner.contains("devices")) {
-      DefaultDeviceClaim(inner["devices"], "/spec/spec/devices", beta1, patch);
+  const DocNode* spec = Member(object, "spec", NodeKind::kMap);
+  if (spec == nullptr) return patch;
+  if (kind == "ResourceClaim") {
+    if (const DocNode* devices = Member(*spec, "devices", NodeKind::kMap)) {
+      DefaultDeviceClaim(*devices, "/spec/devices", beta1, patch);
     }
+  } else if (kind == "ResourceClaimTemplate") {
+    const DocNode* inner = Member(*spec, "spec", NodeKind::kMap);
+    const DocNode* devices = inner != nullptr ? Member(*inner, "devices", NodeKind::kMap) : nullptr;
+    if (devices != nullptr) DefaultDeviceClaim(*devices, "/spec/spec/devices", beta1, patch);
   }
   return patch;
 }
@@ -121,7 +139,7 @@ PolicyChecker::PolicyChecker(PolicyCheckerOptions options)
     : options_(std::move(options)),
       cache_(std::make_shared<cel::SelectorCache>(options_.selector_cache_capacity)),
       selector_checker_(validate::MakeCelSelectorChecker(options_.validation, cache_)),
-      schema_(options_.schema),
+      schema_(WithCompiledSelectors(options_.schema, cache_, options_.validation)),
       satisfiability_(options_.satisfiability) {}
 
 CheckOutcome PolicyChecker::Check(const AdmissionRequest& request) {
@@ -146,13 +164,16 @@ CheckOutcome PolicyChecker::Validate(const AdmissionRequest& request) {
 CheckOutcome PolicyChecker::Diagnose(const AdmissionRequest& request) {
   CheckOutcome outcome;
   k8s::ObjectVariant object, old_object;
-  if (!DecodeOne(request, request.object, object, outcome.diagnostics)) return outcome;
+  if (!DecodeOne(request, request.object, request.object_tree, object, outcome.diagnostics)) {
+    return outcome;
+  }
   const validate::ValidationOptions options = OptionsFor(request);
 
   bool have_old = false;
   if (request.operation == "UPDATE" && !request.old_object.empty()) {
     Diagnostics ignored;  // problems of the stored object are not this request's
-    have_old = DecodeOne(request, request.old_object, old_object, ignored);
+    have_old =
+        DecodeOne(request, request.old_object, request.old_object_tree, old_object, ignored);
   }
   if (have_old) {
     validate::ValidateObjectUpdate(old_object, object, options, outcome.diagnostics);
@@ -175,11 +196,18 @@ CheckOutcome PolicyChecker::Diagnose(const AdmissionRequest& request) {
 
 CheckOutcome PolicyChecker::Mutate(const AdmissionRequest& request) {
   CheckOutcome outcome;
-  outcome.patch = DefaultingPatch(request.kind, request.version, request.object);
+  std::optional<DocNode> parsed;
+  const DocNode* tree = request.object_tree;
+  if (tree == nullptr) {
+    parsed = ParseJsonTree(request.object);
+    if (parsed.has_value()) tree = &*parsed;
+  }
+  if (tree == nullptr || tree->kind != NodeKind::kMap) return outcome;
+  outcome.patch = DefaultingPatch(request.kind, request.version, *tree);
   if (!satisfiability_.configured() || request.operation != "CREATE") return outcome;
   Diagnostics found;  // the validating webhook reports these; mutation only annotates
-  k8s::ObjectVariant object;
-  if (!DecodeOne(request, request.object, object, found)) return outcome;
+  k8s::ObjectVariant object = DecodeAdmissionTree(*tree, request.kind, request.version, found);
+  if (std::holds_alternative<std::monostate>(object)) return outcome;
   validate::ValidateObject(object, OptionsFor(request), found);
   if (HasErrors(found)) return outcome;
   SatisfiabilityResult result = satisfiability_.Check(object, found, /*count_nodes=*/true);

@@ -29,6 +29,7 @@
 
 #include "policy/cel/compiler.h"
 #include "policy/config/policy_config.h"
+#include "policy/k8s/document.h"
 #include "policy/validate/options.h"
 #include "webhook/admission/checker.h"
 #include "webhook/admission/satisfiability_check.h"
@@ -81,12 +82,12 @@ std::vector<JsonPatchOperation> AnnotationPatch(
     const std::map<std::string, std::string>& annotations, std::string_view key,
     std::string_view value);
 
-// The JSON Patch that makes request defaults explicit in `object_json` (a ResourceClaim or
-// ResourceClaimTemplate of apiVersion `version`): allocationMode ExactCount where absent, and
-// count 1 where absent under ExactCount. Empty when nothing is missing or the JSON is not an
-// object. Never throws.
+// The JSON Patch that makes request defaults explicit in `object` (the JSON tree of a
+// ResourceClaim or ResourceClaimTemplate of apiVersion `version`, json_object.h):
+// allocationMode ExactCount where absent, and count 1 where absent under ExactCount. Empty
+// when nothing is missing or the object has another shape. Never throws.
 std::vector<JsonPatchOperation> DefaultingPatch(std::string_view kind, std::string_view version,
-                                                std::string_view object_json);
+                                                const k8s::DocNode& object);
 
 }  // namespace draguard::webhook
 

@@ -3,16 +3,19 @@
 // The API server sends a few kilobytes of JSON per request and the webhook's CPU budget is
 // about 10 µs per request (issue 6, item 10); nlohmann's DOM alone costs 15-25 µs on a 2.5 KB
 // review. The scanner makes one pass over the text: it checks that the whole body is
-// well-formed JSON (RFC 8259, depth-limited), decodes only the few scalar strings it needs and
-// returns `request.object` and `request.oldObject` as slices of the input.
+// well-formed JSON (RFC 8259 with JsonLexer's string rules, depth-limited), decodes only the
+// few scalar strings it needs, and reads `request.object` and `request.oldObject` into the
+// DocNode trees the checks decode (json_object.h), keeping their text as slices of the input.
 #ifndef DRAGUARD_WEBHOOK_ADMISSION_REVIEW_SCANNER_H_
 #define DRAGUARD_WEBHOOK_ADMISSION_REVIEW_SCANNER_H_
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "policy/common/status_or.h"
+#include "policy/k8s/document.h"
 
 namespace draguard::webhook {
 
@@ -36,6 +39,10 @@ struct ReviewFields {
   bool dry_run = false;
   std::string_view object;      // raw JSON of request.object; empty when absent or null
   std::string_view old_object;  // raw JSON of request.oldObject; empty when absent or null
+  // The same as trees (metadata.managedFields left out, as ParseJsonTree does); nullopt when
+  // absent or null.
+  std::optional<k8s::DocNode> object_tree;
+  std::optional<k8s::DocNode> old_object_tree;
 };
 
 // Returns the fields, or InvalidArgument (message names the byte offset) when `json` is not a

@@ -35,6 +35,8 @@ std::shared_ptr<const SchemaCheck::Built> SchemaCheck::Current() {
     built->usable = true;
   }
   built->options.strict = options_.strict;
+  built->options.compiled = options_.compiled;
+  built->options.compiled_env = options_.compiled_env;
   if (snapshot != nullptr) {
     for (const k8s::DeviceClass& c : snapshot->classes) built->options.classes.push_back(&c);
   }

@@ -15,6 +15,7 @@
 #include <mutex>
 #include <string>
 
+#include "policy/cel/compiler.h"
 #include "policy/common/diagnostic.h"
 #include "policy/k8s/decode.h"
 #include "webhook/inventory_source.h"
@@ -30,6 +31,9 @@ struct SchemaCheckOptions {
   bool strict = false;
   // Observed attributes and DeviceClasses; null: the catalog alone. Not owned.
   InventorySource* source = nullptr;
+  // As schema::CheckOptions::compiled and compiled_env: where parsed selectors come from.
+  std::shared_ptr<cel::SelectorCache> compiled;
+  cel::EnvOptions compiled_env;
 };
 
 class SchemaCheck {

@@ -50,8 +50,16 @@ void Sample(std::string& out, std::string_view name, double value) {
 void Metrics::RecordRequest(std::string_view endpoint, std::string_view kind,
                             std::string_view verdict, double seconds) {
   std::lock_guard lock(mu_);
-  ++requests_[{std::string(endpoint), std::string(kind), std::string(verdict)}];
-  Histogram& h = latency_[std::string(endpoint)];
+  const std::tuple<std::string_view, std::string_view, std::string_view> key{endpoint, kind,
+                                                                             verdict};
+  if (auto it = requests_.find(key); it != requests_.end()) {
+    ++it->second;
+  } else {
+    requests_.emplace(std::tuple<std::string, std::string, std::string>(key), 1);
+  }
+  auto histogram = latency_.find(endpoint);
+  if (histogram == latency_.end()) histogram = latency_.emplace(endpoint, Histogram{}).first;
+  Histogram& h = histogram->second;
   for (size_t i = 0; i < kBuckets.size(); ++i) {
     if (seconds <= kBuckets[i]) ++h.counts[i];
   }

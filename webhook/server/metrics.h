@@ -54,8 +54,9 @@ class Metrics {
   void RenderRequests(std::string& out) const;
 
   mutable std::mutex mu_;
-  std::map<std::tuple<std::string, std::string, std::string>, uint64_t> requests_;
-  std::map<std::string, Histogram> latency_;
+  // Transparent comparators: a request looks its counters up without building strings.
+  std::map<std::tuple<std::string, std::string, std::string>, uint64_t, std::less<>> requests_;
+  std::map<std::string, Histogram, std::less<>> latency_;
   std::atomic<int64_t> active_connections_{0};
   std::atomic<uint64_t> rejected_connections_{0};
   std::atomic<uint64_t> handshake_failures_{0};

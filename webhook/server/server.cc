@@ -1,24 +1,30 @@
-// The listener and the server's life cycle. Accepted sockets each get a strand and an
-// HttpSession over ssl::stream<tcp_stream> with the certificate current at accept time. A
-// steady timer polls the certificate files; a signal_set (when enabled) turns SIGTERM/SIGINT
-// into Shutdown(). Shutdown closes the acceptor and the idle connections; the io_context then
-// runs out of work when the last in-flight request is answered, or is stopped by the drain
-// deadline.
+// The listener and the server's life cycle. Each I/O thread runs its own io_context (one
+// thread per context: no strands, and no wake-ups between threads, which cost a futex call
+// per request or so with a shared context). The acceptor, the timers and the signals live on
+// a control context with a thread of its own, so that a long check on an I/O thread delays
+// neither new connections nor a drain. Accepted sockets go to the I/O threads in turn, each
+// as an HttpSession over ssl::stream<tcp_stream> with the certificate current at accept time.
+// A steady timer polls the certificate files; a signal_set (when enabled) turns
+// SIGTERM/SIGINT into Shutdown(). Shutdown closes the acceptor and the idle connections and
+// lets go of the I/O threads' work guards: each io_context then runs out of work when its
+// last in-flight request is answered, or all are stopped by the drain deadline.
 #include "webhook/server/server.h"
 
 #include <algorithm>
 #include <charconv>
 #include <csignal>
 #include <cstdio>
+#include <memory>
+#include <optional>
 #include <thread>
 #include <utility>
 #include <vector>
 
+#include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <boost/asio/strand.hpp>
 
 #include "webhook/server/internal/http_session.h"
 #include "policy/common/status_macros.h"
@@ -60,6 +66,17 @@ void DefaultLog(std::string_view line) {
   std::fprintf(stderr, "draguard serve: %.*s\n", static_cast<int>(line.size()), line.data());
 }
 
+// One I/O thread's event loop. The work guard keeps it running while it has no connection.
+struct Worker {
+  net::io_context ioc{1};  // run by exactly one thread
+  std::optional<net::executor_work_guard<net::io_context::executor_type>> guard{
+      ioc.get_executor()};
+};
+
+unsigned ThreadCount(unsigned requested) {
+  return std::max(1u, requested != 0 ? requested : std::thread::hardware_concurrency());
+}
+
 }  // namespace
 
 class Server::Impl {
@@ -70,11 +87,12 @@ class Server::Impl {
         router_(checker, options_.handler, metrics_, hooks_, state_),
         context_{router_, options_, metrics_, state_.draining},
         reloader_(options_.tls_cert_file, options_.tls_private_key_file),
-        acceptor_(ioc_),
-        reload_timer_(ioc_),
-        drain_timer_(ioc_),
-        drain_poll_(ioc_),
-        signals_(ioc_) {
+        workers_(MakeWorkers(ThreadCount(options_.threads))),
+        acceptor_(control_),
+        reload_timer_(control_),
+        drain_timer_(control_),
+        drain_poll_(control_),
+        signals_(control_) {
     if (!hooks_.log) hooks_.log = DefaultLog;
   }
 
@@ -88,6 +106,16 @@ class Server::Impl {
   }
 
  private:
+  static std::vector<std::unique_ptr<Worker>> MakeWorkers(unsigned count) {
+    std::vector<std::unique_ptr<Worker>> workers;
+    for (unsigned i = 0; i < count; ++i) workers.push_back(std::make_unique<Worker>());
+    return workers;
+  }
+  void StopAll() {
+    control_.stop();
+    for (auto& worker : workers_) worker->ioc.stop();
+  }
+
   Status Bind(const tcp::endpoint& endpoint);
   void DoAccept();
   void OnAccept(beast::error_code ec, tcp::socket socket);
@@ -103,7 +131,9 @@ class Server::Impl {
   SessionContext context_;
   SessionRegistry registry_;
   CertReloader reloader_;
-  net::io_context ioc_;
+  net::io_context control_{1};  // acceptor, timers and signals; runs out of work after a drain
+  std::vector<std::unique_ptr<Worker>> workers_;
+  size_t next_worker_ = 0;  // round robin of accepted connections (acceptor's thread only)
   tcp::acceptor acceptor_;
   net::steady_timer reload_timer_;
   net::steady_timer drain_timer_;
@@ -143,18 +173,19 @@ Status Server::Impl::Start() {
       if (!error) Shutdown();
     });
   }
-  unsigned threads = options_.threads != 0 ? options_.threads : std::thread::hardware_concurrency();
-  for (unsigned i = 0; i < std::max(1u, threads); ++i) {
-    threads_.emplace_back([this] { ioc_.run(); });
+  threads_.emplace_back([this] { control_.run(); });
+  for (auto& worker : workers_) {
+    threads_.emplace_back([&ioc = worker->ioc] { ioc.run(); });
   }
   return OkStatus();
 }
 
 void Server::Impl::DoAccept() {
-  acceptor_.async_accept(net::make_strand(ioc_),
-                         [this](beast::error_code ec, tcp::socket socket) {
-                           OnAccept(ec, std::move(socket));
-                         });
+  net::io_context& target = workers_[next_worker_]->ioc;
+  next_worker_ = (next_worker_ + 1) % workers_.size();
+  acceptor_.async_accept(target, [this](beast::error_code ec, tcp::socket socket) {
+    OnAccept(ec, std::move(socket));
+  });
 }
 
 void Server::Impl::OnAccept(beast::error_code ec, tcp::socket socket) {
@@ -199,19 +230,20 @@ void Server::Impl::BeginDrain() {
   reload_timer_.cancel();
   signals_.cancel(ec);
   registry_.StopAll();
+  for (auto& worker : workers_) worker->guard.reset();
   WatchDrain();
   drain_timer_.expires_after(options_.drain_timeout);
   drain_timer_.async_wait([this](beast::error_code error) {
     if (error) return;
     hooks_.log("drain timeout reached; closing remaining connections");
-    ioc_.stop();
+    StopAll();
   });
 }
 
 void Server::Impl::Shutdown() {
   if (shutdown_requested_.exchange(true)) return;
   state_.draining = true;
-  net::post(ioc_, [this] { BeginDrain(); });
+  net::post(control_, [this] { BeginDrain(); });
 }
 
 // Keeps the drain timer from holding the io_context alive once the sessions are gone: every

@@ -1,0 +1,153 @@
+#include "webhook/admission/json_lexer.h"
+
+#include <bit>
+#include <cstring>
+
+#include "policy/common/utf8.h"
+
+namespace draguard::webhook {
+
+namespace {
+
+// The bytes of `w` (8 bytes of the input, little-endian) that end a plain run: a quote, a
+// backslash, a control character or a non-ASCII byte. Each such byte's high bit is set in
+// the result. These are the classic SWAR "has zero byte" tests: a borrow can also flag bytes
+// after a true hit, never before it, so the lowest set bit is exact.
+uint64_t SpecialBytes(uint64_t w) {
+  constexpr uint64_t kOnes = 0x0101010101010101ULL;
+  constexpr uint64_t kHigh = 0x8080808080808080ULL;
+  auto zero_bytes = [](uint64_t x) { return (x - kOnes) & ~x & kHigh; };
+  const uint64_t below_space = (w - 0x20 * kOnes) & ~w & kHigh;
+  const uint64_t quote = zero_bytes(w ^ ('"' * kOnes));
+  const uint64_t backslash = zero_bytes(w ^ ('\\' * kOnes));
+  return (w & kHigh) | below_space | quote | backslash;
+}
+
+bool IsPlain(unsigned char c) { return c >= 0x20 && c < 0x80 && c != '"' && c != '\\'; }
+
+}  // namespace
+
+// Plain characters are appended a run at a time; escapes and the closing quote end a run.
+// Strings are most of an AdmissionReview's bytes, so the next special byte is found 8 bytes
+// a step.
+bool JsonLexer::ReadString(std::string* out) {
+  const char* const data = text_.data();
+  const size_t size = text_.size();
+  size_t pos = pos_ + 1;  // after the opening quote
+  size_t run = pos;
+  while (true) {
+    if (size - pos >= 8) {
+      uint64_t word;
+      std::memcpy(&word, data + pos, 8);
+      const uint64_t special = SpecialBytes(word);
+      if (special == 0) {
+        pos += 8;
+        continue;
+      }
+      pos += static_cast<size_t>(std::countr_zero(special)) / 8;
+    } else {
+      while (pos < size && IsPlain(static_cast<unsigned char>(data[pos]))) ++pos;
+      if (pos >= size) {
+        pos_ = pos;
+        return Fail("unterminated string");
+      }
+    }
+    const auto c = static_cast<unsigned char>(data[pos]);
+    pos_ = pos;
+    if (c >= 0x80) {
+      const size_t length = Utf8SequenceLength(text_, pos);
+      if (length == 0) return Fail("invalid UTF-8 in string");
+      pos += length;
+      continue;
+    }
+    if (c < 0x20) return Fail("control character in string");
+    if (out != nullptr) out->append(data + run, pos - run);
+    if (c == '"') {
+      pos_ = pos + 1;
+      return true;
+    }
+    if (!ReadEscape(out)) return false;
+    pos = run = pos_;
+  }
+}
+
+bool JsonLexer::ReadHex4(uint32_t& value) {
+  if (text_.size() - pos_ < 4) return Fail("truncated \\u escape");
+  value = 0;
+  for (int i = 0; i < 4; ++i) {
+    const int digit = HexValue(text_[pos_ + i]);
+    if (digit < 0) return Fail("invalid \\u escape");
+    value = value * 16 + static_cast<uint32_t>(digit);
+  }
+  pos_ += 4;
+  return true;
+}
+
+bool JsonLexer::ReadEscape(std::string* out) {
+  ++pos_;  // backslash
+  if (pos_ >= text_.size()) return Fail("unterminated escape");
+  char decoded = 0;
+  switch (text_[pos_]) {
+    case '"': decoded = '"'; break;
+    case '\\': decoded = '\\'; break;
+    case '/': decoded = '/'; break;
+    case 'b': decoded = '\b'; break;
+    case 'f': decoded = '\f'; break;
+    case 'n': decoded = '\n'; break;
+    case 'r': decoded = '\r'; break;
+    case 't': decoded = '\t'; break;
+    case 'u': {
+      ++pos_;
+      uint32_t code = 0;
+      if (!ReadHex4(code)) return false;
+      if (code >= 0xD800 && code < 0xDC00 && text_.substr(pos_, 2) == "\\u") {
+        const size_t save = pos_;
+        pos_ += 2;
+        uint32_t low = 0;
+        if (!ReadHex4(low)) return false;
+        if (low >= 0xDC00 && low < 0xE000) {
+          code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
+        } else {
+          pos_ = save;  // the second escape stands on its own
+        }
+      }
+      if (code >= 0xD800 && code < 0xE000) code = 0xFFFD;
+      if (out != nullptr) AppendUtf8(code, *out);
+      return true;
+    }
+    default: return Fail("invalid escape");
+  }
+  ++pos_;
+  if (out != nullptr) *out += decoded;
+  return true;
+}
+
+bool JsonLexer::Digits() {
+  const size_t begin = pos_;
+  while (pos_ < text_.size() && text_[pos_] >= '0' && text_[pos_] <= '9') ++pos_;
+  return pos_ > begin;
+}
+
+std::string_view JsonLexer::ReadNumber() {
+  const size_t start = pos_;
+  Consume('-');
+  bool ok = Consume('0') || Digits();
+  if (ok && Consume('.')) ok = Digits();
+  if (ok && (Consume('e') || Consume('E'))) {
+    if (!Consume('+')) Consume('-');
+    ok = Digits();
+  }
+  if (!ok) {
+    Fail("invalid number");
+    return {};
+  }
+  return text_.substr(start, pos_ - start);
+}
+
+bool JsonLexer::ReadLiteral(std::string_view word) {
+  if (text_.substr(pos_, word.size()) != word) return Fail("invalid literal");
+  pos_ += word.size();
+  return true;
+}
+
+}  // namespace draguard::webhook
