@@ -1,12 +1,14 @@
 // Fuzzes the admission handler: bytes -> HandleAdmission. The first byte picks the endpoint,
 // content type and checker behaviour; the rest is the body. Invariants: no crash; the answer
 // is always a JSON document (checked with nlohmann's strict acceptor); a 200 answer echoes a
-// response; the scanner agrees with a strict JSON parser on whether the body is JSON.
+// response; the scanner agrees with a strict JSON parser on whether the body is JSON (as far
+// as that parser agrees with Go's, json_reference.h).
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <string_view>
 
+#include "fuzz/json_reference.h"
 #include "nlohmann/json.hpp"
 #include "webhook/admission/handler.h"
 
@@ -57,9 +59,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::abort();
   }
   // Within the limits, a body the scanner accepted must be JSON (the converse does not hold:
-  // the scanner also rejects JSON of the wrong shape).
+  // the scanner also rejects JSON of the wrong shape), where nlohmann agrees with Go.
   bool scanned = ScanAdmissionReview(body, options.scan).ok();
-  if (scanned && body.size() <= options.max_body_bytes && !nlohmann::json::accept(body)) {
+  if (scanned && body.size() <= options.max_body_bytes &&
+      draguard::fuzz::ReferenceApplies(body) && !nlohmann::json::accept(body)) {
     std::abort();
   }
   return 0;

@@ -1,5 +1,7 @@
 #include "policy/common/field_path.h"
 
+#include <charconv>
+
 namespace draguard {
 
 FieldPath FieldPath::Child(std::string_view name) const {
@@ -11,16 +13,23 @@ FieldPath FieldPath::Child(std::string_view name) const {
   return out;
 }
 
+// Each builder reserves the whole result first: one allocation per path, not two.
 FieldPath FieldPath::Index(size_t index) const {
-  FieldPath out = *this;
+  char digits[24];
+  const auto [end, ec] = std::to_chars(digits, digits + sizeof digits, index);
+  FieldPath out;
+  out.path_.reserve(path_.size() + static_cast<size_t>(end - digits) + 2);
+  out.path_ = path_;
   out.path_ += '[';
-  out.path_ += std::to_string(index);
+  out.path_.append(digits, end);
   out.path_ += ']';
   return out;
 }
 
 FieldPath FieldPath::Key(std::string_view key) const {
-  FieldPath out = *this;
+  FieldPath out;
+  out.path_.reserve(path_.size() + key.size() + 2);
+  out.path_ = path_;
   out.path_ += '[';
   out.path_ += key;
   out.path_ += ']';

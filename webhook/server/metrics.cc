@@ -50,12 +50,11 @@ void Sample(std::string& out, std::string_view name, double value) {
 void Metrics::RecordRequest(std::string_view endpoint, std::string_view kind,
                             std::string_view verdict, double seconds) {
   std::lock_guard lock(mu_);
-  const std::tuple<std::string_view, std::string_view, std::string_view> key{endpoint, kind,
-                                                                             verdict};
+  const RequestKeyView key{endpoint, kind, verdict};
   if (auto it = requests_.find(key); it != requests_.end()) {
     ++it->second;
   } else {
-    requests_.emplace(std::tuple<std::string, std::string, std::string>(key), 1);
+    requests_.emplace(RequestKey(key), 1);
   }
   auto histogram = latency_.find(endpoint);
   if (histogram == latency_.end()) histogram = latency_.emplace(endpoint, Histogram{}).first;

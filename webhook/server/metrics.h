@@ -55,7 +55,20 @@ class Metrics {
 
   mutable std::mutex mu_;
   // Transparent comparators: a request looks its counters up without building strings.
-  std::map<std::tuple<std::string, std::string, std::string>, uint64_t, std::less<>> requests_;
+  using RequestKey = std::tuple<std::string, std::string, std::string>;
+  using RequestKeyView = std::tuple<std::string_view, std::string_view, std::string_view>;
+  struct RequestKeyLess {
+    using is_transparent = void;
+    static RequestKeyView View(const RequestKey& k) {
+      return {std::get<0>(k), std::get<1>(k), std::get<2>(k)};
+    }
+    static RequestKeyView View(const RequestKeyView& k) { return k; }
+    template <class A, class B>
+    bool operator()(const A& a, const B& b) const {
+      return View(a) < View(b);
+    }
+  };
+  std::map<RequestKey, uint64_t, RequestKeyLess> requests_;
   std::map<std::string, Histogram, std::less<>> latency_;
   std::atomic<int64_t> active_connections_{0};
   std::atomic<uint64_t> rejected_connections_{0};
