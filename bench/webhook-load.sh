@@ -64,8 +64,8 @@ curl_args=(-sS --max-time 10 --cacert "$work/certs/ca.crt")
 start_draguard() {  # PORT [extra flags...]: starts draguard serve, waits for /readyz
   local port="$1"
   shift
-  # MALLOC_ARENA_MAX as manifests/deployment.yaml sets it.
-  MALLOC_ARENA_MAX=2 "$draguard" serve --listen "127.0.0.1:$port" --threads "$threads" \
+  # The allocator settings of manifests/deployment.yaml.
+  MALLOC_ARENA_MAX=2 GLIBC_TUNABLES=glibc.malloc.tcache_count=128 "$draguard" serve --listen "127.0.0.1:$port" --threads "$threads" \
     --tls-cert-file "$work/certs/tls.crt" --tls-private-key-file "$work/certs/tls.key" "$@" \
     >"$work/draguard-$port.log" 2>&1 &
   pids+=($!)

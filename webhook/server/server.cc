@@ -195,6 +195,9 @@ void Server::Impl::OnAccept(beast::error_code ec, tcp::socket socket) {
       metrics_.ConnectionRejected();
       socket.close(ec);
     } else {
+      // As nginx's tcp_nodelay: an answer is one small write, which Nagle's algorithm would
+      // hold back while the peer delays its ACK of the previous one.
+      socket.set_option(tcp::no_delay(true), ec);
       TlsContext tls = reloader_.Current();
       auto session = std::make_shared<TlsSession>(context_, std::move(socket), *tls.context);
       // The session keeps its context alive even after a rotation replaces it.
