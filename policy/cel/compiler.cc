@@ -75,7 +75,10 @@ SelectorCompileResult CompileSelector(std::string_view expression, const EnvOpti
 
 std::shared_ptr<const SelectorCompileResult> SelectorCache::Compile(std::string_view expression,
                                                                     const EnvOptions& options) {
-  std::string key;
+  // The lookup key is built in a per-thread buffer: the webhook looks up every selector of
+  // every request (twice: validation and the schema check), and a fresh string is a malloc.
+  thread_local std::string key;
+  key.clear();
   key.reserve(expression.size() + 4);
   key.push_back(options.version == KubernetesVersion::k1_35 ? '5' : '4');
   key.push_back(options.mode == EnvOptions::kStoredExpressions ? 'S' : 'N');
@@ -89,12 +92,14 @@ std::shared_ptr<const SelectorCompileResult> SelectorCache::Compile(std::string_
       return it->second->second;
     }
   }
-  // Compile outside the lock; a concurrent duplicate compile is harmless.
+  // A miss: own the key (the buffer is this thread's scratch) and compile outside the lock;
+  // a concurrent duplicate compile is harmless.
+  std::string owned_key = key;
   auto compiled = std::make_shared<const SelectorCompileResult>(CompileSelector(expression, options));
   std::lock_guard<std::mutex> lock(mu_);
-  if (auto it = index_.find(key); it != index_.end()) return it->second->second;
-  lru_.emplace_front(key, compiled);
-  index_[std::move(key)] = lru_.begin();
+  if (auto it = index_.find(owned_key); it != index_.end()) return it->second->second;
+  lru_.emplace_front(owned_key, compiled);
+  index_[std::move(owned_key)] = lru_.begin();
   while (lru_.size() > capacity_ && !lru_.empty()) {
     index_.erase(lru_.back().first);
     lru_.pop_back();
