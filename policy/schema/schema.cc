@@ -106,9 +106,9 @@ std::optional<std::string> Schema::ClosestDomain(std::string_view domain) const 
 }
 
 DomainSchema& Schema::MutableDomain(std::string_view domain) {
-  memo_ = std::make_shared<Memo>();
   auto it = domains_.find(domain);
   if (it == domains_.end()) {
+    memo_ = std::make_shared<Memo>();  // suggestions depend on the set of domain names only
     it = domains_.emplace(std::string(domain), DomainSchema{}).first;
     it->second.domain = std::string(domain);
   }

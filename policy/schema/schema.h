@@ -125,7 +125,7 @@ class Schema {
   struct Memo;
 
   std::map<std::string, DomainSchema, std::less<>> domains_;
-  // Replaced, not cleared, when the domains change: a copy of the schema keeps its own.
+  // Replaced, not cleared, when a domain is added: a copy of the schema keeps its own.
   std::shared_ptr<Memo> memo_;
 };
 

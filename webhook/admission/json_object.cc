@@ -9,8 +9,9 @@
 #include "webhook/admission/json_object.h"
 
 #include <charconv>
-#include <cstdlib>
 #include <cstdint>
+#include <cstdlib>
+#include <optional>
 #include <string>
 #include <system_error>
 
@@ -39,6 +40,9 @@ class TreeParser {
   bool ParseValue(DocNode* node, size_t depth, ObjectRole role);
   bool ParseObject(DocNode* node, size_t depth, ObjectRole role);
   bool ParseArray(DocNode* node, size_t depth);
+  // Steps over the opening bracket of a collection of `kind` at `depth` and the space after
+  // it; false when the collection is too deep.
+  bool Open(DocNode* node, size_t depth, NodeKind kind);
   bool ParseLiteral(DocNode* node);
   bool ParseNumber(DocNode* node);
 
@@ -79,37 +83,42 @@ bool TreeParser::ParseLiteral(DocNode* node) {
   return true;
 }
 
-bool TreeParser::ParseObject(DocNode* node, size_t depth, ObjectRole role) {
+bool TreeParser::Open(DocNode* node, size_t depth, NodeKind kind) {
   if (depth > max_depth_) return false;
-  lexer_.Advance();  // '{'
+  lexer_.Advance();  // '{' or '['
   if (node != nullptr) {
-    node->kind = NodeKind::kMap;
+    node->kind = kind;
     node->flow = true;
   }
   lexer_.SkipSpace();
+  return true;
+}
+
+bool TreeParser::ParseObject(DocNode* node, size_t depth, ObjectRole role) {
+  if (!Open(node, depth, NodeKind::kMap)) return false;
   if (lexer_.Consume('}')) return true;
   // Most objects of a DRA manifest have a handful of members: one allocation, not three.
   if (node != nullptr) node->entries.reserve(4);
-  std::string scratch_key;  // the key of a member that is only checked
   while (true) {
     if (lexer_.Peek() != '"') return false;
+    // The key of a member that is only checked is not decoded.
     k8s::MapEntry* entry = node != nullptr ? &node->entries.emplace_back() : nullptr;
-    std::string& key = entry != nullptr ? entry->key.text : scratch_key;
-    if (!lexer_.ReadString(&key)) return false;
+    if (!lexer_.ReadString(entry != nullptr ? &entry->key.text : nullptr)) return false;
     lexer_.SkipSpace();
     if (!lexer_.Consume(':')) return false;
     lexer_.SkipSpace();
     DocNode* value = nullptr;
     ObjectRole child = ObjectRole::kOther;
-    if (entry != nullptr && role == ObjectRole::kMetadata && key == "managedFields") {
+    if (entry != nullptr && role == ObjectRole::kMetadata && entry->key.text == "managedFields") {
       node->entries.pop_back();
     } else if (entry != nullptr) {
       entry->key.kind = NodeKind::kString;
       entry->key.style = k8s::ScalarStyle::kDoubleQuoted;
       value = &entry->value;
-      if (role == ObjectRole::kRoot && key == "metadata") child = ObjectRole::kMetadata;
+      if (role == ObjectRole::kRoot && entry->key.text == "metadata") {
+        child = ObjectRole::kMetadata;
+      }
     }
-    scratch_key.clear();
     if (!ParseValue(value, depth, child)) return false;
     lexer_.SkipSpace();
     if (lexer_.Consume('}')) return true;
@@ -119,13 +128,7 @@ bool TreeParser::ParseObject(DocNode* node, size_t depth, ObjectRole role) {
 }
 
 bool TreeParser::ParseArray(DocNode* node, size_t depth) {
-  if (depth > max_depth_) return false;
-  lexer_.Advance();  // '['
-  if (node != nullptr) {
-    node->kind = NodeKind::kSequence;
-    node->flow = true;
-  }
-  lexer_.SkipSpace();
+  if (!Open(node, depth, NodeKind::kSequence)) return false;
   if (lexer_.Consume(']')) return true;
   while (true) {
     DocNode* item = node != nullptr ? &node->items.emplace_back() : nullptr;
@@ -190,17 +193,18 @@ std::optional<DocNode> ParseJsonTree(std::string_view json, const JsonObjectOpti
 
 k8s::ObjectVariant DecodeAdmissionObject(std::string_view json, std::string_view kind,
                                          std::string_view version, Diagnostics& out) {
-  std::optional<DocNode> root = ParseJsonTree(json);
-  if (!root.has_value() || root->kind != NodeKind::kMap) {
-    out.Error("webhook.object.invalid", FieldPath(),
-              "request.object is not a JSON object within the nesting limit");
-    return {};
-  }
-  return DecodeAdmissionTree(*root, kind, version, out);
+  const std::optional<DocNode> root = ParseJsonTree(json);
+  const DocNode not_json;  // a null node: refused below like any other non-object
+  return DecodeAdmissionTree(root.has_value() ? *root : not_json, kind, version, out);
 }
 
 k8s::ObjectVariant DecodeAdmissionTree(const DocNode& root, std::string_view kind,
                                        std::string_view version, Diagnostics& out) {
+  if (root.kind != NodeKind::kMap) {
+    out.Error("webhook.object.invalid", FieldPath(),
+              "request.object is not a JSON object within the nesting limit");
+    return {};
+  }
   return k8s::DecodeResourceTree(root, kind, version, out, k8s::UnknownFields::kIgnore);
 }
 

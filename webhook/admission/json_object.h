@@ -48,7 +48,8 @@ std::optional<k8s::DocNode> ParseJsonTree(std::string_view json,
 k8s::ObjectVariant DecodeAdmissionObject(std::string_view json, std::string_view kind,
                                          std::string_view version, Diagnostics& out);
 
-// The same for an object already parsed with ParseJsonTree.
+// The same for a tree already read (ParseJsonTree, ReadJsonTree); a root that is not an
+// object gets the `webhook.object.invalid` error.
 k8s::ObjectVariant DecodeAdmissionTree(const k8s::DocNode& root, std::string_view kind,
                                        std::string_view version, Diagnostics& out);
 

@@ -24,9 +24,8 @@ constexpr char kAdminAccessLabel[] = "resource.kubernetes.io/admin-access";
 // whether an object of a checked kind came out.
 bool DecodeOne(const AdmissionRequest& request, std::string_view json, const k8s::DocNode* tree,
                k8s::ObjectVariant& object, Diagnostics& out) {
-  object = tree != nullptr && tree->kind == k8s::NodeKind::kMap
-               ? DecodeAdmissionTree(*tree, request.kind, request.version, out)
-               : DecodeAdmissionObject(json, request.kind, request.version, out);
+  object = tree != nullptr ? DecodeAdmissionTree(*tree, request.kind, request.version, out)
+                          : DecodeAdmissionObject(json, request.kind, request.version, out);
   return !std::holds_alternative<std::monostate>(object);
 }
 

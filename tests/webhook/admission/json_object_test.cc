@@ -89,6 +89,15 @@ TEST(JsonObjectTest, DecodesTheCheckedKindsAndReportsBadObjects) {
       DecodeAdmissionObject("[1]", "ResourceClaim", "v1", bad)));
   ASSERT_EQ(bad.size(), 1u);
   EXPECT_EQ(bad.items()[0].code, "webhook.object.invalid");
+
+  // The same from a tree the review scanner read: an array is not an object.
+  std::optional<k8s::DocNode> array = ParseJsonTree("[1]");
+  ASSERT_TRUE(array.has_value());
+  Diagnostics from_tree;
+  EXPECT_TRUE(std::holds_alternative<std::monostate>(
+      DecodeAdmissionTree(*array, "ResourceClaim", "v1", from_tree)));
+  ASSERT_EQ(from_tree.size(), 1u);
+  EXPECT_EQ(from_tree.items()[0].code, "webhook.object.invalid");
 }
 
 }  // namespace
