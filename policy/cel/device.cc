@@ -101,9 +101,13 @@ StatusOr<PreparedDevice> PreparedDevice::Prepare(const DeviceData& data,
 
 const Value& PreparedDevice::device() const { return storage_->device_value; }
 
-StatusOr<bool> EvaluateSelector(const Program& program, const PreparedDevice& device,
-                                EvalState& state) {
-  if (std::optional<bool> fast = program.TryFast("device", device.device(), state)) return *fast;
+namespace {
+
+// Kept out of EvaluateSelector so that the fast path, which decides nearly every
+// selector, does not pay for this path's stack frame.
+[[gnu::noinline]] StatusOr<bool> EvaluateInGeneral(const Program& program,
+                                                   const PreparedDevice& device,
+                                                   EvalState& state) {
   Value result = program.Evaluate("device", device.device(), state);
   if (result.is_bool()) return result.bool_value();
   if (result.is_error()) {
@@ -111,6 +115,14 @@ StatusOr<bool> EvaluateSelector(const Program& program, const PreparedDevice& de
   }
   return InvalidArgumentError("CEL result of type " + std::string(result.TypeName()) +
                               " could not be converted to bool: " + result.DebugString());
+}
+
+}  // namespace
+
+StatusOr<bool> EvaluateSelector(const Program& program, const PreparedDevice& device,
+                                EvalState& state) {
+  if (std::optional<bool> fast = program.TryFast("device", device.device(), state)) return *fast;
+  return EvaluateInGeneral(program, device, state);
 }
 
 }  // namespace draguard::cel

@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "policy/cel/evaluator.h"
+#include "policy/cel/internal/same_bytes.h"
 #include "policy/cel/operators.h"
 
 namespace draguard::cel {
@@ -23,33 +24,10 @@ const Value& EmptyMapValue() {
   return *empty;
 }
 
-uint64_t Load64(const char* p) {
-  uint64_t v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-uint32_t Load32(const char* p) {
-  uint32_t v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-
-// Equality of two strings of the same length `n`, with word loads for the short keys of
-// attribute maps (a libc memcmp call costs more than the comparison itself there).
-bool SameBytes(const char* a, const char* b, size_t n) {
-  if (n >= 8) {
-    if (n > 16) return std::memcmp(a, b, n) == 0;
-    return Load64(a) == Load64(b) && Load64(a + n - 8) == Load64(b + n - 8);
-  }
-  if (n >= 4) return Load32(a) == Load32(b) && Load32(a + n - 4) == Load32(b + n - 4);
-  for (size_t i = 0; i < n; ++i) {
-    if (a[i] != b[i]) return false;
-  }
-  return true;
-}
+using internal::SameBytes;
 
 // A string-keyed lookup in `map`, as MapData::Find does for a string key.
-const Value* FindString(const MapData& map, std::string_view key) {
+[[gnu::always_inline]] inline const Value* FindString(const MapData& map, std::string_view key) {
   for (const auto& entry : map.entries) {
     const Value& k = entry.first;
     if (k.kind() != Kind::kString) continue;
@@ -125,8 +103,41 @@ class FastPredicate::Builder {
     n.prepared = node.prepared.fn;
     n.prepared_data = node.prepared.data.get();
     n.cost = cost;
+    if (kids.size() == 2) Fuse(n, node.name, out_.nodes_[kids[0]], out_.nodes_[kids[1]]);
     max_cost_ += 1;
     return Push(n, kids);
+  }
+
+  // Turns `n` into a fused leaf when its operands are a chain and a constant (see Op).
+  static void Fuse(Node& n, std::string_view name, const Node& a, const Node& b) {
+    const bool equality = n.op == Op::kEquals || n.op == Op::kNotEquals;
+    const Node* chain = nullptr;
+    const Node* constant = nullptr;
+    if (a.op == Op::kChain && b.op == Op::kConst) {
+      chain = &a;
+      constant = &b;
+    } else if (equality && a.op == Op::kConst && b.op == Op::kChain) {
+      chain = &b;
+      constant = &a;
+      n.constant_left = true;
+    } else {
+      return;
+    }
+    if (equality) {
+      n.op = n.op == Op::kEquals ? Op::kChainEquals : Op::kChainNotEquals;
+    } else if (name == op::kIn && constant->constant->kind() == Kind::kList) {
+      n.op = Op::kChainIn;
+      n.strings_only = true;
+      for (const Value& e : constant->constant->list().elements) {
+        n.strings_only = n.strings_only && e.kind() == Kind::kString;
+      }
+    } else {
+      n.op = Op::kChainCall;
+    }
+    n.constant = constant->constant;
+    n.variable = chain->variable;
+    n.first_key = chain->first_key;
+    n.key_count = chain->key_count;
   }
 
   // A variable, a field selection or a constant-string index on a chain.
@@ -219,21 +230,10 @@ FastPredicate::Outcome FastPredicate::Evaluate(const Activation& activation, Eva
   return EvalBool(nodes_[root_], cx, cost);
 }
 
-FastPredicate::Outcome FastPredicate::EvaluateOne(std::string_view name, const Value& value,
-                                                  EvalState& state, uint64_t& cost) const {
-  const Value* bound = nullptr;
-  if (variables_.size() > 1) return Outcome::kBail;
-  if (variables_.size() == 1 && variables_[0].size() == name.size() &&
-      SameBytes(variables_[0].data(), name.data(), name.size())) {
-    if (dotted_variable_) return Outcome::kBail;  // see Evaluate()
-    bound = &value;
-  }
-  Context cx{.variables = &bound, .state = state};
-  cost = 0;
-  return EvalBool(nodes_[root_], cx, cost);
-}
-
-const Value* FastPredicate::ResolveChain(const Node& node, Context& cx) const {
+// Inlined into its callers (as are the lookups it makes): this runs for every chain of
+// every evaluation, and a call costs about as much as a short key comparison.
+[[gnu::always_inline]] inline const Value* FastPredicate::ResolveChain(const Node& node,
+                                                                      Context& cx) const {
   const Value* cur = cx.variables[node.variable];
   if (cur == nullptr) return nullptr;
   const uint32_t steps = node.op == Op::kHas ? node.key_count - 1 : node.key_count;
@@ -300,6 +300,23 @@ const Value* FastPredicate::Call(const Node& node, Context& cx,
   return &*scratch;
 }
 
+// Call<2> for a chain and a constant, without visiting the children: the receiver is
+// resolved in place and the constant copied next to it (a function takes one span).
+[[gnu::always_inline]] inline const Value* FastPredicate::ChainCall(
+    const Node& node, Context& cx, std::optional<Value>& scratch) const {
+  const Value* receiver = ResolveChain(node, cx);
+  if (receiver == nullptr) return nullptr;
+  if (node.order != Order::kNone) {
+    if (std::optional<bool> ordered = IntOrder(node, *receiver, *node.constant)) {
+      return &scratch.emplace(Value::Bool(*ordered));
+    }
+  }
+  const std::array<Value, 2> args = {*receiver, *node.constant};
+  scratch.emplace(node.prepared != nullptr ? node.prepared(args, node.prepared_data, cx.state)
+                                           : node.fn(args, cx.state));
+  return scratch->is_error() ? nullptr : &*scratch;
+}
+
 const Value* FastPredicate::Resolve(const Node& node, Context& cx, std::optional<Value>& scratch,
                                     uint64_t& cost) const {
   const Value* v = nullptr;
@@ -313,6 +330,7 @@ const Value* FastPredicate::Resolve(const Node& node, Context& cx, std::optional
         default: v = Call<3>(node, cx, scratch); break;
       }
       break;
+    case Op::kChainCall: v = ChainCall(node, cx, scratch); break;
     default: {
       Outcome o = EvalBool(node, cx, cost);
       if (o == Outcome::kBail) return nullptr;
@@ -324,6 +342,55 @@ const Value* FastPredicate::Resolve(const Node& node, Context& cx, std::optional
   return v;
 }
 
+// The fused leaves are inlined into EvalBool, which every boolean position goes through.
+[[gnu::always_inline]] inline FastPredicate::Outcome FastPredicate::EvalChainEquality(
+    const Node& node, Context& cx, uint64_t& cost) const {
+  const Value* v = ResolveChain(node, cx);
+  if (v == nullptr) return Outcome::kBail;
+  const Value& c = *node.constant;
+  bool equal;
+  if (v->kind() == c.kind() && c.kind() == Kind::kString) {
+    std::string_view x = v->text(), y = c.text();
+    equal = x.size() == y.size() && SameBytes(x.data(), y.data(), x.size());
+  } else if (v->kind() == c.kind() && (c.kind() == Kind::kInt || c.kind() == Kind::kBool)) {
+    equal = c.kind() == Kind::kInt ? v->int_value() == c.int_value()
+                                   : v->bool_value() == c.bool_value();
+  } else {
+    // Operand order matters here: Equal() errs for some left-hand types (cel.md §1.10).
+    Value r = node.constant_left ? Equal(c, *v) : Equal(*v, c);
+    if (!r.is_bool()) return Outcome::kBail;
+    equal = r.bool_value();
+  }
+  cost += node.cost;
+  return equal == (node.op == Op::kChainEquals) ? Outcome::kTrue : Outcome::kFalse;
+}
+
+// A string in a list of strings is a byte comparison per element; any other operand
+// goes through the registered `@in`.
+[[gnu::always_inline]] inline FastPredicate::Outcome FastPredicate::EvalChainIn(
+    const Node& node, Context& cx, uint64_t& cost) const {
+  const Value* v = ResolveChain(node, cx);
+  if (v == nullptr) return Outcome::kBail;
+  bool found = false;
+  if (node.strings_only && v->kind() == Kind::kString) {
+    const std::string_view x = v->text();
+    for (const Value& e : node.constant->list().elements) {
+      const std::string_view y = e.text();
+      if (x.size() == y.size() && SameBytes(x.data(), y.data(), x.size())) {
+        found = true;
+        break;
+      }
+    }
+  } else {
+    std::optional<Value> scratch;
+    const Value* r = Call<2>(node, cx, scratch);
+    if (r == nullptr || !r->is_bool()) return Outcome::kBail;
+    found = r->bool_value();
+  }
+  cost += node.cost;
+  return found ? Outcome::kTrue : Outcome::kFalse;
+}
+
 FastPredicate::Outcome FastPredicate::EvalBool(const Node& node, Context& cx,
                                                uint64_t& cost) const {
   switch (node.op) {
@@ -331,6 +398,11 @@ FastPredicate::Outcome FastPredicate::EvalBool(const Node& node, Context& cx,
     case Op::kOr: return EvalLogic(node, cx, cost);
     case Op::kEquals:
     case Op::kNotEquals: return EvalEquality(node, cx, cost);
+    case Op::kChainEquals:
+    case Op::kChainNotEquals: return EvalChainEquality(node, cx, cost);
+    case Op::kChainIn: return EvalChainIn(node, cx, cost);
+    case Op::kCall:
+    case Op::kChainCall: return EvalCall(node, cx, cost);
     case Op::kHas: {
       const Value* operand = ResolveChain(node, cx);
       if (operand == nullptr || operand->kind() != Kind::kMap) return Outcome::kBail;
@@ -349,6 +421,25 @@ FastPredicate::Outcome FastPredicate::EvalBool(const Node& node, Context& cx,
   }
 }
 
+// A call in a boolean position without the Resolve step (Resolve handles value positions).
+FastPredicate::Outcome FastPredicate::EvalCall(const Node& node, Context& cx,
+                                               uint64_t& cost) const {
+  std::optional<Value> scratch;
+  const Value* v;
+  if (node.op == Op::kChainCall) {
+    v = ChainCall(node, cx, scratch);
+  } else {
+    switch (node.child_count) {
+      case 1: v = Call<1>(node, cx, scratch); break;
+      case 2: v = Call<2>(node, cx, scratch); break;
+      default: v = Call<3>(node, cx, scratch); break;
+    }
+  }
+  if (v == nullptr || !v->is_bool()) return Outcome::kBail;
+  cost += node.cost;
+  return v->bool_value() ? Outcome::kTrue : Outcome::kFalse;
+}
+
 // Evaluator::EvalLogic with errors left to the general evaluator: the first child that
 // decides the result stops the loop.
 FastPredicate::Outcome FastPredicate::EvalLogic(const Node& node, Context& cx,
@@ -356,7 +447,11 @@ FastPredicate::Outcome FastPredicate::EvalLogic(const Node& node, Context& cx,
   const Outcome decisive = node.op == Op::kAnd ? Outcome::kFalse : Outcome::kTrue;
   cost += node.cost;
   for (uint32_t i = 0; i < node.child_count; ++i) {
-    Outcome o = EvalBool(nodes_[children_[node.first_child + i]], cx, cost);
+    const Node& child = nodes_[children_[node.first_child + i]];
+    // The commonest conjunct is evaluated here rather than through another EvalBool frame.
+    Outcome o = child.op == Op::kChainEquals || child.op == Op::kChainNotEquals
+                    ? EvalChainEquality(child, cx, cost)
+                    : EvalBool(child, cx, cost);
     if (o == Outcome::kBail) return o;
     if (o == decisive) return o;
   }

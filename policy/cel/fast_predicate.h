@@ -23,6 +23,7 @@
 
 #include "policy/cel/activation.h"
 #include "policy/cel/functions/registry.h"
+#include "policy/cel/internal/same_bytes.h"
 #include "policy/cel/value.h"
 
 namespace draguard::cel {
@@ -45,25 +46,47 @@ class FastPredicate {
   // general evaluator would report. `state` is handed to library functions only.
   // Thread-safe (const, no shared scratch).
   Outcome Evaluate(const Activation& activation, EvalState& state, uint64_t& cost) const;
-  // The same with `name` the only bound variable (no Activation to build).
+  // The same with `name` the only bound variable (no Activation to build). Inline: a
+  // selector's whole evaluation is often shorter than a call.
   Outcome EvaluateOne(std::string_view name, const Value& value, EvalState& state,
-                      uint64_t& cost) const;
+                      uint64_t& cost) const {
+    const Value* bound = nullptr;
+    if (variables_.size() > 1) return Outcome::kBail;
+    if (variables_.size() == 1 && variables_[0].size() == name.size() &&
+        internal::SameBytes(variables_[0].data(), name.data(), name.size())) {
+      if (dotted_variable_) return Outcome::kBail;  // see Evaluate()
+      bound = &value;
+    }
+    Context cx{.variables = &bound, .state = state};
+    cost = 0;
+    return EvalBool(nodes_[root_], cx, cost);
+  }
 
   FastPredicate(const FastPredicate&) = delete;
   FastPredicate& operator=(const FastPredicate&) = delete;
   ~FastPredicate();
 
  private:
-  enum class Op : uint8_t { kConst, kChain, kHas, kCall, kEquals, kNotEquals, kAnd, kOr };
+  // kChainEquals, kChainNotEquals, kChainIn and kChainCall are fused forms of the
+  // commonest leaves, "chain == constant", "chain in constant list" and
+  // "chain.method(constant)" (or "chain < constant"): the chain's fields are copied into
+  // the node, so that one step resolves and compares without visiting the children (kept
+  // for the rare operands that need the general comparison).
+  enum class Op : uint8_t {
+    kConst, kChain, kHas, kCall, kEquals, kNotEquals, kAnd, kOr,
+    kChainEquals, kChainNotEquals, kChainIn, kChainCall,
+  };
   enum class Order : uint8_t { kNone, kLess, kLessEquals, kGreater, kGreaterEquals };
 
   // One node; children are indexes into nodes_.
   struct Node {
     Op op = Op::kConst;
-    const Value* constant = nullptr;  // kConst
-    uint32_t variable = 0;            // kChain/kHas: index into variables_
-    uint32_t first_key = 0;           // kChain/kHas: keys_[first_key, first_key + key_count)
+    const Value* constant = nullptr;  // kConst; the constant operand of the fused ops
+    uint32_t variable = 0;            // chains (kChain/kHas/fused): index into variables_
+    uint32_t first_key = 0;           // chains: keys_[first_key, first_key + key_count)
     uint32_t key_count = 0;
+    bool constant_left = false;       // kChainEquals/kChainNotEquals: `constant == chain`
+    bool strings_only = false;        // kChainIn: every element of the list is a string
     Function fn = nullptr;            // kCall
     PreparedFunction prepared = nullptr;  // kCall prepared at plan time (constant regex)
     const void* prepared_data = nullptr;
@@ -89,9 +112,13 @@ class FastPredicate {
   template <size_t N>
   const Value* Call(const Node& node, Context& cx, std::optional<Value>& scratch) const;
   const Value* ResolveChain(const Node& node, Context& cx) const;
+  const Value* ChainCall(const Node& node, Context& cx, std::optional<Value>& scratch) const;
   Outcome EvalBool(const Node& node, Context& cx, uint64_t& cost) const;
   Outcome EvalLogic(const Node& node, Context& cx, uint64_t& cost) const;
+  Outcome EvalCall(const Node& node, Context& cx, uint64_t& cost) const;
   Outcome EvalEquality(const Node& node, Context& cx, uint64_t& cost) const;
+  Outcome EvalChainEquality(const Node& node, Context& cx, uint64_t& cost) const;
+  Outcome EvalChainIn(const Node& node, Context& cx, uint64_t& cost) const;
 
   uint32_t root_ = 0;             // children are stored before their parents
   std::vector<Node> nodes_;

@@ -323,17 +323,6 @@ Value Program::Evaluate(const Activation& activation, EvalState& state) const {
   return EvaluateGeneral(activation, state);
 }
 
-std::optional<bool> Program::TryFast(std::string_view name, const Value& value,
-                                    EvalState& state) const {
-  if (fast_ == nullptr) return std::nullopt;
-  uint64_t cost = 0;
-  FastPredicate::Outcome o = fast_->EvaluateOne(name, value, state, cost);
-  if (o == FastPredicate::Outcome::kBail) return std::nullopt;
-  state.cost_ = cost;
-  state.iterations_ = 0;
-  return o == FastPredicate::Outcome::kTrue;
-}
-
 Value Program::Evaluate(std::string_view name, const Value& value, EvalState& state) const {
   if (std::optional<bool> fast = TryFast(name, value, state)) return Value::Bool(*fast);
   Activation activation;
