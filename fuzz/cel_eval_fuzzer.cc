@@ -1,7 +1,8 @@
 // Fuzzes the CEL runtime: every expression that parses is planned and evaluated twice
-// against a fixed GPU device with small limits. Invariants: no crash or sanitizer report,
-// a plan failure is a "program instantiation failed" status, and evaluation is
-// deterministic (same result text both times).
+// against a fixed GPU device with small limits, and once more planned without the fast
+// form (fast_predicate.h). Invariants: no crash or sanitizer report, a plan failure is a
+// "program instantiation failed" status, evaluation is deterministic (same result text
+// both times), and the fast form changes neither the result nor the actual cost.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -51,5 +52,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string first = Describe(draguard::cel::EvaluateSelector(*program, Device(), state));
   std::string second = Describe(draguard::cel::EvaluateSelector(*program, Device(), state));
   if (first != second) std::abort();
+  options.fast_path = false;
+  auto general = draguard::cel::Plan(*parsed.ast, options);
+  if (!general.ok()) std::abort();  // the fast form is built after planning succeeded
+  draguard::cel::EvalState general_state;
+  std::string reference =
+      Describe(draguard::cel::EvaluateSelector(*general, Device(), general_state));
+  if (reference != first || general_state.cost() != state.cost()) std::abort();
   return 0;
 }
