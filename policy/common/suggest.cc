@@ -51,6 +51,12 @@ size_t EditDistance(std::string_view a, std::string_view b, size_t max_distance)
 
 namespace {
 
+std::string AsciiLower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
 bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
   return a.size() == b.size() &&
          std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
@@ -60,6 +66,10 @@ bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
 }
 
 }  // namespace
+
+size_t FoldedEditDistance(std::string_view a, std::string_view b, size_t max_distance) {
+  return EditDistance(AsciiLower(a), AsciiLower(b), max_distance);
+}
 
 std::optional<std::string> ClosestMatch(std::string_view word,
                                         const std::vector<std::string_view>& candidates) {

@@ -16,6 +16,9 @@ namespace draguard {
 // must exceed max_distance.
 size_t EditDistance(std::string_view a, std::string_view b, size_t max_distance = 64);
 
+// EditDistance with ASCII letters compared regardless of case.
+size_t FoldedEditDistance(std::string_view a, std::string_view b, size_t max_distance = 64);
+
 // The candidate closest to `word`, if it is close enough to be a plausible typo: a
 // case-insensitive exact match always wins; otherwise the distance must be at most
 // max(1, word.size() / 3). Ties go to the earlier candidate.

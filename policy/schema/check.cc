@@ -121,11 +121,10 @@ struct Checker {
   // Returns the severity and the closest known domain, if any.
   std::pair<Severity, std::optional<std::string>> UnknownDomainFinding(
       const std::string& domain) const {
-    std::optional<std::string> close = schema.ClosestDomain(domain);
-    if (options.strict) return {Severity::kError, close};
-    const bool typo =
-        close && EditDistance(Lower(domain), Lower(*close), kTypoDistance) <= kTypoDistance;
-    return {typo ? Severity::kWarning : Severity::kInfo, close};
+    Schema::DomainSuggestion close = schema.ClosestDomain(domain);
+    if (options.strict) return {Severity::kError, close.name};
+    const bool typo = close.name && close.folded_distance <= kTypoDistance;
+    return {typo ? Severity::kWarning : Severity::kInfo, close.name};
   }
 
   Diagnostic& Add(Severity severity, std::string code, const FieldPath& field, int offset,

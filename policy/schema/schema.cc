@@ -1,7 +1,6 @@
 #include "policy/schema/schema.h"
 
 #include <algorithm>
-#include <cctype>
 #include <utility>
 
 #include "policy/common/suggest.h"
@@ -84,10 +83,10 @@ std::vector<const DomainSchema*> Schema::DomainsOfDriver(std::string_view driver
 struct Schema::Memo {
   static constexpr size_t kCapacity = 1024;  // forgotten all at once when full
   std::mutex mu;
-  std::map<std::string, std::optional<std::string>, std::less<>> closest;
+  std::map<std::string, Schema::DomainSuggestion, std::less<>> closest;
 };
 
-std::optional<std::string> Schema::ClosestDomain(std::string_view domain) const {
+Schema::DomainSuggestion Schema::ClosestDomain(std::string_view domain) const {
   const std::shared_ptr<Memo> memo = memo_;
   if (memo != nullptr) {
     std::lock_guard lock(memo->mu);
@@ -96,13 +95,16 @@ std::optional<std::string> Schema::ClosestDomain(std::string_view domain) const 
   std::vector<std::string_view> candidates;
   candidates.reserve(domains_.size());
   for (const auto& [name, d] : domains_) candidates.push_back(name);
-  std::optional<std::string> close = ClosestMatch(domain, candidates);
+  DomainSuggestion suggestion{.name = ClosestMatch(domain, candidates)};
+  if (suggestion.name) {
+    suggestion.folded_distance = FoldedEditDistance(domain, *suggestion.name);
+  }
   if (memo != nullptr) {
     std::lock_guard lock(memo->mu);
     if (memo->closest.size() >= Memo::kCapacity) memo->closest.clear();
-    memo->closest.emplace(std::string(domain), close);
+    memo->closest.emplace(std::string(domain), suggestion);
   }
-  return close;
+  return suggestion;
 }
 
 DomainSchema& Schema::MutableDomain(std::string_view domain) {

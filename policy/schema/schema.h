@@ -113,10 +113,15 @@ class Schema {
   const std::map<std::string, DomainSchema, std::less<>>& domains() const { return domains_; }
   bool empty() const { return domains_.empty(); }
   // The known domain that `domain` is most likely a typo of (ClosestMatch over domains()),
-  // remembered per schema: the webhook is asked about the same private domains on every
+  // and the edit distance between the two ignoring letter case (0 without a name).
+  struct DomainSuggestion {
+    std::optional<std::string> name;
+    size_t folded_distance = 0;
+  };
+  // Remembered per schema: the webhook is asked about the same private domains on every
   // request, and the comparison with every known domain costs more than the rest of a
   // selector's checks. Thread safe.
-  std::optional<std::string> ClosestDomain(std::string_view domain) const;
+  DomainSuggestion ClosestDomain(std::string_view domain) const;
 
   // Adds or merges a domain (catalog, user file or slice observations).
   DomainSchema& MutableDomain(std::string_view domain);

@@ -31,6 +31,19 @@ TEST(EditDistanceTest, StopsAtTheBound) {
   EXPECT_EQ(EditDistance("a", "abcdefgh", 2), 3u);
 }
 
+class FoldedEditDistanceTest : public testing::TestWithParam<DistanceCase> {};
+
+TEST_P(FoldedEditDistanceTest, IgnoresLetterCase) {
+  EXPECT_EQ(FoldedEditDistance(GetParam().a, GetParam().b), GetParam().want);
+  EXPECT_EQ(FoldedEditDistance(GetParam().b, GetParam().a), GetParam().want);
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, FoldedEditDistanceTest,
+                         testing::Values(DistanceCase{"productname", "productName", 0},
+                                         DistanceCase{"GPU.Nvida.com", "gpu.nvidia.com", 1},
+                                         DistanceCase{"nic.example.com", "net.example.com", 2},
+                                         DistanceCase{"", "ABC", 3}));
+
 TEST(ClosestMatchTest, PrefersCaseInsensitiveMatch) {
   EXPECT_EQ(ClosestMatch("productname", {"productName", "productFamily"}), "productName");
   EXPECT_EQ(ClosestMatch("deviceClasName", {"deviceClassName", "count"}), "deviceClassName");
