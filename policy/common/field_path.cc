@@ -1,40 +1,37 @@
 #include "policy/common/field_path.h"
 
+#include <algorithm>
 #include <charconv>
 
 namespace draguard {
 
-FieldPath FieldPath::Child(std::string_view name) const {
+FieldPath FieldPath::Extended(std::initializer_list<std::string_view> parts) const {
+  size_t size = size_;
+  for (std::string_view part : parts) size += part.size();
   FieldPath out;
-  out.path_.reserve(path_.size() + name.size() + 1);
-  out.path_ = path_;
-  if (!out.path_.empty()) out.path_ += '.';
-  out.path_ += name;
+  out.size_ = size;
+  char* end = out.inline_;
+  if (out.on_heap()) {
+    out.heap_.resize(size);
+    end = out.heap_.data();
+  }
+  const std::string_view base = text();
+  end = std::copy(base.begin(), base.end(), end);
+  for (std::string_view part : parts) end = std::copy(part.begin(), part.end(), end);
   return out;
 }
 
-// Each builder reserves the whole result first: one allocation per path, not two.
+FieldPath FieldPath::Child(std::string_view name) const {
+  return empty() ? Extended({name}) : Extended({".", name});
+}
+
 FieldPath FieldPath::Index(size_t index) const {
   char digits[24];
   const auto [end, ec] = std::to_chars(digits, digits + sizeof digits, index);
-  FieldPath out;
-  out.path_.reserve(path_.size() + static_cast<size_t>(end - digits) + 2);
-  out.path_ = path_;
-  out.path_ += '[';
-  out.path_.append(digits, end);
-  out.path_ += ']';
-  return out;
+  return Extended({"[", std::string_view(digits, static_cast<size_t>(end - digits)), "]"});
 }
 
-FieldPath FieldPath::Key(std::string_view key) const {
-  FieldPath out;
-  out.path_.reserve(path_.size() + key.size() + 2);
-  out.path_ = path_;
-  out.path_ += '[';
-  out.path_ += key;
-  out.path_ += ']';
-  return out;
-}
+FieldPath FieldPath::Key(std::string_view key) const { return Extended({"[", key, "]"}); }
 
 namespace {
 

@@ -54,6 +54,86 @@ nlohmann::json ToJson(const DocNode& node) {
   return nullptr;
 }
 
+// Writes `text` as a JSON string the way nlohmann's serializer does without ensure_ascii:
+// the two-character escapes it knows, \u00xx for other control bytes, everything else as is.
+// False for text with a non-ASCII byte, whose UTF-8 checks and replacement are left to
+// nlohmann.
+bool AppendAsciiJsonString(std::string_view text, std::string& out) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  out += '"';
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte >= 0x80) return false;
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (byte < 0x20) {
+          out += "\\u00";
+          out += kHex[byte >> 4];
+          out += kHex[byte & 0xF];
+        } else {
+          out += c;
+        }
+    }
+  }
+  out += '"';
+  return true;
+}
+
+bool AppendCompactJson(const DocNode& node, std::string& out);
+
+// An object as nlohmann holds it, in a std::map: members sorted by key, and of repeated keys
+// the last one's value.
+bool AppendJsonObject(const DocNode& node, std::string& out) {
+  std::vector<const MapEntry*> members;
+  members.reserve(node.entries.size());
+  for (const MapEntry& e : node.entries) members.push_back(&e);
+  std::stable_sort(members.begin(), members.end(), [](const MapEntry* a, const MapEntry* b) {
+    return a->key.text < b->key.text;
+  });
+  out += '{';
+  bool first = true;
+  for (size_t i = 0; i < members.size(); ++i) {
+    if (i + 1 < members.size() && members[i + 1]->key.text == members[i]->key.text) continue;
+    if (!first) out += ',';
+    first = false;
+    if (!AppendAsciiJsonString(members[i]->key.text, out)) return false;
+    out += ':';
+    if (!AppendCompactJson(members[i]->value, out)) return false;
+  }
+  out += '}';
+  return true;
+}
+
+// Appends what ToJson(node).dump() gives. False when the tree holds a float or non-ASCII
+// text: nlohmann's number formatting and UTF-8 handling are not repeated here.
+bool AppendCompactJson(const DocNode& node, std::string& out) {
+  switch (node.kind) {
+    case NodeKind::kNull: out += "null"; return true;
+    case NodeKind::kBool: out += node.bool_value ? "true" : "false"; return true;
+    case NodeKind::kInt: out += std::to_string(node.int_value); return true;
+    case NodeKind::kFloat: return false;
+    case NodeKind::kString: return AppendAsciiJsonString(node.text, out);
+    case NodeKind::kSequence: {
+      out += '[';
+      for (size_t i = 0; i < node.items.size(); ++i) {
+        if (i > 0) out += ',';
+        if (!AppendCompactJson(node.items[i], out)) return false;
+      }
+      out += ']';
+      return true;
+    }
+    case NodeKind::kMap: return AppendJsonObject(node, out);
+  }
+  return false;
+}
+
 }  // namespace
 
 bool ExpectKind(const DocNode& node, NodeKind want, const FieldPath& path, DecodeContext& ctx) {
@@ -62,7 +142,12 @@ bool ExpectKind(const DocNode& node, NodeKind want, const FieldPath& path, Decod
   return false;
 }
 
+// Opaque parameters are decoded on every admission request, and building an nlohmann value
+// to print them cost about 15,000 instructions a request (callgrind, bench/webhook_bench.cc);
+// the common trees are written directly, with the same text.
 std::string NodeToJson(const DocNode& node) {
+  std::string json;
+  if (AppendCompactJson(node, json)) return json;
   try {
     return ToJson(node).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   } catch (const std::exception&) {

@@ -139,38 +139,48 @@ void ValidateRequest(Reporter& r, const k8s::DeviceRequest& request, const Field
   }
 }
 
+// The codes of one list of request references (a constraint's or a config's), spelled out so
+// that no code string is built unless a finding is reported.
+struct RequestRefCodes {
+  std::string_view too_many, duplicate, invalid, unknown;
+};
+
+constexpr RequestRefCodes kConstraintRefCodes = {
+    "claim.constraint.requests.too-many", "claim.constraint.requests.duplicate",
+    "claim.constraint.requests.invalid", "claim.constraint.requests.unknown"};
+constexpr RequestRefCodes kConfigRefCodes = {
+    "claim.config.requests.too-many", "claim.config.requests.duplicate",
+    "claim.config.requests.invalid", "claim.config.requests.unknown"};
+
 // VAL validateRequestNameRef.
-void ValidateRequestRef(Reporter& r, std::string_view code_prefix, const std::string& ref,
+void ValidateRequestRef(Reporter& r, const RequestRefCodes& codes, const std::string& ref,
                         const FieldPath& at, const RequestNames& names) {
-  std::string invalid = std::string(code_prefix) + ".invalid";
   std::vector<std::string_view> segments = SplitString(ref, '/');
   if (segments.size() > 2) {
-    r.Invalid(invalid, at, FieldValue::String(ref), kRefMessage);
+    r.Invalid(codes.invalid, at, FieldValue::String(ref), kRefMessage);
     return;
   }
   for (std::string_view segment : segments) {
     for (const std::string& m : IsDNS1123Label(segment)) {
-      r.Invalid(invalid, at, FieldValue::String(segment), m);
+      r.Invalid(codes.invalid, at, FieldValue::String(segment), m);
     }
   }
   if (names.count(ref) == 0) {
-    Diagnostic& d =
-        r.Invalid(std::string(code_prefix) + ".unknown", at, FieldValue::String(ref), kRefMessage);
+    Diagnostic& d = r.Invalid(codes.unknown, at, FieldValue::String(ref), kRefMessage);
     std::vector<std::string_view> candidates(names.begin(), names.end());
     if (auto m = ClosestMatch(ref, candidates)) d.suggestion = *m;
   }
 }
 
-void ValidateRequestRefs(Reporter& r, std::string_view code_prefix,
+void ValidateRequestRefs(Reporter& r, const RequestRefCodes& codes,
                          const std::vector<std::string>& refs, const FieldPath& at,
                          const ValidationOptions& options, const RequestNames& names) {
-  std::string prefix(code_prefix);
-  ValidateList(r, prefix + ".too-many", refs, kDeviceRequestsMaxSize, at, options,
+  ValidateList(r, codes.too_many, refs, kDeviceRequestsMaxSize, at, options,
                [&](const std::string& ref, const FieldPath& ref_at) {
-                 ValidateRequestRef(r, prefix, ref, ref_at, names);
+                 ValidateRequestRef(r, codes, ref, ref_at, names);
                });
   if (refs.size() <= kDeviceRequestsMaxSize || options.Is134()) {
-    CheckUnique(r, prefix + ".duplicate", refs, at, options, "",
+    CheckUnique(r, codes.duplicate, refs, at, options, "",
                 [](const std::string& s) { return s; });
   }
 }
@@ -195,7 +205,7 @@ void AdviseAttribute(Reporter& r, const k8s::DeviceConstraint& c, const FieldPat
 
 void ValidateConstraint(Reporter& r, const k8s::DeviceConstraint& c, const FieldPath& at,
                         const ValidationOptions& options, const RequestNames& names) {
-  ValidateRequestRefs(r, "claim.constraint.requests", c.requests, at.Child("requests"), options,
+  ValidateRequestRefs(r, kConstraintRefCodes, c.requests, at.Child("requests"), options,
                       names);
   if (c.match_attribute.has_value()) {
     ValidateFullyQualifiedName(r, "claim.constraint.match-attribute.invalid", *c.match_attribute,
@@ -235,7 +245,7 @@ void ValidateDeviceClaim(Reporter& r, const k8s::DeviceClaim& claim, const Field
   ValidateList(r, "claim.config.too-many", claim.config, kDeviceConfigMaxSize,
                devices.Child("config"), options,
                [&](const k8s::DeviceClaimConfiguration& config, const FieldPath& at) {
-                 ValidateRequestRefs(r, "claim.config.requests", config.requests,
+                 ValidateRequestRefs(r, kConfigRefCodes, config.requests,
                                      at.Child("requests"), options, names);
                  ValidateDeviceConfiguration(r, config, at, stored);
                });

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 namespace draguard {
 namespace {
 
@@ -10,6 +12,34 @@ TEST(FieldPathTest, BuildsApiServerStylePaths) {
   EXPECT_EQ(p.Child("count").String(), "spec.devices.requests[0].exactly.count");
   EXPECT_EQ(FieldPath().Child("metadata").String(), "metadata");
   EXPECT_EQ(FieldPath("metadata").Child("labels").Key("a/b").String(), "metadata.labels[a/b]");
+}
+
+// Paths longer than the inline buffer move to the heap; both kinds build and compare alike.
+TEST(FieldPathTest, LongPathsBuildAndCompareLikeShortOnes) {
+  const std::string key(120, 'k');
+  FieldPath inline_root("metadata");
+  FieldPath long_path = inline_root.Child("labels").Key(key);
+  EXPECT_EQ(long_path.String(), "metadata.labels[" + key + "]");
+  EXPECT_EQ(long_path.Child("x").Index(3).String(), "metadata.labels[" + key + "].x[3]");
+  EXPECT_EQ(FieldPath(long_path.String()), long_path);
+  EXPECT_FALSE(long_path == inline_root);
+  FieldPath copy = long_path;
+  EXPECT_EQ(copy.String(), long_path.String());
+  EXPECT_EQ(inline_root.String(), "metadata");  // building children left the parent as it was
+}
+
+// Every length around the inline capacity (88 bytes) renders the same text.
+TEST(FieldPathTest, GrowsAcrossTheInlineCapacity) {
+  FieldPath path("r");
+  std::string want = "r";
+  for (int i = 0; i < 40; ++i) {
+    path = path.Child("ab");
+    want += ".ab";
+    ASSERT_EQ(path.String(), want) << i;
+    ASSERT_FALSE(path.empty());
+  }
+  EXPECT_TRUE(FieldPath().empty());
+  EXPECT_EQ(FieldPath(), FieldPath(""));
 }
 
 struct SplitCase {

@@ -27,6 +27,16 @@ const std::string kDns1035 =
     "alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or "
     "'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
 
+const std::string kDns1123Subdomain =
+    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or "
+    "'.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used "
+    "for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+
+const std::string kDns1123Label =
+    "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and "
+    "must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex "
+    "used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
+
 INSTANTIATE_TEST_SUITE_P(
     Apimachinery, NameValidationTest,
     testing::Values(
@@ -34,6 +44,15 @@ INSTANTIATE_TEST_SUITE_P(
         MessageCase{IsDNS1123Label,
                     std::string(62, 'a') + ".b",
                     {"must be no more than 63 characters", "must not contain dots"}},
+        // Subdomains are matched label by label, in place; empty labels are refused.
+        MessageCase{IsDNS1123Subdomain, "gpu.example.com", {}},
+        MessageCase{IsDNS1123Subdomain, "a", {}},
+        MessageCase{IsDNS1123Subdomain, "a..b", {kDns1123Subdomain}},
+        MessageCase{IsDNS1123Subdomain, ".a", {kDns1123Subdomain}},
+        MessageCase{IsDNS1123Subdomain, "a.", {kDns1123Subdomain}},
+        MessageCase{IsDNS1123Subdomain, "", {kDns1123Subdomain}},
+        MessageCase{IsDNS1123Subdomain, "a.B", {kDns1123Subdomain}},
+        MessageCase{IsDNS1123Label, "a..b", {kDns1123Label}},
         MessageCase{IsDNS1035Label, "abc-123", {}},
         MessageCase{IsDNS1035Label, "123-abc", {kDns1035}},
         MessageCase{IsDNS1035Label, "abc-", {kDns1035}},
@@ -47,6 +66,8 @@ TEST(NameValidationTest, MaskTrailingDashReplacesTwoBytes) {
 
 TEST(NameValidationTest, SplitStringKeepsEmptyParts) {
   EXPECT_EQ(SplitString("/a//", '/'), (std::vector<std::string_view>{"", "a", "", ""}));
+  EXPECT_EQ(SplitString("", '/'), (std::vector<std::string_view>{""}));
+  EXPECT_EQ(SplitString("a/b", '/'), (std::vector<std::string_view>{"a", "b"}));
 }
 
 }  // namespace
