@@ -24,8 +24,6 @@ using internal::Access;
 using internal::Comparison;
 using internal::Facts;
 
-constexpr std::string_view kStandardDomain = "resource.kubernetes.io";
-
 // Unknown domains this close to a known one (edits, ignoring case) are taken for typos.
 constexpr size_t kTypoDistance = 2;
 

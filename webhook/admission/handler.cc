@@ -12,6 +12,9 @@ namespace {
 
 constexpr std::string_view kReviewV1 = "admission.k8s.io/v1";
 constexpr std::string_view kReviewV1beta1 = "admission.k8s.io/v1beta1";
+// Reviews up to this size leave their trees' storage to the next review on the same thread
+// (typical DRA reviews are 2-10 KB); the storage of larger ones is freed.
+constexpr size_t kKeptReviewBytes = 64 * 1024;
 
 HttpAdmissionResponse Respond(int http_status, Verdict verdict, const AdmissionResponseFields& f,
                               std::string kind = {}) {
@@ -206,9 +209,21 @@ HttpAdmissionResponse HandleAdmission(const HttpAdmissionRequest& http, Admissio
     return Reject(400, "contentType=" + std::string(http.content_type) +
                            ", expected application/json");
   }
-  StatusOr<ReviewFields> review = ScanAdmissionReview(http.body, options.scan);
-  if (!review.ok()) return Reject(400, "cannot decode AdmissionReview: " + review.status().message());
-  const ReviewFields& r = *review;
+  // One ReviewFields per thread: the trees of the previous review lend their storage to this
+  // one's (ScanAdmissionReview), which saves a third of the allocations of a request.
+  // HandleAdmission runs to completion on its thread, so no other request shares it; after an
+  // unusually large review the storage is given back rather than kept for the thread's life.
+  thread_local ReviewFields scratch;
+  struct ReleaseLarge {
+    const std::string_view body;
+    ~ReleaseLarge() {
+      if (body.size() > kKeptReviewBytes) scratch = ReviewFields{};
+    }
+  } release{http.body};
+  if (Status scanned = ScanAdmissionReview(http.body, options.scan, scratch); !scanned.ok()) {
+    return Reject(400, "cannot decode AdmissionReview: " + scanned.message());
+  }
+  const ReviewFields& r = scratch;
   if ((r.api_version != kReviewV1 && r.api_version != kReviewV1beta1) ||
       r.review_kind != "AdmissionReview") {
     return Reject(400, "expected apiVersion admission.k8s.io/v1, kind AdmissionReview; got \"" +

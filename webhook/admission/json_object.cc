@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <system_error>
+#include <vector>
 
 #include "policy/k8s/decode.h"
 #include "webhook/admission/json_lexer.h"
@@ -35,8 +36,11 @@ class TreeParser {
   bool Parse(DocNode& root, size_t depth) { return ParseValue(&root, depth, ObjectRole::kRoot); }
 
  private:
-  // Each Parse* reads one value at the lexer's position into `node`, a default-constructed
-  // slot, or only checks it when `node` is null. `depth` counts the collections around it.
+  // Each Parse* reads one value at the lexer's position into `node`, or only checks it when
+  // `node` is null. `depth` counts the collections around it. `node` may hold a value of an
+  // earlier parse (see ReadJsonTree): every field is set again, and its strings and child
+  // vectors are reused, members and items by position, so that a review shaped like the
+  // previous one is read without allocating or freeing.
   bool ParseValue(DocNode* node, size_t depth, ObjectRole role);
   bool ParseObject(DocNode* node, size_t depth, ObjectRole role);
   bool ParseArray(DocNode* node, size_t depth);
@@ -50,7 +54,35 @@ class TreeParser {
   size_t max_depth_;
 };
 
+// Clears what a value of any kind sets, keeping the capacity of the strings. Children are
+// the collection parsers' to reuse (ParseValue drops those a scalar cannot have).
+void ResetScalarFields(DocNode& node) {
+  node.kind = NodeKind::kNull;
+  node.text.clear();
+  node.tag.clear();
+  node.style = k8s::ScalarStyle::kPlain;
+  node.flow = false;
+  node.from_alias = false;
+  node.offset = 0;
+  node.position = {};
+  node.bool_value = false;
+  node.int_value = 0;
+  node.float_value = 0;
+}
+
+// The slot for the `used`-th child of `children`: an earlier parse's when there is one.
+template <class T>
+T& Slot(std::vector<T>& children, size_t used) {
+  return used < children.size() ? children[used] : children.emplace_back();
+}
+
 bool TreeParser::ParseValue(DocNode* node, size_t depth, ObjectRole role) {
+  if (node != nullptr) {
+    ResetScalarFields(*node);
+    const char c = lexer_.Peek();
+    if (c != '{') node->entries.clear();
+    if (c != '[') node->items.clear();
+  }
   switch (lexer_.Peek()) {
     case '{': return ParseObject(node, depth + 1, role);
     case '[': return ParseArray(node, depth + 1);
@@ -96,48 +128,63 @@ bool TreeParser::Open(DocNode* node, size_t depth, NodeKind kind) {
 
 bool TreeParser::ParseObject(DocNode* node, size_t depth, ObjectRole role) {
   if (!Open(node, depth, NodeKind::kMap)) return false;
-  if (lexer_.Consume('}')) return true;
+  size_t used = 0;  // members read into node->entries; later slots are an earlier parse's
   // Most objects of a DRA manifest have a handful of members: one allocation, not three.
-  if (node != nullptr) node->entries.reserve(4);
-  while (true) {
-    if (lexer_.Peek() != '"') return false;
+  if (node != nullptr && node->entries.empty()) node->entries.reserve(4);
+  bool ok = lexer_.Consume('}');
+  while (!ok) {
+    if (lexer_.Peek() != '"') break;
     // The key of a member that is only checked is not decoded.
-    k8s::MapEntry* entry = node != nullptr ? &node->entries.emplace_back() : nullptr;
-    if (!lexer_.ReadString(entry != nullptr ? &entry->key.text : nullptr)) return false;
+    k8s::MapEntry* entry = node != nullptr ? &Slot(node->entries, used) : nullptr;
+    if (entry != nullptr) ResetScalarFields(entry->key);
+    if (!lexer_.ReadString(entry != nullptr ? &entry->key.text : nullptr)) break;
     lexer_.SkipSpace();
-    if (!lexer_.Consume(':')) return false;
+    if (!lexer_.Consume(':')) break;
     lexer_.SkipSpace();
     DocNode* value = nullptr;
     ObjectRole child = ObjectRole::kOther;
-    if (entry != nullptr && role == ObjectRole::kMetadata && entry->key.text == "managedFields") {
-      node->entries.pop_back();
-    } else if (entry != nullptr) {
+    // Skipping a member leaves its slot to the next one.
+    if (entry != nullptr && !(role == ObjectRole::kMetadata && entry->key.text == "managedFields")) {
       entry->key.kind = NodeKind::kString;
       entry->key.style = k8s::ScalarStyle::kDoubleQuoted;
       value = &entry->value;
+      ++used;
       if (role == ObjectRole::kRoot && entry->key.text == "metadata") {
         child = ObjectRole::kMetadata;
       }
     }
-    if (!ParseValue(value, depth, child)) return false;
+    if (!ParseValue(value, depth, child)) break;
     lexer_.SkipSpace();
-    if (lexer_.Consume('}')) return true;
-    if (!lexer_.Consume(',')) return false;
-    lexer_.SkipSpace();
+    if (lexer_.Consume('}')) {
+      ok = true;
+    } else if (!lexer_.Consume(',')) {
+      break;
+    } else {
+      lexer_.SkipSpace();
+    }
   }
+  if (node != nullptr) node->entries.resize(used);
+  return ok;
 }
 
 bool TreeParser::ParseArray(DocNode* node, size_t depth) {
   if (!Open(node, depth, NodeKind::kSequence)) return false;
-  if (lexer_.Consume(']')) return true;
-  while (true) {
-    DocNode* item = node != nullptr ? &node->items.emplace_back() : nullptr;
-    if (!ParseValue(item, depth, ObjectRole::kOther)) return false;
+  size_t used = 0;  // as in ParseObject
+  bool ok = lexer_.Consume(']');
+  while (!ok) {
+    DocNode* item = node != nullptr ? &Slot(node->items, used++) : nullptr;
+    if (!ParseValue(item, depth, ObjectRole::kOther)) break;
     lexer_.SkipSpace();
-    if (lexer_.Consume(']')) return true;
-    if (!lexer_.Consume(',')) return false;
-    lexer_.SkipSpace();
+    if (lexer_.Consume(']')) {
+      ok = true;
+    } else if (!lexer_.Consume(',')) {
+      break;
+    } else {
+      lexer_.SkipSpace();
+    }
   }
+  if (node != nullptr) node->items.resize(used);
+  return ok;
 }
 
 // Integers that fit int64 are ints with their decimal text ("-0" is 0); integers up to

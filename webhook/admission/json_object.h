@@ -28,11 +28,13 @@ struct JsonObjectOptions {
 
 class JsonLexer;
 
-// Reads one JSON value at `lexer`'s position (after any space) into `root`, a default
-// DocNode, leaving the lexer right after it: the reader behind ParseJsonTree, for the review
-// scanner, which builds request.object's tree during its one pass over the review. `depth`
-// is the nesting around the value; collections deeper than `max_depth` in all are refused.
-// False on invalid JSON (lexer.pos() is near the offending byte).
+// Reads one JSON value at `lexer`'s position (after any space) into `root`, leaving the lexer
+// right after it: the reader behind ParseJsonTree, for the review scanner, which builds
+// request.object's tree during its one pass over the review. `root` may be a default DocNode
+// or the tree of an earlier call, whose strings and vectors are reused (every field is set
+// again). `depth` is the nesting around the value; collections deeper than `max_depth` in all
+// are refused. False on invalid JSON (lexer.pos() is near the offending byte; `root` then holds
+// a partial tree).
 bool ReadJsonTree(JsonLexer& lexer, size_t depth, size_t max_depth, k8s::DocNode& root);
 
 // The DocNode tree of a JSON text; nullopt when it is not valid JSON (RFC 8259, with

@@ -27,6 +27,7 @@ struct Target {
   bool* present = nullptr;
   std::string_view* raw = nullptr;
   std::optional<k8s::DocNode>* tree = nullptr;
+  std::optional<k8s::DocNode>* spare = nullptr;  // kTree: an earlier tree to read into
 };
 
 Target Ignore() { return {}; }
@@ -35,15 +36,23 @@ Target String(std::string* s, bool* present = nullptr) {
   return {.kind = Target::Kind::kString, .str = s, .present = present};
 }
 Target Bool(bool* b) { return {.kind = Target::Kind::kBool, .boolean = b}; }
-Target Tree(std::string_view* raw, std::optional<k8s::DocNode>* tree) {
-  return {.kind = Target::Kind::kTree, .raw = raw, .tree = tree};
+Target Tree(std::string_view* raw, std::optional<k8s::DocNode>* tree,
+            std::optional<k8s::DocNode>* spare) {
+  return {.kind = Target::Kind::kTree, .raw = raw, .tree = tree, .spare = spare};
 }
+
+// The trees of an earlier scan, whose storage the new trees reuse (ReadJsonTree).
+struct SpareTrees {
+  std::optional<k8s::DocNode> object;
+  std::optional<k8s::DocNode> old_object;
+};
 
 
 class Scanner {
  public:
-  Scanner(std::string_view text, const ScanOptions& options, ReviewFields& out)
-      : text_(text), lexer_(text), options_(options), out_(out) {}
+  Scanner(std::string_view text, const ScanOptions& options, ReviewFields& out,
+          SpareTrees& spares)
+      : text_(text), lexer_(text), options_(options), out_(out), spares_(spares) {}
 
   Status Run() {
     lexer_.SkipSpace();
@@ -87,7 +96,9 @@ class Scanner {
     target.tree->reset();
     *target.raw = {};
     if (lexer_.Peek() == 'n') return lexer_.ReadLiteral("null") || LexError();
-    k8s::DocNode& tree = target.tree->emplace();
+    k8s::DocNode& tree = target.spare->has_value() ? target.tree->emplace(std::move(**target.spare))
+                                                   : target.tree->emplace();
+    target.spare->reset();
     if (!ReadJsonTree(lexer_, depth, options_.max_depth, tree)) {
       target.tree->reset();
       return FailFalse(*lexer_.error() != '\0' ? lexer_.error() : "invalid JSON value");
@@ -192,8 +203,10 @@ class Scanner {
     if (key == "namespace") return String(&out_.name_space);
     if (key == "name") return String(&out_.name);
     if (key == "dryRun") return Bool(&out_.dry_run);
-    if (key == "object") return Tree(&out_.object, &out_.object_tree);
-    if (key == "oldObject") return Tree(&out_.old_object, &out_.old_object_tree);
+    if (key == "object") return Tree(&out_.object, &out_.object_tree, &spares_.object);
+    if (key == "oldObject") {
+      return Tree(&out_.old_object, &out_.old_object_tree, &spares_.old_object);
+    }
     return Ignore();
   }
 
@@ -201,15 +214,22 @@ class Scanner {
   JsonLexer lexer_;
   const ScanOptions& options_;
   ReviewFields& out_;
+  SpareTrees& spares_;
   Status error_;
 };
 
 }  // namespace
 
+Status ScanAdmissionReview(std::string_view json, const ScanOptions& options, ReviewFields& out) {
+  SpareTrees spares{.object = std::move(out.object_tree),
+                    .old_object = std::move(out.old_object_tree)};
+  out = ReviewFields{};
+  return Scanner(json, options, out, spares).Run();
+}
+
 StatusOr<ReviewFields> ScanAdmissionReview(std::string_view json, const ScanOptions& options) {
   ReviewFields fields;
-  Scanner scanner(json, options, fields);
-  Status status = scanner.Run();
+  Status status = ScanAdmissionReview(json, options, fields);
   if (!status.ok()) return status;
   return fields;
 }

@@ -51,6 +51,12 @@ struct ReviewFields {
 // handler reads has the wrong JSON type. Never throws; runs in time linear in the input.
 StatusOr<ReviewFields> ScanAdmissionReview(std::string_view json, const ScanOptions& options = {});
 
+// The same into `out`, whose every field is replaced; the storage of its trees from an
+// earlier scan is reused for the new ones, so that a caller scanning review after review
+// (the webhook keeps one ReviewFields per thread) neither allocates nor frees their nodes
+// while the reviews keep their shape. After an error `out` holds partial fields.
+Status ScanAdmissionReview(std::string_view json, const ScanOptions& options, ReviewFields& out);
+
 }  // namespace draguard::webhook
 
 #endif  // DRAGUARD_WEBHOOK_ADMISSION_REVIEW_SCANNER_H_

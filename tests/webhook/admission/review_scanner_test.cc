@@ -1,6 +1,7 @@
 #include "webhook/admission/review_scanner.h"
 
 #include <string>
+#include <vector>
 
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
@@ -112,6 +113,71 @@ TEST(ScannerTest, DepthLimit) {
   options.max_depth = 4;
   EXPECT_TRUE(ScanAdmissionReview(R"({"a":[[{"b":1}]]})", options).ok());
   EXPECT_FALSE(ScanAdmissionReview(R"({"a":[[{"b":[]}]]})", options).ok());
+}
+
+// Every field of a node, children included, so that a value left over from an earlier scan
+// cannot hide: "string/2/flow0:\"x\"/b0/i0/f0{key=value,...}[item,...]".
+std::string Describe(const k8s::DocNode& n) {
+  std::string out = std::string(k8s::NodeKindName(n.kind)) + "/" +
+                    std::to_string(static_cast<int>(n.style)) + "/flow" +
+                    std::to_string(n.flow) + std::to_string(n.from_alias) + ":\"" + n.text +
+                    "\"" + n.tag + "/b" + std::to_string(n.bool_value) + "/i" +
+                    std::to_string(n.int_value) + "/f" + std::to_string(n.float_value) + "@" +
+                    std::to_string(n.offset) + ":" + std::to_string(n.position.line) + "." +
+                    std::to_string(n.position.column);
+  out += "{";
+  for (const k8s::MapEntry& e : n.entries) out += Describe(e.key) + "=" + Describe(e.value) + ",";
+  out += "}[";
+  for (const k8s::DocNode& item : n.items) out += Describe(item) + ",";
+  return out + "]";
+}
+
+std::string Describe(const ReviewFields& f) {
+  std::string out;
+  for (const std::string* s : {&f.api_version, &f.review_kind, &f.uid, &f.group, &f.version,
+                               &f.kind, &f.operation, &f.name_space, &f.name}) {
+    out += *s + "|";
+  }
+  out += std::to_string(f.has_request) + std::to_string(f.has_uid) + std::to_string(f.dry_run);
+  out += "|" + std::string(f.object) + "|" + std::string(f.old_object) + "|";
+  out += f.object_tree ? Describe(*f.object_tree) : "none";
+  out += "|";
+  out += f.old_object_tree ? Describe(*f.old_object_tree) : "none";
+  return out;
+}
+
+// The webhook scans each review into the fields of the previous one on its thread, reusing
+// the trees' storage: whatever the earlier review was (other shapes, kinds at the same
+// places, fewer or more members, a failed scan), the result must be a fresh scan's.
+TEST(ScannerTest, ReusedFieldsGiveAFreshScansResult) {
+  const std::string head =
+      R"({"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u",)"
+      R"("kind":{"group":"resource.k8s.io","version":"v1","kind":"ResourceClaim"},)";
+  const std::vector<std::string> reviews = {
+      head + R"("operation":"CREATE","object":{"metadata":{"name":"a","managedFields":[{"m":1}],)"
+             R"("labels":{"x":"y","z":"w"}},"spec":{"devices":{"requests":[{"name":"gpu",)"
+             R"("exactly":{"count":2,"selectors":[{"cel":{"expression":"true"}}]}}]}}}}})",
+      head + R"("operation":"UPDATE","dryRun":true,"object":{"metadata":{"name":"b"},)"
+             R"("spec":[1,2.5,true,null,"s",{"k":[]}]},"oldObject":{"spec":{"devices":7}}}})",
+      head + R"("operation":"CREATE","object":{"spec":{"devices":{"requests":"flat"}},)"
+             R"("metadata":{"labels":{"x":"1"}}}}})",
+      head + R"("operation":"DELETE","object":null,"oldObject":{"a":{"b":{"c":[[],[{}]]}}}}})",
+      head + R"("operation":"CREATE","object":{"n":18446744073709551615,"m":-1e400,"o":"é"}}})",
+      head + R"("operation":"CREATE","object":{"metadata":{"name":"trunc",)",  // invalid
+      head + R"("operation":"CREATE"}})",
+  };
+  for (const std::string& earlier : reviews) {
+    for (const std::string& later : reviews) {
+      ReviewFields reused;
+      (void)ScanAdmissionReview(earlier, {}, reused);
+      const Status status = ScanAdmissionReview(later, {}, reused);
+      StatusOr<ReviewFields> fresh = ScanAdmissionReview(later);
+      ASSERT_EQ(status.ok(), fresh.ok()) << earlier << "\nthen\n" << later;
+      if (fresh.ok()) {
+        EXPECT_EQ(Describe(reused), Describe(*fresh)) << earlier << "\nthen\n" << later;
+      }
+    }
+  }
 }
 
 }  // namespace
