@@ -11,9 +11,11 @@
 #define DRAGUARD_POLICY_COMMON_FIELD_PATH_H_
 
 #include <cstddef>
+#include <cstring>
 #include <initializer_list>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace draguard {
@@ -23,6 +25,30 @@ class FieldPath {
   FieldPath() = default;
   // A path rooted at `root`, e.g. FieldPath("spec"). `root` may itself be dotted.
   explicit FieldPath(std::string_view root) : FieldPath(FieldPath().Extended({root})) {}
+  // Copies move only the bytes in use, not the whole inline buffer.
+  FieldPath(const FieldPath& other) : size_(other.size_), heap_(other.heap_) {
+    CopyInline(other);
+  }
+  FieldPath(FieldPath&& other) noexcept : size_(other.size_), heap_(std::move(other.heap_)) {
+    CopyInline(other);
+  }
+  FieldPath& operator=(const FieldPath& other) {
+    if (this != &other) {
+      size_ = other.size_;
+      heap_ = other.heap_;
+      CopyInline(other);
+    }
+    return *this;
+  }
+  FieldPath& operator=(FieldPath&& other) noexcept {
+    if (this != &other) {
+      size_ = other.size_;
+      heap_ = std::move(other.heap_);
+      CopyInline(other);
+    }
+    return *this;
+  }
+  ~FieldPath() = default;
 
   FieldPath Child(std::string_view name) const;
   FieldPath Index(size_t index) const;
@@ -44,10 +70,15 @@ class FieldPath {
   }
   // This path followed by `parts`, written in one go.
   FieldPath Extended(std::initializer_list<std::string_view> parts) const;
+  void CopyInline(const FieldPath& other) {
+    if (!on_heap()) std::memcpy(inline_, other.inline_, size_);
+  }
 
   size_t size_ = 0;
-  char inline_[kInlineCapacity] = {};  // the path when size_ <= kInlineCapacity
-  std::string heap_;                   // the path otherwise
+  // The path when size_ <= kInlineCapacity; bytes past size_ are never read (not even
+  // initialized: each path is built or copied at the size it has).
+  char inline_[kInlineCapacity];
+  std::string heap_;  // the path otherwise
 };
 
 // One step of a rendered path: `.name`, `[3]` or `[key]`.

@@ -166,7 +166,9 @@ bool ReadString(const DocNode& node, const FieldPath& path, DecodeContext& ctx,
 MapReader::MapReader(const DocNode& node, FieldPath path, DecodeContext& ctx)
     : node_(&node), path_(std::move(path)), ctx_(ctx) {
   if (node.kind == NodeKind::kNull) return;
-  known_.reserve(node.kind == NodeKind::kMap ? std::max<size_t>(8, node.entries.size()) : 0);
+  if (RecordsKeys()) {
+    known_.reserve(node.kind == NodeKind::kMap ? std::max<size_t>(8, node.entries.size()) : 0);
+  }
   is_map_ = ExpectKind(node, NodeKind::kMap, path_, ctx_);
 }
 
@@ -177,7 +179,7 @@ bool MapReader::Expect(const DocNode& value, NodeKind want, std::string_view key
 }
 
 const DocNode* MapReader::Get(std::string_view key) {
-  known_.push_back(key);
+  if (RecordsKeys()) known_.push_back(key);
   if (!is_map_) return nullptr;
   const DocNode* value = node_->Find(key);
   if (value == nullptr || value->kind == NodeKind::kNull) return nullptr;
@@ -185,11 +187,11 @@ const DocNode* MapReader::Get(std::string_view key) {
 }
 
 void MapReader::Ignore(std::initializer_list<std::string_view> keys) {
-  known_.insert(known_.end(), keys.begin(), keys.end());
+  if (RecordsKeys()) known_.insert(known_.end(), keys.begin(), keys.end());
 }
 
 void MapReader::Hint(std::string_view key, std::string suggestion) {
-  hints_[std::string(key)] = std::move(suggestion);
+  if (RecordsKeys()) hints_[std::string(key)] = std::move(suggestion);
 }
 
 bool MapReader::String(std::string_view key, std::string* out) {
@@ -306,7 +308,7 @@ bool MapReader::QuantityMap(std::string_view key, std::map<std::string, std::str
   return true;
 }
 
-bool MapReader::Object(std::string_view key, const std::function<void(MapReader&)>& read) {
+bool MapReader::Object(std::string_view key, FunctionRef<void(MapReader&)> read) {
   const DocNode* v = Get(key);
   if (v == nullptr) return false;
   MapReader child(*v, path_.Child(key), ctx_);
@@ -315,7 +317,7 @@ bool MapReader::Object(std::string_view key, const std::function<void(MapReader&
   return true;
 }
 
-bool MapReader::ObjectList(std::string_view key, const std::function<void(MapReader&)>& read) {
+bool MapReader::ObjectList(std::string_view key, FunctionRef<void(MapReader&)> read) {
   const DocNode* v = Get(key);
   const FieldPath path = path_.Child(key);
   if (v == nullptr || !ExpectKind(*v, NodeKind::kSequence, path, ctx_)) return false;
@@ -327,7 +329,7 @@ bool MapReader::ObjectList(std::string_view key, const std::function<void(MapRea
 }
 
 bool MapReader::ObjectMap(std::string_view key,
-                          const std::function<void(const std::string&, MapReader&)>& read) {
+                          FunctionRef<void(const std::string&, MapReader&)> read) {
   const DocNode* v = Get(key);
   const FieldPath path = path_.Child(key);
   if (v == nullptr || !ExpectKind(*v, NodeKind::kMap, path, ctx_)) return false;

@@ -18,6 +18,7 @@
 
 #include "policy/common/diagnostic.h"
 #include "policy/common/field_path.h"
+#include "policy/common/function_ref.h"
 #include "policy/k8s/decode.h"
 #include "policy/k8s/document.h"
 
@@ -67,12 +68,12 @@ class MapReader {
   bool Quantity(std::string_view key, std::optional<std::string>* out);
   bool QuantityMap(std::string_view key, std::map<std::string, std::string>* out);
   // A nested object: calls `read` with a reader for it when present.
-  bool Object(std::string_view key, const std::function<void(MapReader&)>& read);
+  bool Object(std::string_view key, FunctionRef<void(MapReader&)> read);
   // A list of objects: calls `read` for each item with its reader.
-  bool ObjectList(std::string_view key, const std::function<void(MapReader&)>& read);
+  bool ObjectList(std::string_view key, FunctionRef<void(MapReader&)> read);
   // A map of objects keyed by string: calls `read(key, reader)`.
   bool ObjectMap(std::string_view key,
-                 const std::function<void(const std::string&, MapReader&)>& read);
+                 FunctionRef<void(const std::string&, MapReader&)> read);
 
   // Reports unknown and duplicate keys. Called by the destructor if not called before.
   void Finish();
@@ -81,6 +82,9 @@ class MapReader {
  private:
   // Whether `value` (the value of `key`) has kind `want`; reports decode.wrong-type if not.
   bool Expect(const DocNode& value, NodeKind want, std::string_view key);
+  // The declared keys and hints serve only the unknown-field check: not kept without it
+  // (the webhook's decode, which runs on every admission request).
+  bool RecordsKeys() const { return ctx_.unknown_fields != UnknownFields::kIgnore; }
 
   const DocNode* node_;
   FieldPath path_;

@@ -48,6 +48,9 @@ class TreeParser {
   // it; false when the collection is too deep.
   bool Open(DocNode* node, size_t depth, NodeKind kind);
   bool ParseLiteral(DocNode* node);
+  // After a member or an item: the closing bracket `close`, or a comma and the space after it.
+  enum class After { kMore, kClosed, kInvalid };
+  After AfterElement(char close);
   bool ParseNumber(DocNode* node);
 
   JsonLexer& lexer_;
@@ -126,6 +129,14 @@ bool TreeParser::Open(DocNode* node, size_t depth, NodeKind kind) {
   return true;
 }
 
+TreeParser::After TreeParser::AfterElement(char close) {
+  lexer_.SkipSpace();
+  if (lexer_.Consume(close)) return After::kClosed;
+  if (!lexer_.Consume(',')) return After::kInvalid;
+  lexer_.SkipSpace();
+  return After::kMore;
+}
+
 bool TreeParser::ParseObject(DocNode* node, size_t depth, ObjectRole role) {
   if (!Open(node, depth, NodeKind::kMap)) return false;
   size_t used = 0;  // members read into node->entries; later slots are an earlier parse's
@@ -154,14 +165,9 @@ bool TreeParser::ParseObject(DocNode* node, size_t depth, ObjectRole role) {
       }
     }
     if (!ParseValue(value, depth, child)) break;
-    lexer_.SkipSpace();
-    if (lexer_.Consume('}')) {
-      ok = true;
-    } else if (!lexer_.Consume(',')) {
-      break;
-    } else {
-      lexer_.SkipSpace();
-    }
+    const After after = AfterElement('}');
+    if (after == After::kInvalid) break;
+    ok = after == After::kClosed;
   }
   if (node != nullptr) node->entries.resize(used);
   return ok;
@@ -174,14 +180,9 @@ bool TreeParser::ParseArray(DocNode* node, size_t depth) {
   while (!ok) {
     DocNode* item = node != nullptr ? &Slot(node->items, used++) : nullptr;
     if (!ParseValue(item, depth, ObjectRole::kOther)) break;
-    lexer_.SkipSpace();
-    if (lexer_.Consume(']')) {
-      ok = true;
-    } else if (!lexer_.Consume(',')) {
-      break;
-    } else {
-      lexer_.SkipSpace();
-    }
+    const After after = AfterElement(']');
+    if (after == After::kInvalid) break;
+    ok = after == After::kClosed;
   }
   if (node != nullptr) node->items.resize(used);
   return ok;
