@@ -108,7 +108,7 @@ namespace {
 [[gnu::noinline]] StatusOr<bool> EvaluateInGeneral(const Program& program,
                                                    const PreparedDevice& device,
                                                    EvalState& state) {
-  Value result = program.Evaluate("device", device.device(), state);
+  Value result = program.EvaluateGeneral("device", device.device(), state);
   if (result.is_bool()) return result.bool_value();
   if (result.is_error()) {
     return InvalidArgumentError("CEL runtime error: " + std::string(result.text()));

@@ -325,6 +325,11 @@ Value Program::Evaluate(const Activation& activation, EvalState& state) const {
 
 Value Program::Evaluate(std::string_view name, const Value& value, EvalState& state) const {
   if (std::optional<bool> fast = TryFast(name, value, state)) return Value::Bool(*fast);
+  return EvaluateGeneral(name, value, state);
+}
+
+Value Program::EvaluateGeneral(std::string_view name, const Value& value,
+                               EvalState& state) const {
   Activation activation;
   activation.Bind(name, value);
   return EvaluateGeneral(activation, state);

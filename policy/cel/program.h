@@ -76,11 +76,14 @@ class Program {
     state.iterations_ = 0;
     return o == FastPredicate::Outcome::kTrue;
   }
+  // Evaluate() with the general evaluator alone: for a caller whose TryFast() has just given
+  // up, so that the fast form is not tried twice.
+  Value EvaluateGeneral(std::string_view name, const Value& value, EvalState& state) const;
+  Value EvaluateGeneral(const Activation& activation, EvalState& state) const;
 
  private:
   friend StatusOr<Program> Plan(const Ast& ast, const RuntimeOptions& options);
   Program() = default;
-  Value EvaluateGeneral(const Activation& activation, EvalState& state) const;
 
   std::unique_ptr<PlannedNode> root_;
   // The fast form of root_ when it has one (fast_predicate.h); borrows from root_.

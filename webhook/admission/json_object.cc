@@ -80,13 +80,13 @@ T& Slot(std::vector<T>& children, size_t used) {
 }
 
 bool TreeParser::ParseValue(DocNode* node, size_t depth, ObjectRole role) {
+  const char first = lexer_.Peek();
   if (node != nullptr) {
     ResetScalarFields(*node);
-    const char c = lexer_.Peek();
-    if (c != '{') node->entries.clear();
-    if (c != '[') node->items.clear();
+    if (first != '{') node->entries.clear();
+    if (first != '[') node->items.clear();
   }
-  switch (lexer_.Peek()) {
+  switch (first) {
     case '{': return ParseObject(node, depth + 1, role);
     case '[': return ParseArray(node, depth + 1);
     case '"':
