@@ -2,36 +2,41 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstring>
 
 namespace draguard {
 
-FieldPath FieldPath::Extended(std::initializer_list<std::string_view> parts) const {
-  size_t size = size_;
-  for (std::string_view part : parts) size += part.size();
+FieldPath FieldPath::Appended(char open, std::string_view part, char close) const {
+  const size_t size = size_ + (open != '\0' ? 1 : 0) + part.size() + (close != '\0' ? 1 : 0);
   FieldPath out;
   out.size_ = size;
-  char* end = out.inline_;
-  if (out.on_heap()) {
+  char* end;
+  if (!out.on_heap()) {
+    // This path is shorter still, so inline too.
+    std::memcpy(out.inline_, inline_, kInlineCapacity);
+    end = out.inline_ + size_;
+  } else {
     out.heap_.resize(size);
-    end = out.heap_.data();
+    const std::string_view base = text();
+    end = std::copy(base.begin(), base.end(), out.heap_.data());
   }
-  const std::string_view base = text();
-  end = std::copy(base.begin(), base.end(), end);
-  for (std::string_view part : parts) end = std::copy(part.begin(), part.end(), end);
+  if (open != '\0') *end++ = open;
+  end = std::copy(part.begin(), part.end(), end);
+  if (close != '\0') *end = close;
   return out;
 }
 
 FieldPath FieldPath::Child(std::string_view name) const {
-  return empty() ? Extended({name}) : Extended({".", name});
+  return Appended(empty() ? '\0' : '.', name, '\0');
 }
 
 FieldPath FieldPath::Index(size_t index) const {
   char digits[24];
   const auto [end, ec] = std::to_chars(digits, digits + sizeof digits, index);
-  return Extended({"[", std::string_view(digits, static_cast<size_t>(end - digits)), "]"});
+  return Appended('[', std::string_view(digits, static_cast<size_t>(end - digits)), ']');
 }
 
-FieldPath FieldPath::Key(std::string_view key) const { return Extended({"[", key, "]"}); }
+FieldPath FieldPath::Key(std::string_view key) const { return Appended('[', key, ']'); }
 
 namespace {
 

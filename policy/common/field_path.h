@@ -1,18 +1,18 @@
 // FieldPath: an API-server field path such as `spec.devices.requests[0].exactly.count`,
 // built like apimachinery's field.Path with Child, Index and Key.
 //
-// Paths are small immutable values built eagerly on the validators' hot path (about a hundred
-// per admission request), while only the few named by a finding are ever read. So a path
-// keeps its text in an inline buffer that holds every path of the DRA kinds seen in practice
-// (the longest, in a ResourceClaimTemplate's selectors, is about 75 bytes), and building a
-// child path copies those bytes without allocating; a longer path (a long label key) moves to
-// the heap. Keys are written without escaping, as the API server does.
+// Paths are small immutable values built eagerly on the decoders' and validators' hot path
+// (over a hundred per admission request), while only the few named by a finding are ever
+// read. So a path keeps its text in an inline buffer that holds every path of the DRA kinds
+// seen in practice (the longest, in a ResourceClaimTemplate's selectors, is about 75 bytes),
+// and building a child path copies that buffer whole (a fixed-size copy is a few vector moves;
+// a copy of just the bytes in use is a library call) without allocating; a longer path (a
+// long label key) moves to the heap. Keys are written without escaping, as the API server
+// does.
 #ifndef DRAGUARD_POLICY_COMMON_FIELD_PATH_H_
 #define DRAGUARD_POLICY_COMMON_FIELD_PATH_H_
 
 #include <cstddef>
-#include <cstring>
-#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -24,30 +24,12 @@ class FieldPath {
  public:
   FieldPath() = default;
   // A path rooted at `root`, e.g. FieldPath("spec"). `root` may itself be dotted.
-  explicit FieldPath(std::string_view root) : FieldPath(FieldPath().Extended({root})) {}
-  // Copies move only the bytes in use, not the whole inline buffer.
-  FieldPath(const FieldPath& other) : size_(other.size_), heap_(other.heap_) {
-    CopyInline(other);
-  }
-  FieldPath(FieldPath&& other) noexcept : size_(other.size_), heap_(std::move(other.heap_)) {
-    CopyInline(other);
-  }
-  FieldPath& operator=(const FieldPath& other) {
-    if (this != &other) {
-      size_ = other.size_;
-      heap_ = other.heap_;
-      CopyInline(other);
-    }
-    return *this;
-  }
-  FieldPath& operator=(FieldPath&& other) noexcept {
-    if (this != &other) {
-      size_ = other.size_;
-      heap_ = std::move(other.heap_);
-      CopyInline(other);
-    }
-    return *this;
-  }
+  explicit FieldPath(std::string_view root)
+      : FieldPath(FieldPath().Appended('\0', root, '\0')) {}
+  FieldPath(const FieldPath& other) = default;
+  FieldPath(FieldPath&& other) noexcept = default;
+  FieldPath& operator=(const FieldPath& other) = default;
+  FieldPath& operator=(FieldPath&& other) noexcept = default;
   ~FieldPath() = default;
 
   FieldPath Child(std::string_view name) const;
@@ -68,16 +50,13 @@ class FieldPath {
   std::string_view text() const {
     return on_heap() ? std::string_view(heap_) : std::string_view(inline_, size_);
   }
-  // This path followed by `parts`, written in one go.
-  FieldPath Extended(std::initializer_list<std::string_view> parts) const;
-  void CopyInline(const FieldPath& other) {
-    if (!on_heap()) std::memcpy(inline_, other.inline_, size_);
-  }
+  // This path followed by `open` (unless '\0'), `part` and `close` (unless '\0').
+  FieldPath Appended(char open, std::string_view part, char close) const;
 
   size_t size_ = 0;
-  // The path when size_ <= kInlineCapacity; bytes past size_ are never read (not even
-  // initialized: each path is built or copied at the size it has).
-  char inline_[kInlineCapacity];
+  // The path when size_ <= kInlineCapacity. Always initialized, so that copies (the implicit
+  // ones included) can take the whole buffer; bytes past size_ are never read.
+  char inline_[kInlineCapacity] = {};
   std::string heap_;  // the path otherwise
 };
 

@@ -3,14 +3,14 @@
 #include "policy/common/name_validation.h"
 
 #include <algorithm>
-#include <cctype>
 #include <initializer_list>
+
+#include "policy/common/ascii.h"
 
 namespace draguard {
 namespace {
 
-bool IsLowerAlnum(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
-bool IsAlnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
+bool IsLowerAlnum(char c) { return IsAsciiLower(c) || IsAsciiDigit(c); }
 
 // [a-z0-9]([-a-z0-9]*[a-z0-9])?, or with `letter_first` [a-z]([-a-z0-9]*[a-z0-9])?
 bool MatchesDNSLabel(std::string_view s, bool letter_first = false) {
@@ -35,9 +35,9 @@ bool MatchesDNSSubdomain(std::string_view s) {
 
 // ([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]
 bool MatchesQualifiedNamePart(std::string_view s) {
-  if (s.empty() || !IsAlnum(s.front()) || !IsAlnum(s.back())) return false;
+  if (s.empty() || !IsAsciiAlnum(s.front()) || !IsAsciiAlnum(s.back())) return false;
   for (char c : s) {
-    if (!IsAlnum(c) && c != '-' && c != '_' && c != '.') return false;
+    if (!IsAsciiAlnum(c) && c != '-' && c != '_' && c != '.') return false;
   }
   return true;
 }
@@ -131,23 +131,24 @@ std::vector<std::string> IsDNS1035Label(std::string_view value) {
 
 std::vector<std::string> IsQualifiedName(std::string_view value) {
   std::vector<std::string> errs;
-  std::vector<std::string_view> parts = SplitString(value, '/');
-  std::string_view name;
-  if (parts.size() == 1) {
-    name = parts[0];
-  } else if (parts.size() == 2) {
-    name = parts[1];
-    if (parts[0].empty()) {
+  // Split at '/' in place: every label and annotation key comes through here.
+  const size_t slash = value.find('/');
+  std::string_view name = value;
+  if (slash != std::string_view::npos) {
+    if (value.find('/', slash + 1) != std::string_view::npos) {
+      errs.push_back(
+          "a qualified name " +
+          RegexError(kQualifiedNameErr, kQualifiedNameFmt, {"MyName", "my.name", "123-abc"}) +
+          " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')");
+      return errs;
+    }
+    const std::string_view prefix = value.substr(0, slash);
+    name = value.substr(slash + 1);
+    if (prefix.empty()) {
       errs.push_back("prefix part must be non-empty");
     } else {
-      for (const std::string& m : IsDNS1123Subdomain(parts[0])) errs.push_back("prefix part " + m);
+      for (const std::string& m : IsDNS1123Subdomain(prefix)) errs.push_back("prefix part " + m);
     }
-  } else {
-    errs.push_back(
-        "a qualified name " +
-        RegexError(kQualifiedNameErr, kQualifiedNameFmt, {"MyName", "my.name", "123-abc"}) +
-        " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')");
-    return errs;
   }
   if (name.empty()) {
     errs.push_back("name part must be non-empty");
@@ -175,8 +176,8 @@ std::vector<std::string> IsValidLabelValue(std::string_view value) {
 
 std::vector<std::string> IsCIdentifier(std::string_view value) {
   bool ok = !value.empty() &&
-            (std::isalpha(static_cast<unsigned char>(value.front())) || value.front() == '_');
-  for (char c : value) ok = ok && (IsAlnum(c) || c == '_');
+            (IsAsciiLower(value.front()) || IsAsciiUpper(value.front()) || value.front() == '_');
+  for (char c : value) ok = ok && (IsAsciiAlnum(c) || c == '_');
   if (ok) return {};
   return {RegexError(
       "a valid C identifier must start with alphabetic character or '_', followed by a string "

@@ -1,7 +1,7 @@
 #include "policy/common/suggest.h"
 
 #include <algorithm>
-#include <cctype>
+#include "policy/common/ascii.h"
 
 namespace draguard {
 
@@ -51,17 +51,10 @@ size_t EditDistance(std::string_view a, std::string_view b, size_t max_distance)
 
 namespace {
 
-std::string AsciiLower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
   return a.size() == b.size() &&
          std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
+           return AsciiToLower(x) == AsciiToLower(y);
          });
 }
 

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "policy/common/json_text.h"
 #include "policy/common/quantity.h"
 #include "policy/common/suggest.h"
 
@@ -61,10 +62,14 @@ nlohmann::json ToJson(const DocNode& node) {
 bool AppendAsciiJsonString(std::string_view text, std::string& out) {
   static constexpr char kHex[] = "0123456789abcdef";
   out += '"';
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
+  size_t i = 0;
+  while (true) {
+    const size_t special = FindNonPlainJsonByte(text, i);
+    out.append(text.data() + i, special - i);
+    if (special == text.size()) break;
+    const auto byte = static_cast<unsigned char>(text[special]);
     if (byte >= 0x80) return false;
-    switch (c) {
+    switch (byte) {
       case '"': out += "\\\""; break;
       case '\\': out += "\\\\"; break;
       case '\b': out += "\\b"; break;
@@ -73,14 +78,11 @@ bool AppendAsciiJsonString(std::string_view text, std::string& out) {
       case '\r': out += "\\r"; break;
       case '\t': out += "\\t"; break;
       default:
-        if (byte < 0x20) {
-          out += "\\u00";
-          out += kHex[byte >> 4];
-          out += kHex[byte & 0xF];
-        } else {
-          out += c;
-        }
+        out += "\\u00";
+        out += kHex[byte >> 4];
+        out += kHex[byte & 0xF];
     }
+    i = special + 1;
   }
   out += '"';
   return true;

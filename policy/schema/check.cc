@@ -1,7 +1,6 @@
 #include "policy/schema/check.h"
 
 #include <algorithm>
-#include <cctype>
 #include <map>
 #include <memory>
 #include <optional>
@@ -13,6 +12,7 @@
 
 #include "policy/cel/operators.h"
 #include "policy/cel/parser.h"
+#include "policy/common/ascii.h"
 #include "policy/common/semver.h"
 #include "policy/common/suggest.h"
 #include "policy/schema/expression_facts.h"
@@ -28,11 +28,6 @@ using internal::Facts;
 constexpr size_t kTypoDistance = 2;
 
 std::string Quote(std::string_view s) { return "\"" + std::string(s) + "\""; }
-
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 std::vector<std::string_view> Names(const std::map<std::string, Entry, std::less<>>& entries) {
   std::vector<std::string_view> out;
@@ -201,11 +196,13 @@ struct Checker {
       return;
     }
     auto [severity, close] = UnknownDomainFinding(a.domain);
-    std::string message = "no driver in the attribute schema publishes the domain " +
-                          Quote(a.domain) + ", so its names are not checked; where no device " +
-                          "publishes it, " + std::string(map) + "[" + Quote(a.domain) +
-                          "] is an empty map and reading a name from it fails at scheduling time";
-    if (close) message += " (did you mean " + Quote(*close) + "?)";
+    // Appended in place: this finding is on every admission request that names a private
+    // driver's domain, and each `+` of temporaries would allocate.
+    std::string message = "no driver in the attribute schema publishes the domain \"";
+    message.append(a.domain).append("\", so its names are not checked; where no device ");
+    message.append("publishes it, ").append(map).append("[\"").append(a.domain);
+    message += "\"] is an empty map and reading a name from it fails at scheduling time";
+    if (close) message.append(" (did you mean \"").append(*close).append("\"?)");
     if (severity == Severity::kInfo) message += NotInSchema();
     Add(severity, "schema.domain.unknown", field, a.domain_offset, a.domain_length,
         std::move(message), close ? Quote(*close) : std::string());
@@ -756,10 +753,10 @@ struct Checker {
   // (case-insensitively), e.g. parentDeviceID for deviceID.
   static std::string PublishedAlternative(const DomainSchema& domain, const std::string& name,
                                           const std::set<std::string>& types) {
-    const std::string wanted = Lower(name);
+    const std::string wanted = AsciiLower(name);
     for (const auto& [candidate, entry] : domain.attributes) {
       if (candidate == name || entry.removed_in) continue;
-      if (Lower(candidate).find(wanted) == std::string::npos) continue;
+      if (AsciiLower(candidate).find(wanted) == std::string::npos) continue;
       const auto& published_on = entry.device_types;  // clang 14: no structured-binding capture
       const bool covers = published_on.empty() ||
                           std::all_of(types.begin(), types.end(), [&](const std::string& t) {

@@ -5,6 +5,7 @@
 
 #include <set>
 #include <string>
+#include <utility>
 
 #include "policy/common/quantity.h"
 #include "policy/common/suggest.h"
@@ -85,9 +86,9 @@ void ValidateRequestCommon(Reporter& r, const k8s::DeviceRequestCommon& req, con
     size_t before = r.diagnostics().size();
     ValidateDNSSubdomain(r, "claim.request.device-class-name.invalid", req.device_class_name,
                          class_name);
-    std::string better = SuggestDNSName(req.device_class_name, /*allow_dots=*/true, 253);
-    if (r.diagnostics().size() > before && !better.empty()) {
-      r.diagnostics().mutable_items().back().suggestion = better;
+    if (r.diagnostics().size() > before) {
+      std::string better = SuggestDNSName(req.device_class_name, /*allow_dots=*/true, 253);
+      if (!better.empty()) r.diagnostics().mutable_items().back().suggestion = std::move(better);
     }
   }
   ValidateSelectors(r, req.selectors, at.Child("selectors"), options,
@@ -103,9 +104,9 @@ void ValidateRequest(Reporter& r, const k8s::DeviceRequest& request, const Field
                      const ValidationOptions& options, bool stored) {
   size_t before = r.diagnostics().size();
   ValidateDNSLabel(r, "claim.request.name.invalid", request.name, at.Child("name"));
-  std::string better = SuggestDNSName(request.name, /*allow_dots=*/false, 63);
-  if (r.diagnostics().size() > before && !better.empty()) {
-    r.diagnostics().mutable_items().back().suggestion = better;
+  if (r.diagnostics().size() > before) {
+    std::string better = SuggestDNSName(request.name, /*allow_dots=*/false, 63);
+    if (!better.empty()) r.diagnostics().mutable_items().back().suggestion = std::move(better);
   }
   bool has_exactly = request.exactly.has_value();
   bool has_first = !request.first_available.empty();

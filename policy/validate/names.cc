@@ -1,11 +1,11 @@
 #include "policy/validate/names.h"
 
-#include <cctype>
+#include "policy/common/ascii.h"
 
 namespace draguard::validate {
 namespace {
 
-bool IsLowerAlnum(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
+bool IsLowerAlnum(char c) { return IsAsciiLower(c) || IsAsciiDigit(c); }
 
 void ReportEach(Reporter& r, std::string_view code, std::string_view value, const FieldPath& field,
                 const std::vector<std::string>& messages) {
@@ -23,7 +23,7 @@ void ValidateCIdentifier(Reporter& r, std::string_view code, std::string_view id
 std::string SuggestDNSName(std::string_view value, bool allow_dots, size_t max_length) {
   std::string out;
   for (char c : value) {
-    char lower = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    char lower = AsciiToLower(c);
     bool keep = IsLowerAlnum(lower) || lower == '-' || (allow_dots && lower == '.');
     out += keep ? lower : '-';
   }
@@ -68,9 +68,7 @@ void ValidateDriverName(Reporter& r, std::string_view code, std::string_view val
                         const FieldPath& field) {
   if (value.empty()) r.Required(code, field);
   if (value.size() > kDriverNameMaxLength) r.TooLong(code, field, kDriverNameMaxLength);
-  std::string lower(value);
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  ReportEach(r, code, value, field, IsDNS1123Subdomain(lower));
+  ReportEach(r, code, value, field, IsDNS1123Subdomain(AsciiLower(value)));
 }
 
 void ValidatePoolName(Reporter& r, std::string_view code, std::string_view value,

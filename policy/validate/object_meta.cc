@@ -1,7 +1,8 @@
 #include "policy/validate/object_meta.h"
 
-#include <cctype>
 #include <string>
+
+#include "policy/common/ascii.h"
 
 #include "policy/validate/names.h"
 
@@ -17,9 +18,7 @@ void ValidateLabelsAndAnnotations(Reporter& r, const k8s::ObjectMeta& meta,
   FieldPath annotations = field.Child("annotations");
   size_t total = 0;
   for (const auto& [key, value] : meta.annotations) {
-    std::string lower = key;
-    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    for (const std::string& m : IsQualifiedName(lower)) {
+    for (const std::string& m : IsQualifiedName(AsciiLower(key))) {
       r.Invalid("meta.annotations.invalid", annotations, FieldValue::String(key), m);
     }
     total += key.size() + value.size();

@@ -1,56 +1,23 @@
 #include "webhook/admission/json_lexer.h"
 
-#include <bit>
-#include <cstring>
-
+#include "policy/common/json_text.h"
 #include "policy/common/utf8.h"
 
 namespace draguard::webhook {
 
-namespace {
-
-// The bytes of `w` (8 bytes of the input, little-endian) that end a plain run: a quote, a
-// backslash, a control character or a non-ASCII byte. Each such byte's high bit is set in
-// the result. These are the classic SWAR "has zero byte" tests: a borrow can also flag bytes
-// after a true hit, never before it, so the lowest set bit is exact.
-uint64_t SpecialBytes(uint64_t w) {
-  constexpr uint64_t kOnes = 0x0101010101010101ULL;
-  constexpr uint64_t kHigh = 0x8080808080808080ULL;
-  auto zero_bytes = [](uint64_t x) { return (x - kOnes) & ~x & kHigh; };
-  const uint64_t below_space = (w - 0x20 * kOnes) & ~w & kHigh;
-  const uint64_t quote = zero_bytes(w ^ ('"' * kOnes));
-  const uint64_t backslash = zero_bytes(w ^ ('\\' * kOnes));
-  return (w & kHigh) | below_space | quote | backslash;
-}
-
-bool IsPlain(unsigned char c) { return c >= 0x20 && c < 0x80 && c != '"' && c != '\\'; }
-
-}  // namespace
-
 // Plain characters are appended a run at a time; escapes and the closing quote end a run.
 // Strings are most of an AdmissionReview's bytes, so the next special byte is found 8 bytes
-// a step.
+// a step (policy/common/json_text.h).
 bool JsonLexer::ReadString(std::string* out) {
   const char* const data = text_.data();
   const size_t size = text_.size();
   size_t pos = pos_ + 1;  // after the opening quote
   size_t run = pos;
   while (true) {
-    if (size - pos >= 8) {
-      uint64_t word;
-      std::memcpy(&word, data + pos, 8);
-      const uint64_t special = SpecialBytes(word);
-      if (special == 0) {
-        pos += 8;
-        continue;
-      }
-      pos += static_cast<size_t>(std::countr_zero(special)) / 8;
-    } else {
-      while (pos < size && IsPlain(static_cast<unsigned char>(data[pos]))) ++pos;
-      if (pos >= size) {
-        pos_ = pos;
-        return Fail("unterminated string");
-      }
+    pos = FindNonPlainJsonByte(text_, pos);
+    if (pos >= size) {
+      pos_ = pos;
+      return Fail("unterminated string");
     }
     const auto c = static_cast<unsigned char>(data[pos]);
     pos_ = pos;

@@ -1,5 +1,6 @@
 #include "webhook/admission/response_writer.h"
 
+#include "policy/common/json_text.h"
 #include "policy/common/utf8.h"
 
 #include <cstddef>
@@ -64,25 +65,24 @@ void AppendStatus(const AdmissionResponseFields& f, std::string& out) {
 void AppendJsonString(std::string_view text, std::string& out) {
   out += '"';
   size_t i = 0;
-  while (i < text.size()) {
-    unsigned char c = static_cast<unsigned char>(text[i]);
+  while (true) {
+    const size_t special = FindNonPlainJsonByte(text, i);
+    out.append(text.data() + i, special - i);
+    if (special == text.size()) break;
+    const auto c = static_cast<unsigned char>(text[special]);
     if (c < 0x80) {
-      if (c < 0x20 || c == '"' || c == '\\') {
-        AppendEscaped(c, out);
-      } else {
-        out += static_cast<char>(c);
-      }
-      ++i;
+      AppendEscaped(c, out);
+      i = special + 1;
       continue;
     }
-    size_t len = Utf8SequenceLength(text, i);
+    const size_t len = Utf8SequenceLength(text, special);
     if (len == 0) {
       out += "\\ufffd";
-      ++i;
+      i = special + 1;
       continue;
     }
-    out.append(text.substr(i, len));
-    i += len;
+    out.append(text.data() + special, len);
+    i = special + len;
   }
   out += '"';
 }

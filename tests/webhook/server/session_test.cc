@@ -184,6 +184,47 @@ TEST_F(SessionTest, Http10ClosesAfterTheResponse) {
   EXPECT_FALSE(responses[0].keep_alive());
 }
 
+TEST_F(SessionTest, Http10KeepAliveIsHonoured) {
+  Start();
+  Send("GET /healthz HTTP/1.0\r\nConnection: keep-alive\r\n\r\n");
+  Send(kHealthz);
+  std::vector<Response> responses = Finish();
+  ASSERT_EQ(responses.size(), 2u);
+  EXPECT_EQ(responses[0].version(), 10u);
+  EXPECT_TRUE(responses[0].keep_alive());
+  EXPECT_EQ(responses[1].version(), 11u);
+}
+
+// The exact bytes of a response: the status line with Beast's reason phrase, the two fields,
+// Connection only where the version's default is not what happens, and the body.
+TEST(WriteResponseTest, WritesHeadAndBodyInOneBuffer) {
+  struct Case {
+    int status;
+    unsigned version;
+    bool keep_alive;
+    std::string body;
+    std::string want;
+  };
+  const Case cases[] = {
+      {200, 11, true, "ok\n",
+       "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 3\r\n\r\nok\n"},
+      {413, 11, false, "",
+       "HTTP/1.1 413 Payload Too Large\r\nContent-Type: text/plain\r\nContent-Length: 0\r\n"
+       "Connection: close\r\n\r\n"},
+      {200, 10, false, "x",
+       "HTTP/1.0 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 1\r\n\r\nx"},
+      {400, 10, true, "x",
+       "HTTP/1.0 400 Bad Request\r\nContent-Type: text/plain\r\nContent-Length: 1\r\n"
+       "Connection: keep-alive\r\n\r\nx"},
+  };
+  std::string out = "left over from the previous response";
+  for (const Case& c : cases) {
+    WriteResponse({.status = c.status, .content_type = "text/plain", .body = c.body}, c.version,
+                  c.keep_alive, out);
+    EXPECT_EQ(out, c.want) << c.status << " HTTP/" << c.version;
+  }
+}
+
 TEST_F(SessionTest, DrainingAnswersWithConnectionClose) {
   Start();
   draining_ = true;

@@ -17,6 +17,7 @@
 #define DRAGUARD_WEBHOOK_SERVER_INTERNAL_HTTP_SESSION_H_
 
 #include <atomic>
+#include <charconv>
 #include <chrono>
 #include <memory>
 #include <mutex>
@@ -28,6 +29,7 @@
 
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/write.hpp>
 #include <boost/asio/ssl/stream.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
@@ -83,6 +85,33 @@ class SessionRegistry {
   std::mutex mu_;
   std::vector<std::weak_ptr<SessionBase>> sessions_;
 };
+
+// Writes an HTTP/1.x response (status line, Content-Type, Content-Length, Connection when it
+// differs from the version's default, body) into `out`, replacing its contents. One buffer, so
+// that a TLS stream sends it as one record and one write: Beast's serializer hands a head and
+// a body that Asio's TLS stream would encrypt and send apart.
+inline void WriteResponse(const RouterResponse& r, unsigned version, bool keep_alive,
+                          std::string& out) {
+  const std::string_view reason(http::obsolete_reason(static_cast<http::status>(r.status)));
+  char status[16];
+  const auto [status_end, status_ec] = std::to_chars(status, status + sizeof status, r.status);
+  char length[24];
+  const auto [length_end, length_ec] =
+      std::to_chars(length, length + sizeof length, r.body.size());
+  out.clear();
+  out += version == 10 ? "HTTP/1.0 " : "HTTP/1.1 ";
+  out.append(status, status_end);
+  out += ' ';
+  out += reason;
+  out += "\r\nContent-Type: ";
+  out += r.content_type;
+  out += "\r\nContent-Length: ";
+  out.append(length, length_end);
+  if (version == 10 && keep_alive) out += "\r\nConnection: keep-alive";
+  if (version != 10 && !keep_alive) out += "\r\nConnection: close";
+  out += "\r\n\r\n";
+  out += r.body;
+}
 
 template <class T>
 struct IsSslStream : std::false_type {};
@@ -209,19 +238,19 @@ class HttpSession : public SessionBase,
 
   void Respond(RouterResponse r, bool keep_alive) {
     keep_alive = keep_alive && !stopping_ && !context_.draining.load();
-    unsigned version = parser_ && parser_->is_header_done() ? parser_->get().version() : 11;
-    response_.emplace(static_cast<http::status>(r.status), version == 10 ? 10 : 11);
-    response_->set(http::field::content_type, r.content_type);
-    response_->body() = std::move(r.body);
-    response_->keep_alive(keep_alive);
-    response_->prepare_payload();
+    const unsigned version = parser_ && parser_->is_header_done() ? parser_->get().version() : 11;
+    WriteResponse(r, version == 10 ? 10 : 11, keep_alive, response_);
+    // Beyond a typical answer's size the buffer goes, rather than staying with an idle
+    // connection.
+    const bool shrink = response_.capacity() > kKeptResponseBytes;
     ExpireAfter(context_.options.write_timeout);
-    http::async_write(stream_, *response_,
-                      [self = this->shared_from_this(), keep_alive](beast::error_code ec, size_t) {
-                        self->response_.reset();
-                        if (ec || !keep_alive) return self->Close();
-                        self->WaitForRequest();
-                      });
+    net::async_write(stream_, net::buffer(response_),
+                     [self = this->shared_from_this(), keep_alive, shrink](beast::error_code ec,
+                                                                            size_t) {
+                       if (shrink) std::string().swap(self->response_);
+                       if (ec || !keep_alive) return self->Close();
+                       self->WaitForRequest();
+                     });
   }
 
   void Close() {
@@ -240,11 +269,13 @@ class HttpSession : public SessionBase,
     }
   }
 
+  static constexpr size_t kKeptResponseBytes = 64 * 1024;
+
   const SessionContext& context_;
   Stream stream_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
-  std::optional<http::response<http::string_body>> response_;
+  std::string response_;  // the response in flight: head and body, one write
   std::shared_ptr<const void> held_;
   bool idle_ = false;
   bool stopping_ = false;
