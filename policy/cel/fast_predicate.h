@@ -16,8 +16,10 @@
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -50,16 +52,15 @@ class FastPredicate {
   // selector's whole evaluation is often shorter than a call.
   Outcome EvaluateOne(std::string_view name, const Value& value, EvalState& state,
                       uint64_t& cost) const {
-    const Value* bound = nullptr;
-    if (variables_.size() > 1) return Outcome::kBail;
-    if (variables_.size() == 1 && variables_[0].size() == name.size() &&
-        internal::SameBytes(variables_[0].data(), name.data(), name.size())) {
-      if (dotted_variable_) return Outcome::kBail;  // see Evaluate()
-      bound = &value;
+    if (bail_on_one_) return Outcome::kBail;  // see Build()
+    Binding binding;
+    if (only_variable_.size() == name.size() &&
+        internal::SameBytes(only_variable_.data(), name.data(), name.size())) {
+      binding = Bind(&value);
     }
-    Context cx{.variables = &bound, .state = state};
+    Context cx{.bindings = &binding, .state = state};
     cost = 0;
-    return EvalBool(nodes_[root_], cx, cost);
+    return root_eval_(*this, *root_, cx, cost);
   }
 
   FastPredicate(const FastPredicate&) = delete;
@@ -67,16 +68,24 @@ class FastPredicate {
   ~FastPredicate();
 
  private:
-  // kChainEquals, kChainNotEquals, kChainIn and kChainCall are fused forms of the
+  // kChainEquals (`==` or, negated, `!=`), kChainIn and kChainCall are fused forms of the
   // commonest leaves, "chain == constant", "chain in constant list" and
   // "chain.method(constant)" (or "chain < constant"): the chain's fields are copied into
   // the node, so that one step resolves and compares without visiting the children (kept
   // for the rare operands that need the general comparison).
+  // kPathEquals is a kChainEquals whose whole chain is a path (Node::path) and whose
+  // constant is a string, an int or a bool (path and string of at most
+  // internal::kMaxShortBytes): one probe and one comparison when the variable has a path
+  // index, the path is in the first slot probed and the value has the constant's type,
+  // kChainEquals otherwise.
+  // kChainText is "chain.contains(s)", "chain.startsWith(s)" or "chain.endsWith(s)" with a
+  // constant string s, tested in place (internal/find_bytes.h).
   enum class Op : uint8_t {
     kConst, kChain, kHas, kCall, kEquals, kNotEquals, kAnd, kOr,
-    kChainEquals, kChainNotEquals, kChainIn, kChainCall,
+    kChainEquals, kPathEquals, kChainIn, kChainCall, kChainText,
   };
   enum class Order : uint8_t { kNone, kLess, kLessEquals, kGreater, kGreaterEquals };
+  enum class TextTest : uint8_t { kContains, kStartsWith, kEndsWith };
 
   // One node; children are indexes into nodes_.
   struct Node {
@@ -85,8 +94,20 @@ class FastPredicate {
     uint32_t variable = 0;            // chains (kChain/kHas/fused): index into variables_
     uint32_t first_key = 0;           // chains: keys_[first_key, first_key + key_count)
     uint32_t key_count = 0;
-    bool constant_left = false;       // kChainEquals/kChainNotEquals: `constant == chain`
+    // Chains: the joined key (path_index.h) of their first three keys when
+    // PathIndex::Joinable() allows, else of their first key, and its hash, to look them
+    // up in one probe when the variable's map has a path index.
+    std::string_view path;
+    uint64_t path_hash = 0;
+    uint8_t path_keys = 0;            // keys in `path`: 3, 1, or 0 (no keys, no path)
+    bool path_starts_chain = false;   // whether ResolveChain may start from the path
+    // The path is the whole chain (for kHas, the operand and the field) and at most
+    // internal::kMaxShortBytes long: see QuickPathValue().
+    bool quick_path = false;
+    bool constant_left = false;       // kChainEquals/kPathEquals: `constant == chain`
+    bool negated = false;             // kChainEquals/kPathEquals: `!=`
     bool strings_only = false;        // kChainIn: every element of the list is a string
+    TextTest text_test = TextTest::kContains;  // kChainText
     Function fn = nullptr;            // kCall
     PreparedFunction prepared = nullptr;  // kCall prepared at plan time (constant regex)
     const void* prepared_data = nullptr;
@@ -101,8 +122,17 @@ class FastPredicate {
 
   // Resolves a value-producing node. Returns a pointer to borrowed data or to `scratch`;
   // nullptr means bail.
+  // A variable's value (null: unbound) and, when it is a map with one, its path index.
+  struct Binding {
+    const Value* value = nullptr;
+    const PathIndex* index = nullptr;
+  };
+  static Binding Bind(const Value* value) {
+    if (value == nullptr) return {};
+    return {value, value->kind() == Kind::kMap ? value->map().path_index : nullptr};
+  }
   struct Context {
-    const Value* const* variables;  // per variables_ entry: the bound value or null
+    const Binding* bindings;  // per variables_ entry
     EvalState& state;
   };
   // `scratch` holds a computed value (calls); chains and constants are returned in place.
@@ -112,20 +142,46 @@ class FastPredicate {
   template <size_t N>
   const Value* Call(const Node& node, Context& cx, std::optional<Value>& scratch) const;
   const Value* ResolveChain(const Node& node, Context& cx) const;
+  const Value* ResolveKeys(const Node& node, const Value* from, uint32_t first,
+                           uint32_t steps) const;
+  static const Value* FindPath(const Node& node, const Context& cx);
+  static const Value* QuickPathValue(const Node& node, const Context& cx);
+  static const Value* KnownQuickPathValue(const Node& node, const Context& cx);
   const Value* ChainCall(const Node& node, Context& cx, std::optional<Value>& scratch) const;
   Outcome EvalBool(const Node& node, Context& cx, uint64_t& cost) const;
+  Outcome EvalValue(const Node& node, Context& cx, uint64_t& cost) const;
   Outcome EvalLogic(const Node& node, Context& cx, uint64_t& cost) const;
   Outcome EvalCall(const Node& node, Context& cx, uint64_t& cost) const;
   Outcome EvalEquality(const Node& node, Context& cx, uint64_t& cost) const;
   Outcome EvalChainEquality(const Node& node, Context& cx, uint64_t& cost) const;
+  Outcome EvalPathEquals(const Node& node, Context& cx, uint64_t& cost) const;
+  static Outcome ChainEqualityByEqual(const Node& node, const Value& v, uint64_t& cost);
   Outcome EvalChainIn(const Node& node, Context& cx, uint64_t& cost) const;
+  Outcome EvalChainText(const Node& node, Context& cx, uint64_t& cost) const;
+  Outcome EvalHas(const Node& node, Context& cx, uint64_t& cost) const;
+  Outcome ChainInSlow(const Node& node, Context& cx, uint64_t& cost) const;
+  Outcome ChainTextSlow(const Node& node, Context& cx, uint64_t& cost) const;
+  Outcome HasSlow(const Node& node, Context& cx, uint64_t& cost) const;
 
-  uint32_t root_ = 0;             // children are stored before their parents
+  const Node* root_ = nullptr;  // in nodes_ (children are stored before their parents)
+  // EvalBool(*root_) without its dispatch: the root's own Eval function (through Thunk).
+  using EvalFunction = Outcome (*)(const FastPredicate&, const Node&, Context&, uint64_t&);
+  template <Outcome (FastPredicate::*kEval)(const Node&, Context&, uint64_t&) const>
+  static Outcome Thunk(const FastPredicate& self, const Node& node, Context& cx, uint64_t& cost) {
+    return (self.*kEval)(node, cx, cost);
+  }
+  static EvalFunction EvalFunctionFor(Op op);
+  EvalFunction root_eval_ = nullptr;
   std::vector<Node> nodes_;
   std::vector<uint32_t> children_;
   std::vector<std::string_view> keys_;
+  std::deque<std::string> paths_;  // the chains' joined keys (Node::path points here)
   std::vector<std::string_view> variables_;  // at most Activation::kMaxVariables
   bool dotted_variable_ = false;             // some variable's name contains a dot
+  // For EvaluateOne: the variable when there is exactly one (else empty), and whether it
+  // must give up at once (several variables, or a dotted one: see Evaluate()).
+  std::string_view only_variable_;
+  bool bail_on_one_ = false;
 };
 
 }  // namespace draguard::cel
