@@ -20,6 +20,7 @@ struct PreparedDevice::Storage {
   MapData device;
   PathIndex paths;  // device[k1][k2][k3], for the fast form's attribute and capacity lookups
   Value device_value = Value::MapRef(&device);  // what device() returns
+  FastPredicate::Binding binding;  // device_value and its index, bound once for the fast form
 
   std::string_view Keep(std::string s) { return strings.emplace_back(std::move(s)); }
 
@@ -100,6 +101,7 @@ StatusOr<PreparedDevice> PreparedDevice::Prepare(const DeviceData& data,
   }
   s.paths = PathIndex::Build(s.device);
   s.device.path_index = &s.paths;
+  s.binding = FastPredicate::Bind(&s.device_value);
   return device;
 }
 
@@ -125,7 +127,9 @@ namespace {
 
 StatusOr<bool> EvaluateSelector(const Program& program, const PreparedDevice& device,
                                 EvalState& state) {
-  if (std::optional<bool> fast = program.TryFast("device", device.device(), state)) return *fast;
+  if (std::optional<bool> fast = program.TryFast("device", device.storage_->binding, state)) {
+    return *fast;
+  }
   return EvaluateInGeneral(program, device, state);
 }
 

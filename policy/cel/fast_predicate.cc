@@ -295,7 +295,7 @@ FastPredicate::Outcome FastPredicate::Evaluate(const Activation& activation, Eva
 // (a map with a path index) a chain starts with one probe and usually ends there; anything
 // else goes key by key, out of line, so that the inlined part needs few registers.
 [[gnu::always_inline]] inline const Value* FastPredicate::ResolveChain(const Node& node,
-                                                                      Context& cx) const {
+                                                                      Context cx) const {
   const uint32_t steps = node.op == Op::kHas ? node.key_count - 1 : node.key_count;
   if (node.path_starts_chain) {
     if (const Value* found = FindPath(node, cx)) {
@@ -326,7 +326,7 @@ FastPredicate::Outcome FastPredicate::Evaluate(const Activation& activation, Eva
 // The value at the chain's path when its variable's map has a path index that has it;
 // nullptr means "resolve key by key" (also when the path is absent).
 [[gnu::always_inline]] inline const Value* FastPredicate::FindPath(const Node& node,
-                                                                  const Context& cx) {
+                                                                  Context cx) {
   const PathIndex* index = cx.bindings[node.variable].index;
   if (index == nullptr || node.path.empty()) return nullptr;
   if (node.path.size() <= internal::kMaxShortBytes) {
@@ -340,7 +340,7 @@ FastPredicate::Outcome FastPredicate::Evaluate(const Activation& activation, Eva
 // this first and call nothing else on their quick route, so that they need few registers,
 // and fall back on their general route with a tail call.
 [[gnu::always_inline]] inline const Value* FastPredicate::QuickPathValue(const Node& node,
-                                                                        const Context& cx) {
+                                                                        Context cx) {
   const PathIndex* index = cx.bindings[node.variable].index;
   if (index == nullptr || !node.quick_path) return nullptr;
   return index->FindFirst(node.path_hash, node.path);
@@ -348,7 +348,7 @@ FastPredicate::Outcome FastPredicate::Evaluate(const Activation& activation, Eva
 
 // QuickPathValue() for a node known to have Node::quick_path (kPathEquals).
 [[gnu::always_inline]] inline const Value* FastPredicate::KnownQuickPathValue(const Node& node,
-                                                                             const Context& cx) {
+                                                                             Context cx) {
   const PathIndex* index = cx.bindings[node.variable].index;
   return index == nullptr ? nullptr : index->FindFirst(node.path_hash, node.path);
 }
@@ -370,7 +370,7 @@ std::optional<bool> FastPredicate::IntOrder(const Node& node, const Value& a, co
 }
 
 template <size_t N>
-const Value* FastPredicate::Call(const Node& node, Context& cx,
+const Value* FastPredicate::Call(const Node& node, Context cx,
                                  std::optional<Value>& scratch) const {
   alignas(Value) unsigned char storage[N * sizeof(Value)];
   Value* args = reinterpret_cast<Value*>(storage);
@@ -406,7 +406,7 @@ const Value* FastPredicate::Call(const Node& node, Context& cx,
 // Call<2> for a chain and a constant, without visiting the children: the receiver is
 // resolved in place and the constant copied next to it (a function takes one span).
 [[gnu::always_inline]] inline const Value* FastPredicate::ChainCall(
-    const Node& node, Context& cx, std::optional<Value>& scratch) const {
+    const Node& node, Context cx, std::optional<Value>& scratch) const {
   const Value* receiver = ResolveChain(node, cx);
   if (receiver == nullptr) return nullptr;
   if (node.order != Order::kNone) {
@@ -420,7 +420,7 @@ const Value* FastPredicate::Call(const Node& node, Context& cx,
   return scratch->is_error() ? nullptr : &*scratch;
 }
 
-const Value* FastPredicate::Resolve(const Node& node, Context& cx, std::optional<Value>& scratch,
+const Value* FastPredicate::Resolve(const Node& node, Context cx, std::optional<Value>& scratch,
                                     uint64_t& cost) const {
   const Value* v = nullptr;
   switch (node.op) {
@@ -449,7 +449,7 @@ const Value* FastPredicate::Resolve(const Node& node, Context& cx, std::optional
 // leaves are functions of their own, each with the small stack frame it needs rather than
 // the largest one any of them needs.
 [[gnu::noinline]] FastPredicate::Outcome FastPredicate::EvalChainEquality(
-    const Node& node, Context& cx, uint64_t& cost) const {
+    const Node& node, Context cx, uint64_t& cost) const {
   const Value* v = ResolveChain(node, cx);
   if (v == nullptr) return Outcome::kBail;
   const Value& c = *node.constant;
@@ -470,7 +470,7 @@ const Value* FastPredicate::Resolve(const Node& node, Context& cx, std::optional
 // See Op::kPathEquals. Out of line from EvalChainEquality, which it falls back on, so that
 // its frame stays small.
 [[gnu::noinline]] FastPredicate::Outcome FastPredicate::EvalPathEquals(const Node& node,
-                                                                       Context& cx,
+                                                                       Context cx,
                                                                        uint64_t& cost) const {
   const Value* v = KnownQuickPathValue(node, cx);
   const Value& c = *node.constant;
@@ -503,7 +503,7 @@ const Value* FastPredicate::Resolve(const Node& node, Context& cx, std::optional
 // A string in a list of strings is a byte comparison per element; any other operand
 // goes through the registered `@in`.
 [[gnu::noinline]] FastPredicate::Outcome FastPredicate::EvalChainIn(
-    const Node& node, Context& cx, uint64_t& cost) const {
+    const Node& node, Context cx, uint64_t& cost) const {
   const Value* v = QuickPathValue(node, cx);
   if (v == nullptr || !node.strings_only || v->kind() != Kind::kString ||
       v->text().size() > internal::kMaxShortBytes) {
@@ -524,7 +524,7 @@ const Value* FastPredicate::Resolve(const Node& node, Context& cx, std::optional
 
 // EvalChainIn's general route.
 [[gnu::noinline]] FastPredicate::Outcome FastPredicate::ChainInSlow(
-    const Node& node, Context& cx, uint64_t& cost) const {
+    const Node& node, Context cx, uint64_t& cost) const {
   const Value* v = ResolveChain(node, cx);
   if (v == nullptr) return Outcome::kBail;
   bool found = false;
@@ -547,7 +547,7 @@ const Value* FastPredicate::Resolve(const Node& node, Context& cx, std::optional
   return found ? Outcome::kTrue : Outcome::kFalse;
 }
 
-FastPredicate::Outcome FastPredicate::EvalBool(const Node& node, Context& cx,
+FastPredicate::Outcome FastPredicate::EvalBool(const Node& node, Context cx,
                                                uint64_t& cost) const {
   switch (node.op) {
     case Op::kAnd:
@@ -566,7 +566,7 @@ FastPredicate::Outcome FastPredicate::EvalBool(const Node& node, Context& cx,
 }
 
 // A value-producing node in a boolean position.
-[[gnu::noinline]] FastPredicate::Outcome FastPredicate::EvalValue(const Node& node, Context& cx,
+[[gnu::noinline]] FastPredicate::Outcome FastPredicate::EvalValue(const Node& node, Context cx,
                                                                   uint64_t& cost) const {
   std::optional<Value> scratch;
   const Value* v = Resolve(node, cx, scratch, cost);
@@ -577,7 +577,7 @@ FastPredicate::Outcome FastPredicate::EvalBool(const Node& node, Context& cx,
 // `has(chain.field)`. When the whole chain, field included, is the path found in the
 // variable's path index, the field is present; otherwise the chain is resolved and the
 // field looked up.
-[[gnu::noinline]] FastPredicate::Outcome FastPredicate::EvalHas(const Node& node, Context& cx,
+[[gnu::noinline]] FastPredicate::Outcome FastPredicate::EvalHas(const Node& node, Context cx,
                                                                 uint64_t& cost) const {
   if (QuickPathValue(node, cx) == nullptr) return HasSlow(node, cx, cost);
   cost += node.cost;
@@ -585,7 +585,7 @@ FastPredicate::Outcome FastPredicate::EvalBool(const Node& node, Context& cx,
 }
 
 // EvalHas's general route.
-[[gnu::noinline]] FastPredicate::Outcome FastPredicate::HasSlow(const Node& node, Context& cx,
+[[gnu::noinline]] FastPredicate::Outcome FastPredicate::HasSlow(const Node& node, Context cx,
                                                                 uint64_t& cost) const {
   if (node.path_keys == node.key_count && FindPath(node, cx) != nullptr) {
     cost += node.cost;
@@ -603,7 +603,7 @@ FastPredicate::Outcome FastPredicate::EvalBool(const Node& node, Context& cx,
 // A string test of a chain against a constant string, in place (see Op::kChainText). A
 // receiver that is not a string is left to the general evaluator ("no such overload").
 [[gnu::noinline]] FastPredicate::Outcome FastPredicate::EvalChainText(
-    const Node& node, Context& cx, uint64_t& cost) const {
+    const Node& node, Context cx, uint64_t& cost) const {
   const Value* v = QuickPathValue(node, cx);
   if (v == nullptr || v->kind() != Kind::kString ||
       v->text().size() > internal::kMaxShortBytes) {
@@ -622,7 +622,7 @@ FastPredicate::Outcome FastPredicate::EvalBool(const Node& node, Context& cx,
 
 // EvalChainText's general route.
 [[gnu::noinline]] FastPredicate::Outcome FastPredicate::ChainTextSlow(
-    const Node& node, Context& cx, uint64_t& cost) const {
+    const Node& node, Context cx, uint64_t& cost) const {
   const Value* v = ResolveChain(node, cx);
   if (v == nullptr || v->kind() != Kind::kString) return Outcome::kBail;
   const std::string_view text = v->text(), arg = node.constant->text();
@@ -642,7 +642,7 @@ FastPredicate::Outcome FastPredicate::EvalBool(const Node& node, Context& cx,
 }
 
 // A call in a boolean position without the Resolve step (Resolve handles value positions).
-[[gnu::noinline]] FastPredicate::Outcome FastPredicate::EvalCall(const Node& node, Context& cx,
+[[gnu::noinline]] FastPredicate::Outcome FastPredicate::EvalCall(const Node& node, Context cx,
                                                                  uint64_t& cost) const {
   std::optional<Value> scratch;
   const Value* v;
@@ -662,7 +662,7 @@ FastPredicate::Outcome FastPredicate::EvalBool(const Node& node, Context& cx,
 
 // Evaluator::EvalLogic with errors left to the general evaluator: the first child that
 // decides the result stops the loop.
-[[gnu::noinline]] FastPredicate::Outcome FastPredicate::EvalLogic(const Node& node, Context& cx,
+[[gnu::noinline]] FastPredicate::Outcome FastPredicate::EvalLogic(const Node& node, Context cx,
                                                                   uint64_t& cost) const {
   const Outcome decisive = node.op == Op::kAnd ? Outcome::kFalse : Outcome::kTrue;
   cost += node.cost;
@@ -681,7 +681,7 @@ FastPredicate::Outcome FastPredicate::EvalBool(const Node& node, Context& cx,
 // is what the registered `_==_`/`_!=_` implement. Constants and chains, the usual
 // operands, are resolved without scratch storage.
 [[gnu::noinline]] FastPredicate::Outcome FastPredicate::EvalEquality(const Node& node,
-                                                                     Context& cx,
+                                                                     Context cx,
                                                                      uint64_t& cost) const {
   const Node& left = nodes_[children_[node.first_child]];
   const Node& right = nodes_[children_[node.first_child + 1]];

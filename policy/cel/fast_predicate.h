@@ -48,17 +48,28 @@ class FastPredicate {
   // general evaluator would report. `state` is handed to library functions only.
   // Thread-safe (const, no shared scratch).
   Outcome Evaluate(const Activation& activation, EvalState& state, uint64_t& cost) const;
-  // The same with `name` the only bound variable (no Activation to build). Inline: a
-  // selector's whole evaluation is often shorter than a call.
-  Outcome EvaluateOne(std::string_view name, const Value& value, EvalState& state,
+  // A variable's value (null: unbound) and, when it is a map with one, its path index
+  // (path_index.h). Bind() makes one; a caller that evaluates many selectors against the
+  // same value may make it once (a prepared device does).
+  struct Binding {
+    const Value* value = nullptr;
+    const PathIndex* index = nullptr;
+  };
+  static Binding Bind(const Value* value) {
+    if (value == nullptr) return {};
+    return {value, value->kind() == Kind::kMap ? value->map().path_index : nullptr};
+  }
+
+  // The same with `name` the only bound variable, bound as `bound` (no Activation to
+  // build). `cost` is written on kBail too. Inline: a selector's whole evaluation is often
+  // shorter than a call.
+  Outcome EvaluateOne(std::string_view name, const Binding& bound, EvalState& state,
                       uint64_t& cost) const {
     if (bail_on_one_) return Outcome::kBail;  // see Build()
-    Binding binding;
-    if (only_variable_.size() == name.size() &&
-        internal::SameBytes(only_variable_.data(), name.data(), name.size())) {
-      binding = Bind(&value);
-    }
-    Context cx{.bindings = &binding, .state = state};
+    static constexpr Binding kUnbound;
+    const bool same = only_variable_.size() == name.size() &&
+                      internal::SameBytes(only_variable_.data(), name.data(), name.size());
+    Context cx{.bindings = same ? &bound : &kUnbound, .state = state};
     cost = 0;
     return root_eval_(*this, *root_, cx, cost);
   }
@@ -122,52 +133,43 @@ class FastPredicate {
 
   // Resolves a value-producing node. Returns a pointer to borrowed data or to `scratch`;
   // nullptr means bail.
-  // A variable's value (null: unbound) and, when it is a map with one, its path index.
-  struct Binding {
-    const Value* value = nullptr;
-    const PathIndex* index = nullptr;
-  };
-  static Binding Bind(const Value* value) {
-    if (value == nullptr) return {};
-    return {value, value->kind() == Kind::kMap ? value->map().path_index : nullptr};
-  }
   struct Context {
     const Binding* bindings;  // per variables_ entry
     EvalState& state;
   };
   // `scratch` holds a computed value (calls); chains and constants are returned in place.
-  const Value* Resolve(const Node& node, Context& cx, std::optional<Value>& scratch,
+  const Value* Resolve(const Node& node, Context cx, std::optional<Value>& scratch,
                        uint64_t& cost) const;
   static std::optional<bool> IntOrder(const Node& node, const Value& a, const Value& b);
   template <size_t N>
-  const Value* Call(const Node& node, Context& cx, std::optional<Value>& scratch) const;
-  const Value* ResolveChain(const Node& node, Context& cx) const;
+  const Value* Call(const Node& node, Context cx, std::optional<Value>& scratch) const;
+  const Value* ResolveChain(const Node& node, Context cx) const;
   const Value* ResolveKeys(const Node& node, const Value* from, uint32_t first,
                            uint32_t steps) const;
-  static const Value* FindPath(const Node& node, const Context& cx);
-  static const Value* QuickPathValue(const Node& node, const Context& cx);
-  static const Value* KnownQuickPathValue(const Node& node, const Context& cx);
-  const Value* ChainCall(const Node& node, Context& cx, std::optional<Value>& scratch) const;
-  Outcome EvalBool(const Node& node, Context& cx, uint64_t& cost) const;
-  Outcome EvalValue(const Node& node, Context& cx, uint64_t& cost) const;
-  Outcome EvalLogic(const Node& node, Context& cx, uint64_t& cost) const;
-  Outcome EvalCall(const Node& node, Context& cx, uint64_t& cost) const;
-  Outcome EvalEquality(const Node& node, Context& cx, uint64_t& cost) const;
-  Outcome EvalChainEquality(const Node& node, Context& cx, uint64_t& cost) const;
-  Outcome EvalPathEquals(const Node& node, Context& cx, uint64_t& cost) const;
+  static const Value* FindPath(const Node& node, Context cx);
+  static const Value* QuickPathValue(const Node& node, Context cx);
+  static const Value* KnownQuickPathValue(const Node& node, Context cx);
+  const Value* ChainCall(const Node& node, Context cx, std::optional<Value>& scratch) const;
+  Outcome EvalBool(const Node& node, Context cx, uint64_t& cost) const;
+  Outcome EvalValue(const Node& node, Context cx, uint64_t& cost) const;
+  Outcome EvalLogic(const Node& node, Context cx, uint64_t& cost) const;
+  Outcome EvalCall(const Node& node, Context cx, uint64_t& cost) const;
+  Outcome EvalEquality(const Node& node, Context cx, uint64_t& cost) const;
+  Outcome EvalChainEquality(const Node& node, Context cx, uint64_t& cost) const;
+  Outcome EvalPathEquals(const Node& node, Context cx, uint64_t& cost) const;
   static Outcome ChainEqualityByEqual(const Node& node, const Value& v, uint64_t& cost);
-  Outcome EvalChainIn(const Node& node, Context& cx, uint64_t& cost) const;
-  Outcome EvalChainText(const Node& node, Context& cx, uint64_t& cost) const;
-  Outcome EvalHas(const Node& node, Context& cx, uint64_t& cost) const;
-  Outcome ChainInSlow(const Node& node, Context& cx, uint64_t& cost) const;
-  Outcome ChainTextSlow(const Node& node, Context& cx, uint64_t& cost) const;
-  Outcome HasSlow(const Node& node, Context& cx, uint64_t& cost) const;
+  Outcome EvalChainIn(const Node& node, Context cx, uint64_t& cost) const;
+  Outcome EvalChainText(const Node& node, Context cx, uint64_t& cost) const;
+  Outcome EvalHas(const Node& node, Context cx, uint64_t& cost) const;
+  Outcome ChainInSlow(const Node& node, Context cx, uint64_t& cost) const;
+  Outcome ChainTextSlow(const Node& node, Context cx, uint64_t& cost) const;
+  Outcome HasSlow(const Node& node, Context cx, uint64_t& cost) const;
 
   const Node* root_ = nullptr;  // in nodes_ (children are stored before their parents)
   // EvalBool(*root_) without its dispatch: the root's own Eval function (through Thunk).
-  using EvalFunction = Outcome (*)(const FastPredicate&, const Node&, Context&, uint64_t&);
-  template <Outcome (FastPredicate::*kEval)(const Node&, Context&, uint64_t&) const>
-  static Outcome Thunk(const FastPredicate& self, const Node& node, Context& cx, uint64_t& cost) {
+  using EvalFunction = Outcome (*)(const FastPredicate&, const Node&, Context, uint64_t&);
+  template <Outcome (FastPredicate::*kEval)(const Node&, Context, uint64_t&) const>
+  static Outcome Thunk(const FastPredicate& self, const Node& node, Context cx, uint64_t& cost) {
     return (self.*kEval)(node, cx, cost);
   }
   static EvalFunction EvalFunctionFor(Op op);
