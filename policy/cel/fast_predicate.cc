@@ -129,9 +129,10 @@ class FastPredicate::Builder {
       n.negated = n.op == Op::kNotEquals;
       const Kind kind = constant->constant->kind();
       const bool short_string = kind == Kind::kString &&
-                                constant->constant->text().size() <= internal::kMaxShortBytes;
+                                constant->constant->text().size() <= PathIndex::kHeadBytes;
       const bool in_place = short_string || kind == Kind::kInt || kind == Kind::kBool;
       n.op = in_place && chain->quick_path ? Op::kPathEquals : Op::kChainEquals;
+      n.constant_summary = PathIndex::Summarize(*constant->constant);
     } else if (name == op::kIn && constant->constant->kind() == Kind::kList) {
       n.op = Op::kChainIn;
       n.strings_only = true;
@@ -149,7 +150,6 @@ class FastPredicate::Builder {
     n.first_key = chain->first_key;
     n.key_count = chain->key_count;
     n.path = chain->path;
-    n.path_hash = chain->path_hash;
     n.path_keys = chain->path_keys;
     n.path_starts_chain = chain->path_starts_chain;
     n.quick_path = chain->quick_path;
@@ -212,17 +212,17 @@ class FastPredicate::Builder {
     if (n.key_count == 0) return;
     const std::string_view* keys = &out_.keys_[n.first_key];
     if (n.key_count >= 3 && PathIndex::Joinable(keys[0], keys[1])) {
-      n.path = out_.paths_.emplace_back(PathIndex::Join(keys[0], keys[1], keys[2]));
+      n.path = PathIndex::MakeKey(
+          out_.paths_.emplace_back(PathIndex::Join(keys[0], keys[1], keys[2])));
       n.path_keys = 3;
     } else {
-      n.path = out_.paths_.emplace_back(PathIndex::JoinOne(keys[0]));
+      n.path = PathIndex::MakeKey(out_.paths_.emplace_back(PathIndex::JoinOne(keys[0])));
       n.path_keys = 1;
     }
-    n.path_hash = PathIndex::Hash(n.path);
     // has(a.b) resolves only `a`, the path tells presence instead (EvalHas).
     const uint32_t steps = n.op == Op::kHas ? n.key_count - 1 : n.key_count;
     n.path_starts_chain = n.path_keys <= steps;
-    n.quick_path = n.path_keys == n.key_count && n.path.size() <= internal::kMaxShortBytes;
+    n.quick_path = n.path_keys == n.key_count && n.path.joined.size() <= PathIndex::kMaxFirstKey;
   }
 
   // The index of `name` in the variable table, added on first use.
@@ -285,7 +285,9 @@ FastPredicate::Outcome FastPredicate::Evaluate(const Activation& activation, Eva
   // field of `device` (cel-go's qualified-name resolution): left to the general evaluator.
   if (activation.has_dotted_names()) return Outcome::kBail;
   std::array<Binding, Activation::kMaxVariables> bindings;
-  for (size_t i = 0; i < variables_.size(); ++i) bindings[i] = Bind(activation.Find(variables_[i]));
+  for (size_t i = 0; i < variables_.size(); ++i) {
+    bindings[i] = Bind(activation.Find(variables_[i]));
+  }
   Context cx{.bindings = bindings.data(), .state = state};
   cost = 0;
   return root_eval_(*this, *root_, cx, cost);
@@ -328,11 +330,11 @@ FastPredicate::Outcome FastPredicate::Evaluate(const Activation& activation, Eva
 [[gnu::always_inline]] inline const Value* FastPredicate::FindPath(const Node& node,
                                                                   Context cx) {
   const PathIndex* index = cx.bindings[node.variable].index;
-  if (index == nullptr || node.path.empty()) return nullptr;
-  if (node.path.size() <= internal::kMaxShortBytes) {
-    if (const Value* v = index->FindFirst(node.path_hash, node.path)) return v;
+  if (index == nullptr || node.path.joined.empty()) return nullptr;
+  if (node.path.joined.size() <= PathIndex::kMaxFirstKey) {
+    if (const Value* v = index->FindFirst(node.path).value) return v;
   }
-  return index->Find(node.path_hash, node.path);
+  return index->Find(node.path);
 }
 
 // The value of a chain with Node::quick_path when its variable's path index has it in the
@@ -343,18 +345,9 @@ FastPredicate::Outcome FastPredicate::Evaluate(const Activation& activation, Eva
                                                                         Context cx) {
   const PathIndex* index = cx.bindings[node.variable].index;
   if (index == nullptr || !node.quick_path) return nullptr;
-  return index->FindFirst(node.path_hash, node.path);
+  return index->FindFirst(node.path).value;
 }
 
-// QuickPathValue() for a node known to have Node::quick_path (kPathEquals).
-[[gnu::always_inline]] inline const Value* FastPredicate::KnownQuickPathValue(const Node& node,
-                                                                             Context cx) {
-  const PathIndex* index = cx.bindings[node.variable].index;
-  return index == nullptr ? nullptr : index->FindFirst(node.path_hash, node.path);
-}
-
-// The arguments are copied into raw storage (copy-constructed, not default-constructed
-// and assigned), since Function takes a contiguous span of Values.
 // `_<_` and friends on two ints, compared in place (what CompareValues does for them).
 std::optional<bool> FastPredicate::IntOrder(const Node& node, const Value& a, const Value& b) {
   if (a.kind() != Kind::kInt || b.kind() != Kind::kInt) return std::nullopt;
@@ -369,6 +362,8 @@ std::optional<bool> FastPredicate::IntOrder(const Node& node, const Value& a, co
   return std::nullopt;
 }
 
+// The arguments are copied into raw storage (copy-constructed, not default-constructed
+// and assigned), since Function takes a contiguous span of Values.
 template <size_t N>
 const Value* FastPredicate::Call(const Node& node, Context cx,
                                  std::optional<Value>& scratch) const {
@@ -472,17 +467,17 @@ const Value* FastPredicate::Resolve(const Node& node, Context cx, std::optional<
 [[gnu::noinline]] FastPredicate::Outcome FastPredicate::EvalPathEquals(const Node& node,
                                                                        Context cx,
                                                                        uint64_t& cost) const {
-  const Value* v = KnownQuickPathValue(node, cx);
-  const Value& c = *node.constant;
-  if (v == nullptr || v->kind() != c.kind()) return EvalChainEquality(node, cx, cost);
-  bool equal;
-  if (c.kind() == Kind::kString) {
-    const std::string_view x = v->text(), y = c.text();
-    equal = x.size() == y.size() && internal::SameShortBytes(x.data(), y.data(), x.size());
-  } else {
-    equal = c.kind() == Kind::kInt ? v->int_value() == c.int_value()
-                                   : v->bool_value() == c.bool_value();
+  const PathIndex* index = cx.bindings[node.variable].index;
+  if (index == nullptr) return EvalChainEquality(node, cx, cost);
+  const PathIndex::Entry entry = index->FindFirst(node.path);
+  const PathIndex::Summary& c = node.constant_summary;
+  if (entry.value == nullptr || entry.summary->kind != c.kind) {
+    return EvalChainEquality(node, cx, cost);
   }
+  // Same kind: the summaries are equal exactly when the values are (PathIndex::Summary).
+  const PathIndex::Summary& v = *entry.summary;
+  const bool equal =
+      ((v.size ^ c.size) | (v.words[0] ^ c.words[0]) | (v.words[1] ^ c.words[1])) == 0;
   cost += node.cost;
   return equal != node.negated ? Outcome::kTrue : Outcome::kFalse;
 }

@@ -3,9 +3,12 @@
 // constant field/key lookups on a variable (`device.attributes["d"].model == "A100"`).
 //
 // The general evaluator (evaluator.h) walks the planned tree returning a Value per node
-// and charging cost per node. Here a chain is resolved by chasing pointers through the
-// borrowed maps, equality of strings is compared in place, and the cost is the static
-// sum of the evaluated parts. Whenever anything leaves the plain path — a missing key, an
+// and charging cost per node. Here a chain is resolved with one probe of the variable's
+// path index when it has one (a prepared device does: path_index.h) or by chasing pointers
+// through the borrowed maps, equality of strings is compared in place, and the cost is the
+// static sum of the evaluated parts. The commonest leaves are functions of their own whose
+// quick route neither calls nor loops (small stack frames) and falls back on their general
+// route with a tail call. Whenever anything leaves the plain path — a missing key, an
 // error or non-bool result, an optional, a non-map receiver — evaluation answers kBail
 // and the caller runs the general evaluator from scratch, so every result that is not a
 // plain true/false comes from the general evaluator. A completed evaluation returns the
@@ -26,6 +29,7 @@
 #include "policy/cel/activation.h"
 #include "policy/cel/functions/registry.h"
 #include "policy/cel/internal/same_bytes.h"
+#include "policy/cel/path_index.h"
 #include "policy/cel/value.h"
 
 namespace draguard::cel {
@@ -84,11 +88,11 @@ class FastPredicate {
   // "chain.method(constant)" (or "chain < constant"): the chain's fields are copied into
   // the node, so that one step resolves and compares without visiting the children (kept
   // for the rare operands that need the general comparison).
-  // kPathEquals is a kChainEquals whose whole chain is a path (Node::path) and whose
-  // constant is a string, an int or a bool (path and string of at most
-  // internal::kMaxShortBytes): one probe and one comparison when the variable has a path
-  // index, the path is in the first slot probed and the value has the constant's type,
-  // kChainEquals otherwise.
+  // kPathEquals is a kChainEquals whose whole chain is a path (Node::path, at most
+  // PathIndex::kMaxFirstKey long) and whose constant is a string of at most
+  // PathIndex::kHeadBytes, an int or a bool: one probe and a comparison of summaries
+  // (PathIndex::Summary) when the variable has a path index, the path is in the first slot
+  // probed and the value has the constant's kind; kChainEquals otherwise.
   // kChainText is "chain.contains(s)", "chain.startsWith(s)" or "chain.endsWith(s)" with a
   // constant string s, tested in place (internal/find_bytes.h).
   enum class Op : uint8_t {
@@ -105,16 +109,16 @@ class FastPredicate {
     uint32_t variable = 0;            // chains (kChain/kHas/fused): index into variables_
     uint32_t first_key = 0;           // chains: keys_[first_key, first_key + key_count)
     uint32_t key_count = 0;
-    // Chains: the joined key (path_index.h) of their first three keys when
-    // PathIndex::Joinable() allows, else of their first key, and its hash, to look them
-    // up in one probe when the variable's map has a path index.
-    std::string_view path;
-    uint64_t path_hash = 0;
+    // Chains: the lookup key (path_index.h) of their first three keys when
+    // PathIndex::Joinable() allows, else of their first key, to look them up in one probe
+    // when the variable's map has a path index.
+    PathIndex::Key path;
     uint8_t path_keys = 0;            // keys in `path`: 3, 1, or 0 (no keys, no path)
     bool path_starts_chain = false;   // whether ResolveChain may start from the path
     // The path is the whole chain (for kHas, the operand and the field) and at most
-    // internal::kMaxShortBytes long: see QuickPathValue().
+    // PathIndex::kMaxFirstKey long: see QuickPathValue().
     bool quick_path = false;
+    PathIndex::Summary constant_summary;  // kPathEquals: of `constant`
     bool constant_left = false;       // kChainEquals/kPathEquals: `constant == chain`
     bool negated = false;             // kChainEquals/kPathEquals: `!=`
     bool strings_only = false;        // kChainIn: every element of the list is a string
@@ -131,13 +135,14 @@ class FastPredicate {
   FastPredicate() = default;
   class Builder;
 
-  // Resolves a value-producing node. Returns a pointer to borrowed data or to `scratch`;
-  // nullptr means bail.
+  // Passed by value (two registers).
   struct Context {
     const Binding* bindings;  // per variables_ entry
     EvalState& state;
   };
-  // `scratch` holds a computed value (calls); chains and constants are returned in place.
+  // Resolves a value-producing node. Returns a pointer to borrowed data or to `scratch`;
+  // nullptr means bail. `scratch` holds a computed value (calls); chains and constants are
+  // returned in place.
   const Value* Resolve(const Node& node, Context cx, std::optional<Value>& scratch,
                        uint64_t& cost) const;
   static std::optional<bool> IntOrder(const Node& node, const Value& a, const Value& b);
@@ -148,7 +153,6 @@ class FastPredicate {
                            uint32_t steps) const;
   static const Value* FindPath(const Node& node, Context cx);
   static const Value* QuickPathValue(const Node& node, Context cx);
-  static const Value* KnownQuickPathValue(const Node& node, Context cx);
   const Value* ChainCall(const Node& node, Context cx, std::optional<Value>& scratch) const;
   Outcome EvalBool(const Node& node, Context cx, uint64_t& cost) const;
   Outcome EvalValue(const Node& node, Context cx, uint64_t& cost) const;

@@ -51,35 +51,76 @@ class PathIndex {
   // The hash a lookup passes with the joined key (64-bit FNV-1a, mixed).
   static uint64_t Hash(std::string_view joined);
 
+  // A lookup key: a joined key, its hash, and its first kHeadBytes bytes as zero-padded
+  // words, which a lookup compares with the slot's copy (no pointer to follow). Borrows
+  // `joined`.
+  static constexpr size_t kHeadBytes = 16;  // two words (see Diff16 in FindFirst)
+  struct Key {
+    uint64_t hash = 0;
+    std::array<uint64_t, kHeadBytes / 8> head{};
+    std::string_view joined;
+  };
+  static Key MakeKey(std::string_view joined);
+
   // Indexes the values of `root`'s paths described above. The index borrows those values:
   // `root` and every map under it must stay unchanged while the index is used.
   static PathIndex Build(const MapData& root);
 
-  // The value at the path whose joined key is `joined` (hash: Hash(joined)), or nullptr.
-  const Value* Find(uint64_t hash, std::string_view joined) const;
-  // Find() for a path in the first slot it probes (where nearly every lookup ends), or
-  // nullptr, which does not mean the path is absent. No call: for callers that keep a
-  // small stack frame. Precondition: joined.size() <= internal::kMaxShortBytes.
-  const Value* FindFirst(uint64_t hash, std::string_view joined) const {
-    const Slot& s = slots_[hash & mask_];
+  // A string, int or bool value as two words, so that a lookup can compare it with a
+  // constant inside the slot: `words` holds a string's first kHeadBytes bytes (zero-padded;
+  // `size` its length, at most UINT32_MAX), an int's or a bool's bits. `kind` is the
+  // value's kind; for other kinds the rest is zero. Two values of kind string (one of
+  // them at most kHeadBytes long), int or bool are equal exactly when their summaries are.
+  struct Summary {
+    Kind kind = Kind::kNull;
+    uint32_t size = 0;
+    std::array<uint64_t, kHeadBytes / 8> words{};
+  };
+  static Summary Summarize(const Value& v);
+
+  // An indexed path's value and its summary.
+  struct Entry {
+    const Value* value;
+    const Summary* summary;
+  };
+
+  // The value at the path of `key`, or nullptr.
+  const Value* Find(const Key& key) const;
+  // The entry of `key` when it is in the first slot probed (where nearly every lookup
+  // ends), or a null value, which does not mean the path is absent. No call and no loop:
+  // for callers that keep a small stack frame. Precondition: key.joined.size() <=
+  // kMaxFirstKey.
+  static constexpr size_t kMaxFirstKey = 2 * kHeadBytes;
+  Entry FindFirst(const Key& key) const {
+    const Slot& s = slots_[Home(key.hash)];
     // An empty slot never matches: its size is 0 and joined keys are not empty.
-    const bool match = s.hash == hash && s.size == joined.size() &&
-                       internal::SameShortBytes(s.key, joined.data(), joined.size());
-    return match ? s.value : nullptr;
+    const size_t n = key.joined.size();
+    const uint64_t diff = (s.size ^ n) | (s.head[0] ^ key.head[0]) | (s.head[1] ^ key.head[1]);
+    if (diff != 0) return {nullptr, nullptr};
+    // Past the head: the last 16 bytes (overlapping it) are compared through the pointer.
+    if (n > kHeadBytes && internal::Diff16(s.key + n - 16, key.joined.data() + n - 16) != 0) {
+      return {nullptr, nullptr};
+    }
+    return {s.value, &s.summary};
   }
 
   size_t size() const { return size_; }
 
  private:
   static constexpr size_t kMaxMiddleKey = 255;
-  struct Slot {
-    uint64_t hash = 0;
+  // One cache line: what a lookup compares, then what it returns. (No hash: comparing it
+  // first would save nothing, the key's size and head reject other keys as early.)
+  struct alignas(64) Slot {
+    std::array<uint64_t, kHeadBytes / 8> head{};  // as Key::head
+    uint64_t size = 0;  // of the key; 0: an empty slot
     const char* key = nullptr;  // into keys_
-    size_t size = 0;
-    const Value* value = nullptr;  // null: empty slot
+    const Value* value = nullptr;
+    Summary summary;
   };
+  static_assert(sizeof(Slot) == 64);
   class Builder;
-
+  // The first kHeadBytes bytes of `text`, zero-padded.
+  static std::array<uint64_t, kHeadBytes / 8> Head(std::string_view text);
 
   // k1's position in kRootKeys plus one, or 0.
   static uint8_t RootCode(std::string_view k1) {
@@ -89,8 +130,14 @@ class PathIndex {
     return 0;
   }
 
+  // A path's first slot: multiply-shift hashing of its hash (the multiplier is chosen when
+  // building). An empty index has one slot: multiplier and shift 0.
+  uint64_t Home(uint64_t hash) const { return (hash * multiplier_) >> shift_; }
+
   std::vector<Slot> slots_ = std::vector<Slot>(1);  // a power of two in size, never full
   uint64_t mask_ = 0;
+  uint64_t multiplier_ = 0;
+  int shift_ = 0;
   size_t size_ = 0;
   std::vector<char> keys_;  // the joined keys (a vector: moving keeps the bytes in place)
 };

@@ -41,13 +41,27 @@ const Value* Walk(const MapData& root, const std::vector<std::string>& keys) {
   return cur;
 }
 
+std::string JoinKeys(const std::vector<std::string>& keys) {
+  return keys.size() == 1 ? PathIndex::JoinOne(keys[0])
+                          : PathIndex::Join(keys[0], keys[1], keys[2]);
+}
+
+// Find() of `keys`, checking FindFirst() against it: FindFirst may miss a present path (a
+// collision), but never finds another one, and its summary is the value's.
 const Value* Lookup(const PathIndex& index, const std::vector<std::string>& keys) {
-  const std::string joined = keys.size() == 1 ? PathIndex::JoinOne(keys[0])
-                                              : PathIndex::Join(keys[0], keys[1], keys[2]);
-  const Value* found = index.Find(PathIndex::Hash(joined), joined);
-  // FindFirst() may miss a present path (a collision), but never finds another one.
-  const Value* first = index.FindFirst(PathIndex::Hash(joined), joined);
-  EXPECT_TRUE(first == nullptr || first == found) << joined;
+  const std::string joined = JoinKeys(keys);
+  const PathIndex::Key key = PathIndex::MakeKey(joined);
+  const Value* found = index.Find(key);
+  if (joined.size() <= PathIndex::kMaxFirstKey) {
+    const PathIndex::Entry first = index.FindFirst(key);
+    EXPECT_TRUE(first.value == nullptr || first.value == found) << joined;
+    if (first.value != nullptr) {
+      const PathIndex::Summary want = PathIndex::Summarize(*first.value);
+      EXPECT_EQ(first.summary->kind, want.kind) << joined;
+      EXPECT_EQ(first.summary->size, want.size) << joined;
+      EXPECT_EQ(first.summary->words, want.words) << joined;
+    }
+  }
   return found;
 }
 
@@ -156,6 +170,85 @@ TEST(PathIndexTest, FindsEveryPathOfALargeDevice) {
     }
   }
   EXPECT_EQ(Lookup(index, {"driver"}), Walk(root, {"driver"}));
+}
+
+// The benchmark's sample device (bench/cel_bench.cc): every path is in its first slot, so
+// every selector lookup on it is a FindFirst() hit (a few dozen paths fit; more may not).
+TEST(PathIndexTest, SmallDeviceHasEveryPathInItsFirstSlot) {
+  DeviceData d;
+  d.driver = "gpu.example.com";
+  d.attributes["gpu.example.com/model"].string_value = "A100";
+  d.attributes["gpu.example.com/driverVersion"].version_value = "1.2.3";
+  d.attributes["resource.kubernetes.io/pciBusID"].string_value = "0008:06:00.0";
+  d.attributes["dra.net/ifName"].string_value = "dummy0";
+  d.attributes["dra.net/rdma"].bool_value = true;
+  d.attributes["dra.net/numaNode"].int_value = 0;
+  d.attributes["dra.net/cloudNetwork"].string_value = "projects/x/dranet-net";
+  d.attributes["gpu.nvidia.com/profile"].string_value = "1g.5gb";
+  d.capacity["gpu.example.com/memory"] = "80Gi";
+  StatusOr<PreparedDevice> device = PreparedDevice::Prepare(d);
+  ASSERT_TRUE(device.ok()) << device.status();
+  const MapData& root = device->device().map();
+  using Keys = std::vector<std::string>;
+  std::vector<Keys> paths = {{"driver"}, {"attributes"}, {"capacity"},
+                             {"capacity", "gpu.example.com", "memory"}};
+  for (const auto& [name, attribute] : d.attributes) {
+    const size_t slash = name.find('/');
+    paths.push_back({"attributes", name.substr(0, slash), name.substr(slash + 1)});
+  }
+  for (const Keys& keys : paths) {
+    const std::string joined = JoinKeys(keys);
+    const PathIndex::Entry first = root.path_index->FindFirst(PathIndex::MakeKey(joined));
+    EXPECT_EQ(first.value, Walk(root, keys)) << keys.back();
+  }
+}
+
+// FindFirst compares a whole key, not its hash, length and first words only: keys that
+// share those (forced here by giving the probe the stored key's hash) are told apart.
+TEST(PathIndexTest, FindFirstComparesWholeKeys) {
+  Maps m;
+  MapData& root = m.New();
+  MapData& attributes = m.New();
+  MapData& domain = m.New();
+  const std::string stored = "name-with-a-long-tail-x", other = "name-with-a-long-tail-y";
+  m.Put(domain, stored, Value::Int(1));
+  m.Put(attributes, "d", Value::MapRef(&domain));
+  m.Put(root, "attributes", Value::MapRef(&attributes));
+  const PathIndex index = PathIndex::Build(root);
+  const std::string stored_joined = PathIndex::Join("attributes", "d", stored);
+  const std::string other_joined = PathIndex::Join("attributes", "d", other);
+  ASSERT_LE(other_joined.size(), PathIndex::kMaxFirstKey);
+  PathIndex::Key probe = PathIndex::MakeKey(other_joined);
+  probe.hash = PathIndex::Hash(stored_joined);
+  EXPECT_NE(index.FindFirst(PathIndex::MakeKey(stored_joined)).value, nullptr);
+  EXPECT_EQ(index.FindFirst(probe).value, nullptr);
+  EXPECT_EQ(index.Find(probe), nullptr);
+}
+
+// Summaries are equal exactly when values of the summarised kinds are (a string of at most
+// kHeadBytes against any string).
+TEST(PathIndexTest, SummariesCompareLikeValues) {
+  const std::string sixteen(16, 'a'), seventeen(17, 'a');
+  const std::vector<Value> values = {
+      Value::StringView(""),        Value::StringView("a"),      Value::StringView("b"),
+      Value::StringView("ab"),      Value::StringView(std::string_view("a\0", 2)),
+      Value::StringView(sixteen),   Value::StringView(seventeen), Value::Int(0),
+      Value::Int(1),                Value::Int(-1),              Value::Bool(false),
+      Value::Bool(true)};
+  auto same = [](const PathIndex::Summary& a, const PathIndex::Summary& b) {
+    return a.kind == b.kind && a.size == b.size && a.words == b.words;
+  };
+  for (const Value& a : values) {
+    for (const Value& b : values) {
+      if (a.kind() != b.kind()) continue;
+      if (a.kind() == Kind::kString && a.text().size() > PathIndex::kHeadBytes &&
+          b.text().size() > PathIndex::kHeadBytes) {
+        continue;  // not decided by summaries (never asked: constants are short)
+      }
+      EXPECT_EQ(same(PathIndex::Summarize(a), PathIndex::Summarize(b)), ValuesEqual(a, b))
+          << a.DebugString() << " " << b.DebugString();
+    }
+  }
 }
 
 TEST(PathIndexTest, EmptyIndexFindsNothing) {
