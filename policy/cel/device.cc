@@ -1,11 +1,12 @@
 // Builds the nested domain -> identifier -> value maps of a device once, in storage
 // whose addresses never move (deques), so that every Value handed to the evaluator is
-// a borrowed view.
+// a borrowed view; then the index of device[k1][k2][k3] over those maps (path_index.h).
 #include "policy/cel/device.h"
 
 #include <deque>
 
 #include "policy/cel/activation.h"
+#include "policy/cel/path_index.h"
 
 namespace draguard::cel {
 
@@ -17,7 +18,9 @@ struct PreparedDevice::Storage {
   MapData attributes{.entries = {}, .defaulting = true};
   MapData capacity{.entries = {}, .defaulting = true};
   MapData device;
+  PathIndex paths;  // device[k1][k2][k3], for the fast form's attribute and capacity lookups
   Value device_value = Value::MapRef(&device);  // what device() returns
+  FastPredicate::Binding binding;  // device_value and its index, bound once for the fast form
 
   std::string_view Keep(std::string s) { return strings.emplace_back(std::move(s)); }
 
@@ -96,6 +99,9 @@ StatusOr<PreparedDevice> PreparedDevice::Prepare(const DeviceData& data,
     s.device.entries.emplace_back(Value::StringView("allowMultipleAllocations"),
                                   Value::Bool(data.allow_multiple_allocations.value_or(false)));
   }
+  s.paths = PathIndex::Build(s.device);
+  s.device.path_index = &s.paths;
+  s.binding = FastPredicate::Bind(&s.device_value);
   return device;
 }
 
@@ -121,7 +127,9 @@ namespace {
 
 StatusOr<bool> EvaluateSelector(const Program& program, const PreparedDevice& device,
                                 EvalState& state) {
-  if (std::optional<bool> fast = program.TryFast("device", device.device(), state)) return *fast;
+  if (std::optional<bool> fast = program.TryFast("device", device.storage_->binding, state)) {
+    return *fast;
+  }
   return EvaluateInGeneral(program, device, state);
 }
 

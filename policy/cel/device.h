@@ -51,6 +51,8 @@ class PreparedDevice {
   const Value& device() const;
 
  private:
+  friend StatusOr<bool> EvaluateSelector(const Program& program, const PreparedDevice& device,
+                                         EvalState& state);  // uses the prepared binding
   struct Storage;
   PreparedDevice();
   std::unique_ptr<Storage> storage_;

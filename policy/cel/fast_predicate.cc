@@ -10,8 +10,10 @@
 #include <optional>
 
 #include "policy/cel/evaluator.h"
+#include "policy/cel/internal/find_bytes.h"
 #include "policy/cel/internal/same_bytes.h"
 #include "policy/cel/operators.h"
+#include "policy/cel/path_index.h"
 
 namespace draguard::cel {
 namespace {
@@ -124,13 +126,22 @@ class FastPredicate::Builder {
       return;
     }
     if (equality) {
-      n.op = n.op == Op::kEquals ? Op::kChainEquals : Op::kChainNotEquals;
+      n.negated = n.op == Op::kNotEquals;
+      const Kind kind = constant->constant->kind();
+      const bool short_string = kind == Kind::kString &&
+                                constant->constant->text().size() <= PathIndex::kHeadBytes;
+      const bool in_place = short_string || kind == Kind::kInt || kind == Kind::kBool;
+      n.op = in_place && chain->quick_path ? Op::kPathEquals : Op::kChainEquals;
+      n.constant_summary = PathIndex::Summarize(*constant->constant);
     } else if (name == op::kIn && constant->constant->kind() == Kind::kList) {
       n.op = Op::kChainIn;
       n.strings_only = true;
       for (const Value& e : constant->constant->list().elements) {
         n.strings_only = n.strings_only && e.kind() == Kind::kString;
       }
+    } else if (std::optional<TextTest> test = TextTestOf(name, *constant->constant)) {
+      n.op = Op::kChainText;
+      n.text_test = *test;
     } else {
       n.op = Op::kChainCall;
     }
@@ -138,6 +149,21 @@ class FastPredicate::Builder {
     n.variable = chain->variable;
     n.first_key = chain->first_key;
     n.key_count = chain->key_count;
+    n.path = chain->path;
+    n.path_keys = chain->path_keys;
+    n.path_starts_chain = chain->path_starts_chain;
+    n.quick_path = chain->quick_path;
+  }
+
+  // The string test a call of `name` with the constant argument `arg` is, if any. The
+  // registered functions of these names (functions/strings.cc) answer exactly this for a
+  // string receiver, and "no such overload" for any other, where the fast form bails.
+  static std::optional<TextTest> TextTestOf(std::string_view name, const Value& arg) {
+    if (arg.kind() != Kind::kString) return std::nullopt;
+    if (name == "contains") return TextTest::kContains;
+    if (name == "startsWith") return TextTest::kStartsWith;
+    if (name == "endsWith") return TextTest::kEndsWith;
+    return std::nullopt;
   }
 
   // A variable, a field selection or a constant-string index on a chain.
@@ -175,9 +201,28 @@ class FastPredicate::Builder {
     n.first_key = static_cast<uint32_t>(out_.keys_.size());
     n.key_count = static_cast<uint32_t>(keys.size());
     out_.keys_.insert(out_.keys_.end(), keys.rbegin(), keys.rend());
+    AddPath(n);
     n.cost = 1 + n.key_count;  // the variable and one per step (the test-only node included)
     max_cost_ += n.cost;
     return Push(n, {});
+  }
+
+  // Sets the chain's joined key and hash for a PathIndex lookup (see Node::path).
+  void AddPath(Node& n) {
+    if (n.key_count == 0) return;
+    const std::string_view* keys = &out_.keys_[n.first_key];
+    if (n.key_count >= 3 && PathIndex::Joinable(keys[0], keys[1])) {
+      n.path = PathIndex::MakeKey(
+          out_.paths_.emplace_back(PathIndex::Join(keys[0], keys[1], keys[2])));
+      n.path_keys = 3;
+    } else {
+      n.path = PathIndex::MakeKey(out_.paths_.emplace_back(PathIndex::JoinOne(keys[0])));
+      n.path_keys = 1;
+    }
+    // has(a.b) resolves only `a`, the path tells presence instead (EvalHas).
+    const uint32_t steps = n.op == Op::kHas ? n.key_count - 1 : n.key_count;
+    n.path_starts_chain = n.path_keys <= steps;
+    n.quick_path = n.path_keys == n.key_count && n.path.joined.size() <= PathIndex::kMaxFirstKey;
   }
 
   // The index of `name` in the variable table, added on first use.
@@ -214,8 +259,24 @@ std::unique_ptr<FastPredicate> FastPredicate::Build(const PlannedNode& root,
   if (!top) return nullptr;
   if (cost_limit != 0 && builder.max_cost() > cost_limit) return nullptr;
   // Children are pushed before parents: the root is the last node; keep it first.
-  fast->root_ = *top;
+  fast->root_ = &fast->nodes_[*top];
+  fast->root_eval_ = EvalFunctionFor(fast->root_->op);
+  if (fast->variables_.size() == 1) fast->only_variable_ = fast->variables_[0];
+  // With a dotted variable bound, or with another variable unbound, the fast form would
+  // bail on its chains anyway (nearly always: `true || x.y` is the exception).
+  fast->bail_on_one_ = fast->variables_.size() > 1 || fast->dotted_variable_;
   return fast;
+}
+
+FastPredicate::EvalFunction FastPredicate::EvalFunctionFor(Op op) {
+  switch (op) {
+    case Op::kPathEquals: return Thunk<&FastPredicate::EvalPathEquals>;
+    case Op::kChainText: return Thunk<&FastPredicate::EvalChainText>;
+    case Op::kChainIn: return Thunk<&FastPredicate::EvalChainIn>;
+    case Op::kAnd:
+    case Op::kOr: return Thunk<&FastPredicate::EvalLogic>;
+    default: return Thunk<&FastPredicate::EvalBool>;
+  }
 }
 
 FastPredicate::Outcome FastPredicate::Evaluate(const Activation& activation, EvalState& state,
@@ -223,21 +284,35 @@ FastPredicate::Outcome FastPredicate::Evaluate(const Activation& activation, Eva
   // A dotted variable name ("device.attributes") would take precedence over selecting the
   // field of `device` (cel-go's qualified-name resolution): left to the general evaluator.
   if (activation.has_dotted_names()) return Outcome::kBail;
-  std::array<const Value*, Activation::kMaxVariables> bound;
-  for (size_t i = 0; i < variables_.size(); ++i) bound[i] = activation.Find(variables_[i]);
-  Context cx{.variables = bound.data(), .state = state};
+  std::array<Binding, Activation::kMaxVariables> bindings;
+  for (size_t i = 0; i < variables_.size(); ++i) {
+    bindings[i] = Bind(activation.Find(variables_[i]));
+  }
+  Context cx{.bindings = bindings.data(), .state = state};
   cost = 0;
-  return EvalBool(nodes_[root_], cx, cost);
+  return root_eval_(*this, *root_, cx, cost);
 }
 
-// Inlined into its callers (as are the lookups it makes): this runs for every chain of
-// every evaluation, and a call costs about as much as a short key comparison.
+// Inlined into its callers: this runs for every chain of every evaluation. On a device
+// (a map with a path index) a chain starts with one probe and usually ends there; anything
+// else goes key by key, out of line, so that the inlined part needs few registers.
 [[gnu::always_inline]] inline const Value* FastPredicate::ResolveChain(const Node& node,
-                                                                      Context& cx) const {
-  const Value* cur = cx.variables[node.variable];
-  if (cur == nullptr) return nullptr;
+                                                                      Context cx) const {
   const uint32_t steps = node.op == Op::kHas ? node.key_count - 1 : node.key_count;
-  for (uint32_t i = 0; i < steps; ++i) {
+  if (node.path_starts_chain) {
+    if (const Value* found = FindPath(node, cx)) {
+      return steps == node.path_keys ? found : ResolveKeys(node, found, node.path_keys, steps);
+    }
+  }
+  return ResolveKeys(node, cx.bindings[node.variable].value, 0, steps);
+}
+
+// Keys [first, steps) of the chain from `from` (null: an unbound variable, so null).
+[[gnu::noinline]] const Value* FastPredicate::ResolveKeys(const Node& node, const Value* from,
+                                                          uint32_t first, uint32_t steps) const {
+  const Value* cur = from;
+  if (cur == nullptr) return nullptr;
+  for (uint32_t i = first; i < steps; ++i) {
     if (cur->kind() != Kind::kMap) return nullptr;
     const MapData& map = cur->map();
     const Value* found = FindString(map, keys_[node.first_key + i]);
@@ -250,8 +325,29 @@ FastPredicate::Outcome FastPredicate::Evaluate(const Activation& activation, Eva
   return cur;
 }
 
-// The arguments are copied into raw storage (copy-constructed, not default-constructed
-// and assigned), since Function takes a contiguous span of Values.
+// The value at the chain's path when its variable's map has a path index that has it;
+// nullptr means "resolve key by key" (also when the path is absent).
+[[gnu::always_inline]] inline const Value* FastPredicate::FindPath(const Node& node,
+                                                                  Context cx) {
+  const PathIndex* index = cx.bindings[node.variable].index;
+  if (index == nullptr || node.path.joined.empty()) return nullptr;
+  if (node.path.joined.size() <= PathIndex::kMaxFirstKey) {
+    if (const Value* v = index->FindFirst(node.path).value) return v;
+  }
+  return index->Find(node.path);
+}
+
+// The value of a chain with Node::quick_path when its variable's path index has it in the
+// first slot probed; nullptr means "take the general route". No call: the leaves below try
+// this first and call nothing else on their quick route, so that they need few registers,
+// and fall back on their general route with a tail call.
+[[gnu::always_inline]] inline const Value* FastPredicate::QuickPathValue(const Node& node,
+                                                                        Context cx) {
+  const PathIndex* index = cx.bindings[node.variable].index;
+  if (index == nullptr || !node.quick_path) return nullptr;
+  return index->FindFirst(node.path).value;
+}
+
 // `_<_` and friends on two ints, compared in place (what CompareValues does for them).
 std::optional<bool> FastPredicate::IntOrder(const Node& node, const Value& a, const Value& b) {
   if (a.kind() != Kind::kInt || b.kind() != Kind::kInt) return std::nullopt;
@@ -266,8 +362,10 @@ std::optional<bool> FastPredicate::IntOrder(const Node& node, const Value& a, co
   return std::nullopt;
 }
 
+// The arguments are copied into raw storage (copy-constructed, not default-constructed
+// and assigned), since Function takes a contiguous span of Values.
 template <size_t N>
-const Value* FastPredicate::Call(const Node& node, Context& cx,
+const Value* FastPredicate::Call(const Node& node, Context cx,
                                  std::optional<Value>& scratch) const {
   alignas(Value) unsigned char storage[N * sizeof(Value)];
   Value* args = reinterpret_cast<Value*>(storage);
@@ -303,7 +401,7 @@ const Value* FastPredicate::Call(const Node& node, Context& cx,
 // Call<2> for a chain and a constant, without visiting the children: the receiver is
 // resolved in place and the constant copied next to it (a function takes one span).
 [[gnu::always_inline]] inline const Value* FastPredicate::ChainCall(
-    const Node& node, Context& cx, std::optional<Value>& scratch) const {
+    const Node& node, Context cx, std::optional<Value>& scratch) const {
   const Value* receiver = ResolveChain(node, cx);
   if (receiver == nullptr) return nullptr;
   if (node.order != Order::kNone) {
@@ -317,7 +415,7 @@ const Value* FastPredicate::Call(const Node& node, Context& cx,
   return scratch->is_error() ? nullptr : &*scratch;
 }
 
-const Value* FastPredicate::Resolve(const Node& node, Context& cx, std::optional<Value>& scratch,
+const Value* FastPredicate::Resolve(const Node& node, Context cx, std::optional<Value>& scratch,
                                     uint64_t& cost) const {
   const Value* v = nullptr;
   switch (node.op) {
@@ -342,9 +440,11 @@ const Value* FastPredicate::Resolve(const Node& node, Context& cx, std::optional
   return v;
 }
 
-// The fused leaves are inlined into EvalBool, which every boolean position goes through.
-[[gnu::always_inline]] inline FastPredicate::Outcome FastPredicate::EvalChainEquality(
-    const Node& node, Context& cx, uint64_t& cost) const {
+// EvalBool, which every boolean position goes through, only dispatches (tail calls): the
+// leaves are functions of their own, each with the small stack frame it needs rather than
+// the largest one any of them needs.
+[[gnu::noinline]] FastPredicate::Outcome FastPredicate::EvalChainEquality(
+    const Node& node, Context cx, uint64_t& cost) const {
   const Value* v = ResolveChain(node, cx);
   if (v == nullptr) return Outcome::kBail;
   const Value& c = *node.constant;
@@ -356,19 +456,70 @@ const Value* FastPredicate::Resolve(const Node& node, Context& cx, std::optional
     equal = c.kind() == Kind::kInt ? v->int_value() == c.int_value()
                                    : v->bool_value() == c.bool_value();
   } else {
-    // Operand order matters here: Equal() errs for some left-hand types (cel.md §1.10).
-    Value r = node.constant_left ? Equal(c, *v) : Equal(*v, c);
-    if (!r.is_bool()) return Outcome::kBail;
-    equal = r.bool_value();
+    return ChainEqualityByEqual(node, *v, cost);
   }
   cost += node.cost;
-  return equal == (node.op == Op::kChainEquals) ? Outcome::kTrue : Outcome::kFalse;
+  return equal != node.negated ? Outcome::kTrue : Outcome::kFalse;
+}
+
+// See Op::kPathEquals. Out of line from EvalChainEquality, which it falls back on, so that
+// its frame stays small.
+[[gnu::noinline]] FastPredicate::Outcome FastPredicate::EvalPathEquals(const Node& node,
+                                                                       Context cx,
+                                                                       uint64_t& cost) const {
+  const PathIndex* index = cx.bindings[node.variable].index;
+  if (index == nullptr) return EvalChainEquality(node, cx, cost);
+  const PathIndex::Entry entry = index->FindFirst(node.path);
+  const PathIndex::Summary& c = node.constant_summary;
+  if (entry.value == nullptr || entry.summary->kind != c.kind) {
+    return EvalChainEquality(node, cx, cost);
+  }
+  // Same kind: the summaries are equal exactly when the values are (PathIndex::Summary).
+  const PathIndex::Summary& v = *entry.summary;
+  const bool equal =
+      ((v.size ^ c.size) | (v.words[0] ^ c.words[0]) | (v.words[1] ^ c.words[1])) == 0;
+  cost += node.cost;
+  return equal != node.negated ? Outcome::kTrue : Outcome::kFalse;
+}
+
+// EvalChainEquality for operands not compared in place: through Equal(), out of line (its
+// Value result has a destructor, which would widen the common path's stack frame).
+[[gnu::noinline]] FastPredicate::Outcome FastPredicate::ChainEqualityByEqual(const Node& node,
+                                                                             const Value& v,
+                                                                             uint64_t& cost) {
+  const Value& c = *node.constant;
+  // Operand order matters here: Equal() errs for some left-hand types (cel.md §1.10).
+  Value r = node.constant_left ? Equal(c, v) : Equal(v, c);
+  if (!r.is_bool()) return Outcome::kBail;
+  cost += node.cost;
+  return r.bool_value() != node.negated ? Outcome::kTrue : Outcome::kFalse;
 }
 
 // A string in a list of strings is a byte comparison per element; any other operand
 // goes through the registered `@in`.
-[[gnu::always_inline]] inline FastPredicate::Outcome FastPredicate::EvalChainIn(
-    const Node& node, Context& cx, uint64_t& cost) const {
+[[gnu::noinline]] FastPredicate::Outcome FastPredicate::EvalChainIn(
+    const Node& node, Context cx, uint64_t& cost) const {
+  const Value* v = QuickPathValue(node, cx);
+  if (v == nullptr || !node.strings_only || v->kind() != Kind::kString ||
+      v->text().size() > internal::kMaxShortBytes) {
+    return ChainInSlow(node, cx, cost);
+  }
+  const std::string_view x = v->text();
+  bool found = false;
+  for (const Value& e : node.constant->list().elements) {
+    const std::string_view y = e.text();
+    if (x.size() == y.size() && internal::SameShortBytes(x.data(), y.data(), x.size())) {
+      found = true;
+      break;
+    }
+  }
+  cost += node.cost;
+  return found ? Outcome::kTrue : Outcome::kFalse;
+}
+
+// EvalChainIn's general route.
+[[gnu::noinline]] FastPredicate::Outcome FastPredicate::ChainInSlow(
+    const Node& node, Context cx, uint64_t& cost) const {
   const Value* v = ResolveChain(node, cx);
   if (v == nullptr) return Outcome::kBail;
   bool found = false;
@@ -391,39 +542,103 @@ const Value* FastPredicate::Resolve(const Node& node, Context& cx, std::optional
   return found ? Outcome::kTrue : Outcome::kFalse;
 }
 
-FastPredicate::Outcome FastPredicate::EvalBool(const Node& node, Context& cx,
+FastPredicate::Outcome FastPredicate::EvalBool(const Node& node, Context cx,
                                                uint64_t& cost) const {
   switch (node.op) {
     case Op::kAnd:
     case Op::kOr: return EvalLogic(node, cx, cost);
     case Op::kEquals:
     case Op::kNotEquals: return EvalEquality(node, cx, cost);
-    case Op::kChainEquals:
-    case Op::kChainNotEquals: return EvalChainEquality(node, cx, cost);
+    case Op::kChainEquals: return EvalChainEquality(node, cx, cost);
+    case Op::kPathEquals: return EvalPathEquals(node, cx, cost);
     case Op::kChainIn: return EvalChainIn(node, cx, cost);
+    case Op::kChainText: return EvalChainText(node, cx, cost);
     case Op::kCall:
     case Op::kChainCall: return EvalCall(node, cx, cost);
-    case Op::kHas: {
-      const Value* operand = ResolveChain(node, cx);
-      if (operand == nullptr || operand->kind() != Kind::kMap) return Outcome::kBail;
-      const MapData& map = operand->map();
-      cost += node.cost;
-      const bool present =
-          map.defaulting || FindString(map, keys_[node.first_key + node.key_count - 1]);
-      return present ? Outcome::kTrue : Outcome::kFalse;
-    }
-    default: {
-      std::optional<Value> scratch;
-      const Value* v = Resolve(node, cx, scratch, cost);
-      if (v == nullptr || !v->is_bool()) return Outcome::kBail;
-      return v->bool_value() ? Outcome::kTrue : Outcome::kFalse;
-    }
+    case Op::kHas: return EvalHas(node, cx, cost);
+    default: return EvalValue(node, cx, cost);
   }
 }
 
+// A value-producing node in a boolean position.
+[[gnu::noinline]] FastPredicate::Outcome FastPredicate::EvalValue(const Node& node, Context cx,
+                                                                  uint64_t& cost) const {
+  std::optional<Value> scratch;
+  const Value* v = Resolve(node, cx, scratch, cost);
+  if (v == nullptr || !v->is_bool()) return Outcome::kBail;
+  return v->bool_value() ? Outcome::kTrue : Outcome::kFalse;
+}
+
+// `has(chain.field)`. When the whole chain, field included, is the path found in the
+// variable's path index, the field is present; otherwise the chain is resolved and the
+// field looked up.
+[[gnu::noinline]] FastPredicate::Outcome FastPredicate::EvalHas(const Node& node, Context cx,
+                                                                uint64_t& cost) const {
+  if (QuickPathValue(node, cx) == nullptr) return HasSlow(node, cx, cost);
+  cost += node.cost;
+  return Outcome::kTrue;
+}
+
+// EvalHas's general route.
+[[gnu::noinline]] FastPredicate::Outcome FastPredicate::HasSlow(const Node& node, Context cx,
+                                                                uint64_t& cost) const {
+  if (node.path_keys == node.key_count && FindPath(node, cx) != nullptr) {
+    cost += node.cost;
+    return Outcome::kTrue;
+  }
+  const Value* operand = ResolveChain(node, cx);
+  if (operand == nullptr || operand->kind() != Kind::kMap) return Outcome::kBail;
+  const MapData& map = operand->map();
+  cost += node.cost;
+  const bool present =
+      map.defaulting || FindString(map, keys_[node.first_key + node.key_count - 1]);
+  return present ? Outcome::kTrue : Outcome::kFalse;
+}
+
+// A string test of a chain against a constant string, in place (see Op::kChainText). A
+// receiver that is not a string is left to the general evaluator ("no such overload").
+[[gnu::noinline]] FastPredicate::Outcome FastPredicate::EvalChainText(
+    const Node& node, Context cx, uint64_t& cost) const {
+  const Value* v = QuickPathValue(node, cx);
+  if (v == nullptr || v->kind() != Kind::kString ||
+      v->text().size() > internal::kMaxShortBytes) {
+    return ChainTextSlow(node, cx, cost);
+  }
+  const std::string_view text = v->text(), arg = node.constant->text();
+  bool found = false;
+  switch (node.text_test) {
+    case TextTest::kContains: found = internal::ShortContainsBytes(text, arg); break;
+    case TextTest::kStartsWith: found = internal::StartsWithBytes(text, arg); break;
+    case TextTest::kEndsWith: found = internal::EndsWithBytes(text, arg); break;
+  }
+  cost += node.cost;
+  return found ? Outcome::kTrue : Outcome::kFalse;
+}
+
+// EvalChainText's general route.
+[[gnu::noinline]] FastPredicate::Outcome FastPredicate::ChainTextSlow(
+    const Node& node, Context cx, uint64_t& cost) const {
+  const Value* v = ResolveChain(node, cx);
+  if (v == nullptr || v->kind() != Kind::kString) return Outcome::kBail;
+  const std::string_view text = v->text(), arg = node.constant->text();
+  bool found = false;
+  switch (node.text_test) {
+    case TextTest::kContains: found = internal::ContainsBytes(text, arg); break;
+    case TextTest::kStartsWith:
+      found = text.size() >= arg.size() && SameBytes(text.data(), arg.data(), arg.size());
+      break;
+    case TextTest::kEndsWith:
+      found = text.size() >= arg.size() &&
+              SameBytes(text.data() + text.size() - arg.size(), arg.data(), arg.size());
+      break;
+  }
+  cost += node.cost;
+  return found ? Outcome::kTrue : Outcome::kFalse;
+}
+
 // A call in a boolean position without the Resolve step (Resolve handles value positions).
-FastPredicate::Outcome FastPredicate::EvalCall(const Node& node, Context& cx,
-                                               uint64_t& cost) const {
+[[gnu::noinline]] FastPredicate::Outcome FastPredicate::EvalCall(const Node& node, Context cx,
+                                                                 uint64_t& cost) const {
   std::optional<Value> scratch;
   const Value* v;
   if (node.op == Op::kChainCall) {
@@ -442,16 +657,15 @@ FastPredicate::Outcome FastPredicate::EvalCall(const Node& node, Context& cx,
 
 // Evaluator::EvalLogic with errors left to the general evaluator: the first child that
 // decides the result stops the loop.
-FastPredicate::Outcome FastPredicate::EvalLogic(const Node& node, Context& cx,
-                                                uint64_t& cost) const {
+[[gnu::noinline]] FastPredicate::Outcome FastPredicate::EvalLogic(const Node& node, Context cx,
+                                                                  uint64_t& cost) const {
   const Outcome decisive = node.op == Op::kAnd ? Outcome::kFalse : Outcome::kTrue;
   cost += node.cost;
   for (uint32_t i = 0; i < node.child_count; ++i) {
     const Node& child = nodes_[children_[node.first_child + i]];
     // The commonest conjunct is evaluated here rather than through another EvalBool frame.
-    Outcome o = child.op == Op::kChainEquals || child.op == Op::kChainNotEquals
-                    ? EvalChainEquality(child, cx, cost)
-                    : EvalBool(child, cx, cost);
+    Outcome o = child.op == Op::kPathEquals ? EvalPathEquals(child, cx, cost)
+                                             : EvalBool(child, cx, cost);
     if (o == Outcome::kBail) return o;
     if (o == decisive) return o;
   }
@@ -461,8 +675,9 @@ FastPredicate::Outcome FastPredicate::EvalLogic(const Node& node, Context& cx,
 // Strings, ints and bools are compared in place; anything else through Equal(), which
 // is what the registered `_==_`/`_!=_` implement. Constants and chains, the usual
 // operands, are resolved without scratch storage.
-FastPredicate::Outcome FastPredicate::EvalEquality(const Node& node, Context& cx,
-                                                   uint64_t& cost) const {
+[[gnu::noinline]] FastPredicate::Outcome FastPredicate::EvalEquality(const Node& node,
+                                                                     Context cx,
+                                                                     uint64_t& cost) const {
   const Node& left = nodes_[children_[node.first_child]];
   const Node& right = nodes_[children_[node.first_child + 1]];
   std::optional<Value> scratch_a, scratch_b;

@@ -68,12 +68,17 @@ class Program {
   // evaluation costs less than two calls.
   std::optional<bool> TryFast(std::string_view name, const Value& value,
                               EvalState& state) const {
+    return TryFast(name, FastPredicate::Bind(&value), state);
+  }
+  // The same with `name` bound as `bound` (FastPredicate::Bind() of its value). When it
+  // returns nullopt, state.cost() is unspecified until Evaluate() runs.
+  std::optional<bool> TryFast(std::string_view name, const FastPredicate::Binding& bound,
+                              EvalState& state) const {
     if (fast_ == nullptr) return std::nullopt;
-    uint64_t cost = 0;
-    FastPredicate::Outcome o = fast_->EvaluateOne(name, value, state, cost);
+    // The cost accumulates in the state directly (EvaluateGeneral resets it); the
+    // iteration count only matters inside comprehensions, which the fast form has none of.
+    FastPredicate::Outcome o = fast_->EvaluateOne(name, bound, state, state.cost_);
     if (o == FastPredicate::Outcome::kBail) return std::nullopt;
-    state.cost_ = cost;
-    state.iterations_ = 0;
     return o == FastPredicate::Outcome::kTrue;
   }
   // Evaluate() with the general evaluator alone: for a caller whose TryFast() has just given

@@ -60,6 +60,7 @@ struct UrlValue {
 class Value;
 struct ListData;
 struct MapData;
+class PathIndex;
 
 // A Kubernetes named format (format.dns1123Label(), ...). Descriptors are static, defined
 // by the format library (functions/named_formats.cc); values point at them.
@@ -216,9 +217,13 @@ struct ListData {
 // strings; lookups match numeric keys across int/uint/double (CEL heterogeneous keys).
 // `defaulting` marks Kubernetes' outer device maps: looking up a missing key yields an
 // empty map instead of an error (membership tests still use the real key set).
+// `path_index`, when set, indexes the values three string keys below this map
+// (path_index.h); whoever sets it keeps it in step with the map (a prepared device, which
+// never changes after building it). Evaluation only reads it.
 struct MapData {
   std::vector<std::pair<Value, Value>> entries;
   bool defaulting = false;
+  const PathIndex* path_index = nullptr;
 
   // The value stored under `key`, or nullptr.
   const Value* Find(const Value& key) const;

@@ -19,6 +19,12 @@
 namespace draguard::cel {
 namespace {
 
+constexpr std::string_view kLongDomain =
+    "a-domain-name-long-enough-that-its-joined-path-passes-64-bytes.example.com";
+constexpr const char* kLongText =
+    "a description of more than sixty-four bytes, so that comparisons and contains() take "
+    "their general route";
+
 struct Planned {
   Program fast;
   Program general;
@@ -46,6 +52,13 @@ bool ExpectSameResult(const std::string& expr, const Planned& p, const PreparedD
   Value general = p.general.Evaluate("device", bound, general_state);
   EXPECT_EQ(Describe(fast), Describe(general)) << expr;
   EXPECT_EQ(fast_state.cost(), general_state.cost()) << expr;
+  // The same through an Activation (FastPredicate::Evaluate rather than EvaluateOne).
+  Activation activation;
+  activation.Bind("device", bound);
+  EvalState activation_state;
+  Value through_activation = p.fast.Evaluate(activation, activation_state);
+  EXPECT_EQ(Describe(through_activation), Describe(general)) << expr;
+  EXPECT_EQ(activation_state.cost(), general_state.cost()) << expr;
   return decided;
 }
 
@@ -58,6 +71,9 @@ std::vector<PreparedDevice> Devices() {
   data[0].attributes["dra.net/rdma"].bool_value = true;
   data[0].attributes["resource.kubernetes.io/pciBusID"].string_value = "0008:06:00.0";
   data[0].capacity["memory"] = "80Gi";
+  // A path longer than the quick lookups take (internal::kMaxShortBytes), and a value too.
+  data[0].attributes[std::string(kLongDomain) + "/model"].string_value = "long";
+  data[0].attributes["description"].string_value = kLongText;
   data[1].driver = "dra.net";
   data[1].attributes["rdma"].bool_value = false;
   data[1].attributes["ifName"].string_value = "eth0";
@@ -133,6 +149,42 @@ TEST(FastPredicateTest, TableMatchesGeneralEvaluator) {
       R"(1 / 0 == 1 || device.driver == "gpu.example.com")",
       R"(device.attributes["gpu.example.com"].index + 1 == 4)",
       R"(device.attributes["gpu.example.com"].index * 9223372036854775807 > 0)",
+      // Quick path lookups (path_index.h) and their fallbacks.
+      R"(device.attributes["gpu.example.com"].model != "A100")",
+      R"("A100" != device.attributes["gpu.example.com"].model)",
+      R"(device.attributes["dra.net"].rdma != false)",
+      R"(device.attributes["dra.net"].numaNode != 0)",
+      R"(device.attributes["dra.net"].rdma == 1)",
+      R"(device.driver != "dra.net" && device.attributes["dra.net"].rdma == true)",
+      R"(has(device.driver))",
+      R"(has(device.attributes))",
+      R"(has(device.nothing))",
+      R"(has(device.attributes["dra.net"].rdma))",
+      R"(has(device.attributes["gpu.example.com"].model.x))",
+      R"(device.attributes["gpu.example.com"].model.x == "A")",
+      R"(device.attributes["gpu.example.com"]["model"]["x"]["y"] == "A")",
+      R"(device.capacity["gpu.example.com"].memory == device.capacity["gpu.example.com"].memory)",
+      R"(device.attributes[")" + std::string(kLongDomain) + R"("].model == "long")",
+      R"(has(device.attributes[")" + std::string(kLongDomain) + R"("].model))",
+      R"(device.attributes[")" + std::string(300, 'd') + R"("].model == "long")",
+      R"(device.attributes["gpu.example.com"].description == ")" + std::string(kLongText) + R"(")",
+      R"(device.attributes["gpu.example.com"].description.contains("general route"))",
+      R"(device.attributes["gpu.example.com"].description.startsWith("a description"))",
+      R"(device.attributes["gpu.example.com"].description.endsWith("route"))",
+      R"(device.attributes["gpu.example.com"].description in [")" + std::string(kLongText) + R"("])",
+      R"(device.attributes["resource.kubernetes.io"].pciBusID.contains("06:00"))",
+      R"(device.attributes["resource.kubernetes.io"].pciBusID.contains(":0"))",
+      R"(device.attributes["resource.kubernetes.io"].pciBusID.contains("06:01"))",
+      R"(device.attributes["resource.kubernetes.io"].pciBusID.contains(""))",
+      R"(device.attributes["resource.kubernetes.io"].pciBusID.contains("0008:06:00.0+"))",
+      R"(device.attributes["resource.kubernetes.io"].pciBusID.endsWith(".0"))",
+      R"(device.attributes["resource.kubernetes.io"].pciBusID.startsWith("0008:06:00.0"))",
+      R"(device.attributes["gpu.example.com"].model.endsWith("A1"))",
+      R"(device.attributes["gpu.example.com"].index.contains("3"))",
+      R"(device.attributes["gpu.example.com"].index.startsWith("3"))",
+      R"("A1".startsWith(device.attributes["gpu.example.com"].model))",
+      R"(device.attributes["gpu.example.com"].model in ["B200", "A100"])",
+      R"(device.attributes["gpu.example.com"].index in [2, 3])",
   };
   const std::vector<PreparedDevice> devices = Devices();
   int decided = 0;
@@ -158,6 +210,7 @@ class Generator {
       case 3: return "has(" + Chain(true) + ")";
       case 4: return Operand() + " in " + Pick({"[\"A100\", \"eth0\"]", "[1, 3]", "device.attributes"});
       case 5: return Chain(false) + Pick({".contains(\"10\")", ".startsWith(\"A\")",
+                                          ".endsWith(\"0\")", ".contains(\"\")",
                                           ".compareTo(quantity(\"40Gi\")) >= 0",
                                           ".isGreaterThan(semver(\"1.0.0\"))",
                                           ".matches(\"^[A-Z]\")"});
@@ -182,7 +235,8 @@ class Generator {
     c += "[\"" + Pick({"gpu.example.com", "dra.net", "resource.kubernetes.io", "nowhere.io"}) +
          "\"]";
     const std::string name = Pick({"model", "index", "rdma", "driverVersion", "pciBusID",
-                                   "memory", "bandwidth", "numaNode", "ifName", "x"});
+                                   "memory", "bandwidth", "numaNode", "ifName", "description",
+                                   "x"});
     return c + (Pick(2) == 0 ? "." + name : "[\"" + name + "\"]");
   }
 

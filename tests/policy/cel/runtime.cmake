@@ -6,6 +6,8 @@ if(TARGET draguard_cel_runtime AND TARGET draguard_cel_parser)
             ${CMAKE_CURRENT_LIST_DIR}/value_test.cc
             ${CMAKE_CURRENT_LIST_DIR}/functions_test.cc
             ${CMAKE_CURRENT_LIST_DIR}/fast_predicate_test.cc
+            ${CMAKE_CURRENT_LIST_DIR}/path_index_test.cc
+            ${CMAKE_CURRENT_LIST_DIR}/find_bytes_test.cc
             ${CMAKE_CURRENT_LIST_DIR}/network_test.cc
             ${CMAKE_CURRENT_LIST_DIR}/url_test.cc
             ${CMAKE_CURRENT_LIST_DIR}/string_format_test.cc
