@@ -63,15 +63,16 @@ class Program {
   // `value` must outlive the returned value.
   Value Evaluate(std::string_view name, const Value& value, EvalState& state) const;
   // The boolean result of the fast form alone, or nullopt when there is none or it
-  // cannot decide (then Evaluate() must be used). Same result and cost as Evaluate().
-  // Inline, as is FastPredicate::EvaluateOne: for the commonest selectors the whole
-  // evaluation costs less than two calls.
+  // cannot decide (then Evaluate() or EvaluateGeneral() must be used, and state.cost() is
+  // unspecified until it runs). Same result and cost as Evaluate(). Inline, as is
+  // FastPredicate::EvaluateOne: for the commonest selectors the whole evaluation costs
+  // less than two calls.
   std::optional<bool> TryFast(std::string_view name, const Value& value,
                               EvalState& state) const {
     return TryFast(name, FastPredicate::Bind(&value), state);
   }
-  // The same with `name` bound as `bound` (FastPredicate::Bind() of its value). When it
-  // returns nullopt, state.cost() is unspecified until Evaluate() runs.
+  // The same with `name` bound as `bound` (FastPredicate::Bind() of its value, which a
+  // caller evaluating many programs against one value can make once).
   std::optional<bool> TryFast(std::string_view name, const FastPredicate::Binding& bound,
                               EvalState& state) const {
     if (fast_ == nullptr) return std::nullopt;
