@@ -13,6 +13,8 @@ inline bool IsAsciiLower(char c) { return c >= 'a' && c <= 'z'; }
 inline bool IsAsciiUpper(char c) { return c >= 'A' && c <= 'Z'; }
 inline bool IsAsciiDigit(char c) { return c >= '0' && c <= '9'; }
 inline bool IsAsciiAlnum(char c) { return IsAsciiLower(c) || IsAsciiUpper(c) || IsAsciiDigit(c); }
+// The letters and digits of a DNS label: [a-z0-9].
+inline bool IsAsciiLowerAlnum(char c) { return IsAsciiLower(c) || IsAsciiDigit(c); }
 inline char AsciiToLower(char c) {
   return IsAsciiUpper(c) ? static_cast<char>(c + ('a' - 'A')) : c;
 }

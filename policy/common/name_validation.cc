@@ -10,14 +10,12 @@
 namespace draguard {
 namespace {
 
-bool IsLowerAlnum(char c) { return IsAsciiLower(c) || IsAsciiDigit(c); }
-
 // [a-z0-9]([-a-z0-9]*[a-z0-9])?, or with `letter_first` [a-z]([-a-z0-9]*[a-z0-9])?
 bool MatchesDNSLabel(std::string_view s, bool letter_first = false) {
-  if (s.empty() || !IsLowerAlnum(s.front()) || !IsLowerAlnum(s.back())) return false;
+  if (s.empty() || !IsAsciiLowerAlnum(s.front()) || !IsAsciiLowerAlnum(s.back())) return false;
   if (letter_first && !(s.front() >= 'a' && s.front() <= 'z')) return false;
   for (char c : s) {
-    if (!IsLowerAlnum(c) && c != '-') return false;
+    if (!IsAsciiLowerAlnum(c) && c != '-') return false;
   }
   return true;
 }

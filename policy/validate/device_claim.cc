@@ -77,6 +77,16 @@ void AdviseCapacity(Reporter& r, const k8s::CapacityRequirements& capacity, cons
   }
 }
 
+// When the check of `value` reported a finding (the reporter held `before` findings when it
+// began), offers a valid DNS name as that finding's suggestion. Only then: names are checked
+// on every admission request, and most are valid.
+void SuggestDNSNameIfReported(Reporter& r, size_t before, std::string_view value,
+                              bool allow_dots, size_t max_length) {
+  if (r.diagnostics().size() == before) return;
+  std::string better = SuggestDNSName(value, allow_dots, max_length);
+  if (!better.empty()) r.diagnostics().mutable_items().back().suggestion = std::move(better);
+}
+
 void ValidateRequestCommon(Reporter& r, const k8s::DeviceRequestCommon& req, const FieldPath& at,
                            const ValidationOptions& options, bool stored) {
   FieldPath class_name = at.Child("deviceClassName");
@@ -86,10 +96,7 @@ void ValidateRequestCommon(Reporter& r, const k8s::DeviceRequestCommon& req, con
     size_t before = r.diagnostics().size();
     ValidateDNSSubdomain(r, "claim.request.device-class-name.invalid", req.device_class_name,
                          class_name);
-    if (r.diagnostics().size() > before) {
-      std::string better = SuggestDNSName(req.device_class_name, /*allow_dots=*/true, 253);
-      if (!better.empty()) r.diagnostics().mutable_items().back().suggestion = std::move(better);
-    }
+    SuggestDNSNameIfReported(r, before, req.device_class_name, /*allow_dots=*/true, 253);
   }
   ValidateSelectors(r, req.selectors, at.Child("selectors"), options,
                     stored ? SelectorKind::kStoredExpression : SelectorKind::kNewExpression);
@@ -104,10 +111,7 @@ void ValidateRequest(Reporter& r, const k8s::DeviceRequest& request, const Field
                      const ValidationOptions& options, bool stored) {
   size_t before = r.diagnostics().size();
   ValidateDNSLabel(r, "claim.request.name.invalid", request.name, at.Child("name"));
-  if (r.diagnostics().size() > before) {
-    std::string better = SuggestDNSName(request.name, /*allow_dots=*/false, 63);
-    if (!better.empty()) r.diagnostics().mutable_items().back().suggestion = std::move(better);
-  }
+  SuggestDNSNameIfReported(r, before, request.name, /*allow_dots=*/false, 63);
   bool has_exactly = request.exactly.has_value();
   bool has_first = !request.first_available.empty();
   if (has_exactly && has_first) {

@@ -5,8 +5,6 @@
 namespace draguard::validate {
 namespace {
 
-bool IsLowerAlnum(char c) { return IsAsciiLower(c) || IsAsciiDigit(c); }
-
 void ReportEach(Reporter& r, std::string_view code, std::string_view value, const FieldPath& field,
                 const std::vector<std::string>& messages) {
   for (const std::string& m : messages) r.Invalid(code, field, FieldValue::String(value), m);
@@ -24,11 +22,11 @@ std::string SuggestDNSName(std::string_view value, bool allow_dots, size_t max_l
   std::string out;
   for (char c : value) {
     char lower = AsciiToLower(c);
-    bool keep = IsLowerAlnum(lower) || lower == '-' || (allow_dots && lower == '.');
+    bool keep = IsAsciiLowerAlnum(lower) || lower == '-' || (allow_dots && lower == '.');
     out += keep ? lower : '-';
   }
   if (out.size() > max_length) out.resize(max_length);
-  auto edge = [](char c) { return !IsLowerAlnum(c); };
+  auto edge = [](char c) { return !IsAsciiLowerAlnum(c); };
   while (!out.empty() && edge(out.back())) out.pop_back();
   size_t start = 0;
   while (start < out.size() && edge(out[start])) ++start;
