@@ -1,7 +1,10 @@
 // Times the selectors of bench/cel_bench.cc that need no Kubernetes extension (quantity() and
 // semver() exist only in Kubernetes' CEL) in the two JavaScript CEL implementations, on the
 // same device data, parse once / evaluate many. Run through scripts/bench-cel-js, which
-// installs the packages into a temporary directory; prints ns per evaluation.
+// installs the packages into a temporary directory. Each selector is timed REPS times
+// (environment, default 5), the libraries and selectors interleaved so that a slow moment of
+// the machine does not fall on one of them alone; prints the median and the minimum ns per
+// evaluation, and with --json one JSON object instead (for the script's ratio table).
 import { celEnv, parse as bufParse, plan as bufPlan, isCelError } from "@bufbuild/cel";
 import { parse as mbParse } from "@marcbachmann/cel-js";
 
@@ -34,7 +37,7 @@ function time(fn) {
     const start = process.hrtime.bigint();
     for (let i = 0; i < iterations; i++) fn();
     const ns = Number(process.hrtime.bigint() - start);
-    if (ns > 5e8) return ns / iterations;
+    if (ns > 3e8) return ns / iterations;
     iterations *= 2;
   }
 }
@@ -54,7 +57,7 @@ function prepare(name, index, make) {
 }
 
 const env = celEnv();
-const rows = [];
+const runs = [];  // {index, lib, fn, times}
 for (const [index, expr] of Object.entries(selectors)) {
   const buf = prepare("@bufbuild/cel", index, () => {
     const p = bufPlan(env, bufParse(expr));
@@ -64,8 +67,29 @@ for (const [index, expr] of Object.entries(selectors)) {
     const p = mbParse(expr);
     return () => p({ device });
   });
-  rows.push({ index, buf: buf ? time(buf) : null, mb: mb ? time(mb) : null });
+  runs.push({ index, lib: "@bufbuild/cel", fn: buf, times: [] });
+  runs.push({ index, lib: "@marcbachmann/cel-js", fn: mb, times: [] });
 }
-const cell = (ns) => (ns === null ? "n/a" : ns.toFixed(0));
-console.log("selector\t@bufbuild/cel ns\t@marcbachmann/cel-js ns");
-for (const r of rows) console.log(`${r.index}\t${cell(r.buf)}\t${cell(r.mb)}`);
+const reps = Math.max(1, Number(process.env.REPS ?? 5));
+for (let rep = 0; rep < reps; rep++) {
+  for (const run of runs) if (run.fn) run.times.push(time(run.fn));
+}
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const summary = {};  // index -> lib -> {median, min} or null
+for (const run of runs) {
+  summary[run.index] ??= {};
+  summary[run.index][run.lib] =
+    run.times.length ? { median: median(run.times), min: Math.min(...run.times) } : null;
+}
+if (process.argv.includes("--json")) {
+  console.log(JSON.stringify({ reps, selectors: summary }));
+} else {
+  const cell = (t) => (t === null ? "n/a" : `${t.median.toFixed(0)} (min ${t.min.toFixed(0)})`);
+  console.log(`selector\t@bufbuild/cel ns\t@marcbachmann/cel-js ns\t(median of ${reps})`);
+  for (const [index, libs] of Object.entries(summary)) {
+    console.log(`${index}\t${cell(libs["@bufbuild/cel"])}\t${cell(libs["@marcbachmann/cel-js"])}`);
+  }
+}
