@@ -20,6 +20,7 @@ work="$(mktemp -d -t draguard-instr.XXXXXX)"
 vpid=""
 cleanup() {
   [[ -n "$vpid" ]] && kill -TERM "$vpid" 2>/dev/null || true
+  [[ -n "${KEEP_CALLGRIND:-}" ]] && cp "$work/callgrind.out" "$KEEP_CALLGRIND"
   rm -rf "$work"
 }
 trap cleanup EXIT

@@ -45,6 +45,7 @@ struct ServeFlags {
   std::string satisfiability_budget = "50ms";
   bool strict_schema = false;
   bool no_builtin_schema = false;
+  std::string spec_memo_entries = "256";
   std::string kubeconfig;
   std::string in_cluster = "auto";
   bool namespace_lookup = false;
@@ -86,14 +87,25 @@ void ServeFlags::Register(FlagSet& set) {
               "unknown attributes, capacities and constraint names are errors");
   set.AddBool("no-builtin-schema", &no_builtin_schema,
               "do not use the built-in attribute catalog (only the inventory's slices)");
+  set.AddString("spec-memo-entries", &spec_memo_entries, "N",
+                "claim and template specs whose findings are remembered by their text (claims "
+                "made from one template share a spec); 0 turns the memo off");
   set.AddBool("help", &help, "show this help");
 }
 
-StatusOr<unsigned> ParseThreads(const std::string& text) {
-  if (text.empty() || text.size() > 4 || text.find_first_not_of("0123456789") != std::string::npos) {
-    return InvalidArgumentError("--threads must be a number from 0 (one per core) to 9999");
+// A decimal count of at most `max_digits` digits, for the flag `name`.
+StatusOr<unsigned> ParseCount(const std::string& text, std::string_view name,
+                              std::string_view range, size_t max_digits) {
+  if (text.empty() || text.size() > max_digits ||
+      text.find_first_not_of("0123456789") != std::string::npos) {
+    return InvalidArgumentError("--" + std::string(name) + " must be a number " +
+                                std::string(range));
   }
   return static_cast<unsigned>(std::stoul(text));
+}
+
+StatusOr<unsigned> ParseThreads(const std::string& text) {
+  return ParseCount(text, "threads", "from 0 (one per core) to 9999", 4);
 }
 
 Status ApplySatisfiabilityFlags(const ServeFlags& flags, webhook::SatisfiabilityOptions& options) {
@@ -174,6 +186,8 @@ int RunServe(const std::vector<std::string>& args, CommandContext& context) {
   checker_options.schema.strict = flags.strict_schema;
   checker_options.schema.builtin_catalog = !flags.no_builtin_schema;
   StatusOr<unsigned> threads = ParseThreads(flags.threads);
+  StatusOr<unsigned> memo_entries =
+      ParseCount(flags.spec_memo_entries, "spec-memo-entries", "from 0 (off) to 999999", 6);
   StatusOr<std::optional<webhook::kube::ClusterConfig>> cluster = ResolveCluster(flags);
   if (!cluster.ok()) return UsageError(context, cluster.status());
   StatusOr<std::unique_ptr<webhook::InventorySource>> source =
@@ -184,9 +198,10 @@ int RunServe(const std::vector<std::string>& args, CommandContext& context) {
   checker_options.satisfiability.allocator = settings->allocator;
   checker_options.policy = settings->policy;
   for (const Status& s : {ApplySatisfiabilityFlags(flags, checker_options.satisfiability),
-                          threads.status(), source.status()}) {
+                          threads.status(), memo_entries.status(), source.status()}) {
     if (!s.ok()) return UsageError(context, s);
   }
+  checker_options.spec_memo.entries = *memo_entries;
   std::unique_ptr<webhook::InventorySource> inventory = std::move(source).value();
   if (inventory != nullptr) {
     if (Status s = inventory->Start(); !s.ok()) return UsageError(context, s);

@@ -5,15 +5,19 @@
 // nlohmann accepts within the depth limit (leaving out the two places where nlohmann differs
 // from Go's encoding/json, which the webhook follows: a \u escape of a lone surrogate, which Go
 // decodes to U+FFFD, and a leading byte order mark, which Go refuses); a patch is only
-// returned on /mutate and its values are JSON.
+// returned on /mutate and its values are JSON; given the tree and spec text the handler's scan
+// gives, a checker with the spec memo answers each object twice (the second time from the memo
+// when it kept the spec) exactly as a checker without it.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <string>
 #include <string_view>
 
 #include "fuzz/json_reference.h"
 #include "nlohmann/json.hpp"
+#include "webhook/admission/json_lexer.h"
 #include "webhook/admission/json_object.h"
 #include "webhook/admission/policy_checker.h"
 
@@ -28,6 +32,44 @@ using draguard::webhook::PolicyCheckerOptions;
 
 constexpr std::string_view kKinds[] = {"ResourceClaim", "ResourceClaimTemplate", "DeviceClass"};
 constexpr std::string_view kVersions[] = {"v1", "v1beta2", "v1beta1", "v1"};
+
+// Everything an answer says, in order.
+std::string Describe(const CheckOutcome& outcome) {
+  std::string out;
+  for (const draguard::Diagnostic& d : outcome.diagnostics) {
+    out += std::to_string(static_cast<int>(d.severity)) + "|" + d.code + "|" + d.field + "|" +
+           d.message + "|" + d.suggestion + "\n";
+  }
+  for (const JsonPatchOperation& op : outcome.patch) out += op.op + op.path + op.value_json + "\n";
+  return out;
+}
+
+// The request as the handler makes it: the object's tree and its spec's text.
+void CheckTheMemo(AdmissionRequest request) {
+  draguard::webhook::JsonLexer lexer(request.object);
+  lexer.SkipSpace();
+  draguard::k8s::DocNode tree;
+  std::string_view spec;
+  if (!draguard::webhook::ReadJsonTree(lexer, 0, 256, tree, &spec)) return;
+  lexer.SkipSpace();
+  if (!lexer.AtEnd()) return;
+  request.object_tree = &tree;
+  request.object_spec = spec;
+  request.old_object_tree = request.old_object.empty() ? nullptr : &tree;
+  static PolicyChecker* fresh = [] {
+    PolicyCheckerOptions options;
+    options.spec_memo.entries = 0;
+    return new PolicyChecker(options);
+  }();
+  static PolicyChecker* memo = [] {
+    PolicyCheckerOptions options;
+    options.spec_memo.entries = 16;  // small: entries come and go
+    return new PolicyChecker(options);
+  }();
+  const std::string expected = Describe(fresh->Check(request));
+  if (Describe(memo->Check(request)) != expected) std::abort();
+  if (Describe(memo->Check(request)) != expected) std::abort();
+}
 
 // Nesting depth of a JSON text, counting brackets outside strings.
 size_t Depth(std::string_view text) {
@@ -82,5 +124,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (const JsonPatchOperation& op : outcome.patch) {
     if (!op.value_json.empty() && !nlohmann::json::accept(op.value_json)) std::abort();
   }
+  CheckTheMemo(request);
   return 0;
 }

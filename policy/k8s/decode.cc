@@ -343,8 +343,8 @@ DecodeResult Decode(const SourceText& source, const DecodeOptions& options) {
 
 ObjectVariant DecodeResourceTree(const DocNode& root, std::string_view kind,
                                  std::string_view version, Diagnostics& diagnostics,
-                                 UnknownFields unknown_fields) {
-  DecodeContext ctx{&diagnostics, unknown_fields};
+                                 UnknownFields unknown_fields, DecodeScope scope) {
+  DecodeContext ctx{&diagnostics, unknown_fields, scope};
   const std::string source_version = std::string(kResourceGroup) + "/" + std::string(version);
   if (kind == "ResourceClaim") {
     ResourceClaim c = internal::DecodeResourceClaim(root, version, ctx);

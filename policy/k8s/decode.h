@@ -117,10 +117,15 @@ DecodeResult Decode(const SourceText& source, const DecodeOptions& options = {})
 // paths only (the tree carries no positions). Unknown fields are reported as
 // DecodeOptions::strict says, or not looked for at all with UnknownFields::kIgnore (the
 // webhook: the API server has decoded the object already and added fields of its own).
+// With DecodeScope::kWithoutSpec the `spec` of a ResourceClaim or ResourceClaimTemplate is
+// neither read nor reported (the result's spec is empty): for the webhook's spec memo, which
+// remembers the findings about a spec by its text and decodes only the rest of the object.
 enum class UnknownFields { kError, kWarning, kIgnore };
+enum class DecodeScope { kAll, kWithoutSpec };
 ObjectVariant DecodeResourceTree(const DocNode& root, std::string_view kind,
                                  std::string_view version, Diagnostics& diagnostics,
-                                 UnknownFields unknown_fields = UnknownFields::kError);
+                                 UnknownFields unknown_fields = UnknownFields::kError,
+                                 DecodeScope scope = DecodeScope::kAll);
 
 }  // namespace draguard::k8s
 

@@ -150,7 +150,11 @@ ResourceClaim DecodeResourceClaim(const DocNode& root, std::string_view version,
   ResourceClaim claim;
   MapReader object(root, FieldPath(), ctx);
   ReadTypeAndMeta(object, &claim.metadata);
-  object.Object("spec", [&](MapReader& spec) { ReadClaimSpec(spec, version, &claim.spec); });
+  if (ctx.scope == DecodeScope::kWithoutSpec) {
+    object.Ignore({"spec"});
+  } else {
+    object.Object("spec", [&](MapReader& spec) { ReadClaimSpec(spec, version, &claim.spec); });
+  }
   object.Object("status", [&](MapReader& s) { ReadClaimStatus(s, &claim.status.emplace()); });
   return claim;
 }
@@ -160,6 +164,10 @@ ResourceClaimTemplate DecodeResourceClaimTemplate(const DocNode& root, std::stri
   ResourceClaimTemplate tmpl;
   MapReader object(root, FieldPath(), ctx);
   ReadTypeAndMeta(object, &tmpl.metadata);
+  if (ctx.scope == DecodeScope::kWithoutSpec) {
+    object.Ignore({"spec"});
+    return tmpl;
+  }
   object.Object("spec", [&](MapReader& spec) {
     spec.Object("metadata", [&](MapReader& m) { ReadObjectMeta(m, &tmpl.template_metadata); });
     spec.Object("spec", [&](MapReader& inner) { ReadClaimSpec(inner, version, &tmpl.spec); });

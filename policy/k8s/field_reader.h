@@ -27,6 +27,7 @@ namespace draguard::k8s {
 struct DecodeContext {
   Diagnostics* diagnostics = nullptr;
   UnknownFields unknown_fields = UnknownFields::kError;
+  DecodeScope scope = DecodeScope::kAll;  // claims and templates only (decode.h)
 };
 
 // Reports `decode.wrong-type` unless `node` has kind `want`; returns whether it has.

@@ -37,6 +37,9 @@ struct AdmissionRequest {
   bool admin_access_allowed = false;
   std::string_view object;      // raw JSON of request.object
   std::string_view old_object;  // raw JSON of request.oldObject; empty for CREATE
+  // Raw JSON of request.object.spec, when the caller has it (the handler's scan): lets the
+  // checker recognise a spec it has seen before (spec_memo.h). Empty: not known.
+  std::string_view object_spec;
   // The same already parsed (json_object.h), when the caller has them; null: the checker
   // parses the text.
   const k8s::DocNode* object_tree = nullptr;

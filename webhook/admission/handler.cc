@@ -122,6 +122,7 @@ AdmissionRequest ToRequest(const HttpAdmissionRequest& http, const ReviewFields&
           .admin_access_allowed = QueryAllowsAdminAccess(http.query),
           .object = r.object,
           .old_object = r.old_object,
+          .object_spec = r.object_spec,
           .object_tree = r.object_tree ? &*r.object_tree : nullptr,
           .old_object_tree = r.old_object_tree ? &*r.old_object_tree : nullptr};
 }

@@ -18,6 +18,7 @@ class JsonLexer {
   explicit JsonLexer(std::string_view text) : text_(text) {}
 
   size_t pos() const { return pos_; }
+  std::string_view text() const { return text_; }
   bool AtEnd() const { return pos_ >= text_.size(); }
   // The current byte, or '\0' at the end.
   char Peek() const { return pos_ < text_.size() ? text_[pos_] : '\0'; }

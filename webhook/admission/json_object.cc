@@ -34,6 +34,8 @@ class TreeParser {
   TreeParser(JsonLexer& lexer, size_t max_depth) : lexer_(lexer), max_depth_(max_depth) {}
 
   bool Parse(DocNode& root, size_t depth) { return ParseValue(&root, depth, ObjectRole::kRoot); }
+  // The text of the root object's `spec` after Parse(); empty unless there was exactly one.
+  std::string_view root_spec() const { return spec_count_ == 1 ? spec_ : std::string_view(); }
 
  private:
   // Each Parse* reads one value at the lexer's position into `node`, or only checks it when
@@ -55,6 +57,8 @@ class TreeParser {
 
   JsonLexer& lexer_;
   size_t max_depth_;
+  std::string_view spec_;
+  int spec_count_ = 0;
 };
 
 // Clears what a value of any kind sets, keeping the capacity of the strings. Children are
@@ -164,7 +168,12 @@ bool TreeParser::ParseObject(DocNode* node, size_t depth, ObjectRole role) {
         child = ObjectRole::kMetadata;
       }
     }
+    const size_t begin = lexer_.pos();
     if (!ParseValue(value, depth, child)) break;
+    if (role == ObjectRole::kRoot && entry != nullptr && entry->key.text == "spec") {
+      spec_ = lexer_.text().substr(begin, lexer_.pos() - begin);
+      ++spec_count_;
+    }
     const After after = AfterElement('}');
     if (after == After::kInvalid) break;
     ok = after == After::kClosed;
@@ -225,8 +234,12 @@ bool TreeParser::ParseNumber(DocNode* node) {
 
 }  // namespace
 
-bool ReadJsonTree(JsonLexer& lexer, size_t depth, size_t max_depth, DocNode& root) {
-  return TreeParser(lexer, max_depth).Parse(root, depth);
+bool ReadJsonTree(JsonLexer& lexer, size_t depth, size_t max_depth, DocNode& root,
+                  std::string_view* root_spec) {
+  TreeParser parser(lexer, max_depth);
+  const bool ok = parser.Parse(root, depth);
+  if (root_spec != nullptr) *root_spec = ok ? parser.root_spec() : std::string_view();
+  return ok;
 }
 
 std::optional<DocNode> ParseJsonTree(std::string_view json, const JsonObjectOptions& options) {
@@ -247,13 +260,14 @@ k8s::ObjectVariant DecodeAdmissionObject(std::string_view json, std::string_view
 }
 
 k8s::ObjectVariant DecodeAdmissionTree(const DocNode& root, std::string_view kind,
-                                       std::string_view version, Diagnostics& out) {
+                                       std::string_view version, Diagnostics& out,
+                                       k8s::DecodeScope scope) {
   if (root.kind != NodeKind::kMap) {
     out.Error("webhook.object.invalid", FieldPath(),
               "request.object is not a JSON object within the nesting limit");
     return {};
   }
-  return k8s::DecodeResourceTree(root, kind, version, out, k8s::UnknownFields::kIgnore);
+  return k8s::DecodeResourceTree(root, kind, version, out, k8s::UnknownFields::kIgnore, scope);
 }
 
 }  // namespace draguard::webhook

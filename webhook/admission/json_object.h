@@ -34,8 +34,11 @@ class JsonLexer;
 // or the tree of an earlier call, whose strings and vectors are reused (every field is set
 // again). `depth` is the nesting around the value; collections deeper than `max_depth` in all
 // are refused. False on invalid JSON (lexer.pos() is near the offending byte; `root` then holds
-// a partial tree).
-bool ReadJsonTree(JsonLexer& lexer, size_t depth, size_t max_depth, k8s::DocNode& root);
+// a partial tree). When `root_spec` is given, it is set to the exact JSON text of the root
+// object's `spec` member (a slice of the lexer's text), or left empty when the root is not an
+// object or has no `spec` or has more than one: what the spec memo (spec_memo.h) keys on.
+bool ReadJsonTree(JsonLexer& lexer, size_t depth, size_t max_depth, k8s::DocNode& root,
+                  std::string_view* root_spec = nullptr);
 
 // The DocNode tree of a JSON text; nullopt when it is not valid JSON (RFC 8259, with
 // JsonLexer's rules for strings) or too deep. Never throws except std::bad_alloc.
@@ -51,9 +54,10 @@ k8s::ObjectVariant DecodeAdmissionObject(std::string_view json, std::string_view
                                          std::string_view version, Diagnostics& out);
 
 // The same for a tree already read (ParseJsonTree, ReadJsonTree); a root that is not an
-// object gets the `webhook.object.invalid` error.
+// object gets the `webhook.object.invalid` error. `scope` as k8s::DecodeResourceTree's.
 k8s::ObjectVariant DecodeAdmissionTree(const k8s::DocNode& root, std::string_view kind,
-                                       std::string_view version, Diagnostics& out);
+                                       std::string_view version, Diagnostics& out,
+                                       k8s::DecodeScope scope = k8s::DecodeScope::kAll);
 
 }  // namespace draguard::webhook
 

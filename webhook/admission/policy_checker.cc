@@ -1,5 +1,7 @@
 #include "webhook/admission/policy_checker.h"
 
+#include <algorithm>
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <utility>
@@ -76,11 +78,55 @@ void DefaultDeviceClaim(const DocNode& devices, const std::string& pointer, bool
   }
 }
 
-bool HasErrors(const Diagnostics& diagnostics) {
+template <class Findings>
+bool HasErrors(const Findings& diagnostics) {
   for (const Diagnostic& d : diagnostics) {
     if (d.is_error()) return true;
   }
   return false;
+}
+
+bool IsClaimKind(std::string_view kind) {
+  return kind == "ResourceClaim" || kind == "ResourceClaimTemplate";
+}
+
+// Moves the findings about the spec behind the others, keeping each group's order, and
+// returns where they start.
+size_t SpecFindingsLast(Diagnostics& diagnostics) {
+  std::vector<Diagnostic>& items = diagnostics.mutable_items();
+  auto first_spec = std::stable_partition(items.begin(), items.end(), [](const Diagnostic& d) {
+    return !IsSpecField(d.field);
+  });
+  return static_cast<size_t>(first_spec - items.begin());
+}
+
+// Whether the findings were cut at the validator's limit: then which ones were kept depends
+// on the whole object, and they are not remembered.
+bool Capped(const Diagnostics& diagnostics) {
+  for (const Diagnostic& d : diagnostics) {
+    if (d.code == "validate.too-many-diagnostics") return true;
+  }
+  return false;
+}
+
+SpecKey KeyOf(const AdmissionRequest& request) {
+  return {.kind = request.kind,
+          .version = request.version,
+          .name_space = request.name_space,
+          .admin_access_allowed = request.admin_access_allowed,
+          .spec = request.object_spec};
+}
+
+// `object` (decoded without its spec) with the spec of `with_spec`, the same kind.
+void TakeSpec(k8s::ObjectVariant& object, const k8s::ObjectVariant& with_spec) {
+  if (auto* claim = std::get_if<k8s::ResourceClaim>(&object)) {
+    if (const auto* from = std::get_if<k8s::ResourceClaim>(&with_spec)) claim->spec = from->spec;
+  } else if (auto* tmpl = std::get_if<k8s::ResourceClaimTemplate>(&object)) {
+    if (const auto* from = std::get_if<k8s::ResourceClaimTemplate>(&with_spec)) {
+      tmpl->template_metadata = from->template_metadata;
+      tmpl->spec = from->spec;
+    }
+  }
 }
 
 const k8s::ObjectMeta* MetadataOf(const k8s::ObjectVariant& object) {
@@ -139,7 +185,8 @@ PolicyChecker::PolicyChecker(PolicyCheckerOptions options)
       cache_(std::make_shared<cel::SelectorCache>(options_.selector_cache_capacity)),
       selector_checker_(validate::MakeCelSelectorChecker(options_.validation, cache_)),
       schema_(WithCompiledSelectors(options_.schema, cache_, options_.validation)),
-      satisfiability_(options_.satisfiability) {}
+      satisfiability_(options_.satisfiability),
+      memo_(options_.spec_memo) {}
 
 CheckOutcome PolicyChecker::Check(const AdmissionRequest& request) {
   if (options_.policy.exempt_namespaces.count(std::string(request.name_space)) != 0) return {};
@@ -161,12 +208,16 @@ CheckOutcome PolicyChecker::Validate(const AdmissionRequest& request) {
 }
 
 CheckOutcome PolicyChecker::Diagnose(const AdmissionRequest& request) {
+  const validate::ValidationOptions options = OptionsFor(request);
+  if (request.operation == "CREATE" && IsClaimKind(request.kind) &&
+      request.object_tree != nullptr) {
+    return DiagnoseCreatedClaim(request, options);
+  }
   CheckOutcome outcome;
   k8s::ObjectVariant object, old_object;
   if (!DecodeOne(request, request.object, request.object_tree, object, outcome.diagnostics)) {
     return outcome;
   }
-  const validate::ValidationOptions options = OptionsFor(request);
 
   bool have_old = false;
   if (request.operation == "UPDATE" && !request.old_object.empty()) {
@@ -190,6 +241,65 @@ CheckOutcome PolicyChecker::Diagnose(const AdmissionRequest& request) {
   if (create && !HasErrors(outcome.diagnostics)) {
     satisfiability_.Check(object, outcome.diagnostics);
   }
+  return outcome;
+}
+
+CheckOutcome PolicyChecker::DiagnoseCreatedClaim(const AdmissionRequest& request,
+                                                  const validate::ValidationOptions& options) {
+  const SpecKey key = KeyOf(request);
+  // Taken before any check: findings made under a newer schema are then filed under an
+  // older token, which only costs a miss.
+  const std::shared_ptr<const void> schema_token = schema_.Token();
+  if (auto known = memo_.Find(key, schema_token.get())) {
+    return DiagnoseKnownSpec(request, options, *known);
+  }
+  CheckOutcome outcome;
+  Diagnostics& out = outcome.diagnostics;
+  k8s::ObjectVariant object = DecodeAdmissionTree(*request.object_tree, request.kind,
+                                                  request.version, out);
+  if (std::holds_alternative<std::monostate>(object)) return outcome;
+  validate::ValidateObject(object, options, out);
+  const auto spec_start = static_cast<std::ptrdiff_t>(SpecFindingsLast(out));
+  std::shared_ptr<SpecFindings> spec;
+  if (memo_.Accepts(key) && !Capped(out)) {
+    spec = std::make_shared<SpecFindings>();
+    spec->validation.assign(out.begin() + spec_start, out.end());
+    spec->schema_token = schema_token;
+  }
+  if (HasErrors(out)) {
+    // Without the schema findings an entry serves only specs that are invalid themselves.
+    if (spec != nullptr && HasErrors(spec->validation)) memo_.Insert(key, std::move(spec));
+    return outcome;
+  }
+  const auto schema_start = static_cast<std::ptrdiff_t>(out.size());
+  schema_.Check(object, out);
+  if (spec != nullptr) spec->schema.assign(out.begin() + schema_start, out.end());
+  if (!HasErrors(out)) satisfiability_.Check(object, out);
+  if (spec != nullptr) {
+    spec->object = std::move(object);
+    memo_.Insert(key, std::move(spec));
+  }
+  return outcome;
+}
+
+CheckOutcome PolicyChecker::DiagnoseKnownSpec(const AdmissionRequest& request,
+                                              const validate::ValidationOptions& options,
+                                              const SpecFindings& spec) {
+  CheckOutcome outcome;
+  Diagnostics& out = outcome.diagnostics;
+  k8s::ObjectVariant object = DecodeAdmissionTree(*request.object_tree, request.kind,
+                                                  request.version, out,
+                                                  k8s::DecodeScope::kWithoutSpec);
+  if (std::holds_alternative<std::monostate>(object)) return outcome;
+  validate::ValidateObject(object, options, out);
+  // What validation says about the empty spec it was given is replaced by the memo's.
+  out.mutable_items().resize(SpecFindingsLast(out));
+  for (const Diagnostic& d : spec.validation) out.Add(d);
+  if (HasErrors(out)) return outcome;
+  for (const Diagnostic& d : spec.schema) out.Add(d);
+  if (HasErrors(out) || !satisfiability_.configured()) return outcome;
+  TakeSpec(object, spec.object);
+  satisfiability_.Check(object, out);
   return outcome;
 }
 

@@ -12,6 +12,9 @@
 // template is checked against the cluster's devices on CREATE (specs are immutable);
 // unsatisfiable is a warning, or an error with --unsatisfiable=deny; an unavailable or stale
 // inventory skips the check with a warning.
+// Claims and templates on CREATE: findings about the object's metadata come first, then those
+// about its spec. The latter are remembered by the spec's text (spec_memo.h): the claims a
+// template makes share one spec, so only their metadata is decoded and validated again.
 // Mutate: the API defaults of requests (allocationMode, count) made explicit as JSON Patch, for
 // clients that send sparse objects, and, when an inventory is configured, the annotation
 // draguard.dev/satisfiable with the verdict and the number of feasible nodes; an object that
@@ -34,6 +37,7 @@
 #include "webhook/admission/checker.h"
 #include "webhook/admission/satisfiability_check.h"
 #include "webhook/admission/schema_check.h"
+#include "webhook/admission/spec_memo.h"
 
 namespace draguard::webhook {
 
@@ -50,6 +54,8 @@ struct PolicyCheckerOptions {
   // The policy file: per-code rules apply to every finding; objects in exempt namespaces
   // are allowed untouched.
   config::PolicyConfig policy;
+  // Findings about claim and template specs remembered by their text (spec_memo.h).
+  SpecMemoOptions spec_memo;
 };
 
 class PolicyChecker : public AdmissionChecker {
@@ -62,10 +68,20 @@ class PolicyChecker : public AdmissionChecker {
   // (SatisfiabilityCheck::Warm).
   void Warm() { satisfiability_.Warm(); }
 
+  // The specs remembered so far (for tests and metrics).
+  size_t remembered_specs() const { return memo_.size(); }
+
  private:
   CheckOutcome Validate(const AdmissionRequest& request);
   // Validate() before the policy's rules.
   CheckOutcome Diagnose(const AdmissionRequest& request);
+  // Diagnose() of a claim or template on CREATE, given its tree.
+  CheckOutcome DiagnoseCreatedClaim(const AdmissionRequest& request,
+                                    const validate::ValidationOptions& options);
+  // The same when the memo knows the spec: only the rest of the object is decoded.
+  CheckOutcome DiagnoseKnownSpec(const AdmissionRequest& request,
+                                 const validate::ValidationOptions& options,
+                                 const SpecFindings& spec);
   CheckOutcome Mutate(const AdmissionRequest& request);
   validate::ValidationOptions OptionsFor(const AdmissionRequest& request) const;
 
@@ -74,6 +90,7 @@ class PolicyChecker : public AdmissionChecker {
   validate::SelectorChecker selector_checker_;
   SchemaCheck schema_;
   SatisfiabilityCheck satisfiability_;
+  SpecMemo memo_;
 };
 
 // The JSON Patch operation that sets the draguard.dev/satisfiable annotation to `value`, or

@@ -28,6 +28,7 @@ struct Target {
   std::string_view* raw = nullptr;
   std::optional<k8s::DocNode>* tree = nullptr;
   std::optional<k8s::DocNode>* spare = nullptr;  // kTree: an earlier tree to read into
+  std::string_view* spec = nullptr;  // kTree: where the root's spec text goes, if wanted
 };
 
 Target Ignore() { return {}; }
@@ -37,8 +38,8 @@ Target String(std::string* s, bool* present = nullptr) {
 }
 Target Bool(bool* b) { return {.kind = Target::Kind::kBool, .boolean = b}; }
 Target Tree(std::string_view* raw, std::optional<k8s::DocNode>* tree,
-            std::optional<k8s::DocNode>* spare) {
-  return {.kind = Target::Kind::kTree, .raw = raw, .tree = tree, .spare = spare};
+            std::optional<k8s::DocNode>* spare, std::string_view* spec = nullptr) {
+  return {.kind = Target::Kind::kTree, .raw = raw, .tree = tree, .spare = spare, .spec = spec};
 }
 
 // The trees of an earlier scan, whose storage the new trees reuse (ReadJsonTree).
@@ -95,11 +96,12 @@ class Scanner {
     const size_t start = lexer_.pos();
     target.tree->reset();
     *target.raw = {};
+    if (target.spec != nullptr) *target.spec = {};
     if (lexer_.Peek() == 'n') return lexer_.ReadLiteral("null") || LexError();
     k8s::DocNode& tree = target.spare->has_value() ? target.tree->emplace(std::move(**target.spare))
                                                    : target.tree->emplace();
     target.spare->reset();
-    if (!ReadJsonTree(lexer_, depth, options_.max_depth, tree)) {
+    if (!ReadJsonTree(lexer_, depth, options_.max_depth, tree, target.spec)) {
       target.tree->reset();
       return FailFalse(*lexer_.error() != '\0' ? lexer_.error() : "invalid JSON value");
     }
@@ -203,7 +205,9 @@ class Scanner {
     if (key == "namespace") return String(&out_.name_space);
     if (key == "name") return String(&out_.name);
     if (key == "dryRun") return Bool(&out_.dry_run);
-    if (key == "object") return Tree(&out_.object, &out_.object_tree, &spares_.object);
+    if (key == "object") {
+      return Tree(&out_.object, &out_.object_tree, &spares_.object, &out_.object_spec);
+    }
     if (key == "oldObject") {
       return Tree(&out_.old_object, &out_.old_object_tree, &spares_.old_object);
     }

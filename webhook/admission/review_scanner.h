@@ -39,6 +39,8 @@ struct ReviewFields {
   bool dry_run = false;
   std::string_view object;      // raw JSON of request.object; empty when absent or null
   std::string_view old_object;  // raw JSON of request.oldObject; empty when absent or null
+  // Raw JSON of request.object.spec; empty when absent or given more than once.
+  std::string_view object_spec;
   // The same as trees (metadata.managedFields left out, as ParseJsonTree does); nullopt when
   // absent or null.
   std::optional<k8s::DocNode> object_tree;

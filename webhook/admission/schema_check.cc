@@ -44,6 +44,11 @@ std::shared_ptr<const SchemaCheck::Built> SchemaCheck::Current() {
   return built_;
 }
 
+std::shared_ptr<const void> SchemaCheck::Token() {
+  if (!options_.enabled) return nullptr;
+  return Current();
+}
+
 void SchemaCheck::Check(const k8s::ObjectVariant& object, Diagnostics& out) {
   if (!options_.enabled) return;
   std::shared_ptr<const Built> built = Current();

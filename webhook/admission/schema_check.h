@@ -48,6 +48,11 @@ class SchemaCheck {
   // catalog) are logged once through the status of the first build and leave the check off.
   void Check(const k8s::ObjectVariant& object, Diagnostics& out);
 
+  // The schema in force, as an opaque token: findings made by a Check() after taking it hold
+  // as long as Token() returns the same pointer (each inventory snapshot has its schema).
+  // Null when the check is off.
+  std::shared_ptr<const void> Token();
+
  private:
   struct Built;
   std::shared_ptr<const Built> Current();

@@ -223,5 +223,48 @@ TEST(CorpusTest, WebhookAgreesWithLintAndMutationIsIdempotent) {
   EXPECT_GT(patched, 0) << "beta objects without count should have been defaulted";
 }
 
+
+// The spec memo (spec_memo.h) on real objects: every claim and template of the corpus, sent
+// twice to one long-lived checker with the memo (the second answer comes from it, and entries
+// of other objects are around) and once to a checker without, gets the same response bytes,
+// in both the namespace with and the one without admin access.
+TEST(CorpusTest, SpecMemoGivesTheAnswersOfAFreshCheck) {
+  const fs::path corpus = fs::path(DRAGUARD_SHARED_DIR) / "corpus";
+  if (!fs::is_directory(corpus)) GTEST_SKIP() << "no corpus at " << corpus;
+  PolicyCheckerOptions without_memo;
+  without_memo.spec_memo.entries = 0;
+  PolicyChecker fresh(without_memo);
+  PolicyChecker memo(PolicyCheckerOptions{});
+  int compared = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(corpus)) {
+    const std::string ext = entry.path().extension().string();
+    if (!entry.is_regular_file() || (ext != ".yaml" && ext != ".yml")) continue;
+    k8s::DecodeOptions options;
+    options.strict = false;
+    k8s::DecodeResult decoded = k8s::Decode(SourceText(entry.path().string(),
+                                                       Read(entry.path())), options);
+    for (const k8s::DecodedObject& object : decoded.objects) {
+      if (object.kind == "DeviceClass" || !IsCheckedKind(object.kind) ||
+          !IsCheckedVersion(object.api_version)) {
+        continue;
+      }
+      const std::string version = object.api_version.substr(object.api_version.find('/') + 1);
+      const std::string where = entry.path().string() + " " + object.kind + "/" + object.ref.name;
+      const Json review = Review(object, version, ToJson(object.root()), where);
+      for (bool admin : {false, true}) {
+        const std::string expected =
+            Send(fresh, AdmissionEndpoint::kValidate, review, admin).body;
+        EXPECT_EQ(Send(memo, AdmissionEndpoint::kValidate, review, admin).body, expected)
+            << where;
+        EXPECT_EQ(Send(memo, AdmissionEndpoint::kValidate, review, admin).body, expected)
+            << where << " (from the memo)";
+        ++compared;
+      }
+    }
+  }
+  EXPECT_GT(compared, 100);
+  EXPECT_GT(memo.remembered_specs(), 50u);
+}
+
 }  // namespace
 }  // namespace draguard::webhook

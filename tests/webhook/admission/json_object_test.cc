@@ -3,6 +3,7 @@
 #include "webhook/admission/json_object.h"
 
 #include <string>
+#include <vector>
 
 #include "gtest/gtest.h"
 
@@ -98,6 +99,41 @@ TEST(JsonObjectTest, DecodesTheCheckedKindsAndReportsBadObjects) {
       DecodeAdmissionTree(*array, "ResourceClaim", "v1", from_tree)));
   ASSERT_EQ(from_tree.size(), 1u);
   EXPECT_EQ(from_tree.items()[0].code, "webhook.object.invalid");
+}
+
+// DecodeScope::kWithoutSpec (the spec memo's route): the spec is neither read nor reported,
+// whatever it holds; the rest of the object is decoded as with kAll.
+TEST(JsonObjectTest, WithoutSpecDecodesOnlyTheRest) {
+  struct Case {
+    std::string kind;
+    std::string json;
+  };
+  const std::vector<Case> cases = {
+      {"ResourceClaim",
+       R"({"metadata":{"name":"c","labels":{"a":"b"}},"spec":{"devices":{"requests":"flat"}},)"
+       R"("status":{"reservedFor":[{"name":"p"}]}})"},
+      {"ResourceClaimTemplate",
+       R"({"metadata":{"name":"t"},"spec":{"metadata":{"labels":7},"spec":{"devices":[]}}})"},
+  };
+  for (const Case& c : cases) {
+    std::optional<k8s::DocNode> tree = ParseJsonTree(c.json);
+    ASSERT_TRUE(tree.has_value()) << c.json;
+    Diagnostics all, rest;
+    k8s::ObjectVariant full = DecodeAdmissionTree(*tree, c.kind, "v1", all);
+    k8s::ObjectVariant partial =
+        DecodeAdmissionTree(*tree, c.kind, "v1", rest, k8s::DecodeScope::kWithoutSpec);
+    EXPECT_FALSE(all.empty()) << c.kind << ": the spec's wrong types are reported with kAll";
+    EXPECT_TRUE(rest.empty()) << c.kind << ": " << rest.items().front().field;
+    if (const auto* claim = std::get_if<k8s::ResourceClaim>(&partial)) {
+      EXPECT_TRUE(claim->spec.devices.requests.empty());
+      EXPECT_EQ(claim->metadata.labels, std::get<k8s::ResourceClaim>(full).metadata.labels);
+      EXPECT_TRUE(claim->status.has_value()) << "status is outside the spec";
+    } else {
+      const auto& tmpl = std::get<k8s::ResourceClaimTemplate>(partial);
+      EXPECT_EQ(tmpl.metadata.name, "t");
+      EXPECT_TRUE(tmpl.template_metadata.labels.empty());
+    }
+  }
 }
 
 }  // namespace

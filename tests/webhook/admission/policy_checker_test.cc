@@ -10,6 +10,7 @@
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "tests/webhook/testing/fake_inventory.h"
+#include "webhook/admission/handler.h"
 
 namespace draguard::webhook {
 namespace {
@@ -178,6 +179,124 @@ TEST_F(PolicyCheckerTest, MutateWithoutInventoryOnlyDefaults) {
   CheckOutcome outcome = Run(checker, AdmissionEndpoint::kMutate, ClaimJson(1));
   EXPECT_EQ(PatchJson(outcome.patch), Json::parse(R"([{"op":"add",
     "path":"/spec/devices/requests/0/exactly/allocationMode","value":"ExactCount"}])"));
+}
+
+// The spec memo changes no answer. Each review goes twice to a checker with the memo (the
+// second answer is made from what it remembered) and once to a checker without; the three
+// responses must be the same bytes. The cases put findings in the metadata, the spec or both,
+// and cover schema findings, admin access, status, templates, v1beta1 and satisfiability
+// (which runs on the remembered spec).
+struct MemoCase {
+  std::string name;
+  Json object;
+  std::string kind = "ResourceClaim";
+  std::string version = "v1";
+  // Whether the first review leaves an entry: not when only the metadata is invalid (the
+  // schema check did not run, so the entry could not serve a valid object).
+  bool remembered = true;
+};
+
+Json Request(Json claim, const std::string& path, const Json& value) {
+  claim["spec"]["devices"]["requests"][0]["exactly"][path] = value;
+  return claim;
+}
+
+std::vector<MemoCase> MemoCases() {
+  const Json valid = ClaimJson(1);
+  Json bad_name = valid;
+  bad_name["metadata"]["name"] = "Bad_Name";
+  Json both = ClaimJson(-2);
+  both["metadata"]["labels"] = {{"bad key!", "x"}};
+  Json with_status = valid;
+  with_status["status"] = Json::object();
+  Json tmpl = {{"apiVersion", "resource.k8s.io/v1"},
+               {"kind", "ResourceClaimTemplate"},
+               {"metadata", {{"name", "t"}, {"namespace", "ns"}}},
+               {"spec", {{"metadata", {{"labels", {{"a", "b"}}}}}, {"spec", valid["spec"]}}}};
+  Json tmpl_bad_meta = tmpl;
+  tmpl_bad_meta["spec"]["metadata"]["labels"] = {{"bad key!", "x"}};
+  Json beta1 = {{"apiVersion", "resource.k8s.io/v1beta1"},
+                {"kind", "ResourceClaim"},
+                {"metadata", {{"name", "c"}, {"namespace", "ns"}}},
+                {"spec",
+                 {{"devices",
+                   {{"requests",
+                     {{{"name", "gpu"}, {"deviceClassName", "gpu.example.com"}, {"count", 1}}}}}}}}};
+  const Json typo = Json::parse(R"json([{"cel":{"expression":
+      "device.attributes[\"gpu.nvidia.com\"].productname.startsWith(\"NVIDIA\")"}}])json");
+  const Json removed = Json::parse(
+      R"([{"cel":{"expression":"device.attributes[\"gpu.nvidia.com\"].index == 0"}}])");
+  return {
+      {.name = "Valid", .object = valid},
+      {.name = "MetadataError", .object = bad_name, .remembered = false},
+      {.name = "SpecError", .object = ClaimJson(-2)},
+      {.name = "BothErrors", .object = both},
+      {.name = "SchemaWarning", .object = Request(valid, "selectors", typo)},
+      {.name = "SchemaError", .object = Request(Request(valid, "selectors", removed),
+                                                "deviceClassName", "gpu.nvidia.com")},
+      {.name = "AdminAccess", .object = Request(valid, "adminAccess", true)},
+      {.name = "Status", .object = with_status},
+      {.name = "Unsatisfiable", .object = ClaimJson(3)},
+      {.name = "Template", .object = tmpl, .kind = "ResourceClaimTemplate"},
+      {.name = "TemplateMetadataError", .object = tmpl_bad_meta, .kind = "ResourceClaimTemplate"},
+      {.name = "V1beta1", .object = beta1, .version = "v1beta1"},
+  };
+}
+
+std::string Send(PolicyChecker& checker, const MemoCase& c, bool admin_access) {
+  const Json review = {
+      {"apiVersion", "admission.k8s.io/v1"},
+      {"kind", "AdmissionReview"},
+      {"request",
+       {{"uid", "u"},
+        {"kind", {{"group", "resource.k8s.io"}, {"version", c.version}, {"kind", c.kind}}},
+        {"namespace", "ns"},
+        {"name", "c"},
+        {"operation", "CREATE"},
+        {"object", c.object}}}};
+  const std::string body = review.dump();
+  return HandleAdmission({.endpoint = AdmissionEndpoint::kValidate,
+                          .content_type = "application/json",
+                          .query = admin_access ? "admin-access=allowed" : "",
+                          .body = body},
+                         checker)
+      .body;
+}
+
+TEST_F(PolicyCheckerTest, SpecMemoGivesTheAnswersOfAFreshCheck) {
+  source_.Publish(ClusterFromYaml(GpuInventoryYaml("node-a", 2)));
+  for (bool inventory : {false, true}) {
+    for (bool admin_access : {false, true}) {
+      for (const MemoCase& c : MemoCases()) {
+        const std::string where = c.name + (inventory ? " with inventory" : "") +
+                                  (admin_access ? " admin-access=allowed" : "");
+        PolicyCheckerOptions without_memo = Options(inventory);
+        without_memo.spec_memo.entries = 0;
+        PolicyChecker fresh(without_memo);
+        PolicyChecker memo(Options(inventory));
+        const std::string expected = Send(fresh, c, admin_access);
+        EXPECT_EQ(Send(memo, c, admin_access), expected) << where;
+        EXPECT_EQ(memo.remembered_specs(), c.remembered ? 1u : 0u) << where;
+        EXPECT_EQ(Send(memo, c, admin_access), expected) << where << " (from the memo)";
+        EXPECT_EQ(fresh.remembered_specs(), 0u);
+      }
+    }
+  }
+}
+
+// Metadata is checked on every request: a second claim with the remembered spec but a bad
+// name is denied for its name, and a valid one after it is allowed.
+TEST_F(PolicyCheckerTest, SpecMemoStillChecksEachObjectsMetadata) {
+  PolicyChecker checker(Options(false));
+  MemoCase valid{.name = "valid", .object = ClaimJson(1)};
+  MemoCase bad = valid;
+  bad.object["metadata"]["name"] = "Bad_Name";
+  EXPECT_NE(Send(checker, valid, false).find(R"("allowed":true)"), std::string::npos);
+  ASSERT_EQ(checker.remembered_specs(), 1u);
+  const std::string denied = Send(checker, bad, false);
+  EXPECT_NE(denied.find(R"("allowed":false)"), std::string::npos) << denied;
+  EXPECT_NE(denied.find("metadata.name"), std::string::npos) << denied;
+  EXPECT_NE(Send(checker, valid, false).find(R"("allowed":true)"), std::string::npos);
 }
 
 TEST(AnnotationPatchTest, AddsReplacesOrLeavesAlone) {

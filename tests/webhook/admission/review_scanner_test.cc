@@ -139,11 +139,40 @@ std::string Describe(const ReviewFields& f) {
     out += *s + "|";
   }
   out += std::to_string(f.has_request) + std::to_string(f.has_uid) + std::to_string(f.dry_run);
-  out += "|" + std::string(f.object) + "|" + std::string(f.old_object) + "|";
+  out += "|" + std::string(f.object) + "|" + std::string(f.old_object) + "|" +
+         std::string(f.object_spec) + "|";
   out += f.object_tree ? Describe(*f.object_tree) : "none";
   out += "|";
   out += f.old_object_tree ? Describe(*f.old_object_tree) : "none";
   return out;
+}
+
+// object_spec is the exact text of request.object.spec, the spec memo's key: whitespace and
+// member order included, nothing of the object's other members or of oldObject.
+TEST(ScannerTest, ObjectSpecIsTheSpecsExactText) {
+  const std::string head =
+      R"({"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u",)";
+  struct Case {
+    std::string request;
+    std::string spec;
+  };
+  const std::vector<Case> cases = {
+      {R"("object":{"metadata":{"name":"a"},"spec": { "b" : [1, "x"] } ,"status":{}}})",
+       R"({ "b" : [1, "x"] })"},
+      {R"("object":{"spec":null}})", "null"},
+      {R"("object":{"metadata":{"spec":{"x":1}}}})", ""},                  // not the root's
+      {R"("object":{"spec":{"a":1},"spec":{"a":2}}})", ""},                // twice: ambiguous
+      {R"("object":{"spec":{"a":1}},"object":{"spec":{"a":2}}})", R"({"a":2})"},  // last wins
+      {R"("object":{"spec":{"a":1}},"object":null})", ""},
+      {R"("oldObject":{"spec":{"a":1}}})", ""},
+      {R"("object":[{"spec":1}]})", ""},
+  };
+  for (const Case& c : cases) {
+    const std::string text = head + c.request + "}";  // the fields' views point into it
+    StatusOr<ReviewFields> f = ScanAdmissionReview(text);
+    ASSERT_TRUE(f.ok()) << c.request << ": " << f.status();
+    EXPECT_EQ(f->object_spec, c.spec) << c.request;
+  }
 }
 
 // The webhook scans each review into the fields of the previous one on its thread, reusing

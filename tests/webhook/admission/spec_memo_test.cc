@@ -1,0 +1,113 @@
+// SpecMemo: a hit needs every part of the key and the same schema token; the memo forgets its
+// oldest entry when full and never holds what it does not accept.
+#include "webhook/admission/spec_memo.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+
+namespace draguard::webhook {
+namespace {
+
+const SpecKey kKey{.kind = "ResourceClaim",
+                   .version = "v1",
+                   .name_space = "ml",
+                   .admin_access_allowed = false,
+                   .spec = R"({"devices":{"requests":[]}})"};
+
+std::shared_ptr<const SpecFindings> Findings(const std::shared_ptr<const void>& token,
+                                             std::string code = "x") {
+  auto f = std::make_shared<SpecFindings>();
+  f->schema_token = token;
+  Diagnostic d;
+  d.code = std::move(code);
+  f->validation.push_back(d);
+  return f;
+}
+
+TEST(SpecMemoTest, HitNeedsTheWholeKeyAndTheSameSchema) {
+  auto token = std::make_shared<int>(1);
+  auto other_token = std::make_shared<int>(2);
+  SpecMemo memo;
+  EXPECT_EQ(memo.Find(kKey, token.get()), nullptr);
+  memo.Insert(kKey, Findings(token));
+  ASSERT_NE(memo.Find(kKey, token.get()), nullptr);
+  EXPECT_EQ(memo.Find(kKey, token.get())->validation.front().code, "x");
+  EXPECT_EQ(memo.Find(kKey, other_token.get()), nullptr) << "another schema";
+
+  // The key's text is copied: a key built from other storage with the same text hits.
+  std::string spec_copy(kKey.spec);
+  SpecKey same = kKey;
+  same.spec = spec_copy;
+  EXPECT_NE(memo.Find(same, token.get()), nullptr);
+
+  std::vector<SpecKey> others(5, kKey);
+  others[0].kind = "ResourceClaimTemplate";
+  others[1].version = "v1beta2";
+  others[2].name_space = "ml2";
+  others[3].admin_access_allowed = true;
+  others[4].spec = R"({"devices":{"requests":[ ]}})";
+  for (const SpecKey& k : others) {
+    EXPECT_EQ(memo.Find(k, token.get()), nullptr)
+        << k.kind << " " << k.version << " " << k.name_space << " " << k.admin_access_allowed
+        << " " << k.spec;
+  }
+}
+
+TEST(SpecMemoTest, AcceptsOnlyNonEmptySpecsWithinTheLimits) {
+  auto token = std::make_shared<int>(1);
+  SpecMemo off({.entries = 0});
+  off.Insert(kKey, Findings(token));
+  EXPECT_EQ(off.size(), 0u);
+  EXPECT_EQ(off.Find(kKey, token.get()), nullptr);
+
+  SpecMemo small({.entries = 4, .max_spec_bytes = kKey.spec.size() - 1});
+  EXPECT_FALSE(small.Accepts(kKey));
+  small.Insert(kKey, Findings(token));
+  EXPECT_EQ(small.size(), 0u);
+
+  SpecMemo memo;
+  SpecKey empty = kKey;
+  empty.spec = {};
+  EXPECT_FALSE(memo.Accepts(empty)) << "no spec text: nothing to key on";
+}
+
+TEST(SpecMemoTest, ForgetsTheOldestWhenFull) {
+  auto token = std::make_shared<int>(1);
+  SpecMemo memo({.entries = 2});
+  const std::vector<std::string> specs = {"{\"a\":1}", "{\"a\":2}", "{\"a\":3}"};
+  std::vector<SpecKey> keys(3, kKey);
+  for (size_t i = 0; i < keys.size(); ++i) keys[i].spec = specs[i];
+  memo.Insert(keys[0], Findings(token));
+  memo.Insert(keys[1], Findings(token));
+  memo.Insert(keys[1], Findings(token, "replaced"));  // replacing takes no new place
+  EXPECT_EQ(memo.size(), 2u);
+  EXPECT_EQ(memo.Find(keys[1], token.get())->validation.front().code, "replaced");
+  memo.Insert(keys[2], Findings(token));
+  EXPECT_EQ(memo.size(), 2u);
+  EXPECT_EQ(memo.Find(keys[0], token.get()), nullptr);
+  EXPECT_NE(memo.Find(keys[1], token.get()), nullptr);
+  EXPECT_NE(memo.Find(keys[2], token.get()), nullptr);
+}
+
+TEST(SpecMemoTest, SpecFields) {
+  struct Case {
+    std::string field;
+    bool in_spec;
+  };
+  for (const Case& c : std::vector<Case>{{"spec", true},
+                                         {"spec.devices.requests[0].name", true},
+                                         {"spec[0]", true},
+                                         {"specification", false},
+                                         {"metadata.name", false},
+                                         {"status", false},
+                                         {"", false},
+                                         {"spe", false}}) {
+    EXPECT_EQ(IsSpecField(c.field), c.in_spec) << c.field;
+  }
+}
+
+}  // namespace
+}  // namespace draguard::webhook

@@ -1,0 +1,96 @@
+// SpecMemo: what the checks found in a ResourceClaim's or ResourceClaimTemplate's spec,
+// remembered by the spec's JSON text.
+//
+// Why: the resourceclaim-controller creates one ResourceClaim per Pod from the Pod's
+// ResourceClaimTemplate, so the claims a cluster admits repeat a few specs byte for byte, and
+// decoding, validating and schema-checking a spec is most of a request's CPU (issue 6 item 10:
+// the webhook has about 10 µs per request). The findings about a spec depend only on its
+// text, the object's kind and version, its namespace and whether that namespace allows admin
+// access (the admin-access check), the checker's options (fixed for its life) and the
+// attribute schema in force. The key holds the first four; an entry also holds the schema it
+// was made with (an opaque token) and is not used under another one. Metadata and status are
+// decoded and validated on every request (PolicyChecker::Diagnose).
+//
+// Bounded: at most `entries` specs of at most `max_spec_bytes` each; inserting into a full
+// memo forgets the oldest entry. Thread-safe.
+#ifndef DRAGUARD_WEBHOOK_ADMISSION_SPEC_MEMO_H_
+#define DRAGUARD_WEBHOOK_ADMISSION_SPEC_MEMO_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "policy/common/diagnostic.h"
+#include "policy/k8s/decode.h"
+
+namespace draguard::webhook {
+
+struct SpecMemoOptions {
+  // Specs remembered; 0 turns the memo off.
+  size_t entries = 256;
+  // Longer specs are not remembered (a typical claim's spec is 0.5-3 KB).
+  size_t max_spec_bytes = 16 * 1024;
+};
+
+// Everything the memo's findings depend on besides the checker's options and the schema.
+// Views must stay valid during the call they are passed to.
+struct SpecKey {
+  std::string_view kind;
+  std::string_view version;
+  std::string_view name_space;
+  bool admin_access_allowed = false;
+  std::string_view spec;  // the spec's exact JSON text
+};
+
+// The findings about one spec, in the order the checks made them.
+struct SpecFindings {
+  // Decode and validation findings whose field lies in `spec`.
+  std::vector<Diagnostic> validation;
+  // Schema findings; only meaningful when `validation` has no error (the schema check runs
+  // only on valid objects).
+  std::vector<Diagnostic> schema;
+  // The object the findings were made on (its spec is the request's; its metadata is the
+  // first request's), for the satisfiability check.
+  k8s::ObjectVariant object;
+  // The schema in force when the findings were made (SchemaCheck::Token()).
+  std::shared_ptr<const void> schema_token;
+};
+
+class SpecMemo {
+ public:
+  explicit SpecMemo(SpecMemoOptions options = {});
+
+  // Whether a spec of this size is remembered at all.
+  bool Accepts(const SpecKey& key) const {
+    return options_.entries > 0 && !key.spec.empty() && key.spec.size() <= options_.max_spec_bytes;
+  }
+  // The findings remembered for `key` under `schema_token`, or null.
+  std::shared_ptr<const SpecFindings> Find(const SpecKey& key, const void* schema_token) const;
+  // Remembers `findings` for `key` (replacing what was there); no-op unless Accepts(key).
+  void Insert(const SpecKey& key, std::shared_ptr<const SpecFindings> findings);
+
+  size_t size() const;
+
+ private:
+  struct Entry;
+  static uint64_t Hash(const SpecKey& key);
+
+  SpecMemoOptions options_;
+  mutable std::mutex mu_;
+  std::unordered_map<uint64_t, std::shared_ptr<const Entry>> entries_;
+  std::deque<uint64_t> order_;  // insertion order, oldest first
+};
+
+// True when `field` (an API-server field path) lies in the object's spec: "spec",
+// "spec.devices...", "spec[...]".
+bool IsSpecField(std::string_view field);
+
+}  // namespace draguard::webhook
+
+#endif  // DRAGUARD_WEBHOOK_ADMISSION_SPEC_MEMO_H_
