@@ -238,6 +238,7 @@ int RunServe(const std::vector<std::string>& args, CommandContext& context) {
   context.err.flush();
   webhook::ServerHooks hooks;
   webhook::AddInventoryHooks(inventory.get(), hooks);
+  hooks.spec_memo = [&checker] { return checker.spec_memo_stats(); };
   Status status = webhook::RunServer(options, serving_checker, std::move(hooks));
   if (inventory != nullptr) inventory->Stop();
   if (!status.ok()) return UsageError(context, status);

@@ -68,8 +68,9 @@ class PolicyChecker : public AdmissionChecker {
   // (SatisfiabilityCheck::Warm).
   void Warm() { satisfiability_.Warm(); }
 
-  // The specs remembered so far (for tests and metrics).
+  // The specs remembered so far, and how often the memo answered (for tests and /metrics).
   size_t remembered_specs() const { return memo_.size(); }
+  SpecMemoStats spec_memo_stats() const { return memo_.stats(); }
 
  private:
   CheckOutcome Validate(const AdmissionRequest& request);

@@ -36,12 +36,15 @@ std::shared_ptr<const SpecFindings> SpecMemo::Find(const SpecKey& key,
   std::shared_ptr<const Entry> entry;
   {
     std::lock_guard lock(mu_);
-    auto it = entries_.find(h);
-    if (it == entries_.end()) return nullptr;
-    entry = it->second;
+    if (auto it = entries_.find(h); it != entries_.end()) entry = it->second;
   }
   // Compared outside the lock: entries are immutable once inserted.
-  if (!entry->Matches(key) || entry->findings->schema_token.get() != schema_token) return nullptr;
+  if (entry == nullptr || !entry->Matches(key) ||
+      entry->findings->schema_token.get() != schema_token) {
+    misses_.fetch_add(1, std::memory_order_relaxed);
+    return nullptr;
+  }
+  hits_.fetch_add(1, std::memory_order_relaxed);
   return entry->findings;
 }
 
@@ -67,6 +70,12 @@ void SpecMemo::Insert(const SpecKey& key, std::shared_ptr<const SpecFindings> fi
 size_t SpecMemo::size() const {
   std::lock_guard lock(mu_);
   return entries_.size();
+}
+
+SpecMemoStats SpecMemo::stats() const {
+  return {.entries = size(),
+          .hits = hits_.load(std::memory_order_relaxed),
+          .misses = misses_.load(std::memory_order_relaxed)};
 }
 
 bool IsSpecField(std::string_view field) {

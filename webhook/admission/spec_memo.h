@@ -16,6 +16,7 @@
 #ifndef DRAGUARD_WEBHOOK_ADMISSION_SPEC_MEMO_H_
 #define DRAGUARD_WEBHOOK_ADMISSION_SPEC_MEMO_H_
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -62,6 +63,13 @@ struct SpecFindings {
   std::shared_ptr<const void> schema_token;
 };
 
+// What the memo holds and how often it answered, for /metrics.
+struct SpecMemoStats {
+  size_t entries = 0;
+  uint64_t hits = 0;    // lookups of an accepted key that found its findings
+  uint64_t misses = 0;  // lookups of an accepted key that did not
+};
+
 class SpecMemo {
  public:
   explicit SpecMemo(SpecMemoOptions options = {});
@@ -76,6 +84,7 @@ class SpecMemo {
   void Insert(const SpecKey& key, std::shared_ptr<const SpecFindings> findings);
 
   size_t size() const;
+  SpecMemoStats stats() const;
 
  private:
   struct Entry;
@@ -85,6 +94,8 @@ class SpecMemo {
   mutable std::mutex mu_;
   std::unordered_map<uint64_t, std::shared_ptr<const Entry>> entries_;
   std::deque<uint64_t> order_;  // insertion order, oldest first
+  mutable std::atomic<uint64_t> hits_{0};
+  mutable std::atomic<uint64_t> misses_{0};
 };
 
 // True when `field` (an API-server field path) lies in the object's spec: "spec",

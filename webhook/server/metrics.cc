@@ -124,6 +124,17 @@ std::string Metrics::Render(const MetricsGauges& g) const {
            "Seconds since the inventory last changed or was confirmed current.");
     Sample(out, "draguard_inventory_age_seconds", g.inventory.age_seconds);
   }
+  if (g.spec_memo.has_value()) {
+    Header(out, "draguard_spec_memo_entries", "gauge",
+           "Claim and template specs whose findings are remembered.");
+    Sample(out, "draguard_spec_memo_entries", static_cast<double>(g.spec_memo->entries));
+    Header(out, "draguard_spec_memo_lookups_total", "counter",
+           "Lookups of a claim's or template's spec in the memo, by result.");
+    out += "draguard_spec_memo_lookups_total{result=\"hit\"} " +
+           std::to_string(g.spec_memo->hits) + '\n';
+    out += "draguard_spec_memo_lookups_total{result=\"miss\"} " +
+           std::to_string(g.spec_memo->misses) + '\n';
+  }
   return out;
 }
 

@@ -22,6 +22,7 @@ struct MetricsGauges {
   std::optional<int64_t> cert_not_after_unix;  // the serving certificate's notAfter
   int64_t now_unix = 0;
   InventoryStats inventory;
+  std::optional<SpecMemoStats> spec_memo;
   bool ready = false;
 };
 

@@ -47,6 +47,7 @@ RouterResponse Router::RenderMetrics() const {
                         std::chrono::system_clock::now().time_since_epoch())
                         .count();
   if (hooks_.inventory) gauges.inventory = hooks_.inventory();
+  if (hooks_.spec_memo) gauges.spec_memo = hooks_.spec_memo();
   gauges.ready = Ready();
   return {.status = 200,
           .content_type = "text/plain; version=0.0.4; charset=utf-8",

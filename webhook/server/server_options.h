@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "webhook/admission/handler.h"
+#include "webhook/admission/spec_memo.h"
 
 namespace draguard::webhook {
 
@@ -61,6 +62,8 @@ struct ServerHooks {
   std::function<bool()> ready;
   // Inventory gauges for /metrics.
   std::function<InventoryStats()> inventory;
+  // The spec memo's size and lookups for /metrics (PolicyChecker::spec_memo_stats).
+  std::function<SpecMemoStats()> spec_memo;
   // One line per notable event (certificate reloads, failures); default: stderr.
   std::function<void(std::string_view)> log;
 };

@@ -56,6 +56,22 @@ TEST(SpecMemoTest, HitNeedsTheWholeKeyAndTheSameSchema) {
   }
 }
 
+TEST(SpecMemoTest, CountsLookupsOfAcceptedKeys) {
+  auto token = std::make_shared<int>(1);
+  SpecMemo memo;
+  EXPECT_EQ(memo.Find(kKey, token.get()), nullptr);
+  memo.Insert(kKey, Findings(token));
+  EXPECT_NE(memo.Find(kKey, token.get()), nullptr);
+  EXPECT_NE(memo.Find(kKey, token.get()), nullptr);
+  SpecKey empty = kKey;
+  empty.spec = {};
+  EXPECT_EQ(memo.Find(empty, token.get()), nullptr);  // not accepted: not counted
+  const SpecMemoStats stats = memo.stats();
+  EXPECT_EQ(stats.entries, 1u);
+  EXPECT_EQ(stats.hits, 2u);
+  EXPECT_EQ(stats.misses, 1u);
+}
+
 TEST(SpecMemoTest, AcceptsOnlyNonEmptySpecsWithinTheLimits) {
   auto token = std::make_shared<int>(1);
   SpecMemo off({.entries = 0});

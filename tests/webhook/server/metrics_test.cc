@@ -62,6 +62,16 @@ TEST(MetricsTest, ExpiryIsRelativeToNow) {
   EXPECT_NE(text.find("draguard_certificate_expiry_seconds 600\n"), std::string::npos);
 }
 
+TEST(MetricsTest, SpecMemoOnlyWhenGiven) {
+  Metrics metrics;
+  EXPECT_EQ(metrics.Render({}).find("draguard_spec_memo"), std::string::npos);
+  std::string text =
+      metrics.Render({.spec_memo = SpecMemoStats{.entries = 3, .hits = 40, .misses = 5}});
+  EXPECT_NE(text.find("draguard_spec_memo_entries 3\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("draguard_spec_memo_lookups_total{result=\"hit\"} 40\n"), std::string::npos);
+  EXPECT_NE(text.find("draguard_spec_memo_lookups_total{result=\"miss\"} 5\n"), std::string::npos);
+}
+
 TEST(MetricsTest, EscapesLabelValues) {
   Metrics metrics;
   metrics.RecordRequest("validate", "a\"b\\c\nd", "allowed", 0);
