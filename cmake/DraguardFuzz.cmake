@@ -3,8 +3,11 @@
 # Every fuzz target is built twice:
 #  - always, as <name>_fuzz_replay: the target linked with fuzz/replay_main.cc, registered in
 #    CTest to replay fuzz/corpus/<name>/ (so CI replays the corpus and every fixed crash);
-#  - with DRAGUARD_BUILD_FUZZERS (clang), as <name>_fuzzer with -fsanitize=fuzzer plus a
-#    fuzz_<name> target that runs it for DRAGUARD_FUZZ_SECONDS on a copy of the corpus.
+#  - with DRAGUARD_BUILD_FUZZERS (clang), as <name>_fuzzer linked with -fsanitize=fuzzer (the
+#    libFuzzer driver and its main()), plus a fuzz_<name> target that runs it for
+#    DRAGUARD_FUZZ_SECONDS on a copy of the corpus. The coverage instrumentation and ASan+UBSan
+#    of the fuzzer source and of every library it links come from cmake/DraguardSanitizers.cmake,
+#    which compiles the whole tree with -fsanitize=fuzzer-no-link,address,undefined.
 set(DRAGUARD_FUZZ_SECONDS 60 CACHE STRING "Seconds each fuzz_<name> target runs")
 
 function(draguard_add_fuzzer name)
@@ -22,8 +25,7 @@ function(draguard_add_fuzzer name)
   if(DRAGUARD_BUILD_FUZZERS)
     add_executable(${name}_fuzzer ${ARG_SOURCES})
     draguard_target_defaults(${name}_fuzzer)
-    target_compile_options(${name}_fuzzer PRIVATE -fsanitize=fuzzer,address,undefined)
-    target_link_options(${name}_fuzzer PRIVATE -fsanitize=fuzzer,address,undefined)
+    target_link_options(${name}_fuzzer PRIVATE -fsanitize=fuzzer)
     target_link_libraries(${name}_fuzzer PRIVATE ${ARG_LIBS})
     add_custom_target(fuzz_${name}
       COMMAND ${CMAKE_COMMAND} -E make_directory "${CMAKE_BINARY_DIR}/fuzz-work/${name}"
