@@ -39,29 +39,8 @@ done
 
 "$repo/certs/mint-certs.sh" --out "$work/certs" --san 127.0.0.1 >/dev/null 2>&1
 
-# 1000 nodes, each with 8 A100 GPUs and 2 NICs sharing PCIe roots pairwise: 10,000 devices,
-# written 100 nodes per file (the decoder refuses files over 3 MiB, as the API server does).
-inventory() {  # DIR
-  awk -v dir="$1" 'BEGIN {
-    out = dir "/classes.yaml"
-    print "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n  name: gpu.nvidia.com\nspec:\n  selectors:\n  - cel:\n      expression: device.driver == \"gpu.nvidia.com\"" > out
-    print "---\napiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n  name: nic.example.com\nspec:\n  selectors:\n  - cel:\n      expression: device.driver == \"nic.example.com\"" > out
-    for (n = 0; n < 1000; n++) {
-      out = sprintf("%s/nodes-%02d.yaml", dir, int(n / 100))
-      node = sprintf("gpu-node-%04d", n)
-      printf "---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata:\n  name: %s-gpu\nspec:\n  driver: gpu.nvidia.com\n  nodeName: %s\n  pool:\n    name: %s\n    generation: 1\n    resourceSliceCount: 1\n  devices:\n", node, node, node > out
-      for (g = 0; g < 8; g++) {
-        printf "  - name: gpu-%d\n    attributes:\n      productName: {string: NVIDIA A100-SXM4-80GB}\n      architecture: {string: Ampere}\n      index: {int: %d}\n      uuid: {string: GPU-%04d-%d}\n      driverVersion: {version: 580.126.20}\n      resource.kubernetes.io/pcieRoot: {string: pci%04d:%d}\n    capacity:\n      memory: {value: 80Gi}\n", g, g, n, g, n, int(g / 4) > out
-      }
-      printf "---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata:\n  name: %s-nic\nspec:\n  driver: nic.example.com\n  nodeName: %s\n  pool:\n    name: %s\n    generation: 1\n    resourceSliceCount: 1\n  devices:\n", node, node, node > out
-      for (i = 0; i < 2; i++) {
-        printf "  - name: nic-%d\n    attributes:\n      interface: {string: eth%d}\n      resource.kubernetes.io/pcieRoot: {string: pci%04d:%d}\n", i, i + 1, n, i > out
-      }
-    }
-  }'
-}
-mkdir -p "$work/inventory"
-inventory "$work/inventory"
+# 1000 nodes, each with 8 A100 GPUs and 2 NICs sharing PCIe roots pairwise: 10,000 devices.
+"$repo/bench/fleet-inventory.sh" "$work/inventory" 1000 8 2
 
 curl_args=(-sS --max-time 10 --cacert "$work/certs/ca.crt")
 

@@ -11,6 +11,7 @@
 
 #include "policy/allocator/cel_evaluator.h"
 #include "policy/k8s/decode.h"
+#include "tests/webhook/testing/fake_inventory.h"
 #include "webhook/admission/handler.h"
 #include "webhook/admission/policy_checker.h"
 #include "webhook/inventory_source.h"
@@ -26,42 +27,7 @@ std::string ReadReview() {
 }
 
 // 1000 nodes with 8 GPUs and 2 NICs each, as bench/webhook-load.sh generates them.
-inventory::ClusterObjects TenThousandDevices() {
-  std::string yaml =
-      "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n  name: gpu.nvidia.com\n"
-      "spec:\n  selectors:\n  - cel:\n      expression: device.driver == \"gpu.nvidia.com\"\n---\n"
-      "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n  name: nic.example.com\n"
-      "spec:\n  selectors:\n  - cel:\n      expression: device.driver == \"nic.example.com\"\n";
-  inventory::ClusterObjects objects;
-  k8s::DecodeOptions options;
-  options.strict = false;
-  inventory::CollectClusterObjects(k8s::Decode(SourceText("classes", yaml), options), objects);
-  for (int n = 0; n < 1000; ++n) {
-    std::string node = "gpu-node-" + std::to_string(n);
-    std::string text;
-    for (const char* driver : {"gpu.nvidia.com", "nic.example.com"}) {
-      bool gpu = std::string(driver) == "gpu.nvidia.com";
-      text += "---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata:\n  name: " +
-              node + "-" + driver + "\nspec:\n  driver: " + driver + "\n  nodeName: " + node +
-              "\n  pool:\n    name: " + node + "\n    generation: 1\n    resourceSliceCount: 1\n"
-              "  devices:\n";
-      for (int d = 0; d < (gpu ? 8 : 2); ++d) {
-        std::string root = "pci" + std::to_string(n) + ":" + std::to_string(gpu ? d / 4 : d);
-        text += gpu ? "  - name: gpu-" + std::to_string(d) +
-                          "\n    attributes:\n      productName: {string: NVIDIA A100-SXM4-80GB}\n"
-                          "      index: {int: " + std::to_string(d) + "}\n"
-                          "      resource.kubernetes.io/pcieRoot: {string: \"" + root + "\"}\n"
-                          "    capacity:\n      memory: {value: 80Gi}\n"
-                    : "  - name: nic-" + std::to_string(d) +
-                          "\n    attributes:\n      interface: {string: eth" + std::to_string(d) +
-                          "}\n      resource.kubernetes.io/pcieRoot: {string: \"" + root + "\"}\n";
-      }
-    }
-    inventory::CollectClusterObjects(k8s::Decode(SourceText(node, text), options), objects);
-  }
-  objects.source = "benchmark";
-  return objects;
-}
+inventory::ClusterObjects TenThousandDevices() { return testing::FleetInventory(1000, 8, 2); }
 
 class StaticSource : public InventorySource {
  public:
@@ -118,8 +84,8 @@ void BM_ValidateWithInventory(benchmark::State& state) {
   PolicyCheckerOptions options;
   options.satisfiability.source = source;
   options.satisfiability.new_evaluator = [allocator = options.satisfiability.allocator,
-                                          cache = std::make_shared<cel::SelectorCache>()] {
-    return std::make_unique<alloc::CelSelectorEvaluator>(allocator, cache);
+                                          programs = std::make_shared<alloc::CelProgramCache>()] {
+    return std::make_unique<alloc::CelSelectorEvaluator>(allocator, programs);
   };
   PolicyChecker checker(std::move(options));
   Run(state, checker, AdmissionEndpoint::kValidate);

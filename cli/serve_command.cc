@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -46,6 +47,11 @@ struct ServeFlags {
   bool strict_schema = false;
   bool no_builtin_schema = false;
   std::string spec_memo_entries = "256";
+  std::string max_connections = "16384";
+  std::string client_ca_file;
+  std::string probe_listen;
+  std::string handshake_timeout = "10s";
+  std::string request_timeout = "10s";
   std::string kubeconfig;
   std::string in_cluster = "auto";
   bool namespace_lookup = false;
@@ -90,6 +96,19 @@ void ServeFlags::Register(FlagSet& set) {
   set.AddString("spec-memo-entries", &spec_memo_entries, "N",
                 "claim and template specs whose findings are remembered by their text (claims "
                 "made from one template share a spec); 0 turns the memo off");
+  set.AddString("client-ca-file", &client_ca_file, "FILE",
+                "PEM CA bundle: require a client certificate issued by one of these CAs (the "
+                "API server's); reloaded when it changes");
+  set.AddString("probe-listen", &probe_listen, "[HOST]:PORT",
+                "also serve /healthz, /readyz and /metrics over plain HTTP here (for the "
+                "kubelet's probes when --client-ca-file is set)");
+  set.AddString("max-connections", &max_connections, "N",
+                "connections open at once (kept below the open-file limit); at the limit the "
+                "oldest connection that has not completed a request is closed to make room");
+  set.AddString("handshake-timeout", &handshake_timeout, "DURATION",
+                "time a new connection has for its TLS handshake");
+  set.AddString("request-timeout", &request_timeout, "DURATION",
+                "time a request has, from its first byte, to arrive whole");
   set.AddBool("help", &help, "show this help");
 }
 
@@ -122,6 +141,26 @@ Status ApplySatisfiabilityFlags(const ServeFlags& flags, webhook::Satisfiability
       ParseDuration("satisfiability-budget", flags.satisfiability_budget);
   if (!budget.ok()) return budget.status();
   options.allocator.time_budget = *budget;
+  return OkStatus();
+}
+
+// --max-connections, --handshake-timeout and --request-timeout into `options`.
+Status ApplyConnectionFlags(const ServeFlags& flags, webhook::ServerOptions& options) {
+  StatusOr<unsigned> connections =
+      ParseCount(flags.max_connections, "max-connections", "from 1 to 9999999", 7);
+  if (!connections.ok()) return connections.status();
+  if (*connections == 0) return InvalidArgumentError("--max-connections must be at least 1");
+  options.max_connections = *connections;
+  for (auto [name, text, field] :
+       {std::tuple{"handshake-timeout", &flags.handshake_timeout, &options.handshake_timeout},
+        std::tuple{"request-timeout", &flags.request_timeout, &options.read_timeout}}) {
+    StatusOr<std::chrono::milliseconds> timeout = ParseDuration(name, *text);
+    if (!timeout.ok()) return timeout.status();
+    if (timeout->count() <= 0) {
+      return InvalidArgumentError("--" + std::string(name) + " must be positive");
+    }
+    *field = *timeout;
+  }
   return OkStatus();
 }
 
@@ -182,6 +221,8 @@ int RunServe(const std::vector<std::string>& args, CommandContext& context) {
                 << set.Help();
     return kExitUsage;
   }
+  webhook::ServerOptions options;
+  if (Status s = ApplyConnectionFlags(flags, options); !s.ok()) return UsageError(context, s);
   webhook::PolicyCheckerOptions checker_options;
   checker_options.schema.strict = flags.strict_schema;
   checker_options.schema.builtin_catalog = !flags.no_builtin_schema;
@@ -203,14 +244,15 @@ int RunServe(const std::vector<std::string>& args, CommandContext& context) {
   }
   checker_options.spec_memo.entries = *memo_entries;
   std::unique_ptr<webhook::InventorySource> inventory = std::move(source).value();
+  // Compiled and planned selectors for the allocator, shared by every thread and snapshot.
+  auto programs = std::make_shared<alloc::CelProgramCache>();
   if (inventory != nullptr) {
     if (Status s = inventory->Start(); !s.ok()) return UsageError(context, s);
     checker_options.satisfiability.source = inventory.get();
     checker_options.schema.source = inventory.get();
     checker_options.satisfiability.new_evaluator =
-        [allocator = checker_options.satisfiability.allocator,
-         cache = std::make_shared<cel::SelectorCache>()] {
-          return std::make_unique<alloc::CelSelectorEvaluator>(allocator, cache);
+        [allocator = checker_options.satisfiability.allocator, programs] {
+          return std::make_unique<alloc::CelSelectorEvaluator>(allocator, programs);
         };
   }
   webhook::PolicyChecker checker(std::move(checker_options));
@@ -229,16 +271,22 @@ int RunServe(const std::vector<std::string>& args, CommandContext& context) {
                 << (*cluster)->host << ":" << (*cluster)->port << "\n";
   }
 
-  webhook::ServerOptions options;
   options.listen = flags.listen;
   options.tls_cert_file = flags.tls_cert_file;
   options.tls_private_key_file = flags.tls_private_key_file;
+  options.client_ca_file = flags.client_ca_file;
+  options.probe_listen = flags.probe_listen;
   options.threads = *threads;
   context.err << "draguard serve: listening on " << options.listen << "\n";
   context.err.flush();
   webhook::ServerHooks hooks;
   webhook::AddInventoryHooks(inventory.get(), hooks);
   hooks.spec_memo = [&checker] { return checker.spec_memo_stats(); };
+  hooks.caches = [&checker, programs, with_inventory = inventory != nullptr] {
+    std::vector<NamedCacheStats> caches = checker.cache_stats();
+    if (with_inventory) caches.push_back({"cel_programs", programs->stats()});
+    return caches;
+  };
   Status status = webhook::RunServer(options, serving_checker, std::move(hooks));
   if (inventory != nullptr) inventory->Stop();
   if (!status.ok()) return UsageError(context, status);

@@ -8,11 +8,6 @@
 
 namespace draguard::alloc {
 
-struct CelSelectorEvaluator::Compiled {
-  std::optional<cel::Program> program;
-  std::string error;  // set when program is empty
-};
-
 struct CelSelectorEvaluator::Prepared {
   std::optional<cel::PreparedDevice> device;
   std::string error;  // set when device is empty
@@ -37,36 +32,54 @@ const Diagnostic* SchedulerCompileError(const cel::SelectorCompileResult& compil
   return nullptr;
 }
 
+// Compiles and plans as the scheduler does; never throws.
+CelProgramCache::Compiled CompileForScheduler(std::string_view expression,
+                                              const cel::EnvOptions& env) {
+  CelProgramCache::Compiled entry;
+  const cel::SelectorCompileResult compiled = cel::CompileSelector(expression, env);
+  if (const Diagnostic* error = SchedulerCompileError(compiled)) {
+    entry.error = error->message;
+  } else if (compiled.ast == nullptr) {
+    entry.error = "compilation failed";
+  } else {
+    StatusOr<cel::Program> program = cel::Plan(*compiled.ast);
+    if (program.ok()) {
+      entry.program.emplace(std::move(program).value());
+    } else {
+      entry.error = std::string(program.status().message());
+    }
+  }
+  return entry;
+}
+
 }  // namespace
 
+std::shared_ptr<const CelProgramCache::Compiled> CelProgramCache::Get(
+    std::string_view expression, const cel::EnvOptions& env) {
+  thread_local std::string key;
+  cel::SelectorCacheKey(expression, env, key);
+  return cache_.FindOrMake(
+      key,
+      [&] { return std::make_shared<const Compiled>(CompileForScheduler(expression, env)); },
+      [](const Compiled& c) {
+        return sizeof(Compiled) + HeapBytes(c.error) +
+               (c.program ? c.program->ApproximateBytes() : 0);
+      });
+}
+
 CelSelectorEvaluator::CelSelectorEvaluator(const AllocatorOptions& options,
-                                           std::shared_ptr<cel::SelectorCache> cache)
-    : env_(EnvFor(options)), cache_(std::move(cache)) {}
+                                           std::shared_ptr<CelProgramCache> programs)
+    : env_(EnvFor(options)),
+      programs_(programs ? std::move(programs) : std::make_shared<CelProgramCache>()) {}
 
 CelSelectorEvaluator::~CelSelectorEvaluator() = default;
 
-const CelSelectorEvaluator::Compiled& CelSelectorEvaluator::CompileOnce(
-    std::string_view expression) {
-  auto it = programs_.find(std::string(expression));
-  if (it != programs_.end()) return *it->second;
-  auto entry = std::make_unique<Compiled>();
-  std::shared_ptr<const cel::SelectorCompileResult> compiled =
-      cache_ ? cache_->Compile(expression, env_)
-             : std::make_shared<const cel::SelectorCompileResult>(
-                   cel::CompileSelector(expression, env_));
-  if (const Diagnostic* error = SchedulerCompileError(*compiled)) {
-    entry->error = error->message;
-  } else if (compiled->ast == nullptr) {
-    entry->error = "compilation failed";
-  } else {
-    StatusOr<cel::Program> program = cel::Plan(*compiled->ast);
-    if (program.ok()) {
-      entry->program.emplace(std::move(program).value());
-    } else {
-      entry->error = std::string(program.status().message());
-    }
+const CelProgramCache::Compiled& CelSelectorEvaluator::Lookup(std::string_view expression) {
+  if (last_ == nullptr || expression != last_expression_) {
+    last_ = programs_->Get(expression, env_);
+    last_expression_.assign(expression);
   }
-  return *programs_.emplace(std::string(expression), std::move(entry)).first->second;
+  return *last_;
 }
 
 const CelSelectorEvaluator::Prepared& CelSelectorEvaluator::PrepareOnce(const DeviceView& view) {
@@ -94,7 +107,7 @@ const CelSelectorEvaluator::Prepared& CelSelectorEvaluator::PrepareOnce(const De
 
 SelectorResult CelSelectorEvaluator::Evaluate(std::string_view expression,
                                               const DeviceView& device) {
-  const Compiled& compiled = CompileOnce(expression);
+  const CelProgramCache::Compiled& compiled = Lookup(expression);
   if (!compiled.program) return SelectorResult::Error(compiled.error);
   const Prepared& prepared = PrepareOnce(device);
   if (!prepared.device) return SelectorResult::Error(prepared.error);

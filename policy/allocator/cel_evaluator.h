@@ -11,16 +11,20 @@
 // runtime error is SelectorResult::Error with the scheduler's message; the allocator makes
 // it a fatal `error` verdict.
 //
-// Thread-compatible: one instance per thread (it owns its caches and evaluation scratch).
-// An instance serves one Inventory: device ids must refer to it for its whole life.
+// Compiled and planned selectors live in a CelProgramCache, which evaluators may share (the
+// webhook's threads and inventory snapshots do: a program depends only on its text and the
+// environment). It is bounded in entries and bytes, because the texts come from clients.
+//
+// Thread-compatible: one instance per thread (it owns its prepared devices and evaluation
+// scratch). An instance serves one Inventory: device ids must refer to it for its whole life.
 #ifndef DRAGUARD_POLICY_ALLOCATOR_CEL_EVALUATOR_H_
 #define DRAGUARD_POLICY_ALLOCATOR_CEL_EVALUATOR_H_
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "policy/allocator/options.h"
@@ -29,34 +33,60 @@
 #include "policy/cel/device.h"
 #include "policy/cel/env.h"
 #include "policy/cel/program.h"
+#include "policy/common/bounded_cache.h"
 
 namespace draguard::alloc {
 
+// Selectors compiled as the scheduler compiles them and planned, by (expression,
+// environment). Thread-safe; bounded in entries and bytes (least recently used out).
+class CelProgramCache {
+ public:
+  // A typical selector's program holds 1-10 KB; a 10 KB selector's up to ~1 MB.
+  static constexpr CacheLimits kDefaultLimits{.max_entries = 2048, .max_bytes = 8 << 20};
+
+  // A compiled and planned selector, or the scheduler's error for it.
+  struct Compiled {
+    std::optional<cel::Program> program;
+    std::string error;  // set when program is empty
+  };
+
+  explicit CelProgramCache(CacheLimits limits = kDefaultLimits) : cache_(limits) {}
+
+  // The program for `expression` in `env`, compiled and planned on a miss.
+  std::shared_ptr<const Compiled> Get(std::string_view expression, const cel::EnvOptions& env);
+  size_t size() const { return cache_.size(); }
+  CacheStats stats() const { return cache_.stats(); }
+
+ private:
+  ConcurrentCache<Compiled> cache_;
+};
+
 class CelSelectorEvaluator : public SelectorEvaluator {
  public:
-  // The environment follows options.version and the DRAConsumableCapacity gate. `cache`
-  // (optional, thread safe) shares compile results between evaluators, e.g. the webhook's
-  // threads; without it each evaluator compiles for itself.
+  // The environment follows options.version and the DRAConsumableCapacity gate. `programs`
+  // (optional) is shared with other evaluators; without it the evaluator has its own.
   explicit CelSelectorEvaluator(const AllocatorOptions& options,
-                                std::shared_ptr<cel::SelectorCache> cache = nullptr);
+                                std::shared_ptr<CelProgramCache> programs = nullptr);
   ~CelSelectorEvaluator() override;
 
   SelectorResult Evaluate(std::string_view expression, const DeviceView& device) override;
 
-  // Distinct expressions compiled and devices prepared so far (for tests).
-  size_t compiled_count() const { return programs_.size(); }
+  // Devices prepared so far (for tests); the programs' cache (shared or own).
   size_t prepared_count() const { return prepared_count_; }
+  const CelProgramCache& programs() const { return *programs_; }
 
  private:
-  struct Compiled;
   struct Prepared;
 
-  const Compiled& CompileOnce(std::string_view expression);
+  const CelProgramCache::Compiled& Lookup(std::string_view expression);
   const Prepared& PrepareOnce(const DeviceView& device);
 
   cel::EnvOptions env_;
-  std::shared_ptr<cel::SelectorCache> cache_;
-  std::unordered_map<std::string, std::unique_ptr<Compiled>> programs_;
+  std::shared_ptr<CelProgramCache> programs_;
+  // The last program looked up: the allocator asks about one selector for many devices in a
+  // row, and the shared cache costs a lock per lookup.
+  std::string last_expression_;
+  std::shared_ptr<const CelProgramCache::Compiled> last_;
   std::vector<std::unique_ptr<Prepared>> devices_;  // by DeviceView::id
   size_t prepared_count_ = 0;
   cel::EvalState state_;

@@ -10,23 +10,21 @@
 // Diagnostics leave `field` empty; the object validator sets it.
 //
 // SelectorCache memoises results by (expression, options): the webhook and allocator
-// compile the same texts many times. It is thread safe.
+// compile the same texts many times. It is thread safe and bounded in entries and bytes.
 #ifndef DRAGUARD_POLICY_CEL_COMPILER_H_
 #define DRAGUARD_POLICY_CEL_COMPILER_H_
 
 #include <cstddef>
 #include <cstdint>
-#include <list>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 
 #include "policy/cel/ast.h"
 #include "policy/cel/checked_ast.h"
 #include "policy/cel/cost.h"
 #include "policy/cel/env.h"
+#include "policy/common/bounded_cache.h"
 #include "policy/common/diagnostic.h"
 
 namespace draguard::cel {
@@ -42,29 +40,36 @@ struct SelectorCompileResult {
 
   // True when the API server would accept the selector.
   bool ok() const { return ast != nullptr && !issues.has_errors(); }
+  // An estimate of the heap this result holds (tree, types, references, texts), for caches.
+  size_t ApproximateBytes() const;
 };
 
 // Compiles `expression` as the API server does for a selector under `options`. Never
 // throws; never returns a Status (every failure is a user-facing diagnostic).
 SelectorCompileResult CompileSelector(std::string_view expression, const EnvOptions& options);
 
-// A bounded, thread-safe cache of CompileSelector results keyed by (expression, options).
-// Returned results are shared and immutable; they stay valid after eviction.
+// Writes into `key` (replacing its content) the cache key of `expression` under `options`:
+// every option that changes a compile result, then the text. Shared by the caches of
+// compile results and of planned programs.
+void SelectorCacheKey(std::string_view expression, const EnvOptions& options, std::string& key);
+
+// A thread-safe cache of CompileSelector results keyed by (expression, options), bounded in
+// entries and in bytes (least recently used first out). Returned results are shared and
+// immutable; they stay valid after eviction.
 class SelectorCache {
  public:
-  explicit SelectorCache(size_t capacity = 4096) : capacity_(capacity) {}
+  // A 10 KB selector's result holds up to ~1 MB; typical ones 2-20 KB.
+  static constexpr CacheLimits kDefaultLimits{.max_entries = 4096, .max_bytes = 8 << 20};
+
+  explicit SelectorCache(CacheLimits limits = kDefaultLimits) : cache_(limits) {}
 
   std::shared_ptr<const SelectorCompileResult> Compile(std::string_view expression,
                                                        const EnvOptions& options);
-  size_t size() const;
+  size_t size() const { return cache_.size(); }
+  CacheStats stats() const { return cache_.stats(); }
 
  private:
-  using Entry = std::pair<std::string, std::shared_ptr<const SelectorCompileResult>>;
-
-  size_t capacity_;
-  mutable std::mutex mu_;
-  std::list<Entry> lru_;  // most recent first
-  std::unordered_map<std::string, std::list<Entry>::iterator> index_;
+  ConcurrentCache<SelectorCompileResult> cache_;
 };
 
 }  // namespace draguard::cel

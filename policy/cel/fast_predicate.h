@@ -48,6 +48,9 @@ class FastPredicate {
   // constants: `root` must outlive it.
   static std::unique_ptr<FastPredicate> Build(const PlannedNode& root, uint64_t cost_limit);
 
+  // An estimate of the heap this form holds besides what it borrows (Program::ApproximateBytes).
+  size_t ApproximateBytes() const;
+
   // Evaluates against `activation`; on kTrue/kFalse sets `cost` to the actual cost the
   // general evaluator would report. `state` is handed to library functions only.
   // Thread-safe (const, no shared scratch).

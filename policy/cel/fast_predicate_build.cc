@@ -13,6 +13,7 @@
 #include "policy/cel/evaluator.h"
 #include "policy/cel/operators.h"
 #include "policy/cel/path_index.h"
+#include "policy/common/bounded_cache.h"
 
 namespace draguard::cel {
 namespace {
@@ -228,6 +229,15 @@ class FastPredicate::Builder {
 };
 
 FastPredicate::~FastPredicate() = default;
+
+size_t FastPredicate::ApproximateBytes() const {
+  size_t bytes = sizeof(FastPredicate) + nodes_.capacity() * sizeof(Node) +
+                 children_.capacity() * sizeof(uint32_t) +
+                 keys_.capacity() * sizeof(std::string_view) +
+                 variables_.capacity() * sizeof(std::string_view) + 64;
+  for (const std::string& path : paths_) bytes += sizeof(std::string) + HeapBytes(path);
+  return bytes;
+}
 
 std::unique_ptr<FastPredicate> FastPredicate::Build(const PlannedNode& root,
                                                     uint64_t cost_limit) {

@@ -17,6 +17,7 @@
 #include "policy/cel/internal/container_names.h"
 #include "policy/cel/operators.h"
 #include "policy/cel/types.h"
+#include "policy/common/bounded_cache.h"
 #include "policy/common/status_macros.h"
 
 namespace draguard::cel {
@@ -345,6 +346,70 @@ Value Program::EvaluateGeneral(const Activation& activation, EvalState& state) c
   Value result = evaluator.Eval(*root_);
   if (evaluator.cancelled) return Value::ErrorView(evaluator.cancel_reason);
   return result;
+}
+
+namespace {
+
+// A constant's payload. Scalars are inline; quantities, semvers and the like are small.
+size_t ValueBytes(const Value& v) {
+  constexpr size_t kSmallPayload = 64;
+  switch (v.kind()) {
+    case Kind::kString:
+    case Kind::kBytes:
+    case Kind::kError:
+      return v.text().size() + 16;
+    case Kind::kList: {
+      size_t bytes = sizeof(ListData) + 16;
+      for (const Value& e : v.list().elements) bytes += sizeof(Value) + ValueBytes(e);
+      return bytes;
+    }
+    case Kind::kMap: {
+      size_t bytes = sizeof(MapData) + 16;
+      for (const auto& [key, value] : v.map().entries) {
+        bytes += 2 * sizeof(Value) + ValueBytes(key) + ValueBytes(value);
+      }
+      return bytes;
+    }
+    case Kind::kNull:
+    case Kind::kBool:
+    case Kind::kInt:
+    case Kind::kUint:
+    case Kind::kDouble:
+    case Kind::kDuration:
+      return 0;
+    default:
+      return kSmallPayload;
+  }
+}
+
+// A folded constant list or map keeps the planned nodes of its elements alive (they own
+// the payloads the elements borrow), each with its own kept Value.
+size_t FoldedElementsBytes(const Value& v) {
+  constexpr size_t kPerElement = sizeof(PlannedNode) + 160;
+  if (v.kind() == Kind::kList) return v.list().elements.size() * kPerElement;
+  if (v.kind() == Kind::kMap) return 2 * v.map().entries.size() * kPerElement;
+  return 0;
+}
+
+size_t NodeBytes(const PlannedNode& node) {
+  // Besides the node: the allocator's headers, a constant's kept Value (a shared block) and
+  // the spare capacity of its vectors; measured at about 120 bytes a node.
+  constexpr size_t kPerNode = 128;
+  size_t bytes = sizeof(PlannedNode) + kPerNode + HeapBytes(node.name) +
+                 ValueBytes(node.constant) + FoldedElementsBytes(node.constant) +
+                 node.prepared.data_bytes + node.children.capacity() * sizeof(void*) +
+                 node.optional.capacity() / 8 + node.candidates.capacity() * sizeof(std::string);
+  for (const std::string& c : node.candidates) bytes += HeapBytes(c);
+  for (const std::unique_ptr<PlannedNode>& child : node.children) bytes += NodeBytes(*child);
+  return bytes;
+}
+
+}  // namespace
+
+size_t Program::ApproximateBytes() const {
+  constexpr size_t kPerProgram = 512;  // the regex and registry bookkeeping of a plan
+  return sizeof(Program) + kPerProgram + (root_ ? NodeBytes(*root_) : 0) +
+         (fast_ ? fast_->ApproximateBytes() : 0);
 }
 
 StatusOr<Program> Plan(const Ast& ast, const RuntimeOptions& options) {

@@ -87,6 +87,10 @@ class Program {
   Value EvaluateGeneral(std::string_view name, const Value& value, EvalState& state) const;
   Value EvaluateGeneral(const Activation& activation, EvalState& state) const;
 
+  // An estimate of the heap the program holds (planned nodes, constants, compiled regular
+  // expressions, the fast form), for caches of programs. Walks the program: call it once.
+  size_t ApproximateBytes() const;
+
  private:
   friend StatusOr<Program> Plan(const Ast& ast, const RuntimeOptions& options);
   Program() = default;

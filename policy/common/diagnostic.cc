@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "policy/common/bounded_cache.h"
+
 namespace draguard {
 
 std::string_view SeverityName(Severity severity) {
@@ -11,6 +13,22 @@ std::string_view SeverityName(Severity severity) {
     case Severity::kInfo: return "info";
   }
   return "error";
+}
+
+size_t ApproximateBytes(const Diagnostic& d) {
+  size_t bytes = sizeof(Diagnostic);
+  for (const std::string* s : {&d.code, &d.field, &d.message, &d.suggestion, &d.file,
+                               &d.object.api_version, &d.object.kind, &d.object.name_space,
+                               &d.object.name}) {
+    bytes += HeapBytes(*s);
+  }
+  return bytes;
+}
+
+size_t ApproximateBytes(const std::vector<Diagnostic>& ds) {
+  size_t bytes = 0;
+  for (const Diagnostic& d : ds) bytes += ApproximateBytes(d);
+  return bytes + 16;
 }
 
 Diagnostic& Diagnostics::Add(Diagnostic d) {

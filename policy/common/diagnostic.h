@@ -59,6 +59,11 @@ struct Diagnostic {
   bool is_error() const { return severity == Severity::kError; }
 };
 
+// An estimate of the heap a diagnostic holds (its own size and its strings' buffers), for
+// caches that remember findings.
+size_t ApproximateBytes(const Diagnostic& d);
+size_t ApproximateBytes(const std::vector<Diagnostic>& ds);
+
 // An ordered collection of diagnostics with small conveniences for validators.
 class Diagnostics {
  public:

@@ -80,17 +80,25 @@ std::vector<const DomainSchema*> Schema::DomainsOfDriver(std::string_view driver
   return out;
 }
 
+// Domains come from clients' selectors (up to 10 KB each): bounded in entries and bytes.
 struct Schema::Memo {
-  static constexpr size_t kCapacity = 1024;  // forgotten all at once when full
+  static constexpr CacheLimits kLimits{.max_entries = 1024, .max_bytes = 1 << 20};
   std::mutex mu;
-  std::map<std::string, Schema::DomainSuggestion, std::less<>> closest;
+  BoundedCache<Schema::DomainSuggestion> closest{kLimits};
 };
+
+CacheStats Schema::domain_memo_stats() const {
+  const std::shared_ptr<Memo> memo = memo_;
+  if (memo == nullptr) return CacheStats{.limits = Memo::kLimits};
+  std::lock_guard lock(memo->mu);
+  return memo->closest.stats();
+}
 
 Schema::DomainSuggestion Schema::ClosestDomain(std::string_view domain) const {
   const std::shared_ptr<Memo> memo = memo_;
   if (memo != nullptr) {
     std::lock_guard lock(memo->mu);
-    if (auto it = memo->closest.find(domain); it != memo->closest.end()) return it->second;
+    if (const DomainSuggestion* known = memo->closest.Find(domain)) return *known;
   }
   std::vector<std::string_view> candidates;
   candidates.reserve(domains_.size());
@@ -100,9 +108,9 @@ Schema::DomainSuggestion Schema::ClosestDomain(std::string_view domain) const {
     suggestion.folded_distance = FoldedEditDistance(domain, *suggestion.name);
   }
   if (memo != nullptr) {
+    const size_t bytes = sizeof(suggestion) + (suggestion.name ? HeapBytes(*suggestion.name) : 0);
     std::lock_guard lock(memo->mu);
-    if (memo->closest.size() >= Memo::kCapacity) memo->closest.clear();
-    memo->closest.emplace(std::string(domain), suggestion);
+    memo->closest.Insert(domain, suggestion, bytes);
   }
   return suggestion;
 }

@@ -30,6 +30,7 @@
 #include <string_view>
 #include <vector>
 
+#include "policy/common/bounded_cache.h"
 #include "policy/common/diagnostic.h"
 #include "policy/common/source.h"
 #include "policy/common/status_or.h"
@@ -122,6 +123,8 @@ class Schema {
   // request, and the comparison with every known domain costs more than the rest of a
   // selector's checks. Thread safe.
   DomainSuggestion ClosestDomain(std::string_view domain) const;
+  // What ClosestDomain remembers (bounded in entries and bytes).
+  CacheStats domain_memo_stats() const;
 
   // Adds or merges a domain (catalog, user file or slice observations).
   DomainSchema& MutableDomain(std::string_view domain);

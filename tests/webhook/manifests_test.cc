@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -120,6 +121,41 @@ TEST(ManifestsTest, DeploymentProbesExistingRoutes) {
   EXPECT_EQ(RouteStatus("GET", Text(At(container, {"livenessProbe", "httpGet", "path"}))), 200);
   EXPECT_EQ(Text(At(container, {"securityContext", "readOnlyRootFilesystem"})), "true");
   EXPECT_EQ(Text(At(docs[0].root, {"spec", "replicas"})), "2");
+}
+
+// The probes use the plain probe port, which --probe-listen opens; the network policy's
+// ports are the container's; the client-auth component mounts what its flag names.
+TEST(ManifestsTest, PortsAgreeAcrossTheDeploymentAndTheComponents) {
+  std::vector<k8s::Document> docs = Documents(kManifests / "deployment.yaml");
+  ASSERT_EQ(docs.size(), 1u);
+  const k8s::DocNode& container =
+      At(docs[0].root, {"spec", "template", "spec", "containers"})->items[0];
+  std::map<std::string, std::string> ports;  // name -> containerPort
+  for (const k8s::DocNode& port : container.Find("ports")->items) {
+    ports[Text(port.Find("name"))] = Text(port.Find("containerPort"));
+  }
+  std::set<std::string> args;
+  for (const k8s::DocNode& arg : container.Find("args")->items) args.insert(arg.text);
+  EXPECT_EQ(args.count("--listen=:" + ports["https"]), 1u);
+  EXPECT_EQ(args.count("--probe-listen=:" + ports["probes"]), 1u);
+  for (const char* probe : {"readinessProbe", "livenessProbe"}) {
+    EXPECT_EQ(Text(At(container, {probe, "httpGet", "port"})), "probes") << probe;
+    EXPECT_EQ(Text(At(container, {probe, "httpGet", "scheme"})), "HTTP") << probe;
+  }
+
+  std::vector<k8s::Document> policy = Documents(kManifests / "network-policy/networkpolicy.yaml");
+  ASSERT_EQ(policy.size(), 1u);
+  const k8s::DocNode* ingress = At(policy[0].root, {"spec", "ingress"});
+  ASSERT_NE(ingress, nullptr);
+  ASSERT_EQ(ingress->items.size(), 2u);
+  EXPECT_EQ(Text(ingress->items[0].Find("ports")->items[0].Find("port")), ports["https"]);
+  EXPECT_NE(At(ingress->items[0], {"from"}), nullptr) << "the webhook port needs a source";
+  EXPECT_EQ(Text(ingress->items[1].Find("ports")->items[0].Find("port")), ports["probes"]);
+
+  const std::string client_auth = Read(kManifests / "client-auth/kustomization.yaml");
+  EXPECT_NE(client_auth.find("--client-ca-file=/etc/draguard/client-ca/ca.crt"),
+            std::string::npos);
+  EXPECT_NE(client_auth.find("mountPath: /etc/draguard/client-ca"), std::string::npos);
 }
 
 TEST(ManifestsTest, KubectlKustomizeRenders) {

@@ -182,11 +182,18 @@ std::vector<JsonPatchOperation> DefaultingPatch(std::string_view kind, std::stri
 
 PolicyChecker::PolicyChecker(PolicyCheckerOptions options)
     : options_(std::move(options)),
-      cache_(std::make_shared<cel::SelectorCache>(options_.selector_cache_capacity)),
+      cache_(std::make_shared<cel::SelectorCache>(options_.selector_cache)),
       selector_checker_(validate::MakeCelSelectorChecker(options_.validation, cache_)),
       schema_(WithCompiledSelectors(options_.schema, cache_, options_.validation)),
       satisfiability_(options_.satisfiability),
       memo_(options_.spec_memo) {}
+
+std::vector<NamedCacheStats> PolicyChecker::cache_stats() {
+  return {{"selector_compile", cache_->stats()},
+          {"spec_memo", memo_.cache_stats()},
+          {"schema_domains", schema_.domain_memo_stats()},
+          {"selector_results", satisfiability_.selector_results_stats()}};
+}
 
 CheckOutcome PolicyChecker::Check(const AdmissionRequest& request) {
   if (options_.policy.exempt_namespaces.count(std::string(request.name_space)) != 0) return {};

@@ -45,7 +45,7 @@ struct PolicyCheckerOptions {
   // Version and gates; namespace labels and the selector hook are filled per request.
   validate::ValidationOptions validation;
   // Compiled selectors kept for reuse across requests.
-  size_t selector_cache_capacity = 4096;
+  CacheLimits selector_cache = cel::SelectorCache::kDefaultLimits;
   // The inventory and what to do with unsatisfiable claims; source null: not checked.
   SatisfiabilityOptions satisfiability;
   // Attribute schema checks of selectors and constraints (catalog, plus the inventory's
@@ -71,6 +71,8 @@ class PolicyChecker : public AdmissionChecker {
   // The specs remembered so far, and how often the memo answered (for tests and /metrics).
   size_t remembered_specs() const { return memo_.size(); }
   SpecMemoStats spec_memo_stats() const { return memo_.stats(); }
+  // Every bounded cache the checker holds, by name, for /metrics.
+  std::vector<NamedCacheStats> cache_stats();
 
  private:
   CheckOutcome Validate(const AdmissionRequest& request);

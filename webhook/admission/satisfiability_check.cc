@@ -1,10 +1,10 @@
 #include "webhook/admission/satisfiability_check.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -60,72 +60,92 @@ std::string ReasonsText(const alloc::AllocationVerdict& verdict) {
   return text.empty() ? "no reason given" : text;
 }
 
-// Remembers every selector result per (expression, device id). An evaluator lives in the pool
-// of one snapshot, whose device ids never change, so answers stay valid for its whole life;
-// across requests most claims reuse a few expressions (class selectors, templates), and a
-// result then costs a lookup instead of a CEL evaluation per device.
+// Every selector result of one snapshot, per (expression, device id): one byte per device,
+// filled in as devices are evaluated. Shared by the snapshot's evaluators; entries are set
+// with relaxed atomics (every writer of a slot writes the same answer).
+struct SelectorResults {
+  static constexpr int8_t kUnknown = -1, kNoMatch = 0, kMatch = 1;
+  explicit SelectorResults(size_t devices)
+      : by_device(std::make_unique<std::atomic<int8_t>[]>(devices)), size(devices) {
+    for (size_t i = 0; i < devices; ++i) by_device[i].store(kUnknown, std::memory_order_relaxed);
+  }
+  std::unique_ptr<std::atomic<int8_t>[]> by_device;
+  size_t size;
+};
+
+// Answers from a snapshot's SelectorResults, asking the CEL evaluator only once per
+// (expression, device). Across requests most claims reuse a few expressions (class selectors,
+// templates), and a result then costs a lookup instead of a CEL evaluation per device.
 class CachingEvaluator : public alloc::SelectorEvaluator {
  public:
-  explicit CachingEvaluator(std::unique_ptr<alloc::SelectorEvaluator> inner)
-      : inner_(std::move(inner)) {}
+  CachingEvaluator(std::unique_ptr<alloc::SelectorEvaluator> inner,
+                   ConcurrentCache<SelectorResults>& results, size_t devices)
+      : inner_(std::move(inner)), results_(results), devices_(devices) {}
 
   alloc::SelectorResult Evaluate(std::string_view expression,
                                  const alloc::DeviceView& device) override {
-    auto it = results_.find(expression);
-    if (it == results_.end()) {
-      if (results_.size() >= kMaxExpressions) results_.clear();
-      it = results_.emplace(std::string(expression), std::vector<int8_t>()).first;
+    if (last_ == nullptr || expression != last_expression_) {
+      last_ = results_.FindOrMake(
+          expression, [&] { return std::make_shared<const SelectorResults>(devices_); },
+          [](const SelectorResults& r) { return sizeof(r) + r.size + 16; });
+      last_expression_.assign(expression);
     }
-    std::vector<int8_t>& by_device = it->second;
-    if (device.id < by_device.size() && by_device[device.id] != kUnknown) {
-      return by_device[device.id] == kMatch ? alloc::SelectorResult::Match()
-                                            : alloc::SelectorResult::NoMatch();
+    if (device.id >= last_->size) return inner_->Evaluate(expression, device);
+    std::atomic<int8_t>& slot = last_->by_device[device.id];
+    const int8_t known = slot.load(std::memory_order_relaxed);
+    if (known != SelectorResults::kUnknown) {
+      return known == SelectorResults::kMatch ? alloc::SelectorResult::Match()
+                                              : alloc::SelectorResult::NoMatch();
     }
     alloc::SelectorResult result = inner_->Evaluate(expression, device);
     if (result.outcome == alloc::SelectorOutcome::kError) return result;  // rare; not kept
-    if (device.id >= by_device.size()) by_device.resize(device.id + 1, kUnknown);
-    by_device[device.id] = result.outcome == alloc::SelectorOutcome::kMatch ? kMatch : kNoMatch;
+    slot.store(result.outcome == alloc::SelectorOutcome::kMatch ? SelectorResults::kMatch
+                                                                : SelectorResults::kNoMatch,
+               std::memory_order_relaxed);
     return result;
   }
 
- private:
-  static constexpr int8_t kUnknown = -1, kNoMatch = 0, kMatch = 1;
-  // Bounds memory when clients send ever new expressions: one byte per device each.
-  static constexpr size_t kMaxExpressions = 256;
+  // Forgets the last lookup, so that an idle evaluator keeps no evicted entry alive.
+  void Release() { last_.reset(); }
 
-  struct Hash {
-    using is_transparent = void;
-    size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
-  };
+ private:
   std::unique_ptr<alloc::SelectorEvaluator> inner_;
-  std::unordered_map<std::string, std::vector<int8_t>, Hash, std::equal_to<>> results_;
+  ConcurrentCache<SelectorResults>& results_;
+  size_t devices_;
+  std::string last_expression_;
+  std::shared_ptr<const SelectorResults> last_;
 };
 
 }  // namespace
 
-// One inventory snapshot made ready for the allocator, with its pool of evaluators.
+// One inventory snapshot made ready for the allocator, with its selector results and its
+// pool of evaluators (at most one per concurrently running request).
 struct SatisfiabilityCheck::Prepared {
   std::shared_ptr<const inventory::ClusterObjects> snapshot;
   alloc::Inventory inventory;
+  ConcurrentCache<SelectorResults> results;
   std::mutex mu;
-  std::vector<std::unique_ptr<alloc::SelectorEvaluator>> idle;
+  std::vector<std::unique_ptr<CachingEvaluator>> idle;
 
-  Prepared(std::shared_ptr<const inventory::ClusterObjects> s, alloc::Inventory i)
-      : snapshot(std::move(s)), inventory(std::move(i)) {}
+  Prepared(std::shared_ptr<const inventory::ClusterObjects> s, alloc::Inventory i,
+           CacheLimits limits)
+      : snapshot(std::move(s)), inventory(std::move(i)), results(limits) {}
 
-  std::unique_ptr<alloc::SelectorEvaluator> Lease(const SatisfiabilityOptions& options) {
+  std::unique_ptr<CachingEvaluator> Lease(const SatisfiabilityOptions& options) {
     {
       std::lock_guard lock(mu);
       if (!idle.empty()) {
-        std::unique_ptr<alloc::SelectorEvaluator> e = std::move(idle.back());
+        std::unique_ptr<CachingEvaluator> e = std::move(idle.back());
         idle.pop_back();
         return e;
       }
     }
-    return std::make_unique<CachingEvaluator>(options.new_evaluator());
+    return std::make_unique<CachingEvaluator>(options.new_evaluator(), results,
+                                              inventory.devices().size());
   }
 
-  void Return(std::unique_ptr<alloc::SelectorEvaluator> evaluator) {
+  void Return(std::unique_ptr<CachingEvaluator> evaluator) {
+    evaluator->Release();
     std::lock_guard lock(mu);
     idle.push_back(std::move(evaluator));
   }
@@ -158,10 +178,21 @@ std::shared_ptr<SatisfiabilityCheck::Prepared> SatisfiabilityCheck::Prepare(
   }
   // Shared, not copied: the snapshot is immutable and the Inventory keeps it alive.
   alloc::Inventory inventory = alloc::Inventory::Build(snapshot);
-  auto built = std::make_shared<Prepared>(std::move(snapshot), std::move(inventory));
+  auto built = std::make_shared<Prepared>(std::move(snapshot), std::move(inventory),
+                                          options_.selector_results);
   std::lock_guard lock(mu_);
   prepared_ = built;
   return built;
+}
+
+CacheStats SatisfiabilityCheck::selector_results_stats() const {
+  std::shared_ptr<Prepared> prepared;
+  {
+    std::lock_guard lock(mu_);
+    prepared = prepared_;
+  }
+  if (prepared == nullptr) return CacheStats{.limits = options_.selector_results};
+  return prepared->results.stats();
 }
 
 void SatisfiabilityCheck::Warm() {
@@ -212,7 +243,7 @@ SatisfiabilityResult SatisfiabilityCheck::Check(const k8s::ObjectVariant& object
 
   k8s::ResourceClaimSpec spec = *claim.spec;  // the allocator wants API defaults applied
   validate::DefaultDeviceClaim(spec.devices);
-  std::unique_ptr<alloc::SelectorEvaluator> evaluator = prepared->Lease(options_);
+  std::unique_ptr<CachingEvaluator> evaluator = prepared->Lease(options_);
   alloc::AllocatorOptions allocator = options_.allocator;
   allocator.all_nodes = count_nodes;
   alloc::AllocationVerdict verdict =

@@ -28,6 +28,7 @@
 #include "policy/allocator/options.h"
 #include "policy/allocator/result.h"
 #include "policy/allocator/selector.h"
+#include "policy/common/bounded_cache.h"
 #include "policy/common/diagnostic.h"
 #include "policy/k8s/decode.h"
 #include "webhook/inventory_source.h"
@@ -47,6 +48,9 @@ struct SatisfiabilityOptions {
   // Makes a selector evaluator (the CEL adapter) for one Inventory's devices. Required when
   // `source` is set. Called at most once per concurrently running request per snapshot.
   std::function<std::unique_ptr<alloc::SelectorEvaluator>()> new_evaluator;
+  // Selector results remembered per snapshot: an entry is one byte per device for one
+  // expression (8 KB with 8,000 devices).
+  CacheLimits selector_results{.max_entries = 256, .max_bytes = 4 << 20};
 };
 
 struct SatisfiabilityResult {
@@ -84,6 +88,9 @@ class SatisfiabilityCheck {
   SatisfiabilityResult Check(const k8s::ObjectVariant& object, Diagnostics& out,
                              bool count_nodes = false);
 
+  // The current snapshot's remembered selector results (empty before the first snapshot).
+  CacheStats selector_results_stats() const;
+
  private:
   struct Prepared;
   std::shared_ptr<Prepared> Prepare(std::shared_ptr<const inventory::ClusterObjects> snapshot);
@@ -92,7 +99,7 @@ class SatisfiabilityCheck {
               Diagnostics& out) const;
 
   SatisfiabilityOptions options_;
-  std::mutex mu_;        // guards prepared_
+  mutable std::mutex mu_;  // guards prepared_
   std::mutex build_mu_;  // one build at a time
   std::shared_ptr<Prepared> prepared_;
 };

@@ -49,6 +49,11 @@ std::shared_ptr<const void> SchemaCheck::Token() {
   return Current();
 }
 
+CacheStats SchemaCheck::domain_memo_stats() {
+  if (!options_.enabled) return {};
+  return Current()->schema.domain_memo_stats();
+}
+
 void SchemaCheck::Check(const k8s::ObjectVariant& object, Diagnostics& out) {
   if (!options_.enabled) return;
   std::shared_ptr<const Built> built = Current();

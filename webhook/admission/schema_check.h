@@ -53,6 +53,9 @@ class SchemaCheck {
   // Null when the check is off.
   std::shared_ptr<const void> Token();
 
+  // The schema in force's memo of domain suggestions (schema::Schema::domain_memo_stats).
+  CacheStats domain_memo_stats();
+
  private:
   struct Built;
   std::shared_ptr<const Built> Current();

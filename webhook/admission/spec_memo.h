@@ -11,22 +11,21 @@
 // was made with (an opaque token) and is not used under another one. Metadata and status are
 // decoded and validated on every request (PolicyChecker::Diagnose).
 //
-// Bounded: at most `entries` specs of at most `max_spec_bytes` each; inserting into a full
-// memo forgets the oldest entry. Thread-safe.
+// Bounded: at most `entries` specs of at most `max_spec_bytes` each and `max_bytes` in all
+// (texts, findings and decoded objects, estimated); inserting into a full memo forgets the
+// least recently used entries. Thread-safe.
 #ifndef DRAGUARD_WEBHOOK_ADMISSION_SPEC_MEMO_H_
 #define DRAGUARD_WEBHOOK_ADMISSION_SPEC_MEMO_H_
 
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
+#include "policy/common/bounded_cache.h"
 #include "policy/common/diagnostic.h"
 #include "policy/k8s/decode.h"
 
@@ -37,6 +36,8 @@ struct SpecMemoOptions {
   size_t entries = 256;
   // Longer specs are not remembered (a typical claim's spec is 0.5-3 KB).
   size_t max_spec_bytes = 16 * 1024;
+  // All entries together: texts, findings and the decoded objects (estimated).
+  size_t max_bytes = 8 << 20;
 };
 
 // Everything the memo's findings depend on besides the checker's options and the schema.
@@ -70,6 +71,10 @@ struct SpecMemoStats {
   uint64_t misses = 0;  // lookups of an accepted key that did not
 };
 
+// An estimate of the heap one entry's findings hold, the decoded object included, given the
+// length of the spec's JSON text they were made from.
+size_t ApproximateBytes(const SpecFindings& findings, size_t spec_bytes);
+
 class SpecMemo {
  public:
   explicit SpecMemo(SpecMemoOptions options = {});
@@ -83,17 +88,15 @@ class SpecMemo {
   // Remembers `findings` for `key` (replacing what was there); no-op unless Accepts(key).
   void Insert(const SpecKey& key, std::shared_ptr<const SpecFindings> findings);
 
-  size_t size() const;
+  size_t size() const { return cache_.size(); }
   SpecMemoStats stats() const;
+  // Entries, estimated bytes, limits and evictions.
+  CacheStats cache_stats() const { return cache_.stats(); }
 
  private:
-  struct Entry;
-  static uint64_t Hash(const SpecKey& key);
-
   SpecMemoOptions options_;
-  mutable std::mutex mu_;
-  std::unordered_map<uint64_t, std::shared_ptr<const Entry>> entries_;
-  std::deque<uint64_t> order_;  // insertion order, oldest first
+  // Keyed by every part of the SpecKey (SpecCacheKey in the .cc); holds findings.
+  mutable ConcurrentCache<SpecFindings> cache_;
   mutable std::atomic<uint64_t> hits_{0};
   mutable std::atomic<uint64_t> misses_{0};
 };

@@ -45,12 +45,66 @@ void Sample(std::string& out, std::string_view name, double value) {
   out += '\n';
 }
 
+// The kind label: one of the kinds the webhook is registered for, or "other". The request's
+// kind is the client's text, and every distinct label value is a series kept forever.
+std::string_view KindLabel(std::string_view kind) {
+  static constexpr std::string_view kKnown[] = {"",
+                                                "ResourceClaim",
+                                                "ResourceClaimTemplate",
+                                                "DeviceClass",
+                                                "ResourceSlice",
+                                                "DeviceTaintRule"};
+  for (std::string_view known : kKnown) {
+    if (kind == known) return known;
+  }
+  return "other";
+}
+
+void RenderCaches(std::string& out, const std::vector<NamedCacheStats>& caches) {
+  if (caches.empty()) return;
+  struct Series {
+    const char* name;
+    const char* type;
+    const char* help;
+    uint64_t (*value)(const CacheStats&);
+  };
+  static constexpr Series kSeries[] = {
+      {"draguard_cache_entries", "gauge", "Entries held by each bounded cache.",
+       [](const CacheStats& s) -> uint64_t { return s.entries; }},
+      {"draguard_cache_bytes", "gauge",
+       "Estimated heap bytes held by each bounded cache (keys and values).",
+       [](const CacheStats& s) -> uint64_t { return s.bytes; }},
+      {"draguard_cache_max_entries", "gauge", "Entry limit of each bounded cache.",
+       [](const CacheStats& s) -> uint64_t { return s.limits.max_entries; }},
+      {"draguard_cache_max_bytes", "gauge", "Byte limit of each bounded cache.",
+       [](const CacheStats& s) -> uint64_t { return s.limits.max_bytes; }},
+      {"draguard_cache_evictions_total", "counter",
+       "Entries forgotten to stay within the limits, by cache.",
+       [](const CacheStats& s) -> uint64_t { return s.evictions; }},
+      {"draguard_cache_hits_total", "counter", "Lookups that found their entry, by cache.",
+       [](const CacheStats& s) -> uint64_t { return s.hits; }},
+      {"draguard_cache_misses_total", "counter", "Lookups that did not, by cache.",
+       [](const CacheStats& s) -> uint64_t { return s.misses; }},
+  };
+  for (const Series& series : kSeries) {
+    Header(out, series.name, series.type, series.help);
+    for (const NamedCacheStats& cache : caches) {
+      out += series.name;
+      out += "{cache=\"";
+      out += Label(cache.name);
+      out += "\"} ";
+      out += std::to_string(series.value(cache.stats));
+      out += '\n';
+    }
+  }
+}
+
 }  // namespace
 
 void Metrics::RecordRequest(std::string_view endpoint, std::string_view kind,
                             std::string_view verdict, double seconds) {
   std::lock_guard lock(mu_);
-  const RequestKeyView key{endpoint, kind, verdict};
+  const RequestKeyView key{endpoint, KindLabel(kind), verdict};
   if (auto it = requests_.find(key); it != requests_.end()) {
     ++it->second;
   } else {
@@ -99,6 +153,12 @@ std::string Metrics::Render(const MetricsGauges& g) const {
   Header(out, "draguard_connections_rejected_total", "counter",
          "Connections closed at once because max_connections was reached.");
   Sample(out, "draguard_connections_rejected_total", static_cast<double>(rejected_connections_));
+  Header(out, "draguard_connections_evicted_total", "counter",
+         "Connections closed at the limit to make room: the oldest without a completed request.");
+  Sample(out, "draguard_connections_evicted_total", static_cast<double>(evicted_connections_));
+  Header(out, "draguard_request_bodies_refused_total", "counter",
+         "Requests answered 503 because the bodies in flight reached max_inflight_body_bytes.");
+  Sample(out, "draguard_request_bodies_refused_total", static_cast<double>(bodies_refused_));
   Header(out, "draguard_tls_handshake_failures_total", "counter", "Failed TLS handshakes.");
   Sample(out, "draguard_tls_handshake_failures_total", static_cast<double>(handshake_failures_));
   Header(out, "draguard_certificate_reloads_total", "counter",
@@ -135,6 +195,7 @@ std::string Metrics::Render(const MetricsGauges& g) const {
     out += "draguard_spec_memo_lookups_total{result=\"miss\"} " +
            std::to_string(g.spec_memo->misses) + '\n';
   }
+  RenderCaches(out, g.caches);
   return out;
 }
 

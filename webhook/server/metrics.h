@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <vector>
 
 #include "webhook/server/server_options.h"
 
@@ -23,6 +24,8 @@ struct MetricsGauges {
   int64_t now_unix = 0;
   InventoryStats inventory;
   std::optional<SpecMemoStats> spec_memo;
+  // Every bounded cache of the process (ServerHooks::caches).
+  std::vector<NamedCacheStats> caches;
   bool ready = false;
 };
 
@@ -33,13 +36,16 @@ class Metrics {
                                                       0.0025,  0.005,  0.01,    0.025,  0.05,
                                                       0.1,     1.0};
 
-  // One request on `endpoint` ("validate", "mutate"), for `kind` (may be empty) with `verdict`.
+  // One request on `endpoint` ("validate", "mutate"), for `kind` (may be empty; a kind the
+  // webhook does not serve is counted as "other") with `verdict`.
   void RecordRequest(std::string_view endpoint, std::string_view kind, std::string_view verdict,
                      double seconds);
   void ConnectionOpened() { ++active_connections_; }
   void ConnectionClosed() { --active_connections_; }
   void ConnectionRejected() { ++rejected_connections_; }
+  void ConnectionEvicted() { ++evicted_connections_; }
   void HandshakeFailed() { ++handshake_failures_; }
+  void BodyRefused() { ++bodies_refused_; }
   void CertReloaded(bool ok) { ++(ok ? cert_reloads_ok_ : cert_reloads_failed_); }
   int64_t active_connections() const { return active_connections_.load(); }
 
@@ -73,7 +79,9 @@ class Metrics {
   std::map<std::string, Histogram, std::less<>> latency_;
   std::atomic<int64_t> active_connections_{0};
   std::atomic<uint64_t> rejected_connections_{0};
+  std::atomic<uint64_t> evicted_connections_{0};
   std::atomic<uint64_t> handshake_failures_{0};
+  std::atomic<uint64_t> bodies_refused_{0};
   std::atomic<uint64_t> cert_reloads_ok_{0};
   std::atomic<uint64_t> cert_reloads_failed_{0};
 };

@@ -16,8 +16,13 @@ RouterResponse Text(int status, std::string body) {
 }  // namespace
 
 Router::Router(AdmissionChecker& checker, const HandlerOptions& options, Metrics& metrics,
-               const ServerHooks& hooks, const RouterState& state)
-    : checker_(checker), options_(options), metrics_(metrics), hooks_(hooks), state_(state) {}
+               const ServerHooks& hooks, const RouterState& state, bool probes_only)
+    : checker_(checker),
+      options_(options),
+      metrics_(metrics),
+      hooks_(hooks),
+      state_(state),
+      probes_only_(probes_only) {}
 
 bool Router::Ready() const {
   if (!state_.cert_loaded.load() || state_.draining.load()) return false;
@@ -48,6 +53,7 @@ RouterResponse Router::RenderMetrics() const {
                         .count();
   if (hooks_.inventory) gauges.inventory = hooks_.inventory();
   if (hooks_.spec_memo) gauges.spec_memo = hooks_.spec_memo();
+  if (hooks_.caches) gauges.caches = hooks_.caches();
   gauges.ready = Ready();
   return {.status = 200,
           .content_type = "text/plain; version=0.0.4; charset=utf-8",
@@ -66,6 +72,7 @@ RouterResponse Router::Handle(const RouterRequest& request) const {
   bool post = request.method == "POST";
   bool get = request.method == "GET";
   if (path == "/validate" || path == "/mutate") {
+    if (probes_only_) return Text(404, "not found: admission is served on the TLS port\n");
     if (!post) return Text(405, "use POST\n");
     return Admission(path == "/mutate" ? AdmissionEndpoint::kMutate : AdmissionEndpoint::kValidate,
                      request, query);

@@ -52,8 +52,9 @@ struct RouterState {
 class Router {
  public:
   // All references must outlive the router. Thread-safe when the checker and hooks are.
+  // `probes_only`: every path but /healthz, /readyz and /metrics is 404 (the probe port).
   Router(AdmissionChecker& checker, const HandlerOptions& options, Metrics& metrics,
-         const ServerHooks& hooks, const RouterState& state);
+         const ServerHooks& hooks, const RouterState& state, bool probes_only = false);
 
   // Never throws except std::bad_alloc.
   RouterResponse Handle(const RouterRequest& request) const;
@@ -70,6 +71,7 @@ class Router {
   Metrics& metrics_;
   const ServerHooks& hooks_;
   const RouterState& state_;
+  bool probes_only_;
 };
 
 }  // namespace draguard::webhook

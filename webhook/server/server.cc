@@ -10,9 +10,12 @@
 // last in-flight request is answered, or all are stopped by the drain deadline.
 #include "webhook/server/server.h"
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <charconv>
 #include <csignal>
+#include <cstdint>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -41,16 +44,18 @@ using tcp = boost::asio::ip::tcp;
 namespace net = boost::asio;
 namespace beast = boost::beast;
 using TlsSession = HttpSession<net::ssl::stream<beast::tcp_stream>>;
+using ProbeSession = HttpSession<beast::tcp_stream>;
 
-StatusOr<tcp::endpoint> ParseListen(const std::string& listen) {
+// `flag` names the option in errors ("listen", "probe-listen").
+StatusOr<tcp::endpoint> ParseListen(const std::string& listen, const std::string& flag) {
   size_t colon = listen.rfind(':');
-  if (colon == std::string::npos) return InvalidArgumentError("--listen wants [host]:port");
+  if (colon == std::string::npos) return InvalidArgumentError("--" + flag + " wants [host]:port");
   std::string host = listen.substr(0, colon);
   std::string port_text = listen.substr(colon + 1);
   unsigned port = 0;
   auto [end, ec] = std::from_chars(port_text.data(), port_text.data() + port_text.size(), port);
   if (ec != std::errc() || end != port_text.data() + port_text.size() || port > 65535) {
-    return InvalidArgumentError("--listen: bad port \"" + port_text + "\"");
+    return InvalidArgumentError("--" + flag + ": bad port \"" + port_text + "\"");
   }
   if (host.size() >= 2 && host.front() == '[' && host.back() == ']') {
     host = host.substr(1, host.size() - 2);
@@ -58,7 +63,7 @@ StatusOr<tcp::endpoint> ParseListen(const std::string& listen) {
   if (host.empty()) host = "0.0.0.0";
   boost::system::error_code error;
   net::ip::address address = net::ip::make_address(host, error);
-  if (error) return InvalidArgumentError("--listen: bad address \"" + host + "\"");
+  if (error) return InvalidArgumentError("--" + flag + ": bad address \"" + host + "\"");
   return tcp::endpoint(address, static_cast<uint16_t>(port));
 }
 
@@ -73,6 +78,32 @@ struct Worker {
       ioc.get_executor()};
 };
 
+// Raises the soft open-file limit to the hard one (a connection is a descriptor, and the
+// usual soft limit of 1,024 would cap connections far below what the process may hold);
+// returns the soft limit in force, or 0 when it cannot be read.
+size_t RaiseFileLimit() {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return 0;
+  if (limit.rlim_cur < limit.rlim_max) {
+    rlimit raised = limit;
+    raised.rlim_cur = limit.rlim_max;
+    if (setrlimit(RLIMIT_NOFILE, &raised) == 0) limit = raised;
+  }
+  return limit.rlim_cur == RLIM_INFINITY ? SIZE_MAX : static_cast<size_t>(limit.rlim_cur);
+}
+
+}  // namespace
+
+size_t ConnectionLimit(size_t requested, size_t file_limit) {
+  // Descriptors besides connections: the listener, inventory and certificate files, the API
+  // client's connections, stdio, the allocator's and OpenSSL's files.
+  constexpr size_t kReserved = 64;
+  if (file_limit == 0) return requested;
+  return std::min(requested, file_limit > 2 * kReserved ? file_limit - kReserved : kReserved);
+}
+
+namespace {
+
 unsigned ThreadCount(unsigned requested) {
   return std::max(1u, requested != 0 ? requested : std::thread::hardware_concurrency());
 }
@@ -85,10 +116,16 @@ class Server::Impl {
       : options_(std::move(options)),
         hooks_(std::move(hooks)),
         router_(checker, options_.handler, metrics_, hooks_, state_),
-        context_{router_, options_, metrics_, state_.draining},
-        reloader_(options_.tls_cert_file, options_.tls_private_key_file),
+        probe_router_(checker, options_.handler, metrics_, hooks_, state_, /*probes_only=*/true),
+        bodies_(options_.max_inflight_body_bytes),
+        context_{router_, options_, metrics_, state_.draining, &bodies_, &registry_},
+        probe_context_{probe_router_, options_, metrics_, state_.draining, &bodies_, &registry_},
+        reloader_(options_.tls_cert_file, options_.tls_private_key_file, options_.client_ca_file),
         workers_(MakeWorkers(ThreadCount(options_.threads))),
         acceptor_(control_),
+        probe_acceptor_(control_),
+        accept_retry_(control_),
+        probe_accept_retry_(control_),
         reload_timer_(control_),
         drain_timer_(control_),
         drain_poll_(control_),
@@ -98,6 +135,7 @@ class Server::Impl {
 
   Status Start();
   uint16_t port() const { return port_; }
+  uint16_t probe_port() const { return probe_port_; }
   void Shutdown();
   void Wait() {
     for (std::thread& t : threads_) {
@@ -116,9 +154,18 @@ class Server::Impl {
     for (auto& worker : workers_) worker->ioc.stop();
   }
 
-  Status Bind(const tcp::endpoint& endpoint);
+  // Opens `acceptor` on `endpoint`; its port into `port`.
+  Status Bind(tcp::acceptor& acceptor, const tcp::endpoint& endpoint, const std::string& listen,
+              uint16_t& port);
+  // The next I/O thread, in turn.
+  net::io_context& NextWorker();
+  // False (and the socket closed) when the connection limit leaves no room for it.
+  bool Admit(tcp::socket& socket);
   void DoAccept();
   void OnAccept(beast::error_code ec, tcp::socket socket);
+  void DoAcceptProbe();
+  template <class Retry>
+  void AcceptLater(net::steady_timer& timer, Retry retry);
   void ScheduleReload();
   void BeginDrain();
   void WatchDrain();
@@ -128,30 +175,39 @@ class Server::Impl {
   Metrics metrics_;
   RouterState state_;
   Router router_;
-  SessionContext context_;
+  Router probe_router_;  // /healthz, /readyz and /metrics only, on the plain probe port
+  server_internal::BodyBudget bodies_;
   SessionRegistry registry_;
+  SessionContext context_;
+  SessionContext probe_context_;
   CertReloader reloader_;
   net::io_context control_{1};  // acceptor, timers and signals; runs out of work after a drain
   std::vector<std::unique_ptr<Worker>> workers_;
   size_t next_worker_ = 0;  // round robin of accepted connections (acceptor's thread only)
   tcp::acceptor acceptor_;
+  tcp::acceptor probe_acceptor_;  // open only with options_.probe_listen
+  net::steady_timer accept_retry_;
+  net::steady_timer probe_accept_retry_;
   net::steady_timer reload_timer_;
   net::steady_timer drain_timer_;
   net::steady_timer drain_poll_;
   net::signal_set signals_;
   std::vector<std::thread> threads_;
   uint16_t port_ = 0;
+  uint16_t probe_port_ = 0;
+  size_t max_connections_ = 0;  // options_.max_connections within the open-file limit
   std::atomic<bool> shutdown_requested_{false};
 };
 
-Status Server::Impl::Bind(const tcp::endpoint& endpoint) {
+Status Server::Impl::Bind(tcp::acceptor& acceptor, const tcp::endpoint& endpoint,
+                          const std::string& listen, uint16_t& port) {
   beast::error_code ec;
-  acceptor_.open(endpoint.protocol(), ec);
-  if (!ec) acceptor_.set_option(net::socket_base::reuse_address(true), ec);
-  if (!ec) acceptor_.bind(endpoint, ec);
-  if (!ec) acceptor_.listen(net::socket_base::max_listen_connections, ec);
-  if (ec) return UnavailableError("cannot listen on " + options_.listen + ": " + ec.message());
-  port_ = acceptor_.local_endpoint(ec).port();
+  acceptor.open(endpoint.protocol(), ec);
+  if (!ec) acceptor.set_option(net::socket_base::reuse_address(true), ec);
+  if (!ec) acceptor.bind(endpoint, ec);
+  if (!ec) acceptor.listen(net::socket_base::max_listen_connections, ec);
+  if (ec) return UnavailableError("cannot listen on " + listen + ": " + ec.message());
+  port = acceptor.local_endpoint(ec).port();
   return OkStatus();
 }
 
@@ -160,9 +216,20 @@ Status Server::Impl::Start() {
   if (!loaded.ok()) return loaded;
   state_.cert_not_after_unix = reloader_.Current().not_after_unix;
   state_.cert_loaded = true;
-  StatusOr<tcp::endpoint> endpoint = ParseListen(options_.listen);
+  StatusOr<tcp::endpoint> endpoint = ParseListen(options_.listen, "listen");
   if (!endpoint.ok()) return endpoint.status();
-  DRAGUARD_RETURN_IF_ERROR(Bind(*endpoint));
+  max_connections_ = ConnectionLimit(options_.max_connections, RaiseFileLimit());
+  if (max_connections_ < options_.max_connections) {
+    hooks_.log("connections limited to " + std::to_string(max_connections_) +
+               " by the open-file limit (RLIMIT_NOFILE)");
+  }
+  DRAGUARD_RETURN_IF_ERROR(Bind(acceptor_, *endpoint, options_.listen, port_));
+  if (!options_.probe_listen.empty()) {
+    StatusOr<tcp::endpoint> probe = ParseListen(options_.probe_listen, "probe-listen");
+    if (!probe.ok()) return probe.status();
+    DRAGUARD_RETURN_IF_ERROR(Bind(probe_acceptor_, *probe, options_.probe_listen, probe_port_));
+    DoAcceptProbe();
+  }
   DoAccept();
   ScheduleReload();
   if (options_.handle_signals) {
@@ -180,34 +247,71 @@ Status Server::Impl::Start() {
   return OkStatus();
 }
 
-void Server::Impl::DoAccept() {
+// An accept failed (out of descriptors while evicted connections are still closing, say):
+// accepting again at once would spin, so wait a moment.
+template <class Retry>
+void Server::Impl::AcceptLater(net::steady_timer& timer, Retry retry) {
+  timer.expires_after(std::chrono::milliseconds(50));
+  timer.async_wait([retry](beast::error_code ec) {
+    if (!ec) retry();
+  });
+}
+
+net::io_context& Server::Impl::NextWorker() {
   net::io_context& target = workers_[next_worker_]->ioc;
   next_worker_ = (next_worker_ + 1) % workers_.size();
-  acceptor_.async_accept(target, [this](beast::error_code ec, tcp::socket socket) {
+  return target;
+}
+
+bool Server::Impl::Admit(tcp::socket& socket) {
+  beast::error_code ec;
+  if (static_cast<size_t>(metrics_.active_connections()) >= max_connections_) {
+    // At the limit, the oldest connection that has not completed a request makes room (a
+    // flood of idle or half-sent connections cannot lock out the API server); only when
+    // every connection has completed one is the new connection refused.
+    if (std::shared_ptr<server_internal::SessionBase> victim = registry_.TakeEvictable()) {
+      victim->Evict();
+      metrics_.ConnectionEvicted();
+    } else {
+      metrics_.ConnectionRejected();
+      socket.close(ec);
+      return false;
+    }
+  }
+  // As nginx's tcp_nodelay: an answer is one small write, which Nagle's algorithm would
+  // hold back while the peer delays its ACK of the previous one.
+  socket.set_option(tcp::no_delay(true), ec);
+  return true;
+}
+
+void Server::Impl::DoAccept() {
+  acceptor_.async_accept(NextWorker(), [this](beast::error_code ec, tcp::socket socket) {
     OnAccept(ec, std::move(socket));
   });
 }
 
 void Server::Impl::OnAccept(beast::error_code ec, tcp::socket socket) {
   if (ec == net::error::operation_aborted || !acceptor_.is_open()) return;
-  if (!ec) {
-    if (static_cast<size_t>(metrics_.active_connections()) >= options_.max_connections) {
-      metrics_.ConnectionRejected();
-      socket.close(ec);
-    } else {
-      // As nginx's tcp_nodelay: an answer is one small write, which Nagle's algorithm would
-      // hold back while the peer delays its ACK of the previous one.
-      socket.set_option(tcp::no_delay(true), ec);
-      TlsContext tls = reloader_.Current();
-      auto session = std::make_shared<TlsSession>(context_, std::move(socket), *tls.context);
-      // The session keeps its context alive even after a rotation replaces it.
-      session->Hold(tls.context);
-      registry_.Add(session);
-      session->Run();
-    }
+  if (ec) return AcceptLater(accept_retry_, [this] { DoAccept(); });
+  if (Admit(socket)) {
+    TlsContext tls = reloader_.Current();
+    auto session = std::make_shared<TlsSession>(context_, std::move(socket), *tls.context);
+    // The session keeps its context alive even after a rotation replaces it.
+    session->Hold(tls.context);
+    session->Run();
   }
   DoAccept();
 }
+
+void Server::Impl::DoAcceptProbe() {
+  probe_acceptor_.async_accept(NextWorker(), [this](beast::error_code ec, tcp::socket socket) {
+    if (ec == net::error::operation_aborted || !probe_acceptor_.is_open()) return;
+    if (ec) return AcceptLater(probe_accept_retry_, [this] { DoAcceptProbe(); });
+    if (Admit(socket)) std::make_shared<ProbeSession>(probe_context_, std::move(socket))->Run();
+    DoAcceptProbe();
+  });
+}
+
 
 void Server::Impl::ScheduleReload() {
   reload_timer_.expires_after(options_.cert_poll_interval);
@@ -230,6 +334,9 @@ void Server::Impl::ScheduleReload() {
 void Server::Impl::BeginDrain() {
   beast::error_code ec;
   acceptor_.close(ec);
+  probe_acceptor_.close(ec);
+  accept_retry_.cancel();
+  probe_accept_retry_.cancel();
   reload_timer_.cancel();
   signals_.cancel(ec);
   registry_.StopAll();
@@ -274,6 +381,7 @@ Server::~Server() {
 
 Status Server::Start() { return impl_->Start(); }
 uint16_t Server::port() const { return impl_->port(); }
+uint16_t Server::probe_port() const { return impl_->probe_port(); }
 void Server::Shutdown() { impl_->Shutdown(); }
 void Server::Wait() { impl_->Wait(); }
 

@@ -35,6 +35,8 @@ class Server {
   Status Start();
   // The bound port (useful with port 0); 0 before Start().
   uint16_t port() const;
+  // The plain-HTTP probe port (ServerOptions::probe_listen); 0 when there is none.
+  uint16_t probe_port() const;
   // Stops accepting, reports not-ready, closes idle connections, lets in-flight requests
   // finish (responses carry Connection: close) and stops the threads after at most
   // options.drain_timeout. Thread-safe, idempotent, returns at once.
@@ -49,6 +51,11 @@ class Server {
 
 // Start() + wait for SIGTERM or SIGINT + drain. Returns Start()'s error, else OK after the drain.
 Status RunServer(const ServerOptions& options, AdmissionChecker& checker, ServerHooks hooks = {});
+
+// The connection limit in force: `requested` (ServerOptions::max_connections), kept below the
+// open-file limit `file_limit` with room for the process's other descriptors; `file_limit`
+// 0 means unknown. The server raises its soft open-file limit to the hard one first.
+size_t ConnectionLimit(size_t requested, size_t file_limit);
 
 }  // namespace draguard::webhook
 

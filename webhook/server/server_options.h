@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "webhook/admission/handler.h"
 #include "webhook/admission/spec_memo.h"
@@ -22,14 +23,27 @@ struct ServerOptions {
   // PEM files; reloaded when they change on disk (see cert_poll_interval).
   std::string tls_cert_file;
   std::string tls_private_key_file;
+  // PEM CA bundle: when set, a client must present a certificate issued by one of its CAs
+  // (the API server does when its AdmissionConfiguration's kubeconfig names one); reloaded
+  // with the serving pair.
+  std::string client_ca_file;
+  // "[host]:port" of a plain-HTTP listener serving only /healthz, /readyz and /metrics, for
+  // the kubelet's probes and scrapers, which have no client certificate; empty: none.
+  std::string probe_listen;
   // I/O threads; 0 means one per core.
   unsigned threads = 0;
   // Body limit (413 beyond it), scanner depth and warning caps.
   HandlerOptions handler;
+  // Request bodies being read or handled at once, over all connections; a request whose body
+  // does not fit gets 503 and its connection is closed. The API server's bodies are a few KB.
+  size_t max_inflight_body_bytes = 32u << 20;
   // Request line plus headers; beyond it the connection gets 431 and is closed.
   size_t max_header_bytes = 16 * 1024;
-  // Connections beyond this are accepted and closed at once.
-  size_t max_connections = 1024;
+  // Connections open at once, kept below the open-file limit (raised to its hard limit at
+  // start). At the limit the oldest connection that has not completed a request (in its
+  // handshake first) is closed to make room; when every connection has completed one, the
+  // new connection is closed instead.
+  size_t max_connections = 16384;
   // Time for the TLS handshake.
   std::chrono::milliseconds handshake_timeout{10'000};
   // Time for a whole request (headers and body) once its first byte arrived: a client sending
@@ -64,6 +78,8 @@ struct ServerHooks {
   std::function<InventoryStats()> inventory;
   // The spec memo's size and lookups for /metrics (PolicyChecker::spec_memo_stats).
   std::function<SpecMemoStats()> spec_memo;
+  // Every bounded cache's entries, bytes, limits and evictions for /metrics.
+  std::function<std::vector<NamedCacheStats>()> caches;
   // One line per notable event (certificate reloads, failures); default: stderr.
   std::function<void(std::string_view)> log;
 };

@@ -9,6 +9,8 @@
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
 
+#include "policy/common/status_macros.h"
+
 namespace draguard::webhook {
 namespace {
 
@@ -40,10 +42,35 @@ std::string FileStamp(const std::string& path) {
          std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec);
 }
 
+// Makes the context refuse a handshake without a client certificate that chains to a CA of
+// `ca_file` (the API server's, named by its AdmissionConfiguration kubeconfig).
+Status RequireClientCertificates(ssl::context& context, const std::string& ca_file) {
+  SSL_CTX* native = context.native_handle();
+  if (SSL_CTX_load_verify_locations(native, ca_file.c_str(), nullptr) != 1) {
+    ERR_clear_error();
+    return InvalidArgumentError("client CA file " + ca_file +
+                                " is unreadable or holds no PEM certificate");
+  }
+  // The CA names sent in the CertificateRequest, so that a client with several
+  // certificates picks the right one.
+  STACK_OF(X509_NAME)* names = SSL_load_client_CA_file(ca_file.c_str());
+  if (names == nullptr) {
+    ERR_clear_error();
+    return InvalidArgumentError("client CA file " + ca_file + " holds no certificate");
+  }
+  SSL_CTX_set_client_CA_list(native, names);
+  SSL_CTX_set_verify(native, SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT, nullptr);
+  // Resumed sessions must belong to this context once peers are verified.
+  static constexpr unsigned char kSessionContext[] = "draguard";
+  SSL_CTX_set_session_id_context(native, kSessionContext, sizeof kSessionContext - 1);
+  return OkStatus();
+}
+
 }  // namespace
 
 StatusOr<TlsContext> MakeServerTlsContext(const std::string& cert_file,
-                                          const std::string& key_file) {
+                                          const std::string& key_file,
+                                          const std::string& client_ca_file) {
   auto context = std::make_shared<ssl::context>(ssl::context::tls_server);
   boost::system::error_code ec;
   context->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 |
@@ -67,19 +94,27 @@ StatusOr<TlsContext> MakeServerTlsContext(const std::string& cert_file,
     return InvalidArgumentError("private key " + key_file + " does not match certificate " +
                                 cert_file);
   }
+  if (!client_ca_file.empty()) {
+    DRAGUARD_RETURN_IF_ERROR(RequireClientCertificates(*context, client_ca_file));
+  }
   return TlsContext{.context = std::move(context), .not_after_unix = NotAfter(native)};
 }
 
-CertReloader::CertReloader(std::string cert_file, std::string key_file)
-    : cert_file_(std::move(cert_file)), key_file_(std::move(key_file)) {}
+CertReloader::CertReloader(std::string cert_file, std::string key_file,
+                           std::string client_ca_file)
+    : cert_file_(std::move(cert_file)),
+      key_file_(std::move(key_file)),
+      client_ca_file_(std::move(client_ca_file)) {}
 
 std::string CertReloader::Stamp() const {
-  return FileStamp(cert_file_) + "|" + FileStamp(key_file_);
+  std::string stamp = FileStamp(cert_file_) + "|" + FileStamp(key_file_);
+  if (!client_ca_file_.empty()) stamp += "|" + FileStamp(client_ca_file_);
+  return stamp;
 }
 
 Status CertReloader::Load() {
   std::string stamp = Stamp();
-  StatusOr<TlsContext> loaded = MakeServerTlsContext(cert_file_, key_file_);
+  StatusOr<TlsContext> loaded = MakeServerTlsContext(cert_file_, key_file_, client_ca_file_);
   std::lock_guard lock(mu_);
   stamp_ = stamp;  // a failed pair is retried only after it changes again
   if (!loaded.ok()) return loaded.status();

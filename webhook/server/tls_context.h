@@ -27,18 +27,21 @@ struct TlsContext {
 };
 
 // A TLS 1.2/1.3 server context with forward-secret AEAD suites only, from PEM files (the
-// certificate file may hold the chain). Returns InvalidArgument when a file is unreadable, not
-// PEM, or the key does not match the certificate. Never throws.
+// certificate file may hold the chain). With a `client_ca_file`, the handshake requires a
+// client certificate issued by one of its CAs. Returns InvalidArgument when a file is
+// unreadable, not PEM, or the key does not match the certificate. Never throws.
 StatusOr<TlsContext> MakeServerTlsContext(const std::string& cert_file,
-                                          const std::string& key_file);
+                                          const std::string& key_file,
+                                          const std::string& client_ca_file = "");
 
 class CertReloader {
  public:
-  CertReloader(std::string cert_file, std::string key_file);
+  // `client_ca_file` empty: clients are not asked for a certificate.
+  CertReloader(std::string cert_file, std::string key_file, std::string client_ca_file = "");
 
   // Loads the files; the first call must succeed before Current() is used.
   Status Load();
-  // Reloads when either file's stamp changed. Returns true when a new context was installed,
+  // Reloads when any file's stamp changed. Returns true when a new context was installed,
   // false when nothing changed; a Status when the files changed but failed to load (the old
   // context stays). Thread-safe.
   StatusOr<bool> ReloadIfChanged();
@@ -50,6 +53,7 @@ class CertReloader {
 
   std::string cert_file_;
   std::string key_file_;
+  std::string client_ca_file_;
   mutable std::mutex mu_;
   TlsContext current_;
   std::string stamp_;

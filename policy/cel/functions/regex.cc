@@ -81,7 +81,8 @@ StatusOr<PreparedCall> PrepareRegexCall(std::string_view function, int arity,
   if (fn == nullptr || !IsString(pattern)) return PreparedCall{};
   std::shared_ptr<RE2> re = internal::CompileRegex(pattern.text());
   if (!re->ok()) return InvalidArgumentError(internal::GoRegexpError(*re));
-  return PreparedCall{.fn = fn, .data = std::move(re)};
+  const size_t bytes = internal::ApproximateRegexBytes(*re);
+  return PreparedCall{.fn = fn, .data = std::move(re), .data_bytes = bytes};
 }
 
 void RegisterRegexFunctions(Registry& r) {

@@ -47,6 +47,8 @@ using PreparedFunction = Value (*)(std::span<const Value> args, const void* data
 struct PreparedCall {
   PreparedFunction fn = nullptr;  // null: the call is not prepared
   std::shared_ptr<const void> data;
+  // An estimate of the heap `data` holds, for caches of planned programs.
+  size_t data_bytes = 0;
 };
 
 // matches/find/findAll (`arity` arguments, receiver first) whose pattern argument is the

@@ -8,6 +8,8 @@
 
 #include <re2/re2.h>
 
+#include <algorithm>
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -19,6 +21,17 @@ inline std::unique_ptr<RE2> CompileRegex(std::string_view pattern) {
   RE2::Options options;
   options.set_log_errors(false);
   return std::make_unique<RE2>(re2::StringPiece(pattern.data(), pattern.size()), options);
+}
+
+// An estimate of the heap a compiled RE2 holds: the object, the pattern's parsed form and
+// program (about 16 bytes an instruction each) and a first share of its DFA state cache,
+// which grows while matching, up to RE2's max_mem (8 MiB) in the worst case. Device strings
+// are short (attribute strings are at most 64 bytes), so the caches stay small in practice.
+inline size_t ApproximateRegexBytes(const RE2& re) {
+  constexpr size_t kBytesPerInstruction = 48;  // forward and reverse programs, parsed regexp
+  constexpr size_t kDfaShare = 16 * 1024;
+  return sizeof(RE2) + 2 * re.pattern().size() +
+         static_cast<size_t>(std::max(re.ProgramSize(), 0)) * kBytesPerInstruction + kDfaShare;
 }
 
 // Go's regexp.Compile error for a pattern RE2 rejected.

@@ -102,7 +102,7 @@ TEST(CelEvaluatorCacheTest, CompilesEachExpressionOnceAndPreparesEachDeviceOnce)
   InventoryInput in = OneGpu(RichGpu("gpu0"));
   in.slices[0].spec.devices.push_back(RichGpu("gpu1"));
   Inventory inv = Inventory::Build(std::move(in));
-  CelSelectorEvaluator eval(AllocatorOptions{}, std::make_shared<cel::SelectorCache>());
+  CelSelectorEvaluator eval(AllocatorOptions{}, std::make_shared<CelProgramCache>());
   for (int round = 0; round < 3; ++round) {
     for (size_t id = 0; id < 2; ++id) {
       EXPECT_EQ(eval.Evaluate("device.driver == \"gpu.example.com\"", inv.View(id)).outcome,
@@ -112,8 +112,60 @@ TEST(CelEvaluatorCacheTest, CompilesEachExpressionOnceAndPreparesEachDeviceOnce)
                 SelectorOutcome::kMatch);
     }
   }
-  EXPECT_EQ(eval.compiled_count(), 2u);
+  EXPECT_EQ(eval.programs().stats().entries, 2u);
+  EXPECT_EQ(eval.programs().stats().misses, 2u);
   EXPECT_EQ(eval.prepared_count(), 2u);
+}
+
+// Issue 17 item 0: a client that sends a new selector with every request must not grow the
+// programs without bound (they were kept per evaluator forever). Programs are shared by
+// evaluators, and the cache holds its limits in entries and bytes whatever the stream.
+TEST(CelEvaluatorCacheTest, ProgramsStayWithinTheLimitsUnderDistinctSelectors) {
+  Inventory inv = Inventory::Build(OneGpu(RichGpu("gpu0")));
+  auto programs = std::make_shared<CelProgramCache>(CacheLimits{.max_entries = 64,
+                                                                .max_bytes = 256 * 1024});
+  CelSelectorEvaluator first(AllocatorOptions{}, programs);
+  CelSelectorEvaluator second(AllocatorOptions{}, programs);
+  const std::string padding(2000, 'x');
+  for (int i = 0; i < 2000; ++i) {
+    const std::string expression = "device.driver == \"gpu.example.com\" && \"" + padding +
+                                   std::to_string(i) + "\".size() > 0";
+    EXPECT_EQ((i % 2 ? first : second).Evaluate(expression, inv.View(0)).outcome,
+              SelectorOutcome::kMatch);
+    const CacheStats stats = programs->stats();
+    ASSERT_LE(stats.entries, 64u);
+    ASSERT_LE(stats.bytes, 256u * 1024);
+  }
+  const CacheStats stats = programs->stats();
+  EXPECT_GT(stats.evictions, 1900u);
+  EXPECT_GT(stats.entries, 10u);  // the byte bound, not a degenerate cache, limits it
+}
+
+TEST(CelEvaluatorCacheTest, EvaluatorsShareOneProgramCache) {
+  Inventory inv = Inventory::Build(OneGpu(RichGpu("gpu0")));
+  auto programs = std::make_shared<CelProgramCache>();
+  CelSelectorEvaluator first(AllocatorOptions{}, programs);
+  CelSelectorEvaluator second(AllocatorOptions{}, programs);
+  const std::string expression = "device.driver == \"gpu.example.com\"";
+  EXPECT_EQ(first.Evaluate(expression, inv.View(0)).outcome, SelectorOutcome::kMatch);
+  EXPECT_EQ(second.Evaluate(expression, inv.View(0)).outcome, SelectorOutcome::kMatch);
+  EXPECT_EQ(programs->stats().misses, 1u);
+  EXPECT_EQ(programs->stats().hits, 1u);
+}
+
+TEST(CelEvaluatorCacheTest, AnEvictedProgramIsCompiledAgainWithTheSameAnswer) {
+  Inventory inv = Inventory::Build(OneGpu(RichGpu("gpu0")));
+  auto programs = std::make_shared<CelProgramCache>(CacheLimits{.max_entries = 1,
+                                                                .max_bytes = 1 << 20});
+  CelSelectorEvaluator eval(AllocatorOptions{}, programs);
+  const std::string match = "device.driver == \"gpu.example.com\"";
+  const std::string error = "device.attributes[\"gpu.example.com\"].missing == 1";
+  for (int round = 0; round < 3; ++round) {
+    EXPECT_EQ(eval.Evaluate(match, inv.View(0)).outcome, SelectorOutcome::kMatch);
+    EXPECT_EQ(eval.Evaluate(error, inv.View(0)).outcome, SelectorOutcome::kError);
+  }
+  EXPECT_EQ(programs->stats().entries, 1u);
+  EXPECT_EQ(programs->stats().misses, 6u);
 }
 
 TEST(CelEvaluatorCheckTest, ChecksAClaimWithRealSelectors) {

@@ -15,10 +15,11 @@ if(TARGET draguard_cel_runtime AND TARGET draguard_cel_parser)
             ${CMAKE_CURRENT_LIST_DIR}/go_text_test.cc
     LIBS draguard_cel_runtime draguard_cel_parser)
 endif()
-# Counts heap allocations of one evaluation; replaces the global operator new, so it has a
-# binary of its own.
+# Counts heap allocations of one evaluation (it replaces the global operator new) and checks
+# memory estimates against measured allocations: both want a binary of their own.
 if(TARGET draguard_cel_runtime AND TARGET draguard_cel_checker)
   draguard_add_test(cel_allocation_test
     SOURCES ${CMAKE_CURRENT_LIST_DIR}/allocation_test.cc
+            ${CMAKE_CURRENT_LIST_DIR}/memory_estimate_test.cc
     LIBS draguard_cel_runtime draguard_cel_checker draguard_cel_parser)
 endif()

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "gtest/gtest.h"
 
@@ -72,10 +73,42 @@ TEST(MetricsTest, SpecMemoOnlyWhenGiven) {
   EXPECT_NE(text.find("draguard_spec_memo_lookups_total{result=\"miss\"} 5\n"), std::string::npos);
 }
 
-TEST(MetricsTest, EscapesLabelValues) {
+// Issue 19 item 16: the kind is the client's text; 300 made-up kinds made 301 series, kept
+// forever. Kinds the webhook does not serve share the series "other".
+TEST(MetricsTest, KindsOutsideTheServedOnesShareOneSeries) {
   Metrics metrics;
-  metrics.RecordRequest("validate", "a\"b\\c\nd", "allowed", 0);
-  EXPECT_NE(metrics.Render({}).find("kind=\"a\\\"b\\\\c\\nd\""), std::string::npos);
+  for (int i = 0; i < 300; ++i) {
+    metrics.RecordRequest("validate", "Made\"Up\n" + std::to_string(i), "allowed", 0);
+  }
+  metrics.RecordRequest("validate", "ResourceClaim", "allowed", 0);
+  const std::string text = metrics.Render({});
+  EXPECT_NE(text.find("kind=\"other\",verdict=\"allowed\"} 300\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("kind=\"ResourceClaim\",verdict=\"allowed\"} 1\n"), std::string::npos);
+  EXPECT_EQ(text.find("MadeUp"), std::string::npos);
+  EXPECT_EQ(text.find("Made\\\"Up"), std::string::npos);
+}
+
+TEST(MetricsTest, CachesWithTheirLimitsAndEvictions) {
+  Metrics metrics;
+  EXPECT_EQ(metrics.Render({}).find("draguard_cache_"), std::string::npos);
+  const std::vector<NamedCacheStats> caches = {
+      {"cel_programs",
+       CacheStats{.entries = 7, .bytes = 9000, .limits = {.max_entries = 64, .max_bytes = 1 << 20},
+                  .hits = 5, .misses = 9, .evictions = 2}},
+      {"spec_memo", CacheStats{.entries = 1, .bytes = 100, .limits = {.max_entries = 2,
+                                                                     .max_bytes = 4096}}}};
+  const std::string text = metrics.Render({.caches = caches});
+  for (const char* line : {"draguard_cache_entries{cache=\"cel_programs\"} 7\n",
+                           "draguard_cache_bytes{cache=\"cel_programs\"} 9000\n",
+                           "draguard_cache_max_entries{cache=\"cel_programs\"} 64\n",
+                           "draguard_cache_max_bytes{cache=\"cel_programs\"} 1048576\n",
+                           "draguard_cache_evictions_total{cache=\"cel_programs\"} 2\n",
+                           "draguard_cache_hits_total{cache=\"cel_programs\"} 5\n",
+                           "draguard_cache_misses_total{cache=\"cel_programs\"} 9\n",
+                           "draguard_cache_entries{cache=\"spec_memo\"} 1\n",
+                           "# TYPE draguard_cache_evictions_total counter\n"}) {
+    EXPECT_NE(text.find(line), std::string::npos) << line << text;
+  }
 }
 
 }  // namespace

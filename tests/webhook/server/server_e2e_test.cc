@@ -3,6 +3,7 @@
 // an Asio client) verifying the certificate for draguard.draguard.svc. All loops are bounded.
 #include "webhook/server/server.h"
 
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -30,6 +31,7 @@
 #include "gtest/gtest.h"
 #include "tests/webhook/testing/fake_checker.h"
 #include "tests/webhook/testing/fake_inventory.h"
+#include "tests/webhook/testing/tls_client.h"
 #include "webhook/admission/policy_checker.h"
 #include "webhook/server/inventory_hooks.h"
 
@@ -42,101 +44,14 @@ namespace beast = boost::beast;
 namespace http = boost::beast::http;
 using tcp = net::ip::tcp;
 using testing::FakeChecker;
+using testing::HaveTool;
+using testing::kHost;
 using testing::MakeReview;
-using Response = http::response<http::string_body>;
+using testing::MintCerts;
+using testing::Response;
+using testing::RunCommand;
+using testing::TlsClient;
 using namespace std::chrono_literals;
-
-constexpr char kHost[] = "draguard.draguard.svc";
-
-bool HaveTool(const char* tool) {
-  return std::system((std::string("command -v ") + tool + " >/dev/null 2>&1").c_str()) == 0;
-}
-
-std::string RunCommand(const std::string& command) {
-  std::string out;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
-  pclose(pipe);
-  return out;
-}
-
-bool MintCerts(const std::string& dir, bool reuse_ca) {
-  std::string command = std::string(DRAGUARD_SOURCE_DIR) + "/certs/mint-certs.sh --out " + dir +
-                        " --san 127.0.0.1 --days 2" + (reuse_ca ? " --reuse-ca" : "") +
-                        " >/dev/null 2>&1";
-  return std::system(command.c_str()) == 0;
-}
-
-// A blocking TLS client that verifies the server as the API server does.
-class TlsClient {
- public:
-  TlsClient(const std::string& ca_file, uint16_t port) : port_(port) {
-    beast::error_code ec;
-    ctx_.load_verify_file(ca_file, ec);
-    ctx_.set_verify_mode(ssl::verify_peer, ec);
-  }
-
-  beast::error_code Connect() {
-    beast::error_code ec;
-    stream_.next_layer().connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port_), ec);
-    if (ec) return ec;
-    SetReceiveTimeout(5s);
-    SSL_set_tlsext_host_name(stream_.native_handle(), kHost);
-    stream_.set_verify_callback(ssl::host_name_verification(kHost), ec);
-    stream_.handshake(ssl::stream_base::client, ec);
-    return ec;
-  }
-
-  beast::error_code Request(http::verb verb, std::string_view target, std::string body,
-                            Response& out, std::string_view content_type = "application/json") {
-    http::request<http::string_body> req{verb, target, 11};
-    req.set(http::field::host, kHost);
-    if (!content_type.empty()) req.set(http::field::content_type, content_type);
-    req.body() = std::move(body);
-    req.prepare_payload();
-    beast::error_code write_ec, ec;
-    http::write(stream_, req, write_ec);
-    // A server may answer (413) and close before the whole body is written: read the
-    // answer anyway, as the API server's HTTP client does.
-    out = {};
-    http::read(stream_, buffer_, out, ec);
-    return ec ? (write_ec ? write_ec : ec) : beast::error_code();
-  }
-
-  beast::error_code Validate(Response& out) {
-    return Request(http::verb::post, "/validate", MakeReview().dump(), out);
-  }
-
-  beast::error_code WriteRaw(std::string_view bytes) {
-    beast::error_code ec;
-    net::write(stream_, net::buffer(bytes.data(), bytes.size()), ec);
-    return ec;
-  }
-
-  std::string PeerSerial() {
-    X509* cert = SSL_get1_peer_certificate(stream_.native_handle());
-    if (cert == nullptr) return {};
-    const ASN1_INTEGER* serial = X509_get0_serialNumber(cert);
-    std::string out(reinterpret_cast<const char*>(serial->data), serial->length);
-    X509_free(cert);
-    return out;
-  }
-
- private:
-  void SetReceiveTimeout(std::chrono::seconds timeout) {
-    timeval tv{.tv_sec = static_cast<time_t>(timeout.count()), .tv_usec = 0};
-    setsockopt(stream_.next_layer().native_handle(), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-  }
-
-  uint16_t port_;
-  net::io_context ioc_;
-  ssl::context ctx_{ssl::context::tls_client};
-  ssl::stream<tcp::socket> stream_{ioc_, ctx_};
-  beast::flat_buffer buffer_;
-};
 
 // Sleeps in Check, to keep a request in flight.
 class SlowChecker : public AdmissionChecker {
@@ -334,17 +249,143 @@ TEST_F(ServerE2eTest, SigtermDrainsTheRequestInFlight) {
   EXPECT_TRUE(late.Connect());  // no longer listening
 }
 
-TEST_F(ServerE2eTest, ConnectionsOverTheCapAreClosed) {
+// At the limit, a connection that has completed a request (the API server's keep-alive) is
+// never closed to make room: the new connection is refused instead.
+TEST_F(ServerE2eTest, AtTheCapServedConnectionsStayAndTheNewOneIsClosed) {
   options_.max_connections = 1;
   FakeChecker checker;
   StartServer(checker);
   TlsClient first(ca(), port_);
   ASSERT_FALSE(first.Connect());
+  Response res;
+  ASSERT_FALSE(first.Validate(res));
   TlsClient second(ca(), port_);
   EXPECT_TRUE(second.Connect());
-  Response res;
   ASSERT_FALSE(first.Request(http::verb::get, "/metrics", "", res));
   EXPECT_NE(res.body().find("draguard_connections_rejected_total 1\n"), std::string::npos);
+  EXPECT_NE(res.body().find("draguard_connections_evicted_total 0\n"), std::string::npos);
+}
+
+// Issue 17 item 1: at the limit, the oldest connection that has not completed a request
+// makes room for the new one.
+TEST_F(ServerE2eTest, AtTheCapAnIdleConnectionMakesRoom) {
+  options_.max_connections = 1;
+  FakeChecker checker;
+  StartServer(checker);
+  TlsClient idle(ca(), port_);
+  ASSERT_FALSE(idle.Connect());
+  TlsClient api_server(ca(), port_);
+  ASSERT_FALSE(api_server.Connect());
+  Response res;
+  ASSERT_FALSE(api_server.Validate(res));
+  EXPECT_EQ(res.result_int(), 200);
+  EXPECT_TRUE(idle.Validate(res)) << "the idle connection was closed";
+  ASSERT_FALSE(api_server.Request(http::verb::get, "/metrics", "", res));
+  EXPECT_NE(res.body().find("draguard_connections_evicted_total 1\n"), std::string::npos);
+}
+
+// Issue 17 item 1: 3,000 TCP connections that never start a handshake and 500 TLS
+// connections that send half a header do not lock out the API server: its keep-alive
+// connection and fresh connections are answered throughout (each read is bounded by the
+// client's 5 s timeout: a stuck server fails the test rather than hanging it; latency is not
+// asserted, as these machines are shared), and the evictions are counted.
+TEST_F(ServerE2eTest, AConnectionFloodDoesNotLockOutTheApiServer) {
+  rlimit files{};
+  ASSERT_EQ(getrlimit(RLIMIT_NOFILE, &files), 0);
+  if (files.rlim_max != RLIM_INFINITY && files.rlim_max < 8000) {
+    GTEST_SKIP() << "the open-file limit (" << files.rlim_max << ") is below the 8,000 "
+                 << "descriptors the flood and the server need in this process";
+  }
+  options_.max_connections = 1000;
+  FakeChecker checker;
+  StartServer(checker);  // raises this process's soft limit to the hard one
+  TlsClient api_server(ca(), port_);
+  ASSERT_FALSE(api_server.Connect());
+  Response res;
+  ASSERT_FALSE(api_server.Validate(res));
+  auto served = [&](const char* when) {
+    Response r;
+    EXPECT_FALSE(api_server.Validate(r)) << "keep-alive connection, " << when;
+    EXPECT_EQ(r.result_int(), 200) << when;
+    TlsClient fresh(ca(), port_);
+    EXPECT_FALSE(fresh.Connect()) << "fresh connection, " << when;
+    EXPECT_FALSE(fresh.Validate(r)) << "fresh connection, " << when;
+    EXPECT_EQ(r.result_int(), 200) << when;
+  };
+
+  net::io_context ioc;
+  std::vector<std::unique_ptr<tcp::socket>> idle;
+  for (int i = 0; i < 3000; ++i) {
+    auto socket = std::make_unique<tcp::socket>(ioc);
+    beast::error_code ec;
+    socket->connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port_), ec);
+    ASSERT_FALSE(ec) << "connection " << i << ": " << ec.message();
+    idle.push_back(std::move(socket));
+    if (i % 500 == 499) served("during the idle flood");
+  }
+  std::vector<std::unique_ptr<TlsClient>> half;
+  for (int i = 0; i < 500; ++i) {
+    auto client = std::make_unique<TlsClient>(ca(), port_);
+    if (!client->Connect()) client->WriteRaw("POST /validate HTTP/1.1\r\nHost: dra");
+    half.push_back(std::move(client));
+    if (i % 100 == 99) served("during the half-header flood");
+  }
+  served("after the floods");
+  ASSERT_FALSE(api_server.Request(http::verb::get, "/metrics", "", res));
+  const std::string evicted = "\ndraguard_connections_evicted_total ";
+  const size_t at = res.body().find(evicted);
+  ASSERT_NE(at, std::string::npos);
+  EXPECT_GE(std::stoul(res.body().substr(at + evicted.size())), 2000u) << res.body();
+}
+
+// Issue 17 item 2: with --client-ca-file, only a client with a certificate from that CA (the
+// API server's) is served; the probes stay reachable on the plain probe port.
+TEST_F(ServerE2eTest, ClientCertificatesAreRequiredWhenAClientCaIsGiven) {
+  ASSERT_TRUE(MintCerts(dir_, true, "kube-apiserver"));
+  const std::string other = dir_ + "/other";
+  ASSERT_TRUE(std::filesystem::create_directory(other));
+  ASSERT_TRUE(MintCerts(other, false, "kube-apiserver"));  // the same name, another CA
+  options_.client_ca_file = dir_ + "/client-ca.crt";
+  options_.probe_listen = "127.0.0.1:0";
+  FakeChecker checker;
+  StartServer(checker);
+  Response res;
+
+  // No certificate: the handshake is refused (under TLS 1.3 the refusal may arrive with the
+  // first read instead).
+  TlsClient anonymous(ca(), port_);
+  EXPECT_TRUE(anonymous.Connect() || anonymous.Validate(res));
+
+  TlsClient stranger(ca(), port_);
+  ASSERT_TRUE(stranger.UseCertificate(other + "/client.crt", other + "/client.key"));
+  EXPECT_TRUE(stranger.Connect() || stranger.Validate(res));
+
+  TlsClient api_server(ca(), port_);
+  ASSERT_TRUE(api_server.UseCertificate(dir_ + "/client.crt", dir_ + "/client.key"));
+  ASSERT_FALSE(api_server.Connect());
+  ASSERT_FALSE(api_server.Validate(res));
+  EXPECT_EQ(res.result_int(), 200);
+  EXPECT_EQ(checker.calls(), 1);
+
+  // The probe port: plain HTTP, no certificate; probes only.
+  ASSERT_NE(server_->probe_port(), 0);
+  const std::string base = "http://127.0.0.1:" + std::to_string(server_->probe_port());
+  if (HaveTool("curl")) {
+    const std::string curl = "curl -sS --max-time 10 -w '\\n%{http_code}' ";
+    EXPECT_EQ(RunCommand(curl + base + "/healthz"), "ok\n\n200");
+    EXPECT_EQ(RunCommand(curl + base + "/readyz"), "ok\n\n200");
+    EXPECT_NE(RunCommand(curl + base + "/metrics").find("draguard_ready 1"), std::string::npos);
+    const std::string admission = RunCommand(curl + "-d x " + base + "/validate");
+    EXPECT_EQ(admission.substr(admission.rfind('\n') + 1), "404") << admission;
+  }
+  EXPECT_EQ(checker.calls(), 1) << "nothing reached the checker through the probe port";
+}
+
+TEST(ConnectionLimitTest, StaysBelowTheOpenFileLimit) {
+  EXPECT_EQ(ConnectionLimit(16384, 1024), 960u);
+  EXPECT_EQ(ConnectionLimit(16384, 1048576), 16384u);
+  EXPECT_EQ(ConnectionLimit(100, 0), 100u) << "unknown limit";
+  EXPECT_EQ(ConnectionLimit(16384, 100), 64u) << "a tiny limit still leaves some room";
 }
 
 TEST(ServerStartTest, RejectsUnreadableCertificate) {

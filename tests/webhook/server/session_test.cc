@@ -90,7 +90,10 @@ class SessionTest : public ::testing::Test {
   RouterState state_;
   std::atomic<bool> draining_{false};
   Router router_{checker_, options_.handler, metrics_, hooks_, state_};
-  SessionContext context_{router_, options_, metrics_, draining_};
+  // Bodies in flight over all sessions: more than one typical review, less than two at the
+  // 64 KiB limit.
+  BodyBudget bodies_{100 * 1024};
+  SessionContext context_{router_, options_, metrics_, draining_, &bodies_};
   std::shared_ptr<HttpSession<beast::test::stream>> session_;
 };
 
@@ -174,6 +177,61 @@ INSTANTIATE_TEST_SUITE_P(
                      "GET /healthz HTTP/1.1\r\nX-Big: " + std::string(2000, 'a') + "\r\n\r\n",
                      431}),
     [](const auto& p) { return p.param.name; });
+
+// Issue 17: a body is read only when it fits the budget shared by all connections, so that
+// many connections cannot each hold a body of the per-request limit.
+TEST_F(SessionTest, ABodyBeyondTheSharedBudgetIsRefusedWith503) {
+  Start();
+  // A first session holds 60 KB of the budget with a body it has not finished sending.
+  beast::test::stream holder_client(ioc_);
+  beast::test::stream holder_end(ioc_);
+  holder_client.connect(holder_end);
+  auto holder =
+      std::make_shared<HttpSession<beast::test::stream>>(context_, std::move(holder_end));
+  holder->Run();
+  const std::string big(60 * 1024, ' ');
+  const std::string head = Post("/validate", big).substr(0, Post("/validate", big).size() - 100);
+  net::write(holder_client, net::buffer(head));
+  ioc_.restart();
+  ioc_.poll();
+  EXPECT_EQ(bodies_.used(), 60u * 1024);
+
+  // This one needs 50 KB more: refused at once, before its body is read.
+  Send(Post("/validate", std::string(50 * 1024, ' ')));
+  // The holder's connection goes (before Finish runs every session to its end): its
+  // reservation goes with it.
+  holder_client.close();
+  std::vector<Response> responses = Finish();
+  ASSERT_EQ(responses.size(), 1u);
+  EXPECT_EQ(responses[0].result_int(), 503);
+  EXPECT_FALSE(responses[0].keep_alive());
+  EXPECT_EQ(checker_.calls(), 0);
+  holder.reset();
+  EXPECT_EQ(bodies_.used(), 0u);
+}
+
+TEST_F(SessionTest, AnAnsweredRequestReturnsItsBodyToTheBudget) {
+  Start();
+  for (int i = 0; i < 3; ++i) {  // each 40 KB: only one at a time fits twice over
+    Send(Post("/validate", MakeReview().dump() + std::string(40 * 1024, ' ')));
+    EXPECT_EQ(bodies_.used(), 0u);
+  }
+  std::vector<Response> responses = Finish();
+  ASSERT_EQ(responses.size(), 3u);
+  for (const Response& r : responses) EXPECT_EQ(r.result_int(), 200);
+}
+
+TEST(BodyBudgetTest, ReservesUpToTheLimitAndNoFurther) {
+  BodyBudget budget(100);
+  EXPECT_TRUE(budget.TryReserve(60));
+  EXPECT_FALSE(budget.TryReserve(41));
+  EXPECT_TRUE(budget.TryReserve(40));
+  EXPECT_FALSE(budget.TryReserve(1));
+  budget.Release(60);
+  EXPECT_TRUE(budget.TryReserve(60));
+  EXPECT_FALSE(budget.TryReserve(SIZE_MAX)) << "no overflow";
+  EXPECT_EQ(budget.used(), 100u);
+}
 
 TEST_F(SessionTest, Http10ClosesAfterTheResponse) {
   Start();

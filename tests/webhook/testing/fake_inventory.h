@@ -84,6 +84,50 @@ inline std::string GpuInventoryYaml(const std::string& node, int devices) {
   return text;
 }
 
+// A fleet as large clusters run it: `nodes` nodes, each with one ResourceSlice of
+// `gpus_per_node` GPUs (driver gpu.nvidia.com: productName, index, PCIe root, 80Gi memory)
+// and, when `nics_per_node` > 0, one of NICs (nic.example.com) sharing the GPUs' PCIe roots;
+// and a DeviceClass per driver selecting its devices. Decoded slice by slice: one YAML text
+// for 10,000 devices would be larger than the decoder's per-file limit.
+inline inventory::ClusterObjects FleetInventory(int nodes, int gpus_per_node, int nics_per_node) {
+  k8s::DecodeOptions options;
+  options.strict = false;
+  inventory::ClusterObjects objects;
+  const std::string classes =
+      "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n  name: gpu.nvidia.com\n"
+      "spec:\n  selectors:\n  - cel:\n      expression: device.driver == \"gpu.nvidia.com\"\n---\n"
+      "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n  name: nic.example.com\n"
+      "spec:\n  selectors:\n  - cel:\n      expression: device.driver == \"nic.example.com\"\n";
+  inventory::CollectClusterObjects(k8s::Decode(SourceText("classes", classes), options), objects);
+  for (int n = 0; n < nodes; ++n) {
+    const std::string node = "gpu-node-" + std::to_string(n);
+    std::string text;
+    for (const bool gpu : {true, false}) {
+      const int devices = gpu ? gpus_per_node : nics_per_node;
+      if (devices == 0) continue;
+      const std::string driver = gpu ? "gpu.nvidia.com" : "nic.example.com";
+      text += "---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata:\n  name: " +
+              node + "-" + driver + "\nspec:\n  driver: " + driver + "\n  nodeName: " + node +
+              "\n  pool:\n    name: " + node +
+              "\n    generation: 1\n    resourceSliceCount: 1\n  devices:\n";
+      for (int d = 0; d < devices; ++d) {
+        const std::string root = "pci" + std::to_string(n) + ":" + std::to_string(gpu ? d / 4 : d);
+        text += gpu ? "  - name: gpu-" + std::to_string(d) +
+                          "\n    attributes:\n      productName: {string: NVIDIA A100-SXM4-80GB}\n"
+                          "      index: {int: " + std::to_string(d) + "}\n"
+                          "      resource.kubernetes.io/pcieRoot: {string: \"" + root + "\"}\n"
+                          "    capacity:\n      memory: {value: 80Gi}\n"
+                    : "  - name: nic-" + std::to_string(d) +
+                          "\n    attributes:\n      interface: {string: eth" + std::to_string(d) +
+                          "}\n      resource.kubernetes.io/pcieRoot: {string: \"" + root + "\"}\n";
+      }
+    }
+    inventory::CollectClusterObjects(k8s::Decode(SourceText(node, text), options), objects);
+  }
+  objects.source = "fleet of " + std::to_string(nodes) + " nodes";
+  return objects;
+}
+
 }  // namespace draguard::webhook::testing
 
 #endif  // DRAGUARD_TESTS_WEBHOOK_TESTING_FAKE_INVENTORY_H_

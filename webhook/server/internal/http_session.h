@@ -7,7 +7,8 @@
 // byte, the whole request once it has started (so a client dribbling one header byte a second
 // is cut off: slowloris), and the response write. A fresh request_parser per message applies
 // the header and body limits; a body over the limit is answered 413, oversized headers 431,
-// unparseable requests 400, and the connection is then closed.
+// unparseable requests 400, a body that does not fit the bodies in flight of all connections
+// (BodyBudget) 503, and the connection is then closed.
 //
 // Draining: Stop() closes the connection if it is idle; otherwise the request in flight
 // completes and its response carries "Connection: close".
@@ -16,9 +17,14 @@
 #ifndef DRAGUARD_WEBHOOK_SERVER_INTERNAL_HTTP_SESSION_H_
 #define DRAGUARD_WEBHOOK_SERVER_INTERNAL_HTTP_SESSION_H_
 
+#include <algorithm>
+#include <array>
 #include <atomic>
+#include <cstdint>
 #include <charconv>
 #include <chrono>
+#include <iterator>
+#include <list>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -46,12 +52,42 @@ namespace beast = boost::beast;
 namespace http = boost::beast::http;
 namespace net = boost::asio;
 
+class SessionRegistry;
+
+// The bytes of request bodies read or handled at once, over every connection. Why: each
+// connection may send a body of up to max_body_bytes, so without a shared limit a client with
+// many connections holds connections × 7 MiB of the server's memory. A body is read only
+// once its length (or, for a chunked body, max_body_bytes) is reserved here. Thread-safe.
+class BodyBudget {
+ public:
+  explicit BodyBudget(size_t limit) : limit_(limit) {}
+
+  // Reserves `bytes`; false, reserving nothing, when that would exceed the limit.
+  bool TryReserve(size_t bytes) {
+    size_t used = used_.load(std::memory_order_relaxed);
+    do {
+      if (bytes > limit_ || used > limit_ - bytes) return false;
+    } while (!used_.compare_exchange_weak(used, used + bytes, std::memory_order_relaxed));
+    return true;
+  }
+  void Release(size_t bytes) { used_.fetch_sub(bytes, std::memory_order_relaxed); }
+  size_t used() const { return used_.load(std::memory_order_relaxed); }
+
+ private:
+  const size_t limit_;
+  std::atomic<size_t> used_{0};
+};
+
 // What every session needs; owned by the server and outliving every session.
 struct SessionContext {
   const Router& router;
   const ServerOptions& options;
   Metrics& metrics;
   const std::atomic<bool>& draining;
+  // Null: bodies are limited per request only.
+  BodyBudget* bodies = nullptr;
+  // Null: sessions are not tracked (no drain of idle sessions, no eviction).
+  SessionRegistry* registry = nullptr;
 };
 
 class SessionBase {
@@ -60,30 +96,90 @@ class SessionBase {
   // Asks the session to finish: closes it now if idle, else after the current response.
   // Thread-safe.
   virtual void Stop() = 0;
+  // Closes the connection at once, whatever it is doing (to make room for a new one).
+  // Thread-safe.
+  virtual void Evict() = 0;
 };
 
-// The live sessions, so that a drain can stop idle ones. Thread-safe.
+// The live sessions, by phase, in the order they were accepted: so that a drain can stop them
+// all, and so that, at the connection limit, the server can close the oldest connection that
+// has not completed a request (pre-handshake first) instead of refusing a new one. A client
+// that opens connections and sends nothing, or half a request, then cannot lock out the API
+// server, whose connections complete requests. Thread-safe; every operation is O(1) but
+// StopAll.
 class SessionRegistry {
  public:
-  void Add(const std::shared_ptr<SessionBase>& session) {
+  enum class Phase : uint8_t { kHandshake, kAwaitingRequest, kServed, kGone };
+  struct Handle;
+  struct Entry {
+    std::weak_ptr<SessionBase> session;
+    Handle* handle;
+  };
+  // A session's place in the registry; owned by the session, changed only by the registry.
+  struct Handle {
+    Phase phase = Phase::kGone;
+    std::list<Entry>::iterator it;
+  };
+
+  void Add(const std::shared_ptr<SessionBase>& session, Phase phase, Handle& handle) {
     std::lock_guard lock(mu_);
-    std::erase_if(sessions_, [](const auto& w) { return w.expired(); });
-    sessions_.push_back(session);
+    List& list = lists_[static_cast<size_t>(phase)];
+    list.push_back(Entry{session, &handle});
+    handle.phase = phase;
+    handle.it = std::prev(list.end());
+  }
+  // Moves a session to a later phase (no-op once it is gone or already there).
+  void Advance(Handle& handle, Phase to) {
+    std::lock_guard lock(mu_);
+    if (handle.phase == Phase::kGone || handle.phase == to) return;
+    List& from = lists_[static_cast<size_t>(handle.phase)];
+    List& into = lists_[static_cast<size_t>(to)];
+    into.splice(into.end(), from, handle.it);
+    handle.phase = to;
+  }
+  void Remove(Handle& handle) {
+    std::lock_guard lock(mu_);
+    if (handle.phase == Phase::kGone) return;
+    lists_[static_cast<size_t>(handle.phase)].erase(handle.it);
+    handle.phase = Phase::kGone;
+  }
+  // The oldest session still in its handshake, else the oldest that has not completed a
+  // request, taken out of the registry; null when every session has completed one.
+  std::shared_ptr<SessionBase> TakeEvictable() {
+    std::lock_guard lock(mu_);
+    for (Phase phase : {Phase::kHandshake, Phase::kAwaitingRequest}) {
+      List& list = lists_[static_cast<size_t>(phase)];
+      while (!list.empty()) {
+        Entry entry = list.front();
+        list.pop_front();
+        entry.handle->phase = Phase::kGone;
+        // Expired: its destructor waits for this lock and will find it gone.
+        if (std::shared_ptr<SessionBase> session = entry.session.lock()) return session;
+      }
+    }
+    return nullptr;
   }
   void StopAll() {
-    std::vector<std::weak_ptr<SessionBase>> sessions;
+    std::vector<std::shared_ptr<SessionBase>> sessions;
     {
       std::lock_guard lock(mu_);
-      sessions.swap(sessions_);
+      for (const List& list : lists_) {
+        for (const Entry& entry : list) {
+          if (auto s = entry.session.lock()) sessions.push_back(std::move(s));
+        }
+      }
     }
-    for (auto& weak : sessions) {
-      if (auto s = weak.lock()) s->Stop();
-    }
+    for (auto& s : sessions) s->Stop();
+  }
+  size_t size(Phase phase) const {
+    std::lock_guard lock(mu_);
+    return lists_[static_cast<size_t>(phase)].size();
   }
 
  private:
-  std::mutex mu_;
-  std::vector<std::weak_ptr<SessionBase>> sessions_;
+  using List = std::list<Entry>;
+  mutable std::mutex mu_;
+  std::array<List, 3> lists_;  // by Phase, oldest first
 };
 
 // Writes an HTTP/1.x response (status line, Content-Type, Content-Length, Connection when it
@@ -127,13 +223,23 @@ class HttpSession : public SessionBase,
       : context_(context), stream_(std::forward<Args>(args)...) {
     context_.metrics.ConnectionOpened();
   }
-  ~HttpSession() override { context_.metrics.ConnectionClosed(); }
+  ~HttpSession() override {
+    ReleaseBody();
+    if (context_.registry != nullptr) context_.registry->Remove(handle_);
+    context_.metrics.ConnectionClosed();
+  }
 
   HttpSession(const HttpSession&) = delete;
   HttpSession& operator=(const HttpSession&) = delete;
 
   // Starts the session on the stream's executor.
   void Run() {
+    if (context_.registry != nullptr) {
+      context_.registry->Add(this->shared_from_this(),
+                             kSsl ? SessionRegistry::Phase::kHandshake
+                                  : SessionRegistry::Phase::kAwaitingRequest,
+                             handle_);
+    }
     net::dispatch(stream_.get_executor(), [self = this->shared_from_this()] {
       if constexpr (kSsl) {
         self->DoHandshake();
@@ -150,12 +256,28 @@ class HttpSession : public SessionBase,
     });
   }
 
+  void Evict() override {
+    net::post(stream_.get_executor(), [self = this->shared_from_this()] {
+      self->stopping_ = true;
+      beast::error_code ignored;
+      if constexpr (kSsl) {
+        beast::get_lowest_layer(self->stream_).socket().close(ignored);
+      } else {
+        self->stream_.close();
+      }
+    });
+  }
+
   Stream& stream() { return stream_; }
   // Keeps `resource` (the session's TLS context) alive as long as the session.
   void Hold(std::shared_ptr<const void> resource) { held_ = std::move(resource); }
 
  private:
   static constexpr bool kSsl = IsSslStream<Stream>::value;
+
+  void Advance(SessionRegistry::Phase phase) {
+    if (context_.registry != nullptr) context_.registry->Advance(handle_, phase);
+  }
 
   void ExpireAfter(std::chrono::milliseconds timeout) {
     if constexpr (kSsl) beast::get_lowest_layer(stream_).expires_after(timeout);
@@ -177,9 +299,10 @@ class HttpSession : public SessionBase,
   }
   void OnHandshake(beast::error_code ec) {
     if (ec) {
-      context_.metrics.HandshakeFailed();
+      if (!stopping_) context_.metrics.HandshakeFailed();
       return;  // the stream closes as the session goes away
     }
+    Advance(SessionRegistry::Phase::kAwaitingRequest);
     WaitForRequest();
   }
 
@@ -199,15 +322,45 @@ class HttpSession : public SessionBase,
                             });
   }
 
+  // The header first, then (once its body fits the shared budget) the body; the read
+  // timeout covers both.
   void ReadRequest() {
     parser_.emplace();
     parser_->header_limit(static_cast<uint32_t>(context_.options.max_header_bytes));
     parser_->body_limit(context_.options.handler.max_body_bytes);
     ExpireAfter(context_.options.read_timeout);
+    http::async_read_header(stream_, buffer_, *parser_,
+                            [self = this->shared_from_this()](beast::error_code ec, size_t) {
+                              self->OnHeader(ec);
+                            });
+  }
+
+  void OnHeader(beast::error_code header_ec) {
+    if (header_ec) return OnRead(header_ec);
+    if (!ReserveBody()) {
+      context_.metrics.BodyRefused();
+      return Respond(PlainText(503, "server busy: too many request bodies in flight\n"), false);
+    }
     http::async_read(stream_, buffer_, *parser_,
                      [self = this->shared_from_this()](beast::error_code ec, size_t) {
                        self->OnRead(ec);
                      });
+  }
+
+  // What the body may take: its declared length (capped by the parser's limit, which
+  // refuses more), or the limit when it is chunked.
+  bool ReserveBody() {
+    if (context_.bodies == nullptr || parser_->is_done()) return true;
+    const size_t limit = context_.options.handler.max_body_bytes;
+    const boost::optional<uint64_t> length = parser_->content_length();
+    const size_t bytes = length ? static_cast<size_t>(std::min<uint64_t>(*length, limit)) : limit;
+    if (!context_.bodies->TryReserve(bytes)) return false;
+    reserved_body_ = bytes;
+    return true;
+  }
+  void ReleaseBody() {
+    if (context_.bodies != nullptr && reserved_body_ != 0) context_.bodies->Release(reserved_body_);
+    reserved_body_ = 0;
   }
 
   void OnRead(beast::error_code ec) {
@@ -239,6 +392,9 @@ class HttpSession : public SessionBase,
   void Respond(RouterResponse r, bool keep_alive) {
     keep_alive = keep_alive && !stopping_ && !context_.draining.load();
     const unsigned version = parser_ && parser_->is_header_done() ? parser_->get().version() : 11;
+    // The request has been handled: its body goes now, not when the next request starts.
+    if (parser_) std::string().swap(parser_->get().body());
+    ReleaseBody();
     WriteResponse(r, version == 10 ? 10 : 11, keep_alive, response_);
     // Beyond a typical answer's size the buffer goes, rather than staying with an idle
     // connection.
@@ -249,6 +405,8 @@ class HttpSession : public SessionBase,
                                                                             size_t) {
                        if (shrink) std::string().swap(self->response_);
                        if (ec || !keep_alive) return self->Close();
+                       // A completed request: no longer the first to make room at the limit.
+                       self->Advance(SessionRegistry::Phase::kServed);
                        self->WaitForRequest();
                      });
   }
@@ -277,6 +435,8 @@ class HttpSession : public SessionBase,
   std::optional<http::request_parser<http::string_body>> parser_;
   std::string response_;  // the response in flight: head and body, one write
   std::shared_ptr<const void> held_;
+  size_t reserved_body_ = 0;  // held in context_.bodies for the request being read or handled
+  SessionRegistry::Handle handle_;  // changed by context_.registry only
   bool idle_ = false;
   bool stopping_ = false;
 };

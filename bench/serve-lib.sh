@@ -1,0 +1,27 @@
+# Sourced by the webhook benchmarks (bash): minting certificates and starting `draguard serve`
+# as the manifests run it. Expects $repo and $work to be set.
+
+# bench_certs: a CA and serving pair for 127.0.0.1 in $work/certs; sets curl_args.
+bench_certs() {
+  "$repo/certs/mint-certs.sh" --out "$work/certs" --san 127.0.0.1 >/dev/null 2>&1
+  curl_args=(-sS --max-time 10 --cacert "$work/certs/ca.crt")
+}
+
+# bench_serve DRAGUARD PORT [flags...]: starts serve on 127.0.0.1:PORT with two I/O threads and
+# the allocator settings of manifests/deployment.yaml, logging to $work/draguard-PORT.log;
+# sets serve_pid and waits for /readyz (returns 1, printing the log, when it never comes).
+bench_serve() {
+  local draguard="$1" port="$2"
+  shift 2
+  MALLOC_ARENA_MAX=2 GLIBC_TUNABLES=glibc.malloc.tcache_count=128 "$draguard" serve \
+    --listen "127.0.0.1:$port" --threads 2 \
+    --tls-cert-file "$work/certs/tls.crt" --tls-private-key-file "$work/certs/tls.key" "$@" \
+    >"$work/draguard-$port.log" 2>&1 &
+  serve_pid=$!
+  for _ in $(seq 1 300); do
+    curl "${curl_args[@]}" -fo /dev/null "https://127.0.0.1:$port/readyz" 2>/dev/null && return 0
+    sleep 0.1
+  done
+  cat "$work/draguard-$port.log" >&2
+  return 1
+}

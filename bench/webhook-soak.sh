@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Webhook soak (issue 17 item 3): `draguard serve` for SECONDS (default 600) at about half its
+# maximum rate, every request a spec never seen before (bench/webhook-memory.sh's stream),
+# with an inventory of 8,000 devices whose slices are rewritten every few seconds and a
+# serving certificate rotated every minute. Passes when no request failed and RSS and open
+# file descriptors are flat: the last minute's averages within 5% of the first minute's.
+#
+#   bench/webhook-soak.sh path/to/release/draguard [seconds=600]
+#
+# Needs wrk, openssl, curl (scripts/install-deps --bench). Port 18448. Loopback only, bounded.
+set -euo pipefail
+
+draguard="${1:?usage: bench/webhook-soak.sh path/to/draguard [seconds]}"
+seconds="${2:-600}"
+connections=8
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+work="$(mktemp -d -t draguard-soak.XXXXXX)"
+port=18448
+serve_pid=""
+helpers=()
+cleanup() {
+  for h in "${helpers[@]}"; do kill "$h" 2>/dev/null || true; done
+  [[ -n "$serve_pid" ]] && kill -TERM "$serve_pid" 2>/dev/null && wait "$serve_pid" 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+for tool in wrk openssl curl; do
+  command -v "$tool" >/dev/null || { echo "webhook-soak: $tool not found" >&2; exit 2; }
+done
+
+source "$repo/bench/serve-lib.sh"
+bench_certs
+"$repo/bench/fleet-inventory.sh" "$work/inventory" 1000 8 0
+bench_serve "$draguard" "$port" --inventory "$work/inventory" --inventory-poll-interval 1s
+
+# The stream of never-seen specs (bench/distinct-specs.lua): first at full rate for 10 s to
+# find the maximum, then paced at half of it.
+export DRAGUARD_REVIEW="$repo/bench/webhook-review.json"
+max=$(wrk -t2 -c"$connections" -d10s -s "$repo/bench/distinct-specs.lua" \
+  "https://127.0.0.1:$port/validate" | awk '/^Requests\/sec:/ {print int($2)}')
+delay=$(( connections * 1000 * 2 / (max > 0 ? max : 1) ))
+echo "webhook-soak: maximum $max req/s; pacing each of $connections connections at ${delay} ms"
+
+# The inventory changes every 3 s: one node file is rewritten with a new slice generation.
+( g=1; while true; do
+    sleep 3; g=$((g + 1))
+    f="$work/inventory/nodes-$(printf %02d $((g % 10))).yaml"
+    sed -i "s/generation: [0-9]*/generation: $g/" "$f"
+  done ) &
+helpers+=($!)
+# The certificate is rotated every minute (same CA: clients keep verifying).
+( while true; do
+    sleep 60
+    "$repo/certs/mint-certs.sh" --out "$work/certs" --san 127.0.0.1 --reuse-ca >/dev/null 2>&1
+  done ) &
+helpers+=($!)
+
+DRAGUARD_DELAY_MS="$delay" wrk -t2 -c"$connections" -d"${seconds}s" --latency \
+  -s "$repo/bench/distinct-specs.lua" \
+  "https://127.0.0.1:$port/validate" >"$work/wrk.out" &
+wrk_pid=$!
+rss=() fds=()
+while kill -0 "$wrk_pid" 2>/dev/null; do
+  sleep 10
+  rss+=("$(awk '/^VmRSS:/ {print $2}' "/proc/$serve_pid/status")")
+  fds+=("$(ls "/proc/$serve_pid/fd" | wc -l)")
+done
+wait "$wrk_pid"
+cat "$work/wrk.out"
+avg() { local n=0 s=0; for v in "$@"; do s=$((s + v)); n=$((n + 1)); done; echo $((n ? s / n : 0)); }
+first_rss=$(avg "${rss[@]:0:6}") last_rss=$(avg "${rss[@]: -6}")
+first_fds=$(avg "${fds[@]:0:6}") last_fds=$(avg "${fds[@]: -6}")
+failed=$(awk '/Non-2xx/ {n += $NF} /Socket errors/ {gsub(",", ""); n += $4 + $6 + $8 + $10} END {print n + 0}' "$work/wrk.out")
+reloads=$(curl "${curl_args[@]}" "https://127.0.0.1:$port/metrics" |
+  awk '/^draguard_certificate_reloads_total\{result="success"\}/ {print $2}')
+echo "failed requests: $failed; certificate reloads: $reloads"
+echo "RSS first/last minute (KiB): $first_rss / $last_rss; open fds: $first_fds / $last_fds"
+verdict=pass
+[[ "$failed" -eq 0 ]] || verdict=fail
+(( last_rss * 100 <= first_rss * 105 )) || verdict=fail
+(( last_fds * 100 <= first_fds * 105 + 100 )) || verdict=fail
+echo "soak: $verdict"
+[[ "$verdict" == pass ]]

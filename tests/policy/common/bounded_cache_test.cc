@@ -1,0 +1,148 @@
+// BoundedCache against an obvious reference (a vector in recency order, scanned linearly),
+// over random operations; the limits after every step; ConcurrentCache under threads.
+#include "policy/common/bounded_cache.h"
+
+#include <algorithm>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "gtest/gtest.h"
+
+namespace draguard {
+namespace {
+
+// The same contract, written the slow and obvious way.
+class ReferenceCache {
+ public:
+  explicit ReferenceCache(CacheLimits limits) : limits_(limits) {}
+
+  const int* Find(const std::string& key) {
+    auto it = Locate(key);
+    if (it == entries_.end()) return nullptr;
+    std::rotate(entries_.begin(), it, it + 1);  // to the front: most recent
+    return &entries_.front().value;
+  }
+  bool Insert(const std::string& key, int value, size_t value_bytes) {
+    const size_t bytes = kCacheEntryOverheadBytes + key.size() + value_bytes;
+    if (limits_.max_entries == 0 || bytes > limits_.max_bytes) return false;
+    if (auto it = Locate(key); it != entries_.end()) entries_.erase(it);
+    entries_.insert(entries_.begin(), Entry{key, value, bytes});
+    while (entries_.size() > limits_.max_entries || Bytes() > limits_.max_bytes) {
+      entries_.pop_back();
+    }
+    return true;
+  }
+  size_t Bytes() const {
+    size_t total = 0;
+    for (const Entry& e : entries_) total += e.bytes;
+    return total;
+  }
+  size_t size() const { return entries_.size(); }
+
+ private:
+  struct Entry {
+    std::string key;
+    int value;
+    size_t bytes;
+  };
+  std::vector<Entry>::iterator Locate(const std::string& key) {
+    return std::find_if(entries_.begin(), entries_.end(),
+                        [&](const Entry& e) { return e.key == key; });
+  }
+  CacheLimits limits_;
+  std::vector<Entry> entries_;
+};
+
+struct LimitsCase {
+  const char* name;
+  CacheLimits limits;
+};
+
+class BoundedCacheTest : public ::testing::TestWithParam<LimitsCase> {};
+
+TEST_P(BoundedCacheTest, AgreesWithTheReferenceAndKeepsItsLimits) {
+  const CacheLimits limits = GetParam().limits;
+  BoundedCache<int> cache(limits);
+  ReferenceCache reference(limits);
+  std::mt19937 random(12345);
+  for (int step = 0; step < 20000; ++step) {
+    // Few keys, so that hits, replacements and evictions all happen; long keys sometimes.
+    const std::string key =
+        "k" + std::to_string(random() % 40) + std::string(random() % 7 == 0 ? 300 : 0, 'x');
+    if (random() % 3 == 0) {
+      const size_t value_bytes = random() % 5 == 0 ? random() % 20000 : random() % 500;
+      const int value = step;
+      EXPECT_EQ(cache.Insert(key, value, value_bytes), reference.Insert(key, value, value_bytes))
+          << "step " << step;
+    } else {
+      const int* want = reference.Find(key);
+      const int* got = cache.Find(key);
+      ASSERT_EQ(got == nullptr, want == nullptr) << "step " << step << " key " << key.size();
+      if (got != nullptr) {
+        EXPECT_EQ(*got, *want);
+      }
+    }
+    const CacheStats stats = cache.stats();
+    ASSERT_EQ(stats.entries, reference.size()) << "step " << step;
+    ASSERT_EQ(stats.bytes, reference.Bytes()) << "step " << step;
+    ASSERT_LE(stats.entries, limits.max_entries);
+    ASSERT_LE(stats.bytes, limits.max_bytes);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Limits, BoundedCacheTest,
+    ::testing::Values(LimitsCase{"ByEntries", {.max_entries = 8, .max_bytes = 1 << 30}},
+                      LimitsCase{"ByBytes", {.max_entries = 1000, .max_bytes = 16 * 1024}},
+                      LimitsCase{"Both", {.max_entries = 12, .max_bytes = 8 * 1024}},
+                      LimitsCase{"OneEntry", {.max_entries = 1, .max_bytes = 1 << 20}},
+                      LimitsCase{"Off", {.max_entries = 0, .max_bytes = 1 << 20}}),
+    [](const auto& param_info) { return std::string(param_info.param.name); });
+
+TEST(BoundedCacheStatsTest, CountsHitsMissesEvictionsAndRefusals) {
+  BoundedCache<int> cache({.max_entries = 2, .max_bytes = 4096});
+  EXPECT_EQ(cache.Find("a"), nullptr);
+  EXPECT_TRUE(cache.Insert("a", 1, 10));
+  EXPECT_TRUE(cache.Insert("b", 2, 10));
+  ASSERT_NE(cache.Find("a"), nullptr);  // a is now the most recent
+  EXPECT_TRUE(cache.Insert("c", 3, 10));  // evicts b
+  EXPECT_EQ(cache.Peek("b"), nullptr);
+  EXPECT_NE(cache.Peek("a"), nullptr);
+  EXPECT_FALSE(cache.Insert("huge", 4, 5000));  // alone over max_bytes: refused
+  EXPECT_TRUE(cache.Insert("a", 5, 10));        // a replacement evicts nothing
+  const CacheStats stats = cache.stats();
+  EXPECT_EQ(stats.hits, 1u);
+  EXPECT_EQ(stats.misses, 1u);  // Peek does not count
+  EXPECT_EQ(stats.evictions, 1u);
+  EXPECT_EQ(stats.too_large, 1u);
+  EXPECT_EQ(stats.entries, 2u);
+  EXPECT_EQ(*cache.Find("a"), 5);
+}
+
+TEST(ConcurrentCacheTest, ThreadsShareValuesThatOutliveEviction) {
+  ConcurrentCache<std::string> cache({.max_entries = 16, .max_bytes = 1 << 20});
+  std::shared_ptr<const std::string> kept =
+      cache.FindOrMake("first", [] { return std::make_shared<const std::string>("v"); },
+                       [](const std::string& s) { return s.size(); });
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&cache, t] {
+      for (int i = 0; i < 2000; ++i) {
+        const std::string key = std::to_string((i * 7 + t) % 64);
+        std::shared_ptr<const std::string> v = cache.FindOrMake(
+            key, [&] { return std::make_shared<const std::string>(key); },
+            [](const std::string& s) { return s.size(); });
+        ASSERT_EQ(*v, key);
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(*kept, "v") << "a value handed out stays valid after its entry is evicted";
+  EXPECT_LE(cache.size(), 16u);
+  EXPECT_GT(cache.stats().evictions, 0u);
+}
+
+}  // namespace
+}  // namespace draguard
