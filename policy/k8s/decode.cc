@@ -12,9 +12,11 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "policy/k8s/decode_internal.h"
 #include "policy/k8s/field_reader.h"
+#include "policy/k8s/yaml_lines.h"
 
 namespace draguard::k8s {
 namespace {
@@ -47,26 +49,6 @@ bool IsIdentChar(char c) {
   return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
 }
 
-size_t IndentOf(std::string_view line) {
-  size_t n = 0;
-  while (n < line.size() && line[n] == ' ') ++n;
-  return n;
-}
-
-// Whether a line opens a block scalar: it ends (before any comment) with `|` or `>` and
-// optional indicators, after a key or a sequence dash.
-bool OpensBlockScalar(std::string_view line) {
-  if (size_t hash = line.find(" #"); hash != std::string_view::npos) line = line.substr(0, hash);
-  while (!line.empty() && (line.back() == ' ' || line.back() == '\r')) line.remove_suffix(1);
-  while (!line.empty() && (line.back() == '-' || line.back() == '+' ||
-                           (line.back() >= '1' && line.back() <= '9'))) {
-    line.remove_suffix(1);
-  }
-  if (line.empty() || (line.back() != '|' && line.back() != '>')) return false;
-  line.remove_suffix(1);
-  return line.empty() || line.ends_with(": ") || line.ends_with("- ") || line.ends_with(":");
-}
-
 // Whether `line` holds `{{` or (unless `braces_only`) `${NAME` or `@@NAME@@`; sets *column
 // to where.
 bool HasPlaceholder(std::string_view line, bool braces_only, size_t* column) {
@@ -89,27 +71,19 @@ bool HasPlaceholder(std::string_view line, bool braces_only, size_t* column) {
   return false;
 }
 
-// Whether the text holds template placeholders outside comment lines. Inside the content of
+// Whether the text holds template placeholders outside comments. Inside the content of
 // block scalars only Helm's `{{` counts: a rendered manifest may embed a shell script that
-// uses ${VAR}, while Helm expands `{{ }}` everywhere.
-bool LooksLikeTemplate(std::string_view text, size_t* where) {
-  size_t block_indent = std::string_view::npos;  // indentation of the line opening a block
-  for (size_t start = 0; start < text.size();) {
-    size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
-    const std::string_view line = text.substr(start, end - start);
-    const size_t indent = IndentOf(line);
-    const bool blank = line.find_first_not_of(" \t\r") == std::string_view::npos;
-    const bool in_block =
-        block_indent != std::string_view::npos && (blank || indent > block_indent);
+// uses ${VAR}, while Helm expands `{{ }}` everywhere. Sets *where to the placeholder's offset.
+bool LooksLikeTemplate(const SourceText& source, size_t* where) {
+  const std::vector<YamlLine> lines = ScanYamlLines(source);
+  for (int n = 1; n <= source.line_count(); ++n) {
+    const YamlLine& info = lines[static_cast<size_t>(n - 1)];
+    const std::string_view line = source.Line(n).substr(0, info.comment);
     size_t column = 0;
-    const bool comment = !in_block && indent < line.size() && line[indent] == '#';
-    if (!comment && HasPlaceholder(line, in_block, &column)) {
-      *where = start + column;
+    if (HasPlaceholder(line, info.block_content, &column)) {
+      *where = source.OffsetOf({n, 1}) + column;
       return true;
     }
-    if (!in_block) block_indent = OpensBlockScalar(line) ? indent : std::string_view::npos;
-    start = end + 1;
   }
   return false;
 }
@@ -141,7 +115,7 @@ class Decoder {
 
 DecodeResult Decoder::Run() {
   size_t where = 0;
-  if (options_.detect_templates && LooksLikeTemplate(source_->text(), &where)) {
+  if (options_.detect_templates && LooksLikeTemplate(*source_, &where)) {
     Diagnostic& d = result_.diagnostics.Info(
         "decode.template", FieldPath(),
         "this file is a template (Helm \"{{ }}\", envsubst \"${VAR}\" or \"@@VAR@@\"); it is "

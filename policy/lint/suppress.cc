@@ -5,20 +5,12 @@
 #include <utility>
 
 #include "policy/config/policy_config.h"
+#include "policy/k8s/yaml_lines.h"
 
 namespace draguard::lint {
 namespace {
 
 constexpr std::string_view kMarker = "draguard:ignore";
-
-// The text after `#` of the line's comment, or npos when the line has none. A `#` starts a
-// comment at the line start or after a blank, as in YAML.
-size_t CommentStart(std::string_view line) {
-  for (size_t i = 0; i < line.size(); ++i) {
-    if (line[i] == '#' && (i == 0 || line[i - 1] == ' ' || line[i - 1] == '\t')) return i + 1;
-  }
-  return std::string_view::npos;
-}
 
 std::vector<std::string> Patterns(std::string_view rest) {
   std::vector<std::string> out;
@@ -36,9 +28,11 @@ std::vector<std::string> Patterns(std::string_view rest) {
   return out;
 }
 
-bool IsBlankOrComment(std::string_view line) {
+// A line that holds nothing but blanks and a real comment (not block scalar content).
+bool IsBlankOrComment(std::string_view line, const k8s::YamlLine& info) {
+  if (info.block_content) return false;
   size_t i = line.find_first_not_of(" \t");
-  return i == std::string_view::npos || line[i] == '#';
+  return i == std::string_view::npos || i == info.comment;
 }
 
 bool Matches(const std::vector<std::string>& patterns, std::string_view code) {
@@ -53,11 +47,14 @@ bool Matches(const std::vector<std::string>& patterns, std::string_view code) {
 Suppressions Suppressions::Scan(const SourceText& source) {
   Suppressions s;
   if (source.text().find(kMarker) == std::string::npos) return s;  // the common case
+  const std::vector<k8s::YamlLine> lines = k8s::ScanYamlLines(source);
+  auto info = [&](int line) -> const k8s::YamlLine& {
+    return lines[static_cast<size_t>(line - 1)];
+  };
   for (int line = 1; line <= source.line_count(); ++line) {
     std::string_view text = source.Line(line);
-    size_t comment = CommentStart(text);
-    if (comment == std::string_view::npos) continue;
-    std::string_view body = text.substr(comment);
+    if (info(line).comment == std::string_view::npos) continue;
+    std::string_view body = text.substr(info(line).comment + 1);
     body.remove_prefix(std::min(body.find_first_not_of(" \t"), body.size()));
     if (!body.starts_with(kMarker)) continue;
     body.remove_prefix(kMarker.size());
@@ -70,9 +67,12 @@ Suppressions Suppressions::Scan(const SourceText& source) {
     std::vector<std::string> patterns = Patterns(body);
     // A comment alone on its line applies to the next line that is not blank or a comment.
     int target = line;
-    if (IsBlankOrComment(text)) {
+    if (IsBlankOrComment(text, info(line))) {
       target = line + 1;
-      while (target <= source.line_count() && IsBlankOrComment(source.Line(target))) ++target;
+      while (target <= source.line_count() &&
+             IsBlankOrComment(source.Line(target), info(target))) {
+        ++target;
+      }
     }
     auto& entry = s.by_line_[target];
     entry.insert(entry.end(), patterns.begin(), patterns.end());

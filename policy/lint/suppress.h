@@ -7,7 +7,8 @@
 //
 // Codes are separated by commas or spaces and use the rule patterns of the policy file
 // (exact code, `prefix.*`, `*`); a bare `draguard:ignore` silences every finding on the line.
-// Only comments count: the marker must follow `#` at the start of a line or after a blank.
+// Only real YAML comments count (policy/k8s/yaml_lines.h): the marker must follow a `#` that
+// opens a comment, not one inside a block or quoted scalar, where it is part of the value.
 #ifndef DRAGUARD_POLICY_LINT_SUPPRESS_H_
 #define DRAGUARD_POLICY_LINT_SUPPRESS_H_
 

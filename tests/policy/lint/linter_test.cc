@@ -157,6 +157,18 @@ TEST(LinterTest, InlineCommentSilencesOnlyItsCodeOnItsLine) {
               ::testing::ElementsAre("claim.request.count.invalid"));
 }
 
+// Issue 19 item 1: a marker inside a block scalar is part of the CEL expression (here it
+// breaks it); it must not hide the errors it causes. Two errors, as cel-go reports them: the
+// lexer's at '#', the parser's at the word after it.
+TEST(LinterTest, MarkerInsideBlockScalarSilencesNothing) {
+  constexpr char kClass[] =
+      "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n  name: gpu\nspec:\n"
+      "  selectors:\n  - cel:\n      expression: |\n"
+      "        device.driver == \"gpu.nvidia.com\" # draguard:ignore\n";
+  EXPECT_THAT(Codes(LintSources({SourceText("a.yaml", kClass)}, {})),
+              ::testing::ElementsAre("cel.syntax-error", "cel.syntax-error"));
+}
+
 TEST(LinterTest, PolicyRulesAndExemptNamespaces) {
   char text[512];
   std::snprintf(text, sizeof text, kNegativeCount, "");
