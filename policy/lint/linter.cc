@@ -123,7 +123,7 @@ void ApplyUserDecisions(const std::vector<SourceText>& sources, const LintOption
     });
   }
   config::PolicyConfig policy = options.policy;
-  policy.warnings_as_errors = policy.warnings_as_errors || options.warnings_as_errors;
+  policy.warnings_as_errors = options.warnings_as_errors.value_or(policy.warnings_as_errors);
   config::ApplyPolicy(policy, diagnostics);
 }
 

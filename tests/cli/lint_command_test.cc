@@ -120,6 +120,18 @@ INSTANTIATE_TEST_SUITE_P(
         ExitCase{.name = "warnings_as_errors",
                  .args = {"lint", "--warnings-as-errors", Example("bad/old-api-version.yaml")},
                  .code = kExitFindings},
+        // Issue 19 item 5: the flag wins over the policy file's warningsAsErrors either way.
+        ExitCase{.name = "warnings_as_errors_by_policy",
+                 .args = {"lint", "--config", Testdata("warnings-as-errors.yaml"),
+                          Example("bad/old-api-version.yaml")},
+                 .code = kExitFindings},
+        ExitCase{.name = "warnings_as_errors_false_beats_policy",
+                 .args = {"lint", "--config", Testdata("warnings-as-errors.yaml"),
+                          "--warnings-as-errors=false", Example("bad/old-api-version.yaml")},
+                 .code = kExitOk},
+        ExitCase{.name = "warnings_as_errors_flag_true",
+                 .args = {"lint", "--warnings-as-errors=true", Example("bad/old-api-version.yaml")},
+                 .code = kExitFindings},
         // --namespace-labels wins over the unlabelled Namespace object among the inputs.
         ExitCase{.name = "namespace_labels_flag",
                  .args = {"lint", "--namespace-labels",

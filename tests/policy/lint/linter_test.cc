@@ -137,6 +137,20 @@ TEST(LinterTest, WarningsAsErrors) {
   EXPECT_EQ(report->Summary().errors, 2u);
 }
 
+// Issue 19 item 5: an explicit false (--warnings-as-errors=false) wins over the policy file.
+TEST(LinterTest, ExplicitWarningsAsErrorsFalseWinsOverPolicy) {
+  LintOptions options;
+  options.policy.warnings_as_errors = true;
+  StatusOr<LintReport> by_policy = Lint({{Input("pod-refs.yaml")}}, options);
+  ASSERT_TRUE(by_policy.ok());
+  EXPECT_EQ(by_policy->Summary().warnings, 0u);
+  options.warnings_as_errors = false;
+  StatusOr<LintReport> report = Lint({{Input("pod-refs.yaml")}}, options);
+  ASSERT_TRUE(report.ok());
+  EXPECT_EQ(report->Summary().warnings, 1u);
+  EXPECT_EQ(report->Summary().errors, 1u);
+}
+
 constexpr char kNegativeCount[] =
     "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata:\n  name: c\n"
     "  namespace: ml\nspec:\n  devices:\n    requests:\n    - name: gpu\n      exactly:\n"
