@@ -1,12 +1,14 @@
 // Decode(): template detection, parsing, `kind: List` expansion, API-version triage and
 // dispatch to the per-kind decoders; every diagnostic leaves located.
 //
-// Version policy (k8s-validation.md §1.1, §9, §12; Kubernetes 1.34/1.35): resource.k8s.io/v1
-// is served by default; v1beta1 (deprecated since 1.33) and v1beta2 are decoded and converted
-// but draw a warning because they must be enabled with --runtime-config; v1alpha1-3 of the
-// core kinds were removed and are not decoded; classic-DRA kinds (ResourceClass, ...) were
-// removed with v1alpha2; DeviceTaintRule is only served as v1alpha3 behind a feature gate
-// in 1.34/1.35 (v1beta2 and v1 forms, from later releases, are decoded with a warning).
+// Version policy (Kubernetes 1.34/1.35): what the API server of the chosen release can never
+// serve is an error, what a cluster may enable is a warning. resource.k8s.io/v1 is served by
+// default; v1beta1 (deprecated since 1.33) and v1beta2 are decoded and converted but draw a
+// warning because they must be enabled with --runtime-config; v1alpha1-3 of the core kinds
+// were removed (no --runtime-config brings them back: an error, not decoded); classic-DRA
+// kinds (ResourceClass, ...) were removed with v1alpha2 (an error); DeviceTaintRule is only
+// served as v1alpha3 behind a feature gate in 1.34/1.35 (a warning; the gate is checked in
+// validation), and its v1beta2 and v1 forms, from later releases, are errors but decoded.
 #include "policy/k8s/decode.h"
 
 #include <string>
@@ -218,11 +220,12 @@ bool Decoder::DecodeResource(const DocNode& root, std::string_view version,
   Diagnostics& diags = *ctx.diagnostics;
   const FieldPath api_path("apiVersion");
   if (Contains(kClassicKinds, kind)) {
-    diags.Warning("decode.classic-dra", FieldPath("kind"),
-                  std::string(kind) + " belongs to classic DRA (resource.k8s.io/v1alpha1-2), "
-                  "which was removed in Kubernetes 1.31; it was not checked",
-                  "use structured parameters: a DeviceClass with CEL selectors and "
-                  "ResourceClaims in resource.k8s.io/v1");
+    diags.Error("decode.classic-dra", FieldPath("kind"),
+                std::string(kind) + " belongs to classic DRA (resource.k8s.io/v1alpha1-2), "
+                "which was removed in Kubernetes 1.31; the API server rejects it and it was "
+                "not checked",
+                "use structured parameters: a DeviceClass with CEL selectors and "
+                "ResourceClaims in resource.k8s.io/v1");
     return false;
   }
   if (kind == "DeviceTaintRule") {
@@ -234,15 +237,16 @@ bool Decoder::DecodeResource(const DocNode& root, std::string_view version,
     } else if (version == "v1beta2" || version == "v1") {
       // Added to v1beta2 in Kubernetes 1.36 (kubernetes/kubernetes#137170) and to v1 at GA;
       // same shape as the 1.35 v1alpha3 type.
-      diags.Warning("decode.api-version.not-served", api_path,
-                    "DeviceTaintRule " + std::string(version) + " is not served by Kubernetes "
-                    "1.34 or 1.35, which only serve resource.k8s.io/v1alpha3",
-                    "apiVersion: resource.k8s.io/v1alpha3 for a 1.35 cluster");
+      diags.Error("decode.api-version.not-served", api_path,
+                  "DeviceTaintRule " + std::string(version) + " is not served by Kubernetes "
+                  "1.34 or 1.35, which only serve resource.k8s.io/v1alpha3; the API server "
+                  "rejects it",
+                  "apiVersion: resource.k8s.io/v1alpha3 for a 1.35 cluster");
     } else {
-      diags.Warning("decode.api-version.unknown", api_path,
-                    "resource.k8s.io/" + std::string(version) + " does not serve "
-                    "DeviceTaintRule; it was not checked",
-                    "apiVersion: resource.k8s.io/v1alpha3");
+      diags.Error("decode.api-version.unknown", api_path,
+                  "resource.k8s.io/" + std::string(version) + " does not serve "
+                  "DeviceTaintRule; it was not checked",
+                  "apiVersion: resource.k8s.io/v1alpha3");
       return false;
     }
     DeviceTaintRule rule = internal::DecodeDeviceTaintRule(root, ctx);
@@ -264,11 +268,12 @@ bool Decoder::DecodeResource(const DocNode& root, std::string_view version,
     return false;
   }
   if (version.starts_with("v1alpha")) {
-    diags.Warning("decode.api-version.removed", api_path,
-                  "resource.k8s.io/" + std::string(version) + " " + std::string(kind) +
-                      " is no longer served (v1alpha1-3 were removed by Kubernetes 1.34); the "
-                      "API server rejects it and it was not checked",
-                  "apiVersion: resource.k8s.io/v1 (requests need the \"exactly:\" form)");
+    diags.Error("decode.api-version.removed", api_path,
+                "resource.k8s.io/" + std::string(version) + " " + std::string(kind) +
+                    " is no longer served (v1alpha1-3 were removed by Kubernetes 1.34, and no "
+                    "--runtime-config brings them back); the API server rejects it and it was "
+                    "not checked",
+                "apiVersion: resource.k8s.io/v1 (requests need the \"exactly:\" form)");
     return false;
   }
   if (version == "v1beta1") {

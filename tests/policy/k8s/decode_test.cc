@@ -270,6 +270,55 @@ spec:
                  .objects = 0}),
     [](const testing::TestParamInfo<DiagCase>& param) { return param.param.name; });
 
+// --- severity of API-version findings: what the chosen release can never serve is an error,
+// what a cluster may enable with --runtime-config is a warning (issue 19 item 3) ---
+
+struct VersionCase {
+  std::string name;
+  std::string yaml;
+  std::string code;
+  Severity severity;
+};
+
+class ApiVersionSeverityTest : public testing::TestWithParam<VersionCase> {};
+
+TEST_P(ApiVersionSeverityTest, FollowsWhatTheReleaseServes) {
+  DecodeResult r = DecodeText(GetParam().yaml);
+  ASSERT_FALSE(r.diagnostics.empty());
+  EXPECT_EQ(r.diagnostics.items()[0].code, GetParam().code);
+  EXPECT_EQ(r.diagnostics.items()[0].severity, GetParam().severity);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Versions, ApiVersionSeverityTest,
+    testing::Values(
+        VersionCase{"RemovedV1alpha3", "apiVersion: resource.k8s.io/v1alpha3\nkind: DeviceClass\n",
+                    "decode.api-version.removed", Severity::kError},
+        VersionCase{"RemovedV1alpha1",
+                    "apiVersion: resource.k8s.io/v1alpha1\nkind: ResourceClaim\n",
+                    "decode.api-version.removed", Severity::kError},
+        VersionCase{"ClassicDra", "apiVersion: resource.k8s.io/v1alpha2\nkind: ResourceClass\n",
+                    "decode.classic-dra", Severity::kError},
+        VersionCase{"TaintRuleFromLaterRelease",
+                    "apiVersion: resource.k8s.io/v1\nkind: DeviceTaintRule\nmetadata: {name: r}\n",
+                    "decode.api-version.not-served", Severity::kError},
+        VersionCase{"TaintRuleUnknownVersion",
+                    "apiVersion: resource.k8s.io/v1beta1\nkind: DeviceTaintRule\n",
+                    "decode.api-version.unknown", Severity::kError},
+        VersionCase{"PodSourceWrapper",
+                    "apiVersion: v1\nkind: Pod\nspec:\n  resourceClaims:\n  - name: gpu\n"
+                    "    source: {resourceClaimName: c}\n",
+                    "decode.pod.removed-source-wrapper", Severity::kError},
+        VersionCase{"BetaMayBeEnabled", "apiVersion: resource.k8s.io/v1beta2\nkind: DeviceClass\n",
+                    "decode.api-version.beta", Severity::kWarning},
+        VersionCase{"DeprecatedBetaMayBeEnabled",
+                    "apiVersion: resource.k8s.io/v1beta1\nkind: DeviceClass\n",
+                    "decode.api-version.deprecated", Severity::kWarning},
+        VersionCase{"AlphaTaintRuleMayBeEnabled",
+                    "apiVersion: resource.k8s.io/v1alpha3\nkind: DeviceTaintRule\n",
+                    "decode.api-version.alpha", Severity::kWarning}),
+    [](const testing::TestParamInfo<VersionCase>& param) { return param.param.name; });
+
 // --- model contents ---
 
 TEST(DecodeTest, DecodesV1ClaimIntoModel) {
