@@ -12,20 +12,40 @@ namespace {
 
 constexpr std::string_view kMarker = "draguard:ignore";
 
-std::vector<std::string> Patterns(std::string_view rest) {
-  std::vector<std::string> out;
-  std::string current;
-  for (char c : rest) {
-    if (c == ',' || c == ' ' || c == '\t') {
-      if (!current.empty()) out.push_back(std::move(current));
-      current.clear();
-    } else {
-      current += c;
-    }
+struct Pattern {
+  std::string text;
+  size_t offset = 0;  // in the source text, for the finding about an unknown code
+};
+
+// The codes listed in `rest`, which starts at byte `at` of the source; `*` when none is.
+std::vector<Pattern> Patterns(std::string_view rest, size_t at) {
+  std::vector<Pattern> out;
+  for (size_t i = 0; i < rest.size();) {
+    const size_t end = std::min(rest.find_first_of(", \t", i), rest.size());
+    if (end > i) out.push_back({std::string(rest.substr(i, end - i)), at + i});
+    i = end + 1;
   }
-  if (!current.empty()) out.push_back(std::move(current));
-  if (out.empty()) out.push_back("*");
+  if (out.empty()) out.push_back({"*", at});
   return out;
+}
+
+// Adds the patterns to `into`, reporting those that match no code.
+void Add(const std::vector<Pattern>& patterns, const SourceText& source,
+         std::vector<std::string>& into, std::vector<Diagnostic>& findings) {
+  for (const Pattern& p : patterns) {
+    into.push_back(p.text);
+    std::string closest;
+    if (config::MatchesKnownCode(p.text, &closest)) continue;
+    Diagnostics found;
+    Diagnostic& d = found.Warning("lint.ignore.code.unknown", FieldPath(),
+                                  "no diagnostic code matches \"" + p.text +
+                                      "\"; this draguard:ignore silences nothing for it "
+                                      "(docs/diagnostics.md lists the codes)",
+                                  closest);
+    d.file = source.name();
+    d.position = source.PositionOf(p.offset);
+    findings.push_back(std::move(d));
+  }
 }
 
 // A line that holds nothing but blanks and a real comment (not block scalar content).
@@ -58,13 +78,16 @@ Suppressions Suppressions::Scan(const SourceText& source) {
     body.remove_prefix(std::min(body.find_first_not_of(" \t"), body.size()));
     if (!body.starts_with(kMarker)) continue;
     body.remove_prefix(kMarker.size());
+    // Byte offset in the source of body[0].
+    auto at = [&](std::string_view rest) {
+      return static_cast<size_t>(rest.data() - source.text().data());
+    };
     if (body.starts_with("-file")) {
-      std::vector<std::string> p = Patterns(body.substr(5));
-      s.file_.insert(s.file_.end(), p.begin(), p.end());
+      Add(Patterns(body.substr(5), at(body.substr(5))), source, s.file_, s.findings_);
       continue;
     }
     if (!body.empty() && body.front() != ' ' && body.front() != '\t') continue;  // ignoreX
-    std::vector<std::string> patterns = Patterns(body);
+    const std::vector<Pattern> patterns = Patterns(body, at(body));
     // A comment alone on its line applies to the next line that is not blank or a comment.
     int target = line;
     if (IsBlankOrComment(text, info(line))) {
@@ -74,8 +97,7 @@ Suppressions Suppressions::Scan(const SourceText& source) {
         ++target;
       }
     }
-    auto& entry = s.by_line_[target];
-    entry.insert(entry.end(), patterns.begin(), patterns.end());
+    Add(patterns, source, s.by_line_[target], s.findings_);
   }
   return s;
 }

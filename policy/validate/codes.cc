@@ -319,6 +319,8 @@ constexpr auto kCodes = std::to_array<CodeInfo>({
     {"config.feature-gates.invalid", Severity::kError, "featureGates do not parse for the version"},
     {"config.rule.action.invalid", Severity::kError, "a rule action other than off/info/warning/error"},
     {"config.rule.code.unknown", Severity::kWarning, "a rule that matches no diagnostic code"},
+    {"lint.ignore.code.unknown", Severity::kWarning,
+     "a `# draguard:ignore` comment names no diagnostic code (it silences nothing)"},
     {"validate.too-many-diagnostics", Severity::kInfo,
      "further findings about one object were suppressed"},
     // Attribute schema checks of selectors and constraints (policy/schema, docs/schema.md).

@@ -183,6 +183,34 @@ TEST(LinterTest, MarkerInsideBlockScalarSilencesNothing) {
               ::testing::ElementsAre("cel.syntax-error", "cel.syntax-error"));
 }
 
+// Issue 19: a typo in an inline suppression is reported (as the policy file reports its
+// rules), with the closest code, and silences nothing.
+TEST(LinterTest, InlineCommentWithUnknownCodeWarns) {
+  char text[512];
+  std::snprintf(text, sizeof text, kNegativeCount,
+                "  # draguard:ignore claim.request.count.invlid");
+  LintReport report = LintSources({SourceText("a.yaml", text)}, {});
+  EXPECT_THAT(Codes(report), ::testing::UnorderedElementsAre("claim.request.count.invalid",
+                                                            "lint.ignore.code.unknown"));
+  for (const Diagnostic& d : report.diagnostics) {
+    if (d.code != "lint.ignore.code.unknown") continue;
+    EXPECT_EQ(d.severity, Severity::kWarning);
+    EXPECT_EQ(d.suggestion, "claim.request.count.invalid");
+    EXPECT_EQ(d.position, (SourcePosition{12, 38}));
+  }
+}
+
+// Issue 19: an expression cut short at the end of a `|` block at the end of the file is
+// reported on its last line, not on a line past the end.
+TEST(LinterTest, ErrorAtTheEndOfATrailingBlockStaysInTheFile) {
+  constexpr char kClass[] =
+      "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n  name: gpu\nspec:\n"
+      "  selectors:\n  - cel:\n      expression: |\n        device.driver ==\n";
+  LintReport report = LintSources({SourceText("a.yaml", kClass)}, {});
+  ASSERT_THAT(Codes(report), ::testing::ElementsAre("cel.syntax-error"));
+  EXPECT_EQ(report.diagnostics[0].position, (SourcePosition{9, 25}));
+}
+
 TEST(LinterTest, PolicyRulesAndExemptNamespaces) {
   char text[512];
   std::snprintf(text, sizeof text, kNegativeCount, "");

@@ -64,5 +64,17 @@ INSTANTIATE_TEST_SUITE_P(
              1, true}),
     [](const auto& test_info) { return test_info.param.name; });
 
+TEST(SuppressionsTest, ReportsUnknownCodesWhereTheyAre) {
+  Suppressions s = Suppressions::Scan(
+      SourceText("f.yaml", "a: 1  # draguard:ignore refs.*, claim.request.count.invlid\n"
+                           "# draguard:ignore-file nosuch.*\n"));
+  ASSERT_EQ(s.findings().size(), 2u);
+  EXPECT_EQ(s.findings()[0].code, "lint.ignore.code.unknown");
+  EXPECT_EQ(s.findings()[0].file, "f.yaml");
+  EXPECT_EQ(s.findings()[0].position, (SourcePosition{1, 33}));
+  EXPECT_EQ(s.findings()[0].suggestion, "claim.request.count.invalid");
+  EXPECT_EQ(s.findings()[1].position, (SourcePosition{2, 24}));
+}
+
 }  // namespace
 }  // namespace draguard::lint
