@@ -211,6 +211,29 @@ TEST(LinterTest, ErrorAtTheEndOfATrailingBlockStaysInTheFile) {
   EXPECT_EQ(report.diagnostics[0].position, (SourcePosition{9, 25}));
 }
 
+// Issue 19 item 17: the v1 `exactly:` under resource.k8s.io/v1beta1 is one finding, the
+// unknown field with the v1beta1 advice, not also "exactly or firstAvailable is required".
+TEST(LinterTest, ExactlyInV1beta1IsOneFinding) {
+  constexpr char kClaim[] =
+      "apiVersion: resource.k8s.io/v1beta1\nkind: ResourceClaim\nmetadata:\n  name: c\n"
+      "  namespace: ml\nspec:\n  devices:\n    requests:\n    - name: gpu\n      exactly:\n"
+      "        deviceClassName: gpu.example.com\n";
+  LintReport report = LintSources({SourceText("a.yaml", kClaim)}, {});
+  std::vector<Expected> found;
+  for (const Diagnostic& d : report.diagnostics) {
+    if (d.severity != Severity::kError) continue;
+    found.push_back({d.code, d.field, "a.yaml", d.position.line});
+  }
+  EXPECT_THAT(found, ::testing::ElementsAre(Expected{"decode.unknown-field",
+                                                     "spec.devices.requests[0].exactly",
+                                                     "a.yaml", 10}));
+  for (const Diagnostic& d : report.diagnostics) {
+    if (d.code == "decode.unknown-field") {
+      EXPECT_THAT(d.suggestion, ::testing::HasSubstr("v1beta1 has no"));
+    }
+  }
+}
+
 TEST(LinterTest, PolicyRulesAndExemptNamespaces) {
   char text[512];
   std::snprintf(text, sizeof text, kNegativeCount, "");
