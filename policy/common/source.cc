@@ -6,6 +6,9 @@ namespace draguard {
 
 SourceText::SourceText(std::string name, std::string text)
     : name_(std::move(name)), text_(std::move(text)) {
+  // A UTF-8 byte order mark is no content: yaml-cpp skips it (its positions start after it)
+  // and editors do not count it as a column, so keeping it shifted every column by 3.
+  if (text_.starts_with("\xEF\xBB\xBF")) text_.erase(0, 3);
   line_starts_.push_back(0);
   bool ascii = true;
   for (size_t i = 0; i < text_.size(); ++i) {

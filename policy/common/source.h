@@ -23,7 +23,7 @@ struct SourcePosition {
 class SourceText {
  public:
   SourceText() = default;
-  // `name` is what diagnostics print ("claim.yaml", "<stdin>", "<input>").
+  // `name` is what diagnostics print ("claim.yaml", "<stdin>"). A leading UTF-8 BOM is dropped.
   SourceText(std::string name, std::string text);
 
   const std::string& name() const { return name_; }

@@ -48,6 +48,13 @@ TEST(SourceTextTest, ClipsLongLinesAroundTheColumn) {
   EXPECT_EQ(RenderSnippet(src, {1, 3}).substr(4 + 200, 4), "...\n");
 }
 
+// Issue 19 item 9: a byte order mark is not a column.
+TEST(SourceTextTest, DropsAByteOrderMark) {
+  SourceText src("f", "\xEF\xBB\xBF" "a: 1\nbb: 2\n");
+  EXPECT_EQ(src.text(), "a: 1\nbb: 2\n");
+  EXPECT_EQ(src.PositionOf(8), (SourcePosition{2, 4}));
+}
+
 TEST(SourceTextTest, RendersCaretUnderColumn) {
   SourceText src("f", "a: 1\n\tb: x\n");
   EXPECT_EQ(RenderSnippet(src, {2, 5}), "  | \tb: x\n  | \t   ^");

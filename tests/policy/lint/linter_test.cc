@@ -211,6 +211,25 @@ TEST(LinterTest, ErrorAtTheEndOfATrailingBlockStaysInTheFile) {
   EXPECT_EQ(report.diagnostics[0].position, (SourcePosition{9, 25}));
 }
 
+// Issue 19 item 9: a UTF-8 byte order mark moves no column, in YAML or inside CEL.
+TEST(LinterTest, ByteOrderMarkMovesNoColumn) {
+  char text[512];
+  std::snprintf(text, sizeof text, kNegativeCount, "");
+  constexpr char kClass[] =
+      "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n  name: gpu\nspec:\n"
+      "  selectors:\n  - cel:\n      expression: device.drver == 'x'\n";
+  for (const std::string& input : {std::string(text), std::string(kClass)}) {
+    LintReport plain = LintSources({SourceText("a.yaml", input)}, {});
+    LintReport bom = LintSources({SourceText("a.yaml", "\xEF\xBB\xBF" + input)}, {});
+    ASSERT_EQ(plain.diagnostics.size(), bom.diagnostics.size());
+    ASSERT_FALSE(plain.diagnostics.empty());
+    for (size_t i = 0; i < plain.diagnostics.size(); ++i) {
+      EXPECT_EQ(bom.diagnostics[i].position, plain.diagnostics[i].position)
+          << plain.diagnostics[i].code;
+    }
+  }
+}
+
 // Issue 19 item 17: the v1 `exactly:` under resource.k8s.io/v1beta1 is one finding, the
 // unknown field with the v1beta1 advice, not also "exactly or firstAvailable is required".
 TEST(LinterTest, ExactlyInV1beta1IsOneFinding) {
