@@ -275,48 +275,49 @@ spec:
 
 struct VersionCase {
   std::string name;
-  std::string yaml;
+  std::string api_version;
+  std::string kind;
   std::string code;
   Severity severity;
+  std::string rest = "";  // the document after apiVersion and kind
 };
 
 class ApiVersionSeverityTest : public testing::TestWithParam<VersionCase> {};
 
 TEST_P(ApiVersionSeverityTest, FollowsWhatTheReleaseServes) {
-  DecodeResult r = DecodeText(GetParam().yaml);
+  const VersionCase& c = GetParam();
+  DecodeResult r =
+      DecodeText("apiVersion: " + c.api_version + "\nkind: " + c.kind + "\n" + c.rest);
   ASSERT_FALSE(r.diagnostics.empty());
-  EXPECT_EQ(r.diagnostics.items()[0].code, GetParam().code);
-  EXPECT_EQ(r.diagnostics.items()[0].severity, GetParam().severity);
+  EXPECT_EQ(r.diagnostics.items()[0].code, c.code);
+  EXPECT_EQ(r.diagnostics.items()[0].severity, c.severity);
 }
+
+constexpr char kResource[] = "resource.k8s.io/";
 
 INSTANTIATE_TEST_SUITE_P(
     Versions, ApiVersionSeverityTest,
     testing::Values(
-        VersionCase{"RemovedV1alpha3", "apiVersion: resource.k8s.io/v1alpha3\nkind: DeviceClass\n",
+        VersionCase{"RemovedV1alpha3", std::string(kResource) + "v1alpha3", "DeviceClass",
                     "decode.api-version.removed", Severity::kError},
-        VersionCase{"RemovedV1alpha1",
-                    "apiVersion: resource.k8s.io/v1alpha1\nkind: ResourceClaim\n",
+        VersionCase{"RemovedV1alpha1", std::string(kResource) + "v1alpha1", "ResourceClaim",
                     "decode.api-version.removed", Severity::kError},
-        VersionCase{"ClassicDra", "apiVersion: resource.k8s.io/v1alpha2\nkind: ResourceClass\n",
+        VersionCase{"ClassicDra", std::string(kResource) + "v1alpha2", "ResourceClass",
                     "decode.classic-dra", Severity::kError},
-        VersionCase{"TaintRuleFromLaterRelease",
-                    "apiVersion: resource.k8s.io/v1\nkind: DeviceTaintRule\nmetadata: {name: r}\n",
-                    "decode.api-version.not-served", Severity::kError},
-        VersionCase{"TaintRuleUnknownVersion",
-                    "apiVersion: resource.k8s.io/v1beta1\nkind: DeviceTaintRule\n",
-                    "decode.api-version.unknown", Severity::kError},
-        VersionCase{"PodSourceWrapper",
-                    "apiVersion: v1\nkind: Pod\nspec:\n  resourceClaims:\n  - name: gpu\n"
-                    "    source: {resourceClaimName: c}\n",
-                    "decode.pod.removed-source-wrapper", Severity::kError},
-        VersionCase{"BetaMayBeEnabled", "apiVersion: resource.k8s.io/v1beta2\nkind: DeviceClass\n",
+        VersionCase{"TaintRuleFromLaterRelease", std::string(kResource) + "v1", "DeviceTaintRule",
+                    "decode.api-version.not-served", Severity::kError, "metadata: {name: r}\n"},
+        VersionCase{"TaintRuleUnknownVersion", std::string(kResource) + "v1beta1",
+                    "DeviceTaintRule", "decode.api-version.unknown", Severity::kError},
+        VersionCase{"PodSourceWrapper", "v1", "Pod", "decode.pod.removed-source-wrapper",
+                    Severity::kError,
+                    "spec:\n  resourceClaims:\n  - name: gpu\n"
+                    "    source: {resourceClaimName: c}\n"},
+        VersionCase{"BetaMayBeEnabled", std::string(kResource) + "v1beta2", "DeviceClass",
                     "decode.api-version.beta", Severity::kWarning},
-        VersionCase{"DeprecatedBetaMayBeEnabled",
-                    "apiVersion: resource.k8s.io/v1beta1\nkind: DeviceClass\n",
-                    "decode.api-version.deprecated", Severity::kWarning},
-        VersionCase{"AlphaTaintRuleMayBeEnabled",
-                    "apiVersion: resource.k8s.io/v1alpha3\nkind: DeviceTaintRule\n",
-                    "decode.api-version.alpha", Severity::kWarning}),
+        VersionCase{"DeprecatedBetaMayBeEnabled", std::string(kResource) + "v1beta1",
+                    "DeviceClass", "decode.api-version.deprecated", Severity::kWarning},
+        VersionCase{"AlphaTaintRuleMayBeEnabled", std::string(kResource) + "v1alpha3",
+                    "DeviceTaintRule", "decode.api-version.alpha", Severity::kWarning}),
     [](const testing::TestParamInfo<VersionCase>& param) { return param.param.name; });
 
 // --- model contents ---
