@@ -30,6 +30,10 @@ void FlagSet::AddBool(std::string name, bool* target, std::string help) {
   flags_.push_back({std::move(name), Kind::kBool, target, "", std::move(help)});
 }
 
+void FlagSet::AddOptionalBool(std::string name, std::optional<bool>* target, std::string help) {
+  flags_.push_back({std::move(name), Kind::kOptionalBool, target, "", std::move(help)});
+}
+
 void FlagSet::AddString(std::string name, std::string* target, std::string value_name,
                         std::string help) {
   flags_.push_back({std::move(name), Kind::kString, target, std::move(value_name),
@@ -58,12 +62,16 @@ Status FlagSet::UnknownFlag(std::string_view name) const {
 }
 
 Status FlagSet::Assign(const Flag& flag, std::string_view value) {
+  bool parsed = false;
   switch (flag.kind) {
     case Kind::kBool:
-      if (!ParseBool(value, static_cast<bool*>(flag.target))) {
+    case Kind::kOptionalBool:
+      if (!ParseBool(value, &parsed)) {
         return InvalidArgumentError("invalid value \"" + std::string(value) + "\" for --" +
                                     flag.name + ": expected true or false");
       }
+      if (flag.kind == Kind::kBool) *static_cast<bool*>(flag.target) = parsed;
+      else *static_cast<std::optional<bool>*>(flag.target) = parsed;
       break;
     case Kind::kString:
       *static_cast<std::string*>(flag.target) = std::string(value);
@@ -97,8 +105,8 @@ Status FlagSet::Parse(const std::vector<std::string>& args, std::vector<std::str
     if (flag == nullptr) return UnknownFlag(name);
     if (eq != std::string_view::npos) {
       DRAGUARD_RETURN_IF_ERROR(Assign(*flag, body.substr(eq + 1)));
-    } else if (flag->kind == Kind::kBool) {
-      *static_cast<bool*>(flag->target) = true;
+    } else if (flag->kind == Kind::kBool || flag->kind == Kind::kOptionalBool) {
+      DRAGUARD_RETURN_IF_ERROR(Assign(*flag, "true"));
     } else if (i + 1 < args.size()) {
       DRAGUARD_RETURN_IF_ERROR(Assign(*flag, args[++i]));
     } else {

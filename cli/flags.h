@@ -8,6 +8,7 @@
 #define DRAGUARD_CLI_FLAGS_H_
 
 #include <chrono>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,6 +26,10 @@ class FlagSet {
   // Registers flags. Names are given without dashes. Targets must outlive Parse(); their
   // current values are the defaults shown in the help text.
   void AddBool(std::string name, bool* target, std::string help);
+  // A boolean that may also be left unset (std::nullopt until the command line names it), for
+  // flags that must win over the policy file only when given: `--flag=false` then overrides
+  // the file's `true`.
+  void AddOptionalBool(std::string name, std::optional<bool>* target, std::string help);
   void AddString(std::string name, std::string* target, std::string value_name,
                  std::string help);
   // A flag that may be repeated; every value is appended.
@@ -40,7 +45,7 @@ class FlagSet {
   std::string Help() const;
 
  private:
-  enum class Kind { kBool, kString, kList };
+  enum class Kind { kBool, kOptionalBool, kString, kList };
   struct Flag {
     std::string name;
     Kind kind;

@@ -67,8 +67,9 @@ void LintFlags::Register(FlagSet& flags) {
   cluster.Register(flags);
   flags.AddList("namespace-labels", &namespace_labels, "NS:KEY=VALUE,...",
                 "Labels of namespaces not among the inputs (admin access)");
-  flags.AddBool("warnings-as-errors", &warnings_as_errors,
-                "Report warnings as errors (exit 1 on any warning)");
+  flags.AddOptionalBool("warnings-as-errors", &warnings_as_errors,
+                        "Report warnings as errors (exit 1 on any warning); wins over the policy "
+                        "file's warningsAsErrors either way");
   flags.AddString("jobs", &jobs, "N", "Files linted in parallel; 0 = one per CPU");
   flags.AddBool("quiet", &quiet, "Print nothing when there is nothing to report; hide infos");
   flags.AddList("inventory", &inventory, "PATH",

@@ -3,6 +3,7 @@
 #ifndef DRAGUARD_CLI_LINT_FLAGS_H_
 #define DRAGUARD_CLI_LINT_FLAGS_H_
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,7 +24,7 @@ struct LintFlags {
   std::string output = "text";
   ClusterFlags cluster;                       // --kubernetes-version, --feature-gates, --config
   std::vector<std::string> namespace_labels;  // each "NS:KEY=VALUE,..."
-  bool warnings_as_errors = false;
+  std::optional<bool> warnings_as_errors;  // unset: the policy file's warningsAsErrors
   std::string jobs = "0";
   bool quiet = false;
   bool help = false;

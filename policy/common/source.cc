@@ -6,6 +6,9 @@ namespace draguard {
 
 SourceText::SourceText(std::string name, std::string text)
     : name_(std::move(name)), text_(std::move(text)) {
+  // A UTF-8 byte order mark is no content: yaml-cpp skips it (its positions start after it)
+  // and editors do not count it as a column, so keeping it shifted every column by 3.
+  if (text_.starts_with("\xEF\xBB\xBF")) text_.erase(0, 3);
   line_starts_.push_back(0);
   bool ascii = true;
   for (size_t i = 0; i < text_.size(); ++i) {
@@ -65,12 +68,48 @@ std::string_view SourceText::Line(int line) const {
   return out;
 }
 
+namespace {
+
+// Lines longer than this many code points are shown as a window around the column, so that a
+// finding in minified JSON does not echo a 5,000-character line and as many blanks before its
+// caret.
+constexpr int kSnippetWidth = 200;
+constexpr std::string_view kClipped = "...";
+
+// Byte offset in `line` of the code point at 1-based `column` (line.size() past the end).
+size_t ByteOfColumn(std::string_view line, int column) {
+  size_t i = 0;
+  for (int col = 1; col < column && i < line.size(); ++col) {
+    ++i;
+    while (i < line.size() && (static_cast<unsigned char>(line[i]) & 0xC0) == 0x80) ++i;
+  }
+  return i;
+}
+
+}  // namespace
+
 std::string RenderSnippet(const SourceText& source, SourcePosition pos) {
   if (!pos.known()) return {};
   std::string_view line = source.Line(pos.line);
   std::string out = "  | ";
-  out += line;
-  out += "\n  | ";
+  std::string caret_indent = "\n  | ";
+  const int width = static_cast<int>(CountCodePoints(line));
+  if (width > kSnippetWidth) {
+    const int first = std::clamp(pos.column - kSnippetWidth / 2, 1, width - kSnippetWidth + 1);
+    const size_t begin = ByteOfColumn(line, first);
+    const size_t end = ByteOfColumn(line, first + kSnippetWidth);
+    if (first > 1) {
+      out += kClipped;
+      caret_indent.append(kClipped.size(), ' ');
+    }
+    out += line.substr(begin, end - begin);
+    if (end < line.size()) out += kClipped;
+    line = line.substr(begin);
+    pos.column -= first - 1;
+  } else {
+    out += line;
+  }
+  out += caret_indent;
   // Keep tabs so the caret lines up under tab-indented text.
   int col = 1;
   size_t i = 0;

@@ -23,7 +23,7 @@ struct SourcePosition {
 class SourceText {
  public:
   SourceText() = default;
-  // `name` is what diagnostics print ("claim.yaml", "<stdin>", "<input>").
+  // `name` is what diagnostics print ("claim.yaml", "<stdin>"). A leading UTF-8 BOM is dropped.
   SourceText(std::string name, std::string text);
 
   const std::string& name() const { return name_; }
@@ -47,8 +47,8 @@ class SourceText {
 // Counts the code points of UTF-8 text (continuation bytes are not counted).
 size_t CountCodePoints(std::string_view text);
 
-// Renders the compiler-style excerpt for a position: the source line, then a caret under
-// the column ("  | text\n  |    ^"). Empty when the position is unknown.
+// Renders the compiler-style excerpt for a position: the source line (over 200 code points:
+// 200 around the column, "..." at the cuts), then a caret under it. Empty if pos is unknown.
 std::string RenderSnippet(const SourceText& source, SourcePosition pos);
 
 }  // namespace draguard

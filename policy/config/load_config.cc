@@ -8,7 +8,6 @@
 
 #include "policy/common/suggest.h"
 #include "policy/k8s/document.h"
-#include "policy/validate/codes.h"
 
 namespace draguard::config {
 namespace {
@@ -62,23 +61,8 @@ std::optional<RuleAction> ParseAction(std::string_view text) {
   return std::nullopt;
 }
 
-std::vector<std::string_view> KnownCodes() {
-  std::vector<std::string_view> codes;
-  for (const validate::CodeInfo& info : validate::AllCodes()) codes.push_back(info.code);
-  return codes;
-}
-
-bool IsKnownPattern(std::string_view pattern, const std::vector<std::string_view>& codes) {
-  Rule probe{std::string(pattern), RuleAction::kOff};
-  for (std::string_view code : codes) {
-    if (probe.Specificity(code) >= 0) return true;
-  }
-  return false;
-}
-
 void ReadRules(const k8s::DocNode& node, PolicyConfig& config, Reporter& report) {
   if (!ExpectKind(node, k8s::NodeKind::kMap, "rules", report)) return;
-  const std::vector<std::string_view> codes = KnownCodes();
   for (const k8s::MapEntry& entry : node.entries) {
     const std::string& pattern = entry.key.text;
     std::string field = "rules[" + pattern + "]";
@@ -93,12 +77,11 @@ void ReadRules(const k8s::DocNode& node, PolicyConfig& config, Reporter& report)
                    "the action for \"" + pattern + "\" must be off, info, warning or error");
       continue;
     }
-    if (!IsKnownPattern(pattern, codes)) {
-      std::optional<std::string> guess = ClosestMatch(pattern, codes);
+    if (std::string guess; !MatchesKnownCode(pattern, &guess)) {
       report.Warning("config.rule.code.unknown", entry.key, field,
                      "no diagnostic code matches \"" + pattern +
                          "\"; the rule has no effect (docs/diagnostics.md lists the codes)",
-                     guess ? *guess : "");
+                     guess);
     }
     config.rules.push_back(Rule{pattern, *action});
   }

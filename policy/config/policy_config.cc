@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <utility>
+#include <vector>
+
+#include "policy/common/suggest.h"
+#include "policy/validate/codes.h"
 
 namespace draguard::config {
 
@@ -27,6 +31,17 @@ int Rule::Specificity(std::string_view code) const {
   }
   // An exact code outranks every prefix, however long.
   return code == pattern ? 1'000'000 : -1;
+}
+
+bool MatchesKnownCode(std::string_view pattern, std::string* closest) {
+  const Rule probe{std::string(pattern), RuleAction::kOff};
+  std::vector<std::string_view> codes;
+  for (const validate::CodeInfo& info : validate::AllCodes()) {
+    if (probe.Specificity(info.code) >= 0) return true;
+    codes.push_back(info.code);
+  }
+  if (closest != nullptr) *closest = ClosestMatch(pattern, codes).value_or("");
+  return false;
 }
 
 const Rule* PolicyConfig::RuleFor(std::string_view code) const {

@@ -50,6 +50,11 @@ struct PolicyConfig {
   bool IsExempt(const ObjectRef& object) const;
 };
 
+// Whether `pattern` (a rule key or an inline suppression: a code, `prefix.*` or `*`) matches
+// at least one diagnostic code draguard has (policy/validate/codes.h). When it does not,
+// `*closest` (if not null) gets the nearest code, or stays empty when none is close.
+bool MatchesKnownCode(std::string_view pattern, std::string* closest);
+
 // Applies the rules and exemptions: drops diagnostics whose rule is `off` or whose object
 // is exempt, sets the severity of the others their rule names, then (warnings_as_errors)
 // turns warnings into errors. Order is kept.

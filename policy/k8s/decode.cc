@@ -1,20 +1,24 @@
 // Decode(): template detection, parsing, `kind: List` expansion, API-version triage and
 // dispatch to the per-kind decoders; every diagnostic leaves located.
 //
-// Version policy (k8s-validation.md §1.1, §9, §12; Kubernetes 1.34/1.35): resource.k8s.io/v1
-// is served by default; v1beta1 (deprecated since 1.33) and v1beta2 are decoded and converted
-// but draw a warning because they must be enabled with --runtime-config; v1alpha1-3 of the
-// core kinds were removed and are not decoded; classic-DRA kinds (ResourceClass, ...) were
-// removed with v1alpha2; DeviceTaintRule is only served as v1alpha3 behind a feature gate
-// in 1.34/1.35 (v1beta2 and v1 forms, from later releases, are decoded with a warning).
+// Version policy (Kubernetes 1.34/1.35): what the API server of the chosen release can never
+// serve is an error, what a cluster may enable is a warning. resource.k8s.io/v1 is served by
+// default; v1beta1 (deprecated since 1.33) and v1beta2 are decoded and converted but draw a
+// warning because they must be enabled with --runtime-config; v1alpha1-3 of the core kinds
+// were removed (no --runtime-config brings them back: an error, not decoded); classic-DRA
+// kinds (ResourceClass, ...) were removed with v1alpha2 (an error); DeviceTaintRule is only
+// served as v1alpha3 behind a feature gate in 1.34/1.35 (a warning; the gate is checked in
+// validation), and its v1beta2 and v1 forms, from later releases, are errors but decoded.
 #include "policy/k8s/decode.h"
 
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "policy/k8s/decode_internal.h"
 #include "policy/k8s/field_reader.h"
+#include "policy/k8s/yaml_lines.h"
 
 namespace draguard::k8s {
 namespace {
@@ -47,26 +51,6 @@ bool IsIdentChar(char c) {
   return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
 }
 
-size_t IndentOf(std::string_view line) {
-  size_t n = 0;
-  while (n < line.size() && line[n] == ' ') ++n;
-  return n;
-}
-
-// Whether a line opens a block scalar: it ends (before any comment) with `|` or `>` and
-// optional indicators, after a key or a sequence dash.
-bool OpensBlockScalar(std::string_view line) {
-  if (size_t hash = line.find(" #"); hash != std::string_view::npos) line = line.substr(0, hash);
-  while (!line.empty() && (line.back() == ' ' || line.back() == '\r')) line.remove_suffix(1);
-  while (!line.empty() && (line.back() == '-' || line.back() == '+' ||
-                           (line.back() >= '1' && line.back() <= '9'))) {
-    line.remove_suffix(1);
-  }
-  if (line.empty() || (line.back() != '|' && line.back() != '>')) return false;
-  line.remove_suffix(1);
-  return line.empty() || line.ends_with(": ") || line.ends_with("- ") || line.ends_with(":");
-}
-
 // Whether `line` holds `{{` or (unless `braces_only`) `${NAME` or `@@NAME@@`; sets *column
 // to where.
 bool HasPlaceholder(std::string_view line, bool braces_only, size_t* column) {
@@ -89,27 +73,19 @@ bool HasPlaceholder(std::string_view line, bool braces_only, size_t* column) {
   return false;
 }
 
-// Whether the text holds template placeholders outside comment lines. Inside the content of
+// Whether the text holds template placeholders outside comments. Inside the content of
 // block scalars only Helm's `{{` counts: a rendered manifest may embed a shell script that
-// uses ${VAR}, while Helm expands `{{ }}` everywhere.
-bool LooksLikeTemplate(std::string_view text, size_t* where) {
-  size_t block_indent = std::string_view::npos;  // indentation of the line opening a block
-  for (size_t start = 0; start < text.size();) {
-    size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
-    const std::string_view line = text.substr(start, end - start);
-    const size_t indent = IndentOf(line);
-    const bool blank = line.find_first_not_of(" \t\r") == std::string_view::npos;
-    const bool in_block =
-        block_indent != std::string_view::npos && (blank || indent > block_indent);
+// uses ${VAR}, while Helm expands `{{ }}` everywhere. Sets *where to the placeholder's offset.
+bool LooksLikeTemplate(const SourceText& source, size_t* where) {
+  const std::vector<YamlLine> lines = ScanYamlLines(source);
+  for (int n = 1; n <= source.line_count(); ++n) {
+    const YamlLine& info = lines[static_cast<size_t>(n - 1)];
+    const std::string_view line = source.Line(n).substr(0, info.comment);
     size_t column = 0;
-    const bool comment = !in_block && indent < line.size() && line[indent] == '#';
-    if (!comment && HasPlaceholder(line, in_block, &column)) {
-      *where = start + column;
+    if (HasPlaceholder(line, info.block_content, &column)) {
+      *where = source.OffsetOf({n, 1}) + column;
       return true;
     }
-    if (!in_block) block_indent = OpensBlockScalar(line) ? indent : std::string_view::npos;
-    start = end + 1;
   }
   return false;
 }
@@ -141,7 +117,7 @@ class Decoder {
 
 DecodeResult Decoder::Run() {
   size_t where = 0;
-  if (options_.detect_templates && LooksLikeTemplate(source_->text(), &where)) {
+  if (options_.detect_templates && LooksLikeTemplate(*source_, &where)) {
     Diagnostic& d = result_.diagnostics.Info(
         "decode.template", FieldPath(),
         "this file is a template (Helm \"{{ }}\", envsubst \"${VAR}\" or \"@@VAR@@\"); it is "
@@ -244,11 +220,12 @@ bool Decoder::DecodeResource(const DocNode& root, std::string_view version,
   Diagnostics& diags = *ctx.diagnostics;
   const FieldPath api_path("apiVersion");
   if (Contains(kClassicKinds, kind)) {
-    diags.Warning("decode.classic-dra", FieldPath("kind"),
-                  std::string(kind) + " belongs to classic DRA (resource.k8s.io/v1alpha1-2), "
-                  "which was removed in Kubernetes 1.31; it was not checked",
-                  "use structured parameters: a DeviceClass with CEL selectors and "
-                  "ResourceClaims in resource.k8s.io/v1");
+    diags.Error("decode.classic-dra", FieldPath("kind"),
+                std::string(kind) + " belongs to classic DRA (resource.k8s.io/v1alpha1-2), "
+                "which was removed in Kubernetes 1.31; the API server rejects it and it was "
+                "not checked",
+                "use structured parameters: a DeviceClass with CEL selectors and "
+                "ResourceClaims in resource.k8s.io/v1");
     return false;
   }
   if (kind == "DeviceTaintRule") {
@@ -260,15 +237,16 @@ bool Decoder::DecodeResource(const DocNode& root, std::string_view version,
     } else if (version == "v1beta2" || version == "v1") {
       // Added to v1beta2 in Kubernetes 1.36 (kubernetes/kubernetes#137170) and to v1 at GA;
       // same shape as the 1.35 v1alpha3 type.
-      diags.Warning("decode.api-version.not-served", api_path,
-                    "DeviceTaintRule " + std::string(version) + " is not served by Kubernetes "
-                    "1.34 or 1.35, which only serve resource.k8s.io/v1alpha3",
-                    "apiVersion: resource.k8s.io/v1alpha3 for a 1.35 cluster");
+      diags.Error("decode.api-version.not-served", api_path,
+                  "DeviceTaintRule " + std::string(version) + " is not served by Kubernetes "
+                  "1.34 or 1.35, which only serve resource.k8s.io/v1alpha3; the API server "
+                  "rejects it",
+                  "apiVersion: resource.k8s.io/v1alpha3 for a 1.35 cluster");
     } else {
-      diags.Warning("decode.api-version.unknown", api_path,
-                    "resource.k8s.io/" + std::string(version) + " does not serve "
-                    "DeviceTaintRule; it was not checked",
-                    "apiVersion: resource.k8s.io/v1alpha3");
+      diags.Error("decode.api-version.unknown", api_path,
+                  "resource.k8s.io/" + std::string(version) + " does not serve "
+                  "DeviceTaintRule; it was not checked",
+                  "apiVersion: resource.k8s.io/v1alpha3");
       return false;
     }
     DeviceTaintRule rule = internal::DecodeDeviceTaintRule(root, ctx);
@@ -290,11 +268,12 @@ bool Decoder::DecodeResource(const DocNode& root, std::string_view version,
     return false;
   }
   if (version.starts_with("v1alpha")) {
-    diags.Warning("decode.api-version.removed", api_path,
-                  "resource.k8s.io/" + std::string(version) + " " + std::string(kind) +
-                      " is no longer served (v1alpha1-3 were removed by Kubernetes 1.34); the "
-                      "API server rejects it and it was not checked",
-                  "apiVersion: resource.k8s.io/v1 (requests need the \"exactly:\" form)");
+    diags.Error("decode.api-version.removed", api_path,
+                "resource.k8s.io/" + std::string(version) + " " + std::string(kind) +
+                    " is no longer served (v1alpha1-3 were removed by Kubernetes 1.34, and no "
+                    "--runtime-config brings them back); the API server rejects it and it was "
+                    "not checked",
+                "apiVersion: resource.k8s.io/v1 (requests need the \"exactly:\" form)");
     return false;
   }
   if (version == "v1beta1") {

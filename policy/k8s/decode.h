@@ -6,7 +6,8 @@
 // (v1alpha3), Pods and workloads with pod templates (apps/v1, batch/v1), Nodes and Namespaces.
 // Decoding is strict like the API server with kubectl's default strict field validation:
 // unknown and duplicate fields and wrong types are errors (`decode.unknown-field`,
-// `decode.duplicate-field`, `decode.wrong-type`), old API versions are warnings. Other
+// `decode.duplicate-field`, `decode.wrong-type`); API versions the chosen release can never
+// serve are errors, those a cluster may enable with --runtime-config warnings. Other
 // documents are skipped silently (and counted). Helm/envsubst templates are reported once as
 // info `decode.template` and not decoded.
 //
@@ -24,14 +25,14 @@
 //   decode.invalid-quantity        a malformed resource.Quantity (HTTP 400 in Kubernetes)
 //   decode.missing-api-version     a Pod/workload/DRA kind without apiVersion
 //   decode.api-version.unknown     an API version resource.k8s.io does not have
-//   decode.api-version.removed     (warning) v1alpha1-3 of the core kinds; not decoded
+//   decode.api-version.removed     v1alpha1-3 of the core kinds; not decoded
 //   decode.api-version.deprecated  (warning) v1beta1
 //   decode.api-version.beta        (warning) v1beta2, not served by default
 //   decode.api-version.alpha       (warning) DeviceTaintRule v1alpha3, other alpha kinds
-//   decode.api-version.not-served  (warning) DeviceTaintRule v1beta2/v1 (newer releases)
-//   decode.classic-dra             (warning) ResourceClass & co.; not decoded
+//   decode.api-version.not-served  DeviceTaintRule v1beta2/v1 (newer releases)
+//   decode.classic-dra             ResourceClass & co.; not decoded
 //   decode.v1beta1-request-shape   (warning) flat request fields under resource.k8s.io/v1
-//   decode.pod.removed-source-wrapper (warning) pod resourceClaims[].source
+//   decode.pod.removed-source-wrapper  pod resourceClaims[].source
 //   decode.kind.unchecked          (info) other resource.k8s.io kinds
 //   decode.template                (info) Helm/envsubst template; nothing decoded
 #ifndef DRAGUARD_POLICY_K8S_DECODE_H_

@@ -13,6 +13,11 @@ constexpr char kMoveUnderExactly[] =
     "{deviceClassName: ..., selectors: ..., count: ...}\"), or keep the flat form with "
     "apiVersion resource.k8s.io/v1beta1";
 
+constexpr char kNoExactlyInV1beta1[] =
+    "resource.k8s.io/v1beta1 has no \"exactly:\" (that is the v1 shape): write "
+    "deviceClassName, selectors, count, ... directly on the request, or use apiVersion "
+    "resource.k8s.io/v1";
+
 void ReadSelectors(MapReader& reader, std::vector<DeviceSelector>* out) {
   reader.ObjectList("selectors", [&](MapReader& item) {
     DeviceSelector selector;
@@ -78,11 +83,24 @@ void ReadRequestV1(MapReader& item, const DocNode& node, DeviceRequest* out) {
 
 void ReadRequestV1beta1(MapReader& item, const DocNode& node, DeviceRequest* out) {
   item.String("name", &out->name);
+  item.Hint("exactly", kNoExactlyInV1beta1);
+  const DocNode* exactly = node.Find("exactly");
   if (HasFlatExactFields(node)) {
     out->exactly.emplace();
     ReadCommon(item, &*out->exactly);
     item.Bool("adminAccess", &out->exactly->admin_access);
   } else {
+    if (exactly != nullptr && item.ctx().unknown_fields == UnknownFields::kError) {
+      // The v1 shape under v1beta1: strict decoding rejects the unknown "exactly" (the one
+      // finding, with the hint above) before any validation. Reading its fields as the
+      // request's keeps validation from adding "exactly or firstAvailable is required" with
+      // the v1 advice. Without strict decoding the API server drops the field, and that
+      // finding is then right.
+      MapReader inner(*exactly, item.path().Child("exactly"), item.ctx());
+      out->exactly.emplace();
+      ReadCommon(inner, &*out->exactly);
+      inner.Bool("adminAccess", &out->exactly->admin_access);
+    }
     item.Ignore({"deviceClassName", "selectors", "allocationMode", "count", "adminAccess",
                  "tolerations", "capacity"});
   }

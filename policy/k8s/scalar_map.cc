@@ -247,8 +247,11 @@ size_t SourceOffsetOfValueByte(const SourceText& source, const DocNode& node,
   }
   if (out.done()) return out.at(value_offset);
   if (out.size() == 0) return node.offset + (node.style == ScalarStyle::kPlain ? 0 : 1);
-  // Past the end: just after the last mapped byte.
-  return std::min(out.at(out.size() - 1) + 1, t.size());
+  // Past the end: just after the last mapped byte. When that byte is a block scalar's final
+  // line break, the end of its line: the next line may lie past the end of the file.
+  const size_t last = out.at(out.size() - 1);
+  if (last < t.size() && (t[last] == '\n' || t[last] == '\r')) return last;
+  return std::min(last + 1, t.size());
 }
 
 }  // namespace draguard::k8s

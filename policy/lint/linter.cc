@@ -121,9 +121,13 @@ void ApplyUserDecisions(const std::vector<SourceText>& sources, const LintOption
       auto it = by_file.find(d.file);
       return it != by_file.end() && it->second.Silences(d.code, d.position.line);
     });
+    // After the filter: a comment with a typo must not silence the finding about itself.
+    for (const auto& [file, found] : by_file) {
+      diagnostics.insert(diagnostics.end(), found.findings().begin(), found.findings().end());
+    }
   }
   config::PolicyConfig policy = options.policy;
-  policy.warnings_as_errors = policy.warnings_as_errors || options.warnings_as_errors;
+  policy.warnings_as_errors = options.warnings_as_errors.value_or(policy.warnings_as_errors);
   config::ApplyPolicy(policy, diagnostics);
 }
 

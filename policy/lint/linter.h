@@ -21,6 +21,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "policy/common/source.h"
@@ -56,7 +57,9 @@ struct LintOptions {
   // inline `# draguard:ignore` comments (suppress.h).
   config::PolicyConfig policy;
   // Report warnings as errors (their severity becomes error), after the policy's rules.
-  bool warnings_as_errors = false;
+  // Unset: the policy file's warningsAsErrors decides; set (--warnings-as-errors[=false]): it
+  // wins over the file either way.
+  std::optional<bool> warnings_as_errors;
   // Threads to use; 0 means one per hardware thread.
   size_t jobs = 0;
   // Below this many files everything runs on the calling thread: starting threads costs more

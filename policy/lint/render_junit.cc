@@ -2,6 +2,8 @@
 
 #include <vector>
 
+#include "policy/common/utf8.h"
+
 namespace draguard::lint {
 namespace {
 
@@ -80,8 +82,21 @@ std::string RenderCase(const Case& c, const std::string& file) {
 std::string XmlEscape(std::string_view text) {
   std::string out;
   out.reserve(text.size());
-  for (char c : text) {
-    unsigned char u = static_cast<unsigned char>(c);
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    const unsigned char u = static_cast<unsigned char>(c);
+    if (u >= 0x80) {
+      // Input text (names, values quoted in messages) may hold bytes that are not UTF-8,
+      // which make the document ill-formed: replace them with U+FFFD as the JSON output does.
+      const size_t n = Utf8SequenceLength(text, i);
+      if (n == 0) {
+        AppendUtf8(0xFFFD, out);
+      } else {
+        out.append(text.substr(i, n));
+        i += n - 1;
+      }
+      continue;
+    }
     if (u < 0x20 && c != '\n' && c != '\t' && c != '\r') continue;
     switch (c) {
       case '&': out += "&amp;"; break;

@@ -19,7 +19,8 @@ namespace draguard::lint {
 // The report as a UTF-8 XML document. Never fails.
 std::string RenderJunit(const LintReport& report);
 
-// Escapes &, <, >, " and ' and drops characters that XML 1.0 forbids. Exposed for tests.
+// Escapes &, <, >, " and ', drops control characters that XML 1.0 forbids and replaces bytes
+// that are not UTF-8 with U+FFFD. Exposed for tests.
 std::string XmlEscape(std::string_view text);
 
 }  // namespace draguard::lint

@@ -5,40 +5,54 @@
 #include <utility>
 
 #include "policy/config/policy_config.h"
+#include "policy/k8s/yaml_lines.h"
 
 namespace draguard::lint {
 namespace {
 
 constexpr std::string_view kMarker = "draguard:ignore";
 
-// The text after `#` of the line's comment, or npos when the line has none. A `#` starts a
-// comment at the line start or after a blank, as in YAML.
-size_t CommentStart(std::string_view line) {
-  for (size_t i = 0; i < line.size(); ++i) {
-    if (line[i] == '#' && (i == 0 || line[i - 1] == ' ' || line[i - 1] == '\t')) return i + 1;
-  }
-  return std::string_view::npos;
-}
+struct Pattern {
+  std::string text;
+  size_t offset = 0;  // in the source text, for the finding about an unknown code
+};
 
-std::vector<std::string> Patterns(std::string_view rest) {
-  std::vector<std::string> out;
-  std::string current;
-  for (char c : rest) {
-    if (c == ',' || c == ' ' || c == '\t') {
-      if (!current.empty()) out.push_back(std::move(current));
-      current.clear();
-    } else {
-      current += c;
-    }
+// The codes listed in `rest`, which starts at byte `at` of the source; `*` when none is.
+std::vector<Pattern> Patterns(std::string_view rest, size_t at) {
+  std::vector<Pattern> out;
+  for (size_t i = 0; i < rest.size();) {
+    const size_t end = std::min(rest.find_first_of(", \t", i), rest.size());
+    if (end > i) out.push_back({std::string(rest.substr(i, end - i)), at + i});
+    i = end + 1;
   }
-  if (!current.empty()) out.push_back(std::move(current));
-  if (out.empty()) out.push_back("*");
+  if (out.empty()) out.push_back({"*", at});
   return out;
 }
 
-bool IsBlankOrComment(std::string_view line) {
+// Adds the patterns to `into`, reporting those that match no code.
+void Add(const std::vector<Pattern>& patterns, const SourceText& source,
+         std::vector<std::string>& into, std::vector<Diagnostic>& findings) {
+  for (const Pattern& p : patterns) {
+    into.push_back(p.text);
+    std::string closest;
+    if (config::MatchesKnownCode(p.text, &closest)) continue;
+    Diagnostics found;
+    Diagnostic& d = found.Warning("lint.ignore.code.unknown", FieldPath(),
+                                  "no diagnostic code matches \"" + p.text +
+                                      "\"; this draguard:ignore silences nothing for it "
+                                      "(docs/diagnostics.md lists the codes)",
+                                  closest);
+    d.file = source.name();
+    d.position = source.PositionOf(p.offset);
+    findings.push_back(std::move(d));
+  }
+}
+
+// A line that holds nothing but blanks and a real comment (not block scalar content).
+bool IsBlankOrComment(std::string_view line, const k8s::YamlLine& info) {
+  if (info.block_content) return false;
   size_t i = line.find_first_not_of(" \t");
-  return i == std::string_view::npos || line[i] == '#';
+  return i == std::string_view::npos || i == info.comment;
 }
 
 bool Matches(const std::vector<std::string>& patterns, std::string_view code) {
@@ -53,29 +67,37 @@ bool Matches(const std::vector<std::string>& patterns, std::string_view code) {
 Suppressions Suppressions::Scan(const SourceText& source) {
   Suppressions s;
   if (source.text().find(kMarker) == std::string::npos) return s;  // the common case
+  const std::vector<k8s::YamlLine> lines = k8s::ScanYamlLines(source);
+  auto info = [&](int line) -> const k8s::YamlLine& {
+    return lines[static_cast<size_t>(line - 1)];
+  };
   for (int line = 1; line <= source.line_count(); ++line) {
     std::string_view text = source.Line(line);
-    size_t comment = CommentStart(text);
-    if (comment == std::string_view::npos) continue;
-    std::string_view body = text.substr(comment);
+    if (info(line).comment == std::string_view::npos) continue;
+    std::string_view body = text.substr(info(line).comment + 1);
     body.remove_prefix(std::min(body.find_first_not_of(" \t"), body.size()));
     if (!body.starts_with(kMarker)) continue;
     body.remove_prefix(kMarker.size());
+    // Byte offset in the source of body[0].
+    auto at = [&](std::string_view rest) {
+      return static_cast<size_t>(rest.data() - source.text().data());
+    };
     if (body.starts_with("-file")) {
-      std::vector<std::string> p = Patterns(body.substr(5));
-      s.file_.insert(s.file_.end(), p.begin(), p.end());
+      Add(Patterns(body.substr(5), at(body.substr(5))), source, s.file_, s.findings_);
       continue;
     }
     if (!body.empty() && body.front() != ' ' && body.front() != '\t') continue;  // ignoreX
-    std::vector<std::string> patterns = Patterns(body);
+    const std::vector<Pattern> patterns = Patterns(body, at(body));
     // A comment alone on its line applies to the next line that is not blank or a comment.
     int target = line;
-    if (IsBlankOrComment(text)) {
+    if (IsBlankOrComment(text, info(line))) {
       target = line + 1;
-      while (target <= source.line_count() && IsBlankOrComment(source.Line(target))) ++target;
+      while (target <= source.line_count() &&
+             IsBlankOrComment(source.Line(target), info(target))) {
+        ++target;
+      }
     }
-    auto& entry = s.by_line_[target];
-    entry.insert(entry.end(), patterns.begin(), patterns.end());
+    Add(patterns, source, s.by_line_[target], s.findings_);
   }
   return s;
 }

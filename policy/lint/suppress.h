@@ -7,7 +7,11 @@
 //
 // Codes are separated by commas or spaces and use the rule patterns of the policy file
 // (exact code, `prefix.*`, `*`); a bare `draguard:ignore` silences every finding on the line.
-// Only comments count: the marker must follow `#` at the start of a line or after a blank.
+// A code that matches no diagnostic code draguard has is reported
+// (`lint.ignore.code.unknown`, a warning with the closest code), as the policy file reports
+// its rules (`config.rule.code.unknown`): a typo must not silently disable nothing.
+// Only real YAML comments count (policy/k8s/yaml_lines.h): the marker must follow a `#` that
+// opens a comment, not one inside a block or quoted scalar, where it is part of the value.
 #ifndef DRAGUARD_POLICY_LINT_SUPPRESS_H_
 #define DRAGUARD_POLICY_LINT_SUPPRESS_H_
 
@@ -28,10 +32,13 @@ class Suppressions {
   // Whether a finding with `code` at 1-based `line` is silenced.
   bool Silences(std::string_view code, int line) const;
   bool empty() const { return by_line_.empty() && file_.empty(); }
+  // Findings about the comments themselves (unknown codes), located in the source.
+  const std::vector<Diagnostic>& findings() const { return findings_; }
 
  private:
   std::map<int, std::vector<std::string>> by_line_;  // line -> patterns
   std::vector<std::string> file_;
+  std::vector<Diagnostic> findings_;
 };
 
 }  // namespace draguard::lint

@@ -237,8 +237,8 @@ constexpr auto kCodes = std::to_array<CodeInfo>({
     {"taint.value.invalid", Severity::kError, "taint value is not a label value"},
     {"taint.effect.required", Severity::kError, "taint without effect"},
     {"taint.effect.unsupported", Severity::kError, "taint effect unknown (None only from 1.35)"},
-    {"taintrule.api-disabled", Severity::kWarning,
-     "DeviceTaintRule API not served with these gates"},
+    {"taintrule.api-disabled", Severity::kError,
+     "DeviceTaintRule API not served with these gates (the gate is off)"},
     {"taintrule.selector.driver.invalid", Severity::kError, "selector driver malformed"},
     {"taintrule.selector.pool.invalid", Severity::kError, "selector pool malformed"},
     {"taintrule.selector.device.invalid", Severity::kError, "selector device is not a DNS label"},
@@ -269,17 +269,19 @@ constexpr auto kCodes = std::to_array<CodeInfo>({
     {"decode.invalid-quantity", Severity::kError, "a malformed resource.Quantity"},
     {"decode.missing-api-version", Severity::kError, "a Kubernetes kind without apiVersion"},
     {"decode.api-version.unknown", Severity::kError, "an API version resource.k8s.io does not have"},
-    {"decode.api-version.removed", Severity::kWarning,
+    {"decode.api-version.removed", Severity::kError,
      "v1alpha1-3 of the core DRA kinds, removed by Kubernetes 1.34"},
-    {"decode.api-version.deprecated", Severity::kWarning, "resource.k8s.io/v1beta1 (deprecated)"},
-    {"decode.api-version.beta", Severity::kWarning, "resource.k8s.io/v1beta2, not served by default"},
+    {"decode.api-version.deprecated", Severity::kWarning,
+     "resource.k8s.io/v1beta1 (deprecated), served only where enabled with --runtime-config"},
+    {"decode.api-version.beta", Severity::kWarning,
+     "resource.k8s.io/v1beta2, served only where enabled with --runtime-config"},
     {"decode.api-version.alpha", Severity::kWarning, "an alpha API, served only where enabled"},
-    {"decode.api-version.not-served", Severity::kWarning,
+    {"decode.api-version.not-served", Severity::kError,
      "an API version the chosen Kubernetes release does not serve for this kind"},
-    {"decode.classic-dra", Severity::kWarning, "classic DRA kinds (ResourceClass), long removed"},
+    {"decode.classic-dra", Severity::kError, "classic DRA kinds (ResourceClass), removed in 1.31"},
     {"decode.v1beta1-request-shape", Severity::kWarning,
      "v1beta1-shaped request fields sent as resource.k8s.io/v1"},
-    {"decode.pod.removed-source-wrapper", Severity::kWarning,
+    {"decode.pod.removed-source-wrapper", Severity::kError,
      "the removed Pod resourceClaims[].source wrapper"},
     {"decode.kind.unchecked", Severity::kInfo, "a resource.k8s.io kind draguard does not check"},
     {"decode.template", Severity::kInfo, "a Helm/envsubst template, not YAML; not checked"},
@@ -317,6 +319,8 @@ constexpr auto kCodes = std::to_array<CodeInfo>({
     {"config.feature-gates.invalid", Severity::kError, "featureGates do not parse for the version"},
     {"config.rule.action.invalid", Severity::kError, "a rule action other than off/info/warning/error"},
     {"config.rule.code.unknown", Severity::kWarning, "a rule that matches no diagnostic code"},
+    {"lint.ignore.code.unknown", Severity::kWarning,
+     "a `# draguard:ignore` comment names no diagnostic code (it silences nothing)"},
     {"validate.too-many-diagnostics", Severity::kInfo,
      "further findings about one object were suppressed"},
     // Attribute schema checks of selectors and constraints (policy/schema, docs/schema.md).
@@ -386,7 +390,10 @@ std::string RenderCodeTable() {
       "# draguard diagnostic codes: API-server-parity validation\n\n"
       "Generated from `policy/validate/codes.cc` by `validate_test` "
       "(`DRAGUARD_UPDATE_GOLDEN=1` rewrites it). Errors are what kube-apiserver rejects, with "
-      "its field path and message; warnings are draguard's advice.\n\n"
+      "its field path and message; warnings are draguard's advice. API versions follow the "
+      "same line: one the chosen release can never serve (removed, or not yet added) is an "
+      "error; one a cluster may enable with `--runtime-config` (the betas, alpha kinds) is a "
+      "warning, and DeviceTaintRule counts as enabled when its feature gate is on.\n\n"
       "| Code | Severity | Meaning |\n| --- | --- | --- |\n";
   for (const CodeInfo& info : kCodes) {
     out += "| `" + std::string(info.code) + "` | " + std::string(SeverityName(info.severity)) +

@@ -43,10 +43,16 @@ void Validate(Reporter& r, const k8s::DeviceTaintRule& rule, const ValidationOpt
               bool validate_effect) {
   Gate gate = options.Is134() ? Gate::kDRADeviceTaints : Gate::kDRADeviceTaintRules;
   if (!options.Enabled(gate)) {
-    r.Warning("taintrule.api-disabled", FieldPath(),
-              "DeviceTaintRule (resource.k8s.io/v1alpha3) is not served unless the " +
-                  std::string(GateName(gate)) +
-                  " feature gate and the v1alpha3 API are enabled; the API server rejects it");
+    // Without the gate the REST storage is not installed, whatever --runtime-config says;
+    // enabling the gate (--feature-gates or the policy file) is how a cluster that serves
+    // the kind is declared.
+    Diagnostic& d = r.Forbidden(
+        "taintrule.api-disabled", FieldPath(),
+        "DeviceTaintRule (resource.k8s.io/v1alpha3) is not served unless the " +
+            std::string(GateName(gate)) +
+            " feature gate and the v1alpha3 API are enabled; the API server rejects it");
+    d.suggestion = "if the cluster has the gate on, say so: --feature-gates " +
+                   std::string(GateName(gate)) + "=true or featureGates in the policy file";
   }
   ValidateObjectMeta(r, rule.metadata, /*namespaced=*/false, FieldPath("metadata"));
   if (rule.spec.device_selector.has_value())

@@ -11,7 +11,7 @@
 namespace draguard::validate {
 
 // Create. When the API is not enabled (1.35: DRADeviceTaintRules off; 1.34: DRADeviceTaints
-// off) a `taintrule.api-disabled` warning says the API server does not serve the kind.
+// off) a `taintrule.api-disabled` error says the API server does not serve the kind.
 void ValidateDeviceTaintRule(const k8s::DeviceTaintRule& rule, const ValidationOptions& options,
                              Diagnostics& diagnostics);
 

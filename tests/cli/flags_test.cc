@@ -2,6 +2,7 @@
 // suggestions, missing values.
 #include "cli/flags.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,7 @@ struct Parsed {
   std::string output = "text";
   std::vector<std::string> gates;
   bool quiet = false;
+  std::optional<bool> strict;  // a flag the policy file may also set: unset until given
   std::vector<std::string> positional;
   Status status;
 };
@@ -28,6 +30,7 @@ Parsed ParseArgs(const std::vector<std::string>& args) {
   flags.AddString("output", &p.output, "FORMAT", "format");
   flags.AddList("feature-gates", &p.gates, "GATES", "gates");
   flags.AddBool("quiet", &p.quiet, "quiet");
+  flags.AddOptionalBool("strict", &p.strict, "strict");
   p.status = flags.Parse(args, &p.positional);
   return p;
 }
@@ -38,6 +41,7 @@ struct FlagCase {
   std::string output;
   bool quiet;
   std::vector<std::string> positional;
+  std::optional<bool> strict = std::nullopt;
 };
 
 class FlagSetTest : public ::testing::TestWithParam<FlagCase> {};
@@ -48,6 +52,7 @@ TEST_P(FlagSetTest, Parses) {
   EXPECT_EQ(p.output, GetParam().output);
   EXPECT_EQ(p.quiet, GetParam().quiet);
   EXPECT_EQ(p.positional, GetParam().positional);
+  EXPECT_EQ(p.strict, GetParam().strict);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -64,7 +69,14 @@ INSTANTIATE_TEST_SUITE_P(
         FlagCase{.name = "stdin_dash", .args = {"-", "--quiet"}, .output = "text", .quiet = true,
                  .positional = {"-"}},
         FlagCase{.name = "double_dash", .args = {"--", "--output", "x"}, .output = "text",
-                 .quiet = false, .positional = {"--output", "x"}}),
+                 .quiet = false, .positional = {"--output", "x"}},
+        // An optional boolean tells "not given" from an explicit false.
+        FlagCase{.name = "optional_bool_bare", .args = {"--strict"}, .output = "text",
+                 .quiet = false, .positional = {}, .strict = true},
+        FlagCase{.name = "optional_bool_false", .args = {"--strict=false"}, .output = "text",
+                 .quiet = false, .positional = {}, .strict = false},
+        FlagCase{.name = "optional_bool_true", .args = {"--strict=1"}, .output = "text",
+                 .quiet = false, .positional = {}, .strict = true}),
     [](const auto& test_info) { return test_info.param.name; });
 
 TEST(FlagSetTest, ListFlagAccumulates) {
@@ -97,6 +109,8 @@ INSTANTIATE_TEST_SUITE_P(
                                 .message_part = "--output"},
                       ErrorCase{.name = "bad_bool", .args = {"--quiet=maybe"},
                                 .message_part = "--quiet"},
+                      ErrorCase{.name = "bad_optional_bool", .args = {"--strict=maybe"},
+                                .message_part = "--strict"},
                       ErrorCase{.name = "single_dash", .args = {"-q"}, .message_part = "-q"}),
     [](const auto& test_info) { return test_info.param.name; });
 

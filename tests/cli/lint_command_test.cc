@@ -65,6 +65,18 @@ const char kPrivateDomainClaim[] =
     "        deviceClassName: fpga.corp.example\n        selectors:\n        - cel:\n"
     "            expression: 'device.attributes[\"fpga.corp.example\"].board == \"u250\"'\n";
 
+// resource.k8s.io/v1alpha3 no longer serves ResourceClaim (removed by 1.34).
+const char kRemovedAlphaClaim[] =
+    "apiVersion: resource.k8s.io/v1alpha3\nkind: ResourceClaim\nmetadata:\n  name: c\n"
+    "  namespace: ns\nspec:\n  devices:\n    requests:\n    - name: gpu\n"
+    "      deviceClassName: gpu.example.com\n";
+
+// Served only with the DRADeviceTaintRules gate (off by default in 1.35).
+const char kTaintRule[] =
+    "apiVersion: resource.k8s.io/v1alpha3\nkind: DeviceTaintRule\nmetadata:\n  name: r\n"
+    "spec:\n  deviceSelector:\n    driver: gpu.example.com\n  taint:\n"
+    "    key: example.com/broken\n    effect: NoSchedule\n";
+
 INSTANTIATE_TEST_SUITE_P(
     Commands, ExitCodeTest,
     ::testing::Values(
@@ -120,6 +132,30 @@ INSTANTIATE_TEST_SUITE_P(
         ExitCase{.name = "warnings_as_errors",
                  .args = {"lint", "--warnings-as-errors", Example("bad/old-api-version.yaml")},
                  .code = kExitFindings},
+        // Issue 19 item 5: the flag wins over the policy file's warningsAsErrors either way.
+        ExitCase{.name = "warnings_as_errors_by_policy",
+                 .args = {"lint", "--config", Testdata("warnings-as-errors.yaml"),
+                          Example("bad/old-api-version.yaml")},
+                 .code = kExitFindings},
+        ExitCase{.name = "warnings_as_errors_false_beats_policy",
+                 .args = {"lint", "--config", Testdata("warnings-as-errors.yaml"),
+                          "--warnings-as-errors=false", Example("bad/old-api-version.yaml")},
+                 .code = kExitOk},
+        ExitCase{.name = "warnings_as_errors_flag_true",
+                 .args = {"lint", "--warnings-as-errors=true", Example("bad/old-api-version.yaml")},
+                 .code = kExitFindings},
+        // What the chosen release rejects is an error (issue 19 item 3); a cluster that
+        // serves DeviceTaintRule says so with the gate, on the command line or in the policy.
+        ExitCase{.name = "removed_alpha_version", .args = {"lint", "-"}, .code = kExitFindings,
+                 .stdin_text = kRemovedAlphaClaim},
+        ExitCase{.name = "taint_rule_gate_off", .args = {"lint", "-"}, .code = kExitFindings,
+                 .stdin_text = kTaintRule},
+        ExitCase{.name = "taint_rule_gate_flag",
+                 .args = {"lint", "--feature-gates", "DRADeviceTaintRules=true", "-"},
+                 .code = kExitOk, .stdin_text = kTaintRule},
+        ExitCase{.name = "taint_rule_gate_policy",
+                 .args = {"lint", "--config", Testdata("taint-rules-on.yaml"), "-"},
+                 .code = kExitOk, .stdin_text = kTaintRule},
         // --namespace-labels wins over the unlabelled Namespace object among the inputs.
         ExitCase{.name = "namespace_labels_flag",
                  .args = {"lint", "--namespace-labels",

@@ -34,6 +34,27 @@ TEST(SourceTextTest, OffsetOfInvertsPositionOf) {
   EXPECT_EQ(src.Line(4), "");
 }
 
+// Issue 19: a 5,800-character line is shown as 200 code points around the caret.
+TEST(SourceTextTest, ClipsLongLinesAroundTheColumn) {
+  SourceText src("f", std::string(2999, 'x') + "Y" + std::string(2800, 'z') + "\n");
+  std::string snippet = RenderSnippet(src, {1, 3000});
+  size_t newline = snippet.find('\n');
+  ASSERT_NE(newline, std::string::npos);
+  std::string text = snippet.substr(0, newline), caret = snippet.substr(newline + 1);
+  EXPECT_EQ(text, "  | ..." + std::string(100, 'x') + "Y" + std::string(99, 'z') + "...");
+  EXPECT_EQ(caret, "  | " + std::string(103, ' ') + "^");
+  // Near the start nothing is left out before the text; the caret stays under its column.
+  EXPECT_EQ(RenderSnippet(src, {1, 3}).substr(0, 9), "  | xxxxx");
+  EXPECT_EQ(RenderSnippet(src, {1, 3}).substr(4 + 200, 4), "...\n");
+}
+
+// Issue 19 item 9: a byte order mark is not a column.
+TEST(SourceTextTest, DropsAByteOrderMark) {
+  SourceText src("f", "\xEF\xBB\xBF" "a: 1\nbb: 2\n");
+  EXPECT_EQ(src.text(), "a: 1\nbb: 2\n");
+  EXPECT_EQ(src.PositionOf(8), (SourcePosition{2, 4}));
+}
+
 TEST(SourceTextTest, RendersCaretUnderColumn) {
   SourceText src("f", "a: 1\n\tb: x\n");
   EXPECT_EQ(RenderSnippet(src, {2, 5}), "  | \tb: x\n  | \t   ^");

@@ -77,6 +77,13 @@ TEST(CorpusTest, DecodesEveryFileAndRecognisesTemplates) {
   // Where the README's reading disagrees with the API server's strict decoding: this v1
   // ResourceSlice dump keeps the v1beta1 `devices[].basic` wrapper, an unknown field in v1.
   valid.erase("ibm-aiu-dra-driver-spyre/demo/generated-resourceslices.yaml");
+  // These workloads use the pod resourceClaims[].source wrapper, removed in Kubernetes 1.28
+  // (the README's own notes say so): strict decoding rejects the unknown field, and without
+  // it the entry names no claim, so the API server rejects them either way (issue 19 item 3).
+  for (const char* file : {"mig+mps/sharing-demo-job.yaml", "mig+mps/sharing-demo-job-1.yaml",
+                           "selectors/pods.yaml"}) {
+    valid.erase(std::string("kubernetes-sigs-dra-driver-nvidia-gpu/demo/specs/") + file);
+  }
   EXPECT_GE(templates.size(), 20u) << "README template rows were not recognised";
   size_t files = 0;
   size_t objects = 0;

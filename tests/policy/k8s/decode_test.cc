@@ -270,6 +270,56 @@ spec:
                  .objects = 0}),
     [](const testing::TestParamInfo<DiagCase>& param) { return param.param.name; });
 
+// --- severity of API-version findings: what the chosen release can never serve is an error,
+// what a cluster may enable with --runtime-config is a warning (issue 19 item 3) ---
+
+struct VersionCase {
+  std::string name;
+  std::string api_version;
+  std::string kind;
+  std::string code;
+  Severity severity;
+  std::string rest = "";  // the document after apiVersion and kind
+};
+
+class ApiVersionSeverityTest : public testing::TestWithParam<VersionCase> {};
+
+TEST_P(ApiVersionSeverityTest, FollowsWhatTheReleaseServes) {
+  const VersionCase& c = GetParam();
+  DecodeResult r =
+      DecodeText("apiVersion: " + c.api_version + "\nkind: " + c.kind + "\n" + c.rest);
+  ASSERT_FALSE(r.diagnostics.empty());
+  EXPECT_EQ(r.diagnostics.items()[0].code, c.code);
+  EXPECT_EQ(r.diagnostics.items()[0].severity, c.severity);
+}
+
+constexpr char kResource[] = "resource.k8s.io/";
+
+INSTANTIATE_TEST_SUITE_P(
+    Versions, ApiVersionSeverityTest,
+    testing::Values(
+        VersionCase{"RemovedV1alpha3", std::string(kResource) + "v1alpha3", "DeviceClass",
+                    "decode.api-version.removed", Severity::kError},
+        VersionCase{"RemovedV1alpha1", std::string(kResource) + "v1alpha1", "ResourceClaim",
+                    "decode.api-version.removed", Severity::kError},
+        VersionCase{"ClassicDra", std::string(kResource) + "v1alpha2", "ResourceClass",
+                    "decode.classic-dra", Severity::kError},
+        VersionCase{"TaintRuleFromLaterRelease", std::string(kResource) + "v1", "DeviceTaintRule",
+                    "decode.api-version.not-served", Severity::kError, "metadata: {name: r}\n"},
+        VersionCase{"TaintRuleUnknownVersion", std::string(kResource) + "v1beta1",
+                    "DeviceTaintRule", "decode.api-version.unknown", Severity::kError},
+        VersionCase{"PodSourceWrapper", "v1", "Pod", "decode.pod.removed-source-wrapper",
+                    Severity::kError,
+                    "spec:\n  resourceClaims:\n  - name: gpu\n"
+                    "    source: {resourceClaimName: c}\n"},
+        VersionCase{"BetaMayBeEnabled", std::string(kResource) + "v1beta2", "DeviceClass",
+                    "decode.api-version.beta", Severity::kWarning},
+        VersionCase{"DeprecatedBetaMayBeEnabled", std::string(kResource) + "v1beta1",
+                    "DeviceClass", "decode.api-version.deprecated", Severity::kWarning},
+        VersionCase{"AlphaTaintRuleMayBeEnabled", std::string(kResource) + "v1alpha3",
+                    "DeviceTaintRule", "decode.api-version.alpha", Severity::kWarning}),
+    [](const testing::TestParamInfo<VersionCase>& param) { return param.param.name; });
+
 // --- model contents ---
 
 TEST(DecodeTest, DecodesV1ClaimIntoModel) {

@@ -123,6 +123,20 @@ TEST(ScalarMapTest, BlockScalarAsSequenceItem) {
   EXPECT_EQ(source.PositionOf(SourceOffsetOfValueByte(source, item, 3)), (SourcePosition{3, 6}));
 }
 
+// Issue 19: the end of a block scalar at the end of the file (a CEL error "at <EOF>") is the
+// end of its last line, not the line after it, which does not exist.
+TEST(ScalarMapTest, PastTheEndOfABlockIsTheEndOfItsLastLine) {
+  for (const char* text : {"v: |\n  a ==\n", "v: >\n  a ==\n", "v: |\r\n  a ==\r\n"}) {
+    SourceText source("in.yaml", text);
+    ParseResult r = ParseDocuments(source);
+    const DocNode* v = r.documents.at(0).root.Find("v");
+    ASSERT_NE(v, nullptr);
+    EXPECT_EQ(source.PositionOf(SourceOffsetOfValueByte(source, *v, v->text.size())),
+              (SourcePosition{2, 7}))
+        << text;
+  }
+}
+
 TEST(ScalarMapTest, OffsetsPastTheEndStayInsideTheInput) {
   SourceText source("in.yaml", "v: \"ab\"");
   ParseResult r = ParseDocuments(source);

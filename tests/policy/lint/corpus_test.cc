@@ -2,9 +2,12 @@
 // claims and templates of their sibling files) and checks the verdicts that
 // corpus/README.md expects, read from its per-folder tables:
 //   Valid (v1 / workload only), Template -> no error;
-//   Valid only where a beta API is served, Old alpha API, Alpha API -> at least one warning
-//     or error about the API version (an old API is never silently accepted);
-//   Invalid (upstream mistake or on purpose), Will not allocate as written (an attribute the
+//   Valid only where a beta API is served, Beta API, Alpha API -> at least one warning or
+//     error about the API version (never silently accepted; a warning where a cluster may
+//     enable it with --runtime-config, an error where the chosen release cannot serve it,
+//     such as a v1beta2 DeviceTaintRule in 1.35);
+//   Old alpha API ("invalid on current clusters": removed, no --runtime-config serves it),
+//     Invalid (upstream mistake or on purpose), Will not allocate as written (an attribute the
 //     devices do not publish: a schema error) -> at least one error.
 // Every disagreement is printed with the diagnostics of the file; the lead decides.
 #include <filesystem>
@@ -53,11 +56,12 @@ Verdict Classify(const std::string& text) {
   }
   // "Will not allocate as written": the selector or constraint names an attribute the
   // devices do not publish; the schema checks make that an error.
-  if (plain.rfind("Invalid", 0) == 0 || plain.rfind("Will not allocate", 0) == 0) {
+  if (plain.rfind("Invalid", 0) == 0 || plain.rfind("Will not allocate", 0) == 0 ||
+      plain.rfind("Old alpha", 0) == 0) {
     return Verdict::kError;
   }
-  if (plain.rfind("Valid only where", 0) == 0 || plain.rfind("Old alpha", 0) == 0 ||
-      plain.rfind("Alpha API", 0) == 0) {
+  if (plain.rfind("Valid only where", 0) == 0 || plain.rfind("Alpha API", 0) == 0 ||
+      plain.rfind("Beta API", 0) == 0) {
     return Verdict::kOldApi;
   }
   return Verdict::kNoError;  // Valid, Template
@@ -91,17 +95,20 @@ std::map<std::string, Expectation> ReadExpectations(const std::string& readme) {
 // Files where draguard and README.md disagree today, each with the reason. The lead decides
 // whether draguard or the README is right; until then a listed file may disagree, and the test
 // fails on any other disagreement. A listed file that starts to agree is printed, to be removed.
+constexpr char kSourceWrapper[] =
+    "the README calls it valid, but its own note says the pods use the resourceClaims[].source "
+    "wrapper removed in Kubernetes 1.28, which the API server rejects (issue 19 item 3)";
+
 const std::map<std::string, std::string>& KnownDisagreements() {
   static const auto* known = new std::map<std::string, std::string>{
       {"kubernetes-sigs-dra-driver-nvidia-gpu/tests/bats/specs/gpu-cel-nomatch.yaml",
        "intentionally unsatisfiable through a productName value no device has; every name and "
        "type is right, so only satisfiability against an inventory can tell"},
-      {"ibm-aiu-dra-driver-spyre/demo/generated-resourceslices.yaml",
-       "v1 ResourceSlice devices use the v1beta1 `basic:` wrapper: unknown field under strict "
-       "decoding"},
-      {"Project-HAMi-k8s-dra-driver/chart/test.yaml",
-       "the DeviceClass selector has an unbalanced ')': the API server compiles it on create and "
-       "rejects it (an upstream bug the README lists as valid)"},
+      {"kubernetes-sigs-dra-driver-nvidia-gpu/demo/specs/mig+mps/sharing-demo-job.yaml",
+       kSourceWrapper},
+      {"kubernetes-sigs-dra-driver-nvidia-gpu/demo/specs/mig+mps/sharing-demo-job-1.yaml",
+       kSourceWrapper},
+      {"kubernetes-sigs-dra-driver-nvidia-gpu/demo/specs/selectors/pods.yaml", kSourceWrapper},
   };
   return *known;
 }

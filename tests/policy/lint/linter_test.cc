@@ -137,6 +137,20 @@ TEST(LinterTest, WarningsAsErrors) {
   EXPECT_EQ(report->Summary().errors, 2u);
 }
 
+// Issue 19 item 5: an explicit false (--warnings-as-errors=false) wins over the policy file.
+TEST(LinterTest, ExplicitWarningsAsErrorsFalseWinsOverPolicy) {
+  LintOptions options;
+  options.policy.warnings_as_errors = true;
+  StatusOr<LintReport> by_policy = Lint({{Input("pod-refs.yaml")}}, options);
+  ASSERT_TRUE(by_policy.ok());
+  EXPECT_EQ(by_policy->Summary().warnings, 0u);
+  options.warnings_as_errors = false;
+  StatusOr<LintReport> report = Lint({{Input("pod-refs.yaml")}}, options);
+  ASSERT_TRUE(report.ok());
+  EXPECT_EQ(report->Summary().warnings, 1u);
+  EXPECT_EQ(report->Summary().errors, 1u);
+}
+
 constexpr char kNegativeCount[] =
     "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata:\n  name: c\n"
     "  namespace: ml\nspec:\n  devices:\n    requests:\n    - name: gpu\n      exactly:\n"
@@ -155,6 +169,88 @@ TEST(LinterTest, InlineCommentSilencesOnlyItsCodeOnItsLine) {
   EXPECT_THAT(Codes(LintSources({SourceText("a.yaml", with)}, {})), IsEmpty());
   EXPECT_THAT(Codes(LintSources({SourceText("a.yaml", other)}, {})),
               ::testing::ElementsAre("claim.request.count.invalid"));
+}
+
+// Issue 19 item 1: a marker inside a block scalar is part of the CEL expression (here it
+// breaks it); it must not hide the errors it causes. Two errors, as cel-go reports them: the
+// lexer's at '#', the parser's at the word after it.
+TEST(LinterTest, MarkerInsideBlockScalarSilencesNothing) {
+  constexpr char kClass[] =
+      "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n  name: gpu\nspec:\n"
+      "  selectors:\n  - cel:\n      expression: |\n"
+      "        device.driver == \"gpu.nvidia.com\" # draguard:ignore\n";
+  EXPECT_THAT(Codes(LintSources({SourceText("a.yaml", kClass)}, {})),
+              ::testing::ElementsAre("cel.syntax-error", "cel.syntax-error"));
+}
+
+// Issue 19: a typo in an inline suppression is reported (as the policy file reports its
+// rules), with the closest code, and silences nothing.
+TEST(LinterTest, InlineCommentWithUnknownCodeWarns) {
+  char text[512];
+  std::snprintf(text, sizeof text, kNegativeCount,
+                "  # draguard:ignore claim.request.count.invlid");
+  LintReport report = LintSources({SourceText("a.yaml", text)}, {});
+  EXPECT_THAT(Codes(report), ::testing::UnorderedElementsAre("claim.request.count.invalid",
+                                                            "lint.ignore.code.unknown"));
+  for (const Diagnostic& d : report.diagnostics) {
+    if (d.code != "lint.ignore.code.unknown") continue;
+    EXPECT_EQ(d.severity, Severity::kWarning);
+    EXPECT_EQ(d.suggestion, "claim.request.count.invalid");
+    EXPECT_EQ(d.position, (SourcePosition{12, 38}));
+  }
+}
+
+// Issue 19: an expression cut short at the end of a `|` block at the end of the file is
+// reported on its last line, not on a line past the end.
+TEST(LinterTest, ErrorAtTheEndOfATrailingBlockStaysInTheFile) {
+  constexpr char kClass[] =
+      "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n  name: gpu\nspec:\n"
+      "  selectors:\n  - cel:\n      expression: |\n        device.driver ==\n";
+  LintReport report = LintSources({SourceText("a.yaml", kClass)}, {});
+  ASSERT_THAT(Codes(report), ::testing::ElementsAre("cel.syntax-error"));
+  EXPECT_EQ(report.diagnostics[0].position, (SourcePosition{9, 25}));
+}
+
+// Issue 19 item 9: a UTF-8 byte order mark moves no column, in YAML or inside CEL.
+TEST(LinterTest, ByteOrderMarkMovesNoColumn) {
+  char text[512];
+  std::snprintf(text, sizeof text, kNegativeCount, "");
+  constexpr char kClass[] =
+      "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n  name: gpu\nspec:\n"
+      "  selectors:\n  - cel:\n      expression: device.drver == 'x'\n";
+  for (const std::string& input : {std::string(text), std::string(kClass)}) {
+    LintReport plain = LintSources({SourceText("a.yaml", input)}, {});
+    LintReport bom = LintSources({SourceText("a.yaml", "\xEF\xBB\xBF" + input)}, {});
+    ASSERT_EQ(plain.diagnostics.size(), bom.diagnostics.size());
+    ASSERT_FALSE(plain.diagnostics.empty());
+    for (size_t i = 0; i < plain.diagnostics.size(); ++i) {
+      EXPECT_EQ(bom.diagnostics[i].position, plain.diagnostics[i].position)
+          << plain.diagnostics[i].code;
+    }
+  }
+}
+
+// Issue 19 item 17: the v1 `exactly:` under resource.k8s.io/v1beta1 is one finding, the
+// unknown field with the v1beta1 advice, not also "exactly or firstAvailable is required".
+TEST(LinterTest, ExactlyInV1beta1IsOneFinding) {
+  constexpr char kClaim[] =
+      "apiVersion: resource.k8s.io/v1beta1\nkind: ResourceClaim\nmetadata:\n  name: c\n"
+      "  namespace: ml\nspec:\n  devices:\n    requests:\n    - name: gpu\n      exactly:\n"
+      "        deviceClassName: gpu.example.com\n";
+  LintReport report = LintSources({SourceText("a.yaml", kClaim)}, {});
+  std::vector<Expected> found;
+  for (const Diagnostic& d : report.diagnostics) {
+    if (d.severity != Severity::kError) continue;
+    found.push_back({d.code, d.field, "a.yaml", d.position.line});
+  }
+  EXPECT_THAT(found, ::testing::ElementsAre(Expected{"decode.unknown-field",
+                                                     "spec.devices.requests[0].exactly",
+                                                     "a.yaml", 10}));
+  for (const Diagnostic& d : report.diagnostics) {
+    if (d.code == "decode.unknown-field") {
+      EXPECT_THAT(d.suggestion, ::testing::HasSubstr("v1beta1 has no"));
+    }
+  }
 }
 
 TEST(LinterTest, PolicyRulesAndExemptNamespaces) {

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "policy/common/utf8.h"
 #include "policy/lint/render.h"
 #include "policy/lint/render_json.h"
 #include "policy/lint/render_junit.h"
@@ -213,6 +214,18 @@ TEST(RenderJunitTest, OneSuitePerFileOneCasePerObject) {
 
 TEST(RenderJunitTest, XmlEscape) {
   EXPECT_EQ(XmlEscape("a<b>&\"c'\x01"), "a&lt;b&gt;&amp;&quot;c&apos;");
+}
+
+// Issue 19 item 8: a byte that is not UTF-8 (`name: "c\xe9"`) must not make the XML
+// ill-formed; it becomes U+FFFD, as in the JSON output. Valid sequences stay.
+TEST(RenderJunitTest, InvalidUtf8IsReplaced) {
+  EXPECT_EQ(XmlEscape("c\xe9"), "c\xEF\xBF\xBD");
+  EXPECT_EQ(XmlEscape("\xC3\xA9\xE2\x82\xAC"), "\xC3\xA9\xE2\x82\xAC");
+  EXPECT_EQ(XmlEscape("\xE2\x82"), "\xEF\xBF\xBD\xEF\xBF\xBD");
+  LintReport report;
+  report.files = {"f.yaml"};
+  report.diagnostics = {Make(Severity::kError, "x.y", "", "bad \xff byte", "f.yaml", {})};
+  EXPECT_TRUE(IsValidUtf8(RenderJunit(report)));
 }
 
 TEST(RenderTextTest, NoColourUnlessAsked) {

@@ -43,8 +43,38 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"HashInsideValueIsNotAComment", "expression: \"a#draguard:ignore\"\n", "cel.x", 1,
              false},
         Case{"OtherWordIsNotTheMarker", "count: 0  # draguard:ignored claim.x\n", "claim.x",
-             1, false}),
+             1, false},
+        // Text inside block and quoted scalars is part of the value, not a comment.
+        Case{"InsideLiteralBlock", "expression: |\n  device.driver == \"g\" # draguard:ignore\n",
+             "cel.syntax-error", 2, false},
+        Case{"InsideFoldedBlockLineAbove",
+             "- expression: >-\n    # draguard:ignore\n    device.driver ==\n", "cel.x", 3,
+             false},
+        Case{"InsideMultiLineQuoted",
+             "expression: \"device.driver\n  == 'g' # draguard:ignore\n  && x\"\n", "cel.x", 2,
+             false},
+        Case{"InsideMultiLineSingleQuoted",
+             "expression: 'it''s\n  # draguard:ignore\n  x'\nb: 1\n", "cel.x", 3, false},
+        Case{"AfterBlockEnds", "a: |\n  x\nb: 1  # draguard:ignore\n", "cel.x", 3, true},
+        Case{"SiblingKeyOfCompactEntryAfterBlock",
+             "- a: |\n    x\n  b: 1  # draguard:ignore\n", "cel.x", 3, true},
+        Case{"LineAboveSkipsNoBlockContent",
+             "# draguard:ignore cel.x\nexpression: |\n  # text\n  bad\n", "cel.x", 2, true},
+        Case{"BlockHeaderComment", "expression: | # draguard:ignore cel.x\n  bad\n", "cel.x",
+             1, true}),
     [](const auto& test_info) { return test_info.param.name; });
+
+TEST(SuppressionsTest, ReportsUnknownCodesWhereTheyAre) {
+  Suppressions s = Suppressions::Scan(
+      SourceText("f.yaml", "a: 1  # draguard:ignore refs.*, claim.request.count.invlid\n"
+                           "# draguard:ignore-file nosuch.*\n"));
+  ASSERT_EQ(s.findings().size(), 2u);
+  EXPECT_EQ(s.findings()[0].code, "lint.ignore.code.unknown");
+  EXPECT_EQ(s.findings()[0].file, "f.yaml");
+  EXPECT_EQ(s.findings()[0].position, (SourcePosition{1, 33}));
+  EXPECT_EQ(s.findings()[0].suggestion, "claim.request.count.invalid");
+  EXPECT_EQ(s.findings()[1].position, (SourcePosition{2, 24}));
+}
 
 }  // namespace
 }  // namespace draguard::lint

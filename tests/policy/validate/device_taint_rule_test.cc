@@ -40,7 +40,7 @@ INSTANTIATE_TEST_SUITE_P(
         RuleCase{.name = "Valid", .mutate = nullptr, .want = {}},
         RuleCase{.name = "ApiDisabled",
                  .mutate = nullptr,
-                 .want = {"W taintrule.api-disabled @ "},
+                 .want = {"E taintrule.api-disabled @ "},
                  .gates = ""},
         RuleCase{.name = "KeyRequired",
                  .mutate = [](auto& r) { r.spec.taint.key = ""; },
