@@ -42,7 +42,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   state.cert_loaded = true;
   std::atomic<bool> draining{false};
   Router router(checker, options.handler, metrics, hooks, state);
-  SessionContext context{router, options, metrics, draining};
+  // A budget smaller than one body at the limit, so that 503 answers are fuzzed too; and the
+  // registry, so that phases are tracked as in the server.
+  BodyBudget bodies(12 * 1024);
+  SessionRegistry registry;
+  SessionContext context{router, options, metrics, draining, &bodies, &registry};
 
   net::io_context ioc;
   beast::test::stream client(ioc);
@@ -65,5 +69,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string output = client.str();
   if (!output.empty() && output.rfind("HTTP/1.", 0) != 0) std::abort();
   if (metrics.active_connections() != 0) std::abort();
+  if (bodies.used() != 0) std::abort();  // every reservation returned
   return 0;
 }

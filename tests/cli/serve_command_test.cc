@@ -59,6 +59,10 @@ INSTANTIATE_TEST_SUITE_P(
                       BadFlag{"--satisfiability-budget=fast", "--satisfiability-budget"},
                       BadFlag{"--inventory-poll-interval=-1s", "--inventory-poll-interval"},
                       BadFlag{"--threads=many", "--threads"},
+                      BadFlag{"--max-connections=0", "--max-connections"},
+                      BadFlag{"--max-connections=lots", "--max-connections"},
+                      BadFlag{"--handshake-timeout=0s", "--handshake-timeout"},
+                      BadFlag{"--request-timeout=soon", "--request-timeout"},
                       BadFlag{"--kubernetes-version=1.20", "1.20"}));
 
 TEST(ServeCommandTest, UnreadableCertificateIsAUsageError) {

@@ -72,7 +72,7 @@ TEST(CompileSelectorTest, ProgramInstantiationFailuresAreNotCompileErrors) {
 }
 
 TEST(SelectorCacheTest, ReturnsSharedResultsPerOptions) {
-  SelectorCache cache(2);
+  SelectorCache cache({.max_entries = 2, .max_bytes = 1 << 20});
   auto a = cache.Compile("device.driver == 'a'", EnvOptions{});
   auto b = cache.Compile("device.driver == 'a'", EnvOptions{});
   EXPECT_EQ(a.get(), b.get());
@@ -83,6 +83,21 @@ TEST(SelectorCacheTest, ReturnsSharedResultsPerOptions) {
   cache.Compile("true", EnvOptions{});
   EXPECT_EQ(cache.size(), 2u);  // evicted the least recently used
   EXPECT_TRUE(a->ok());          // evicted results stay valid
+}
+
+// Issue 17 item 0: the cache holds its byte limit whatever the texts (a 10 KB selector's
+// result holds hundreds of KB, so an entry limit alone let 4,096 of them take gigabytes).
+TEST(SelectorCacheTest, LongSelectorsStayWithinTheByteLimit) {
+  SelectorCache cache({.max_entries = 4096, .max_bytes = 2 << 20});
+  for (int i = 0; i < 60; ++i) {
+    std::string expression = "device.driver == 'x" + std::to_string(i) + "'";
+    for (int j = 0; j < 200; ++j) expression += " || device.driver == 'y" + std::to_string(j) + "'";
+    EXPECT_TRUE(cache.Compile(expression, EnvOptions{})->ok());
+    const CacheStats stats = cache.stats();
+    ASSERT_LE(stats.bytes, stats.limits.max_bytes) << "after " << i;
+  }
+  EXPECT_GT(cache.stats().evictions, 0u);
+  EXPECT_LT(cache.size(), 60u);
 }
 
 TEST(SelectorCacheTest, ConcurrentCompiles) {
