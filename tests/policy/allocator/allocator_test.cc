@@ -460,9 +460,13 @@ INSTANTIATE_TEST_SUITE_P(
              },
              .claims = {Claim({Exact("gpu", "gpu", 3)}, {DistinctAttr("resource.kubernetes.io/pcieRoot")})},
              .options = Gates("DRAConsumableCapacity=true"), .want = VerdictKind::kUnsatisfiable},
+        // Default gates: DRAConsumableCapacity off in 1.35 (fatal), on in 1.36.
         Case{.name = "DistinctAttributeNeedsGate", .inventory = TwoNodes,
              .claims = {Claim({Exact("gpu", "gpu", 1)}, {DistinctAttr("gpu.x/model")})},
-             .want = VerdictKind::kError, .code = "alloc.feature.disabled"},
+             .options = Gates(""), .want = VerdictKind::kError, .code = "alloc.feature.disabled"},
+        Case{.name = "DistinctAttributeDefault136", .inventory = TwoNodes,
+             .claims = {Claim({Exact("gpu", "gpu", 1)}, {DistinctAttr("gpu.x/model")})},
+             .options = Gates("", KubernetesVersion::k1_36)},
         Case{.name = "AllViolatingConstraintIsFatal",
              .inventory = [] {
                InventoryInput in;
@@ -473,8 +477,19 @@ INSTANTIATE_TEST_SUITE_P(
              .claims = {Claim({AllOf("gpu", "gpu")}, {MatchAttr("resource.kubernetes.io/pcieRoot")})},
              .want = VerdictKind::kError, .code = "alloc.request.all-constraint"},
         // §11 partitionable devices
+        // Default gates: DRAPartitionableDevices off in 1.34/1.35, on in 1.36.
         Case{.name = "PartitionsNeedGate", .inventory = Partitions,
-             .claims = {Claim({Exact("gpu", "gpu", 1)})}, .want = VerdictKind::kUnsatisfiable},
+             .claims = {Claim({Exact("gpu", "gpu", 1)})}, .options = Gates(""),
+             .want = VerdictKind::kUnsatisfiable},
+        // 1.34 counters are slice-scoped: counters in another slice make the pool invalid.
+        Case{.name = "PartitionsInOtherSliceInvalid134", .inventory = Partitions,
+             .claims = {Claim({Exact("gpu", "gpu", 1)})},
+             .options = Gates("", KubernetesVersion::k1_34), .want = VerdictKind::kError,
+             .code = "alloc.pool.invalid"},
+        Case{.name = "CountersOverflowOnThirdPick136", .inventory = Partitions,
+             .claims = {Claim({Exact("gpu", "gpu", 3)})},
+             .options = Gates("", KubernetesVersion::k1_36), .want = VerdictKind::kUnsatisfiable,
+             .code = "alloc.counters.exhausted"},
         Case{.name = "TwoHalvesFitTheCounters", .inventory = Partitions,
              .claims = {Claim({Exact("gpu", "gpu", 2)})}, .options = Gates("DRAPartitionableDevices=true"),
              .devices = {"p/half0", "p/half1"}},
@@ -515,7 +530,17 @@ INSTANTIATE_TEST_SUITE_P(
                in.classes = {MakeClass("gpu")};
                return in;
              },
-             .claims = {Claim({Exact("gpu", "gpu", 1)})}},
+             .claims = {Claim({Exact("gpu", "gpu", 1)})}, .options = Gates("")},
+        // DRADeviceTaints is on by default in 1.36 (docs/k8s-releases.md A3).
+        Case{.name = "TaintBlocksByDefault136",
+             .inventory = [] {
+               InventoryInput in;
+               in.slices = {MakeSlice("gpu.x", "p", "node-1", {Tainted(Gpus(1)[0], "NoSchedule")})};
+               in.classes = {MakeClass("gpu")};
+               return in;
+             },
+             .claims = {Claim({Exact("gpu", "gpu", 1)})},
+             .options = Gates("", KubernetesVersion::k1_36), .want = VerdictKind::kUnsatisfiable},
         Case{.name = "TaintBlocksWithGate",
              .inventory = [] {
                InventoryInput in;
@@ -573,7 +598,19 @@ INSTANTIATE_TEST_SUITE_P(
                in.classes = {MakeClass("gpu")};
                return in;
              },
-             .claims = {Claim({Exact("gpu", "gpu", 1)})}, .want = VerdictKind::kUnsatisfiable},
+             .claims = {Claim({Exact("gpu", "gpu", 1)})}, .options = Gates(""),
+             .want = VerdictKind::kUnsatisfiable},
+        Case{.name = "BindingConditionsAllowedByDefault136",
+             .inventory = [] {
+               InventoryInput in;
+               auto d = Gpus(1);
+               d[0].binding_conditions = {"attached"};
+               in.slices = {MakeSlice("gpu.x", "p", "node-1", d)};
+               in.classes = {MakeClass("gpu")};
+               return in;
+             },
+             .claims = {Claim({Exact("gpu", "gpu", 1)})},
+             .options = Gates("", KubernetesVersion::k1_36)},
         Case{.name = "BindingConditionsAllowedWithGates",
              .inventory = [] {
                InventoryInput in;
@@ -683,7 +720,12 @@ INSTANTIATE_TEST_SUITE_P(
              .options = Gates("DRAConsumableCapacity=true"), .want = VerdictKind::kUnsatisfiable},
         Case{.name = "CapacityIgnoredWithoutGate",
              .inventory = [] { return SharedInventory(SharedGpu(std::nullopt, false)); },
-             .claims = {Claim({Memory("a", 1, "50Gi")})}, .devices = {"p/gpu0"}},
+             .claims = {Claim({Memory("a", 1, "50Gi")})}, .options = Gates(""),
+             .devices = {"p/gpu0"}},
+        Case{.name = "CapacityFiltersByDefault136",
+             .inventory = [] { return SharedInventory(SharedGpu(std::nullopt, false)); },
+             .claims = {Claim({Memory("a", 1, "50Gi")})},
+             .options = Gates("", KubernetesVersion::k1_36), .want = VerdictKind::kUnsatisfiable},
         Case{.name = "CapacityRequestWithoutGateFatalInExperimental",
              .inventory = OneSharedGpu, .claims = {Claim({Memory("a", 1, "1Gi")})},
              .options = Gates("DRADeviceBindingConditions=true"), .want = VerdictKind::kError,
