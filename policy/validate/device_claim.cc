@@ -101,9 +101,9 @@ void ValidateRequestCommon(Reporter& r, const k8s::DeviceRequestCommon& req, con
   ValidateSelectors(r, req.selectors, at.Child("selectors"), options,
                     stored ? SelectorKind::kStoredExpression : SelectorKind::kNewExpression);
   ValidateAllocationMode(r, req, at);
-  if (options.Enabled(Gate::kDRADeviceTaints)) {
-    ValidateTolerations(r, req.tolerations, at.Child("tolerations"), options);
-  }
+  // Tolerations that reach validation are checked whatever the gate: with DRADeviceTaints off
+  // they were dropped unless the stored object already used them (update ratcheting).
+  ValidateTolerations(r, req.tolerations, at.Child("tolerations"), options);
   if (req.capacity.has_value()) AdviseCapacity(r, *req.capacity, at);
 }
 

@@ -252,6 +252,19 @@ INSTANTIATE_TEST_SUITE_P(
         ClaimCase{.name = "DroppedWhileGateOff",
                   .mutate = [](auto& c) { X(c).tolerations.push_back(Toleration("k", "bogus")); },
                   .want = {At("W claim.request.tolerations.dropped @ ", kExact) + ".tolerations"}},
+        // V8: DRADeviceTaints is on by default in 1.36, so tolerations are validated.
+        ClaimCase{.name = "TolerationValidatedByDefault136",
+                  .mutate = [](auto& c) { X(c).tolerations.push_back(Toleration("k", "bogus")); },
+                  .want = {At("E toleration.operator.unsupported @ ", kExact) +
+                           ".tolerations[0].operator"},
+                  .version = KubernetesVersion::k1_36},
+        ClaimCase{.name = "TolerationEffectNone136",
+                  .mutate =
+                      [](auto& c) {
+                        X(c).tolerations.push_back(Toleration("k", "Exists", "", "None"));
+                      },
+                  .want = {},
+                  .version = KubernetesVersion::k1_36},
         ClaimCase{.name = "ValidWithGate",
                   .mutate =
                       [](auto& c) {
@@ -373,17 +386,57 @@ INSTANTIATE_TEST_SUITE_P(
                 [](auto& c) { c.spec.devices.constraints.push_back(k8s::DeviceConstraint{}); },
             .want = {At("E claim.constraint.attribute.required @ ", kCon0)},
             .gates = "DRAConsumableCapacity=true"},
+        // The API server never drops distinctAttribute (V5/V6): with DRAConsumableCapacity off
+        // (1.34/1.35 default) it is validated and kept, and a warning says the scheduler fails.
         ClaimCase{
-            .name = "DistinctDroppedWhileGateOff",
+            .name = "DistinctKeptWhileGateOff",
             .mutate =
                 [](auto& c) {
                   k8s::DeviceConstraint con;
                   con.distinct_attribute = "example.com/id";
                   c.spec.devices.constraints.push_back(con);
                 },
-            .want = {At("W claim.constraint.distinct-attribute.dropped @ ", kCon0) +
+            .want = {At("W claim.constraint.distinct-attribute.gate-off @ ", kCon0) +
+                     ".distinctAttribute"}},
+        ClaimCase{
+            .name = "DistinctKeptWhileGateOff134",
+            .mutate =
+                [](auto& c) {
+                  k8s::DeviceConstraint con;
+                  con.distinct_attribute = "example.com/id";
+                  c.spec.devices.constraints.push_back(con);
+                },
+            .want = {At("W claim.constraint.distinct-attribute.gate-off @ ", kCon0) +
+                     ".distinctAttribute"},
+            .version = KubernetesVersion::k1_34},
+        ClaimCase{.name = "Distinct136",
+                  .mutate =
+                      [](auto& c) {
+                        k8s::DeviceConstraint con;
+                        con.distinct_attribute = "example.com/id";
+                        c.spec.devices.constraints.push_back(con);
+                      },
+                  .want = {},
+                  .version = KubernetesVersion::k1_36},
+        ClaimCase{
+            .name = "DistinctInvalidWhileGateOff",
+            .mutate =
+                [](auto& c) {
+                  k8s::DeviceConstraint con;
+                  con.distinct_attribute = "id";
+                  c.spec.devices.constraints.push_back(con);
+                },
+            .want = {At("W claim.constraint.distinct-attribute.gate-off @ ", kCon0) +
                          ".distinctAttribute",
-                     At("E claim.constraint.attribute.required @ ", kCon0) + ".matchAttribute"}},
+                     At("E claim.constraint.distinct-attribute.invalid @ ", kCon0) +
+                         ".distinctAttribute"}},
+        ClaimCase{.name = "NoAttribute136",
+                  .mutate =
+                      [](auto& c) {
+                        c.spec.devices.constraints.push_back(k8s::DeviceConstraint{});
+                      },
+                  .want = {At("E claim.constraint.attribute.required @ ", kCon0)},
+                  .version = KubernetesVersion::k1_36},
         ClaimCase{.name = "DistinctWithGate",
                   .mutate =
                       [](auto& c) {
