@@ -58,7 +58,7 @@ constexpr std::array<GateState, kGateCount> GatesOf(size_t column) {
       ServedKind{"DeviceClass", VERSION, BY_DEFAULT, DEPRECATED, REMOVED},       \
       ServedKind{"ResourceSlice", VERSION, BY_DEFAULT, DEPRECATED, REMOVED}
 
-constexpr ServedKind kServed134[] = {
+constexpr ServedKind kServedBefore136[] = {
     DRAGUARD_CORE_KINDS("v1", true, 0, 0),
     DRAGUARD_CORE_KINDS("v1beta2", false, 36, 39),
     DRAGUARD_CORE_KINDS("v1beta1", false, 35, 38),
@@ -131,7 +131,7 @@ const Release kReleases[] = {
      .name = "1.34",
      .minor = 34,
      .gates = GatesOf(0),
-     .served = kServed134,
+     .served = kServedBefore136,
      .counters = CounterModel::kSliceTotals,
      .validation = kValidation134,
      .cel = {.lists_v3_in_new_expressions = false},
@@ -140,7 +140,7 @@ const Release kReleases[] = {
      .name = "1.35",
      .minor = 35,
      .gates = GatesOf(1),
-     .served = kServed134,
+     .served = kServedBefore136,
      .counters = CounterModel::kCounterSets,
      .validation = kValidation135,
      .cel = {.lists_v3_in_new_expressions = true},

@@ -113,6 +113,24 @@ k8s::Device Tainted(k8s::Device d, std::string effect) {
   return d;
 }
 
+// One GPU with a binding condition, on node-1.
+InventoryInput OneBindingGpu() {
+  InventoryInput in;
+  auto d = Gpus(1);
+  d[0].binding_conditions = {"attached"};
+  in.slices = {MakeSlice("gpu.x", "p", "node-1", d)};
+  in.classes = {MakeClass("gpu")};
+  return in;
+}
+
+// One GPU tainted NoSchedule, on node-1.
+InventoryInput OneTaintedGpu() {
+  InventoryInput in;
+  in.slices = {MakeSlice("gpu.x", "p", "node-1", {Tainted(Gpus(1)[0], "NoSchedule")})};
+  in.classes = {MakeClass("gpu")};
+  return in;
+}
+
 // §12: one GPU that allows multiple allocations, with 40Gi of memory and an optional policy.
 k8s::Device SharedGpu(std::optional<k8s::CapacityRequestPolicy> policy = std::nullopt,
                       bool multi = true) {
@@ -524,30 +542,15 @@ INSTANTIATE_TEST_SUITE_P(
              .options = Gates("DRAPartitionableDevices=true"), .devices = {"p/half1"}},
         // §13 taints
         Case{.name = "TaintIgnoredWithoutGate",
-             .inventory = [] {
-               InventoryInput in;
-               in.slices = {MakeSlice("gpu.x", "p", "node-1", {Tainted(Gpus(1)[0], "NoSchedule")})};
-               in.classes = {MakeClass("gpu")};
-               return in;
-             },
+             .inventory = OneTaintedGpu,
              .claims = {Claim({Exact("gpu", "gpu", 1)})}, .options = Gates("")},
         // DRADeviceTaints is on by default in 1.36 (docs/k8s-releases.md A3).
         Case{.name = "TaintBlocksByDefault136",
-             .inventory = [] {
-               InventoryInput in;
-               in.slices = {MakeSlice("gpu.x", "p", "node-1", {Tainted(Gpus(1)[0], "NoSchedule")})};
-               in.classes = {MakeClass("gpu")};
-               return in;
-             },
+             .inventory = OneTaintedGpu,
              .claims = {Claim({Exact("gpu", "gpu", 1)})},
              .options = Gates("", KubernetesVersion::k1_36), .want = VerdictKind::kUnsatisfiable},
         Case{.name = "TaintBlocksWithGate",
-             .inventory = [] {
-               InventoryInput in;
-               in.slices = {MakeSlice("gpu.x", "p", "node-1", {Tainted(Gpus(1)[0], "NoSchedule")})};
-               in.classes = {MakeClass("gpu")};
-               return in;
-             },
+             .inventory = OneTaintedGpu,
              .claims = {Claim({Exact("gpu", "gpu", 1)})}, .options = Gates("DRADeviceTaints=true"),
              .want = VerdictKind::kUnsatisfiable, .code = "alloc.request.insufficient-devices"},
         Case{.name = "TolerationAllows",
@@ -590,36 +593,15 @@ INSTANTIATE_TEST_SUITE_P(
              .want = VerdictKind::kUnsatisfiable},
         // §14 binding conditions
         Case{.name = "BindingConditionsNeedGates",
-             .inventory = [] {
-               InventoryInput in;
-               auto d = Gpus(1);
-               d[0].binding_conditions = {"attached"};
-               in.slices = {MakeSlice("gpu.x", "p", "node-1", d)};
-               in.classes = {MakeClass("gpu")};
-               return in;
-             },
+             .inventory = OneBindingGpu,
              .claims = {Claim({Exact("gpu", "gpu", 1)})}, .options = Gates(""),
              .want = VerdictKind::kUnsatisfiable},
         Case{.name = "BindingConditionsAllowedByDefault136",
-             .inventory = [] {
-               InventoryInput in;
-               auto d = Gpus(1);
-               d[0].binding_conditions = {"attached"};
-               in.slices = {MakeSlice("gpu.x", "p", "node-1", d)};
-               in.classes = {MakeClass("gpu")};
-               return in;
-             },
+             .inventory = OneBindingGpu,
              .claims = {Claim({Exact("gpu", "gpu", 1)})},
              .options = Gates("", KubernetesVersion::k1_36)},
         Case{.name = "BindingConditionsAllowedWithGates",
-             .inventory = [] {
-               InventoryInput in;
-               auto d = Gpus(1);
-               d[0].binding_conditions = {"attached"};
-               in.slices = {MakeSlice("gpu.x", "p", "node-1", d)};
-               in.classes = {MakeClass("gpu")};
-               return in;
-             },
+             .inventory = OneBindingGpu,
              .claims = {Claim({Exact("gpu", "gpu", 1)})}, .options = Gates("DRADeviceBindingConditions=true")},
         // §12 consumable capacity
         Case{.name = "SharedDeviceBacksTwoRequests", .inventory = OneSharedGpu,

@@ -33,6 +33,12 @@ struct ClaimCase {
   NamespaceLabels namespaces = {};
 };
 
+k8s::DeviceConstraint Distinct(std::string attribute) {
+  k8s::DeviceConstraint c;
+  c.distinct_attribute = std::move(attribute);
+  return c;
+}
+
 void PrintTo(const ClaimCase& c, std::ostream* os) { *os << c.name; }
 
 class ResourceClaimTest : public ::testing::TestWithParam<ClaimCase> {};
@@ -391,41 +397,27 @@ INSTANTIATE_TEST_SUITE_P(
         ClaimCase{
             .name = "DistinctKeptWhileGateOff",
             .mutate =
-                [](auto& c) {
-                  k8s::DeviceConstraint con;
-                  con.distinct_attribute = "example.com/id";
-                  c.spec.devices.constraints.push_back(con);
-                },
+                [](auto& c) { c.spec.devices.constraints.push_back(Distinct("example.com/id")); },
             .want = {At("W claim.constraint.distinct-attribute.gate-off @ ", kCon0) +
                      ".distinctAttribute"}},
         ClaimCase{
             .name = "DistinctKeptWhileGateOff134",
             .mutate =
-                [](auto& c) {
-                  k8s::DeviceConstraint con;
-                  con.distinct_attribute = "example.com/id";
-                  c.spec.devices.constraints.push_back(con);
-                },
+                [](auto& c) { c.spec.devices.constraints.push_back(Distinct("example.com/id")); },
             .want = {At("W claim.constraint.distinct-attribute.gate-off @ ", kCon0) +
                      ".distinctAttribute"},
             .version = KubernetesVersion::k1_34},
         ClaimCase{.name = "Distinct136",
                   .mutate =
                       [](auto& c) {
-                        k8s::DeviceConstraint con;
-                        con.distinct_attribute = "example.com/id";
-                        c.spec.devices.constraints.push_back(con);
+                        c.spec.devices.constraints.push_back(Distinct("example.com/id"));
                       },
                   .want = {},
                   .version = KubernetesVersion::k1_36},
         ClaimCase{
             .name = "DistinctInvalidWhileGateOff",
             .mutate =
-                [](auto& c) {
-                  k8s::DeviceConstraint con;
-                  con.distinct_attribute = "id";
-                  c.spec.devices.constraints.push_back(con);
-                },
+                [](auto& c) { c.spec.devices.constraints.push_back(Distinct("id")); },
             .want = {At("W claim.constraint.distinct-attribute.gate-off @ ", kCon0) +
                          ".distinctAttribute",
                      At("E claim.constraint.distinct-attribute.invalid @ ", kCon0) +
@@ -439,11 +431,7 @@ INSTANTIATE_TEST_SUITE_P(
                   .version = KubernetesVersion::k1_36},
         ClaimCase{.name = "DistinctWithGate",
                   .mutate =
-                      [](auto& c) {
-                        k8s::DeviceConstraint con;
-                        con.distinct_attribute = "id";
-                        c.spec.devices.constraints.push_back(con);
-                      },
+                      [](auto& c) { c.spec.devices.constraints.push_back(Distinct("id")); },
                   .want = {At("E claim.constraint.distinct-attribute.invalid @ ", kCon0) +
                            ".distinctAttribute"},
                   .gates = "DRAConsumableCapacity=true"},

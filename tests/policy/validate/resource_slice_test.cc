@@ -66,6 +66,11 @@ void Policy(k8s::ResourceSlice& s, k8s::CapacityRequestPolicy policy) {
   D0(s).capacity["mem"] = k8s::DeviceCapacity{"10Gi", std::move(policy)};
 }
 
+// A request policy on a device that does not allow multiple allocations.
+void PolicyWithoutSharing(k8s::ResourceSlice& s) {
+  D0(s).capacity["mem"] = k8s::DeviceCapacity{"1Gi", k8s::CapacityRequestPolicy{}};
+}
+
 k8s::CapacityRequestPolicy Values(std::vector<std::string> values, std::string def) {
   return k8s::CapacityRequestPolicy{.default_value = std::move(def),
                                     .valid_values = std::move(values),
@@ -260,36 +265,24 @@ INSTANTIATE_TEST_SUITE_P(
         // DRAConsumableCapacity off drops every requestPolicy (1.34/1.35 default), on rejects.
         SliceCase{
             .name = "RequestPolicyNeedsMultipleAllocations136",
-            .mutate =
-                [](auto& s) {
-                  D0(s).capacity["mem"] = k8s::DeviceCapacity{"1Gi", k8s::CapacityRequestPolicy{}};
-                },
+            .mutate = PolicyWithoutSharing,
             .want = {At("E slice.device.capacity.request-policy.forbidden @ ", kDev0) +
                      ".capacity[mem].requestPolicy"},
             .version = KubernetesVersion::k1_36},
         SliceCase{
             .name = "RequestPolicyDropped135",
-            .mutate =
-                [](auto& s) {
-                  D0(s).capacity["mem"] = k8s::DeviceCapacity{"1Gi", k8s::CapacityRequestPolicy{}};
-                },
+            .mutate = PolicyWithoutSharing,
             .want = {At("W slice.device.consumable-capacity.dropped @ ", kDev0) +
                      ".capacity[mem].requestPolicy"}},
         SliceCase{
             .name = "RequestPolicyDropped134",
-            .mutate =
-                [](auto& s) {
-                  D0(s).capacity["mem"] = k8s::DeviceCapacity{"1Gi", k8s::CapacityRequestPolicy{}};
-                },
+            .mutate = PolicyWithoutSharing,
             .want = {At("W slice.device.consumable-capacity.dropped @ ", kDev0) +
                      ".capacity[mem].requestPolicy"},
             .version = KubernetesVersion::k1_34},
         SliceCase{
             .name = "RequestPolicyDropped136GateOff",
-            .mutate =
-                [](auto& s) {
-                  D0(s).capacity["mem"] = k8s::DeviceCapacity{"1Gi", k8s::CapacityRequestPolicy{}};
-                },
+            .mutate = PolicyWithoutSharing,
             .want = {At("W slice.device.consumable-capacity.dropped @ ", kDev0) +
                      ".capacity[mem].requestPolicy"},
             .version = KubernetesVersion::k1_36,
