@@ -115,7 +115,7 @@ class PlainDfs {
   // Draws the device's counters if they fit; false (nothing drawn) otherwise.
   bool DrawCounters(size_t d, int sign) {
     const InventoryDevice& dev = inv_.devices()[d];
-    size_t layout = o_.version == KubernetesVersion::k1_35 ? kLayout135 : kLayout134;
+    size_t layout = CounterLayout(o_.version);
     const auto& draws = dev.draws[layout];
     if (!draws) return false;
     size_t scope = dev.counter_scope[layout];
@@ -131,7 +131,7 @@ class PlainDfs {
   }
 
   int64_t Committed(size_t scope, size_t ordinal) {
-    size_t layout = o_.version == KubernetesVersion::k1_35 ? kLayout135 : kLayout134;
+    size_t layout = CounterLayout(o_.version);
     auto [it, inserted] = committed_.emplace(std::make_pair(scope, ordinal), 0);
     if (!inserted) return it->second;
     for (size_t s : inv_.CounterScopes(layout)[scope].slices) {

@@ -1,5 +1,6 @@
 #include "cli/cluster_flags.h"
 
+#include "policy/common/release.h"
 #include "policy/common/status_macros.h"
 #include "policy/config/load_config.h"
 #include "policy/lint/render_text.h"
@@ -20,8 +21,14 @@ std::string JoinGates(const std::vector<std::string>& items) {
 }  // namespace
 
 void ClusterFlags::Register(FlagSet& flags) {
-  flags.AddString("kubernetes-version", &kubernetes_version, "1.34|1.35",
-                  "Check as this Kubernetes release does (default: the policy file's, else 1.35)");
+  std::string releases;
+  for (const Release& release : KnownReleases()) {
+    if (!releases.empty()) releases += '|';
+    releases += release.name;
+  }
+  flags.AddString("kubernetes-version", &kubernetes_version, releases,
+                  "Check as this Kubernetes release does (default: the policy file's, else " +
+                      std::string(KubernetesVersionName(kDefaultKubernetesVersion)) + ")");
   flags.AddList("feature-gates", &feature_gates, "A=true,B=false",
                 "Feature gates, kube syntax, on top of the release's defaults and the policy "
                 "file's");

@@ -18,7 +18,7 @@
 namespace draguard::cli {
 
 struct ClusterFlags {
-  std::string kubernetes_version;           // empty: the policy file's, else 1.35
+  std::string kubernetes_version;           // empty: the policy file's, else the default
   std::vector<std::string> feature_gates;   // each "A=true,B=false"; repeats are joined
   std::string config;                       // policy file path; empty: none
 

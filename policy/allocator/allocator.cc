@@ -112,7 +112,7 @@ void Explain(const internal::Plan& plan, internal::DeviceFacts& facts,
         .code = "alloc.pool.invalid",
         .message = "invalid resource pools were encountered (duplicate device names or "
                    "counters that do not exist)"});
-    if (o.version == KubernetesVersion::k1_34) v.kind = VerdictKind::kError;
+    if (o.release().alloc.invalid_pool_fatal) v.kind = VerdictKind::kError;
   }
 }
 

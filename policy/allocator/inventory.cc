@@ -165,8 +165,9 @@ void Inventory::ValidatePools() {
       for (size_t s : pool.slices) {
         if (input_->slices[s].spec.pool.generation == generation) slices.push_back(s);
       }
-      pool.problems[generation] = {internal::PoolProblem(*this, slices, KubernetesVersion::k1_35),
-                                   internal::PoolProblem(*this, slices, KubernetesVersion::k1_34)};
+      pool.problems[generation] = {
+          internal::PoolProblem(*this, slices, CounterModel::kCounterSets),
+          internal::PoolProblem(*this, slices, CounterModel::kSliceTotals)};
     }
   }
 }
@@ -201,15 +202,15 @@ void Inventory::ResolveCounters() {
       for (size_t other : pools_[pool].slices) {
         if (input_->slices[other].spec.pool.generation == generation) slices.push_back(other);
       }
-      it->second = AddScope(kLayout135, std::move(slices));
+      it->second = AddScope(kLayoutPool, std::move(slices));
     }
-    size_t slice_scope = AddScope(kLayout134, {s});
+    size_t slice_scope = AddScope(kLayoutSlice, {s});
     auto [begin, end] = SliceDevices(s);
     for (size_t id = begin; id < end; ++id) {
       InventoryDevice& dev = devices_[id];
-      dev.counter_scope[kLayout135] = it->second;
-      dev.counter_scope[kLayout134] = slice_scope;
-      for (size_t layout : {kLayout135, kLayout134}) {
+      dev.counter_scope[kLayoutPool] = it->second;
+      dev.counter_scope[kLayoutSlice] = slice_scope;
+      for (size_t layout : {kLayoutPool, kLayoutSlice}) {
         const auto& index = scope_index_[layout][dev.counter_scope[layout]];
         std::vector<CounterDraw> draws;
         bool ok = true;
@@ -234,7 +235,7 @@ void Inventory::ResolveCounters() {
 // After MarkAllocated and ResolveCounters.
 void Inventory::CommitCounters() {
   std::map<std::vector<int64_t>, uint32_t> states;
-  for (size_t layout : {kLayout135, kLayout134}) {
+  for (size_t layout : {kLayoutPool, kLayoutSlice}) {
     for (CounterScope& scope : counter_scopes_[layout]) {
       for (int gate : {0, 1}) {
         std::vector<int64_t>& committed = scope.committed[gate];

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "policy/allocator/selector.h"
+#include "policy/common/release.h"
 #include "policy/inventory/cluster_objects.h"
 #include "policy/k8s/device_class.h"
 #include "policy/k8s/meta.h"
@@ -47,14 +48,15 @@ struct PoolInfo {
   std::vector<size_t> slices;  // indexes into Inventory::slices(), input order
   int64_t max_generation = 0;
   std::map<int64_t, int64_t> slices_per_generation;
-  // Validity of all slices of one generation (internal::PoolProblem), per version rules:
-  // [0] 1.35, [1] 1.34. Precomputed: node-independent, and checked on every node otherwise.
+  // Validity of all slices of one generation (internal::PoolProblem), per counter layout
+  // (kLayoutPool, kLayoutSlice). Precomputed: node-independent, and checked on every node
+  // otherwise.
   std::map<int64_t, std::array<std::string, 2>> problems;
 
-  // The problem of the whole generation, or nullptr when it was not precomputed.
-  const std::string* Problem(int64_t generation, bool v1_34) const {
+  // The problem of the whole generation under `layout`, or nullptr when not precomputed.
+  const std::string* Problem(int64_t generation, size_t layout) const {
     auto it = problems.find(generation);
-    return it == problems.end() ? nullptr : &it->second[v1_34 ? 1 : 0];
+    return it == problems.end() ? nullptr : &it->second[layout];
   }
 };
 
@@ -78,9 +80,15 @@ struct CounterScope {
   uint32_t state_class[2] = {0, 0};
 };
 
-// Index into the per-version arrays: [kLayout135] pool scope, [kLayout134] slice scope.
-inline constexpr size_t kLayout135 = 0;
-inline constexpr size_t kLayout134 = 1;
+// Index into the per-layout arrays: [kLayoutPool] pool scope (CounterModel::kCounterSets),
+// [kLayoutSlice] slice scope (CounterModel::kSliceTotals).
+inline constexpr size_t kLayoutPool = 0;
+inline constexpr size_t kLayoutSlice = 1;
+
+// The layout of `version`'s counter model (Release::counters).
+inline size_t CounterLayout(KubernetesVersion version) {
+  return ReleaseFor(version).counters == CounterModel::kCounterSets ? kLayoutPool : kLayoutSlice;
+}
 
 // The fields every node of every check reads come first, in one cache line; the rest is read
 // only for the devices of the nodes actually searched.
@@ -164,7 +172,7 @@ class Inventory {
   std::pair<size_t, size_t> SliceDevices(size_t slice) const {
     return {slice_begin_[slice], slice_begin_[slice + 1]};
   }
-  // Counter scopes of one layout (kLayout135 or kLayout134), by InventoryDevice::counter_scope.
+  // Counter scopes of one layout (kLayoutPool or kLayoutSlice), by InventoryDevice::counter_scope.
   const std::vector<CounterScope>& CounterScopes(size_t layout) const {
     return counter_scopes_[layout];
   }

@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "policy/common/kubernetes_version.h"
+#include "policy/common/release.h"
 
 namespace draguard::alloc {
 
@@ -33,6 +34,9 @@ struct AllocatorOptions {
   int max_results_per_claim = 32;
   // Check every node (fills feasible_nodes) instead of stopping at the first feasible one.
   bool all_nodes = true;
+
+  // What differs in `version`'s scheduler (policy/common/release.h).
+  const Release& release() const { return ReleaseFor(version); }
 };
 
 }  // namespace draguard::alloc

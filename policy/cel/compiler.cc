@@ -6,6 +6,7 @@
 #include "policy/cel/checker.h"
 #include "policy/cel/parser.h"
 #include "policy/cel/parser_options.h"
+#include "policy/common/release.h"
 
 namespace draguard::cel {
 namespace {
@@ -94,7 +95,8 @@ size_t SelectorCompileResult::ApproximateBytes() const {
 void SelectorCacheKey(std::string_view expression, const EnvOptions& options, std::string& key) {
   key.clear();
   key.reserve(expression.size() + 4);
-  key.push_back(options.version == KubernetesVersion::k1_35 ? '5' : '4');
+  // Keyed by the CEL dialect, not the release: releases with equal dialects share entries.
+  key.push_back(ReleaseFor(options.version).cel.lists_v3_in_new_expressions ? 'L' : 'l');
   key.push_back(options.mode == EnvOptions::kStoredExpressions ? 'S' : 'N');
   key.push_back(options.consumable_capacity_gate ? 'G' : 'g');
   key.push_back(':');

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "policy/cel/internal/container_names.h"
+#include "policy/common/release.h"
 
 namespace draguard::cel {
 
@@ -111,7 +112,7 @@ std::vector<Library> DraLibraries(const EnvOptions& options) {
   for (Library l : AllLibraries()) {
     // cel-go lists v3 is introduced in 1.34, so a 1.34 server (compatibility version 1.33)
     // rejects it in new expressions (cel.md §1.3).
-    const bool lists_v3_new = options.version != KubernetesVersion::k1_34;
+    const bool lists_v3_new = ReleaseFor(options.version).cel.lists_v3_in_new_expressions;
     if (l == Library::kListsV3 && options.mode == EnvOptions::kNewExpressions &&
         !lists_v3_new) {
       continue;
@@ -137,8 +138,9 @@ std::shared_ptr<const Environment> BuildDraEnvironment(const EnvOptions& options
   return std::move(builder.Build()).value();
 }
 
+// Releases with the same CelDialect share environments.
 size_t DraIndex(const EnvOptions& o) {
-  return (o.version == KubernetesVersion::k1_35 ? 4 : 0) +
+  return (ReleaseFor(o.version).cel.lists_v3_in_new_expressions ? 4 : 0) +
          (o.mode == EnvOptions::kStoredExpressions ? 2 : 0) + (o.consumable_capacity_gate ? 1 : 0);
 }
 

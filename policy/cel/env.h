@@ -31,9 +31,9 @@ namespace draguard::cel {
 struct EnvOptions {
   enum Mode { kNewExpressions, kStoredExpressions };
 
-  KubernetesVersion version = KubernetesVersion::k1_35;
+  KubernetesVersion version = kDefaultKubernetesVersion;
   Mode mode = kNewExpressions;
-  // Feature gate DRAConsumableCapacity (alpha, off by default in 1.34 and 1.35).
+  // Feature gate DRAConsumableCapacity (off by default in 1.34 and 1.35, on in 1.36).
   bool consumable_capacity_gate = false;
 
   friend bool operator==(const EnvOptions&, const EnvOptions&) = default;

@@ -4,34 +4,33 @@
 #include <optional>
 #include <string>
 
+#include "policy/common/release.h"
+
 namespace draguard {
 namespace {
 
-struct GateInfo {
-  Gate gate;
-  std::string_view name;
-  bool default_134;
-  bool default_135;
-  bool locked_135;  // GA and locked in 1.35
-  bool exists_134;
+// kube-apiserver's spelling, in enum order.
+constexpr std::array<std::string_view, kGateCount> kGateNames = {
+    "DynamicResourceAllocation",
+    "DRAPrioritizedList",
+    "DRAAdminAccess",
+    "DRAResourceClaimDeviceStatus",
+    "DRADeviceTaints",
+    "DRADeviceTaintRules",
+    "DRAConsumableCapacity",
+    "DRADeviceBindingConditions",
+    "DRAExtendedResource",
+    "DRAPartitionableDevices",
+    "DeclarativeValidation",
+    "DeclarativeValidationTakeover",
+    "DRASchedulerFilterTimeout",
+    "DRAListTypeAttributes",
+    "DRANodeAllocatableResources",
+    "DRAWorkloadResourceClaims",
+    "DRAResourcePoolStatus",
+    "DRAResourceClaimGranularStatusAuthorization",
+    "DeclarativeValidationBeta",
 };
-
-// Spec §1.1 (GATES, 1.35 release state plus the 1.34 history).
-constexpr std::array<GateInfo, kGateCount> kGates = {{
-    {Gate::kDynamicResourceAllocation, "DynamicResourceAllocation", true, true, true, true},
-    {Gate::kDRAPrioritizedList, "DRAPrioritizedList", true, true, false, true},
-    {Gate::kDRAAdminAccess, "DRAAdminAccess", true, true, false, true},
-    {Gate::kDRAResourceClaimDeviceStatus, "DRAResourceClaimDeviceStatus", true, true, false, true},
-    {Gate::kDRADeviceTaints, "DRADeviceTaints", false, false, false, true},
-    {Gate::kDRADeviceTaintRules, "DRADeviceTaintRules", false, false, false, false},
-    {Gate::kDRAConsumableCapacity, "DRAConsumableCapacity", false, false, false, true},
-    {Gate::kDRADeviceBindingConditions, "DRADeviceBindingConditions", false, false, false, true},
-    {Gate::kDRAExtendedResource, "DRAExtendedResource", false, false, false, true},
-    {Gate::kDRAPartitionableDevices, "DRAPartitionableDevices", false, false, false, true},
-    {Gate::kDeclarativeValidation, "DeclarativeValidation", true, true, false, true},
-    {Gate::kDeclarativeValidationTakeover, "DeclarativeValidationTakeover", false, false, false,
-     true},
-}};
 
 std::string_view Trim(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
@@ -50,13 +49,13 @@ std::optional<bool> ParseGoBool(std::string_view v) {
   return std::nullopt;
 }
 
-const GateInfo* FindGate(std::string_view name, KubernetesVersion version) {
-  for (const GateInfo& info : kGates) {
-    if (info.name != name) continue;
-    if (version == KubernetesVersion::k1_34 && !info.exists_134) return nullptr;
-    return &info;
+// The gate called `name` if `release` knows it.
+std::optional<Gate> FindGate(std::string_view name, const Release& release) {
+  for (size_t i = 0; i < kGateCount; ++i) {
+    Gate gate = static_cast<Gate>(i);
+    if (kGateNames[i] == name && release.gate(gate).known) return gate;
   }
-  return nullptr;
+  return std::nullopt;
 }
 
 }  // namespace
@@ -64,44 +63,44 @@ const GateInfo* FindGate(std::string_view name, KubernetesVersion version) {
 StatusOr<KubernetesVersion> ParseKubernetesVersion(std::string_view text) {
   std::string_view t = Trim(text);
   if (!t.empty() && t.front() == 'v') t.remove_prefix(1);
-  for (auto [name, version] : {std::pair{std::string_view("1.34"), KubernetesVersion::k1_34},
-                               std::pair{std::string_view("1.35"), KubernetesVersion::k1_35}}) {
-    if (t == name) return version;
+  for (const Release& release : KnownReleases()) {
+    std::string_view name = release.name;
+    if (t == name) return release.version;
     if (t.size() > name.size() && t.substr(0, name.size()) == name && t[name.size()] == '.') {
       std::string_view patch = t.substr(name.size() + 1);
       bool digits = !patch.empty();
       for (char c : patch) digits = digits && std::isdigit(static_cast<unsigned char>(c));
-      if (digits) return version;
+      if (digits) return release.version;
     }
   }
   return InvalidArgumentError("unsupported Kubernetes version \"" + std::string(text) +
-                              "\": supported versions are 1.34 and 1.35");
+                              "\": supported versions are " + KnownReleaseList());
 }
 
 std::string_view KubernetesVersionName(KubernetesVersion version) {
-  return version == KubernetesVersion::k1_34 ? "1.34" : "1.35";
+  return ReleaseFor(version).name;
 }
 
-std::string_view GateName(Gate gate) { return kGates[static_cast<size_t>(gate)].name; }
+std::string_view GateName(Gate gate) { return kGateNames[static_cast<size_t>(gate)]; }
 
 FeatureGates::FeatureGates(KubernetesVersion version) : version_(version) {
-  for (const GateInfo& info : kGates) {
-    enabled_[static_cast<size_t>(info.gate)] =
-        version == KubernetesVersion::k1_34 ? info.default_134 : info.default_135;
-  }
+  const Release& release = ReleaseFor(version);
+  for (size_t i = 0; i < kGateCount; ++i) enabled_[i] = release.gates[i].on;
 }
 
 Status FeatureGates::Set(std::string_view name, bool enabled) {
-  const GateInfo* info = FindGate(name, version_);
-  if (info == nullptr) {
+  const Release& release = ReleaseFor(version_);
+  std::optional<Gate> gate = FindGate(name, release);
+  if (!gate.has_value()) {
     return InvalidArgumentError("unrecognized feature gate: " + std::string(name));
   }
-  if (version_ == KubernetesVersion::k1_35 && info->locked_135 && enabled != info->default_135) {
+  const GateState& state = release.gate(*gate);
+  if (state.locked && enabled != state.on) {
     return InvalidArgumentError("cannot set feature gate " + std::string(name) + " to " +
                                 (enabled ? "true" : "false") + ", feature is locked to " +
-                                (info->default_135 ? "true" : "false"));
+                                (state.on ? "true" : "false"));
   }
-  SetEnabled(info->gate, enabled);
+  SetEnabled(*gate, enabled);
   return OkStatus();
 }
 

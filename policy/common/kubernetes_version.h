@@ -12,35 +12,44 @@
 
 namespace draguard {
 
-// The Kubernetes minor versions whose API server and scheduler draguard reproduces.
-enum class KubernetesVersion { k1_34, k1_35 };
+// The Kubernetes minor versions whose API server and scheduler draguard reproduces. Only an
+// index into the release table (policy/common/release.h): behaviour never branches on it.
+enum class KubernetesVersion { k1_34, k1_35, k1_36 };
 
-inline constexpr KubernetesVersion kDefaultKubernetesVersion = KubernetesVersion::k1_35;
+inline constexpr KubernetesVersion kDefaultKubernetesVersion = KubernetesVersion::k1_36;
 
-// Accepts "1.34", "v1.35", "1.35.2" (the patch level does not change validation).
-// Returns InvalidArgument for anything else, naming the supported versions.
+// Accepts "1.36", "v1.35", "1.35.2" (the patch level does not change validation) for every
+// release in the table. Returns InvalidArgument for anything else, listing the known releases.
 StatusOr<KubernetesVersion> ParseKubernetesVersion(std::string_view text);
 
-// "1.34" or "1.35".
+// "1.34", "1.35" or "1.36".
 std::string_view KubernetesVersionName(KubernetesVersion version);
 
-// The feature gates that change how resource.k8s.io objects are validated or allocated
-// (k8s-validation.md §1.1, allocator.md §2).
+// The feature gates that change how resource.k8s.io objects are validated or allocated, and
+// the DRA gates a release knows without draguard modelling them (so that a gate list copied
+// from a real cluster parses). Which release knows which gate: release.h.
 enum class Gate {
   kDynamicResourceAllocation,
   kDRAPrioritizedList,
   kDRAAdminAccess,
   kDRAResourceClaimDeviceStatus,
   kDRADeviceTaints,
-  kDRADeviceTaintRules,  // 1.35 only
+  kDRADeviceTaintRules,  // 1.35+
   kDRAConsumableCapacity,
   kDRADeviceBindingConditions,
   kDRAExtendedResource,
   kDRAPartitionableDevices,
   kDeclarativeValidation,
   kDeclarativeValidationTakeover,
+  kDRASchedulerFilterTimeout,
+  kDRAListTypeAttributes,       // 1.36+
+  kDRANodeAllocatableResources,  // 1.36+
+  kDRAWorkloadResourceClaims,   // 1.36+
+  kDRAResourcePoolStatus,       // 1.36+
+  kDRAResourceClaimGranularStatusAuthorization,  // 1.36+
+  kDeclarativeValidationBeta,   // 1.36+
 };
-inline constexpr size_t kGateCount = 12;
+inline constexpr size_t kGateCount = 19;
 
 // The gate's name as kube-apiserver spells it ("DRAPrioritizedList").
 std::string_view GateName(Gate gate);
@@ -48,7 +57,7 @@ std::string_view GateName(Gate gate);
 // A set of gate values for one Kubernetes version. Copyable value type.
 class FeatureGates {
  public:
-  // The kube-apiserver defaults of `version` (spec §1.1).
+  // The kube-apiserver defaults of `version` (Release::gates).
   explicit FeatureGates(KubernetesVersion version = kDefaultKubernetesVersion);
 
   // Parses kube syntax, `Name=true,Other=false` (spaces around names and values allowed,

@@ -138,7 +138,9 @@ void ReadTopLevel(const k8s::DocNode& root, LoadedConfig& out, Reporter& report)
       config.kubernetes_version = *version;
     } else {
       report.Error("config.kubernetes-version.invalid", *v, "kubernetesVersion",
-                   std::string(version.status().message()), "kubernetesVersion: \"1.35\"");
+                   std::string(version.status().message()),
+                   "kubernetesVersion: \"" +
+                       std::string(KubernetesVersionName(kDefaultKubernetesVersion)) + "\"");
     }
   }
   for (const k8s::MapEntry& entry : root.entries) {

@@ -16,8 +16,10 @@
 #include <utility>
 #include <vector>
 
+#include "policy/common/release.h"
 #include "policy/k8s/decode_internal.h"
 #include "policy/k8s/field_reader.h"
+#include "policy/k8s/served_version.h"
 #include "policy/k8s/yaml_lines.h"
 
 namespace draguard::k8s {
@@ -97,8 +99,10 @@ std::string ScalarText(const DocNode& root, std::string_view key) {
 
 class Decoder {
  public:
-  Decoder(const SourceText& source, const DecodeOptions& options)
-      : options_(options), source_(std::make_shared<const SourceText>(source)) {}
+  Decoder(const SourceText& source, const DecodeOptions& options, const Release& release)
+      : options_(options),
+        release_(release),
+        source_(std::make_shared<const SourceText>(source)) {}
 
   DecodeResult Run();
 
@@ -111,6 +115,7 @@ class Decoder {
   void Emit(DecodedObject& object, Diagnostics& diags);
 
   const DecodeOptions& options_;
+  const Release& release_;  // whose served versions the apiVersion warnings describe
   std::shared_ptr<const SourceText> source_;
   DecodeResult result_;
 };
@@ -229,26 +234,7 @@ bool Decoder::DecodeResource(const DocNode& root, std::string_view version,
     return false;
   }
   if (kind == "DeviceTaintRule") {
-    if (version == "v1alpha3") {
-      diags.Warning("decode.api-version.alpha", api_path,
-                    "DeviceTaintRule (v1alpha3) is an alpha API: it needs the "
-                    "DRADeviceTaintRules feature gate and "
-                    "--runtime-config=resource.k8s.io/v1alpha3=true");
-    } else if (version == "v1beta2" || version == "v1") {
-      // Added to v1beta2 in Kubernetes 1.36 (kubernetes/kubernetes#137170) and to v1 at GA;
-      // same shape as the 1.35 v1alpha3 type.
-      diags.Error("decode.api-version.not-served", api_path,
-                  "DeviceTaintRule " + std::string(version) + " is not served by Kubernetes "
-                  "1.34 or 1.35, which only serve resource.k8s.io/v1alpha3; the API server "
-                  "rejects it",
-                  "apiVersion: resource.k8s.io/v1alpha3 for a 1.35 cluster");
-    } else {
-      diags.Error("decode.api-version.unknown", api_path,
-                  "resource.k8s.io/" + std::string(version) + " does not serve "
-                  "DeviceTaintRule; it was not checked",
-                  "apiVersion: resource.k8s.io/v1alpha3");
-      return false;
-    }
+    if (!ReportDeviceTaintRuleVersion(release_, version, diags)) return false;
     DeviceTaintRule rule = internal::DecodeDeviceTaintRule(root, ctx);
     rule.source_api_version = std::string(kResourceGroup) + "/" + std::string(version);
     *out = std::move(rule);
@@ -276,16 +262,8 @@ bool Decoder::DecodeResource(const DocNode& root, std::string_view version,
                 "apiVersion: resource.k8s.io/v1 (requests need the \"exactly:\" form)");
     return false;
   }
-  if (version == "v1beta1") {
-    diags.Warning("decode.api-version.deprecated", api_path,
-                  "resource.k8s.io/v1beta1 is deprecated since Kubernetes 1.33 and served only "
-                  "where enabled with --runtime-config",
-                  "apiVersion: resource.k8s.io/v1 (move request fields under \"exactly:\")");
-  } else if (version == "v1beta2") {
-    diags.Warning("decode.api-version.beta", api_path,
-                  "resource.k8s.io/v1beta2 is a beta API, not served by default since "
-                  "Kubernetes 1.34",
-                  "apiVersion: resource.k8s.io/v1 (same shape)");
+  if (version == "v1beta1" || version == "v1beta2") {
+    ReportCoreKindVersion(release_, kind, version, diags);
   } else if (version != "v1") {
     diags.Error("decode.api-version.unknown", api_path,
                 "resource.k8s.io/" + std::string(version) + " is not an API version of " +
@@ -317,7 +295,12 @@ bool Decoder::DecodeResource(const DocNode& root, std::string_view version,
 }  // namespace
 
 DecodeResult Decode(const SourceText& source, const DecodeOptions& options) {
-  return Decoder(source, options).Run();
+  return Decoder(source, options, ReleaseFor(kDefaultKubernetesVersion)).Run();
+}
+
+DecodeResult DecodeForRelease(const SourceText& source, const DecodeOptions& options,
+                              KubernetesVersion version) {
+  return Decoder(source, options, ReleaseFor(version)).Run();
 }
 
 ObjectVariant DecodeResourceTree(const DocNode& root, std::string_view kind,

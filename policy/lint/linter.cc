@@ -7,6 +7,7 @@
 #include <utility>
 #include <variant>
 
+#include "policy/k8s/served_version.h"
 #include "policy/lint/parallel.h"
 #include "policy/lint/suppress.h"
 #include "policy/validate/cel_selectors.h"
@@ -137,7 +138,10 @@ LintReport LintSources(std::vector<SourceText> sources, const LintOptions& optio
   const size_t n = sources.size();
   const size_t jobs = JobsFor(options, n);
   std::vector<k8s::DecodeResult> decoded(n);
-  ParallelFor(n, jobs, [&](size_t i) { decoded[i] = k8s::Decode(sources[i], options.decode); });
+  // Decoded for the release validated for: its served versions decide the apiVersion warnings.
+  ParallelFor(n, jobs, [&](size_t i) {
+    decoded[i] = k8s::DecodeForRelease(sources[i], options.decode, options.validation.version);
+  });
 
   validate::ValidationOptions validation = options.validation;
   if (!validation.selector_checker) {

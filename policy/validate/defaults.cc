@@ -70,27 +70,35 @@ void DefaultDeviceClaim(k8s::DeviceClaim& claim, const FieldPath& devices, Diagn
 namespace {
 
 // Which gated claim fields survive: gate on, or already used by the old object (update).
+// distinctAttribute is not here: upstream
+// resourceclaimspec.dropDisabledDRAResourceClaimConsumableCapacityFields clears a copy of each
+// constraint, so the API server never drops it.
 struct ClaimKeeps {
-  bool tolerations, capacity, first_available, admin_access, distinct_attribute;
+  bool tolerations, capacity, first_available, admin_access;
 };
+
+// upstream DRAConsumableCapacityFeatureInUse: a capacity request or a distinctAttribute.
+bool OldUsesConsumableCapacity(const k8s::DeviceClaim* old) {
+  if (old == nullptr) return false;
+  for (const k8s::DeviceConstraint& c : old->constraints) {
+    if (c.distinct_attribute.has_value()) return true;
+  }
+  return OldUses(old, [](const k8s::DeviceRequestCommon& c) { return c.capacity.has_value(); });
+}
 
 ClaimKeeps ComputeClaimKeeps(const k8s::DeviceClaim* old, const ValidationOptions& options) {
   auto uses_tolerations = [](const k8s::DeviceRequestCommon& c) { return !c.tolerations.empty(); };
-  auto uses_capacity = [](const k8s::DeviceRequestCommon& c) { return c.capacity.has_value(); };
   ClaimKeeps keep{
       .tolerations = options.Enabled(Gate::kDRADeviceTaints) || OldUses(old, uses_tolerations),
-      .capacity = options.Enabled(Gate::kDRAConsumableCapacity) || OldUses(old, uses_capacity),
+      .capacity =
+          options.Enabled(Gate::kDRAConsumableCapacity) || OldUsesConsumableCapacity(old),
       .first_available = options.Enabled(Gate::kDRAPrioritizedList),
-      .admin_access = options.Enabled(Gate::kDRAAdminAccess),
-      .distinct_attribute = options.Enabled(Gate::kDRAConsumableCapacity)};
+      .admin_access = options.Enabled(Gate::kDRAAdminAccess)};
   if (old == nullptr) return keep;
   for (const k8s::DeviceRequest& r : old->requests) {
     keep.first_available = keep.first_available || !r.first_available.empty();
     keep.admin_access =
         keep.admin_access || (r.exactly.has_value() && r.exactly->admin_access.has_value());
-  }
-  for (const k8s::DeviceConstraint& c : old->constraints) {
-    keep.distinct_attribute = keep.distinct_attribute || c.distinct_attribute.has_value();
   }
   return keep;
 }
@@ -127,12 +135,17 @@ void DropDisabledDeviceClaimFields(k8s::DeviceClaim& claim, const k8s::DeviceCla
   for (size_t i = 0; i < claim.requests.size(); ++i) {
     DropRequestFields(claim.requests[i], keep, devices.Child("requests").Index(i), d);
   }
-  for (size_t c = 0; c < claim.constraints.size() && !keep.distinct_attribute; ++c) {
-    if (!claim.constraints[c].distinct_attribute.has_value()) continue;
-    claim.constraints[c].distinct_attribute.reset();
-    d.Warning("claim.constraint.distinct-attribute.dropped",
+  // Kept (see ClaimKeeps), but a scheduler without consumable capacity cannot honour it.
+  for (size_t c = 0; c < claim.constraints.size(); ++c) {
+    if (options.Enabled(Gate::kDRAConsumableCapacity) ||
+        !claim.constraints[c].distinct_attribute.has_value()) {
+      continue;
+    }
+    d.Warning("claim.constraint.distinct-attribute.gate-off",
               devices.Child("constraints").Index(c).Child("distinctAttribute"),
-              Ignored("distinctAttribute", Gate::kDRAConsumableCapacity),
+              "the API server keeps distinctAttribute although the DRAConsumableCapacity feature "
+              "gate is disabled, but a scheduler without that feature fails the claim with "
+              "\"empty constraint (unsupported constraint type?)\"",
               "use matchAttribute, or enable DRAConsumableCapacity");
   }
 }
@@ -151,7 +164,16 @@ namespace {
 
 struct SliceKeeps {
   bool taints, partition, binding, multi;
+  // When binding fields are dropped: the gate of the two that is off (both must be on).
+  Gate binding_gate;
 };
+
+bool UsesRequestPolicy(const k8s::Device& dev) {
+  for (const auto& [name, capacity] : dev.capacity) {
+    if (capacity.request_policy.has_value()) return true;
+  }
+  return false;
+}
 
 SliceKeeps ComputeSliceKeeps(const k8s::ResourceSlice* old, const ValidationOptions& options) {
   auto old_any = [&](auto pred) {
@@ -163,18 +185,27 @@ SliceKeeps ComputeSliceKeeps(const k8s::ResourceSlice* old, const ValidationOpti
   };
   bool old_partition = old != nullptr && (!old->spec.shared_counters.empty() ||
                                           old->spec.per_device_node_selection.has_value());
+  // resourceslice.dropDisabledDRADeviceBindingConditionsFields keeps the fields only when both
+  // DRADeviceBindingConditions and DRAResourceClaimDeviceStatus are on.
+  const bool binding_gates = options.Enabled(Gate::kDRADeviceBindingConditions) &&
+                             options.Enabled(Gate::kDRAResourceClaimDeviceStatus);
   return SliceKeeps{
       .taints = options.Enabled(Gate::kDRADeviceTaints) ||
                 old_any([](const k8s::Device& dev) { return !dev.taints.empty(); }),
       .partition = options.Enabled(Gate::kDRAPartitionableDevices) || old_partition ||
                    old_any([](const k8s::Device& dev) { return !dev.consumes_counters.empty(); }),
-      .binding =
-          options.Enabled(Gate::kDRADeviceBindingConditions) || old_any([](const k8s::Device& dev) {
-            return !dev.binding_conditions.empty() || dev.binds_to_node.has_value();
-          }),
+      .binding = binding_gates || old_any([](const k8s::Device& dev) {
+                   return !dev.binding_conditions.empty() ||
+                          !dev.binding_failure_conditions.empty() || dev.binds_to_node.has_value();
+                 }),
+      // resourceslice.dropDisabledDRAConsumableCapacityFields: allowMultipleAllocations and
+      // every capacity's requestPolicy.
       .multi = options.Enabled(Gate::kDRAConsumableCapacity) || old_any([](const k8s::Device& dev) {
-                 return dev.allow_multiple_allocations.has_value();
-               })};
+                 return dev.allow_multiple_allocations.has_value() || UsesRequestPolicy(dev);
+               }),
+      .binding_gate = options.Enabled(Gate::kDRADeviceBindingConditions)
+                          ? Gate::kDRAResourceClaimDeviceStatus
+                          : Gate::kDRADeviceBindingConditions};
 }
 
 // Clears a present field and warns that it will be ignored.
@@ -209,7 +240,7 @@ void DropDeviceFields(k8s::Device& dev, const SliceKeeps& keep, const FieldPath&
   }
   if (!keep.binding) {
     constexpr std::string_view kCode = "slice.device.binding-conditions.dropped";
-    constexpr Gate kGate = Gate::kDRADeviceBindingConditions;
+    const Gate kGate = keep.binding_gate;
     Drop(
         dev.binds_to_node.has_value(), [&] { dev.binds_to_node.reset(); }, at, "bindsToNode", kCode,
         kGate, d);
@@ -221,10 +252,16 @@ void DropDeviceFields(k8s::Device& dev, const SliceKeeps& keep, const FieldPath&
         at, "bindingFailureConditions", kCode, kGate, d);
   }
   if (!keep.multi) {
+    constexpr std::string_view kCode = "slice.device.consumable-capacity.dropped";
+    constexpr Gate kGate = Gate::kDRAConsumableCapacity;
     Drop(
         dev.allow_multiple_allocations.has_value(), [&] { dev.allow_multiple_allocations.reset(); },
-        at, "allowMultipleAllocations", "slice.device.consumable-capacity.dropped",
-        Gate::kDRAConsumableCapacity, d);
+        at, "allowMultipleAllocations", kCode, kGate, d);
+    for (auto& [name, capacity] : dev.capacity) {
+      Drop(
+          capacity.request_policy.has_value(), [&] { capacity.request_policy.reset(); },
+          at.Child("capacity").Key(name), "requestPolicy", kCode, kGate, d);
+    }
   }
 }
 

@@ -101,9 +101,9 @@ void ValidateRequestCommon(Reporter& r, const k8s::DeviceRequestCommon& req, con
   ValidateSelectors(r, req.selectors, at.Child("selectors"), options,
                     stored ? SelectorKind::kStoredExpression : SelectorKind::kNewExpression);
   ValidateAllocationMode(r, req, at);
-  if (options.Enabled(Gate::kDRADeviceTaints)) {
-    ValidateTolerations(r, req.tolerations, at.Child("tolerations"), options);
-  }
+  // Tolerations that reach validation are checked whatever the gate: with DRADeviceTaints off
+  // they were dropped unless the stored object already used them (update ratcheting).
+  ValidateTolerations(r, req.tolerations, at.Child("tolerations"), options);
   if (req.capacity.has_value()) AdviseCapacity(r, *req.capacity, at);
 }
 
@@ -138,7 +138,8 @@ void ValidateRequest(Reporter& r, const k8s::DeviceRequest& request, const Field
                                   sub_at.Child("name"));
                  ValidateRequestCommon(r, sub, sub_at, options, stored);
                });
-  if (request.first_available.size() <= kFirstAvailableDeviceRequestMaxSize || options.Is134()) {
+  if (request.first_available.size() <= kFirstAvailableDeviceRequestMaxSize ||
+      !options.dialect().too_many_short_circuits) {
     CheckUnique(r, "claim.subrequest.name.duplicate", request.first_available, subs, options,
                 "name", [](const k8s::DeviceSubRequest& s) { return s.name; });
   }
@@ -184,7 +185,7 @@ void ValidateRequestRefs(Reporter& r, const RequestRefCodes& codes,
                [&](const std::string& ref, const FieldPath& ref_at) {
                  ValidateRequestRef(r, codes, ref, ref_at, names);
                });
-  if (refs.size() <= kDeviceRequestsMaxSize || options.Is134()) {
+  if (refs.size() <= kDeviceRequestsMaxSize || !options.dialect().too_many_short_circuits) {
     CheckUnique(r, codes.duplicate, refs, at, options, "",
                 [](const std::string& s) { return s; });
   }
@@ -237,7 +238,8 @@ void ValidateDeviceClaim(Reporter& r, const k8s::DeviceClaim& claim, const Field
                options, [&](const k8s::DeviceRequest& req, const FieldPath& at) {
                  ValidateRequest(r, req, at, options, stored);
                });
-  if (claim.requests.size() <= kDeviceRequestsMaxSize || options.Is134()) {
+  if (claim.requests.size() <= kDeviceRequestsMaxSize ||
+      !options.dialect().too_many_short_circuits) {
     CheckUnique(r, "claim.request.name.duplicate", claim.requests, requests, options, "name",
                 [](const k8s::DeviceRequest& req) { return req.name; });
   }

@@ -71,7 +71,7 @@ void ValidateDeviceClass(const k8s::DeviceClass& device_class, const ValidationO
 
 void ValidateDeviceClassUpdate(const k8s::DeviceClass& old_class, const k8s::DeviceClass& new_class,
                                const ValidationOptions& options, Diagnostics& diagnostics) {
-  if (options.Is134()) {
+  if (options.dialect().class_update_validates_as_create) {
     ValidateDeviceClass(new_class, options, diagnostics);
     Reporter r(diagnostics);
     ValidateObjectMetaImmutable(r, old_class.metadata, new_class.metadata, /*namespaced=*/false,

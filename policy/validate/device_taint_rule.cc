@@ -20,7 +20,7 @@ void ValidateSelector(Reporter& r, const k8s::DeviceTaintSelector& sel,
   if (sel.device.has_value()) {
     ValidateDNSLabel(r, "taintrule.selector.device.invalid", *sel.device, path.Child("device"));
   }
-  if (options.Is134()) {
+  if (options.dialect().taint_rule_selector_has_class_and_cel) {
     if (sel.device_class_name.has_value()) {
       ValidateDNSSubdomain(r, "taintrule.selector.device-class-name.invalid",
                            *sel.device_class_name, path.Child("deviceClassName"));
@@ -41,7 +41,7 @@ void ValidateSelector(Reporter& r, const k8s::DeviceTaintSelector& sel,
 
 void Validate(Reporter& r, const k8s::DeviceTaintRule& rule, const ValidationOptions& options,
               bool validate_effect) {
-  Gate gate = options.Is134() ? Gate::kDRADeviceTaints : Gate::kDRADeviceTaintRules;
+  Gate gate = options.dialect().taint_rule_gate;
   if (!options.Enabled(gate)) {
     // Without the gate the REST storage is not installed, whatever --runtime-config says;
     // enabling the gate (--feature-gates or the policy file) is how a cluster that serves
@@ -76,7 +76,8 @@ void ValidateDeviceTaintRuleUpdate(const k8s::DeviceTaintRule& old_rule,
   size_t start = diagnostics.size();
   Reporter r(diagnostics);
   bool effect_changed = old_rule.spec.taint.effect != new_rule.spec.taint.effect;
-  Validate(r, new_rule, options, options.Is134() || effect_changed);
+  Validate(r, new_rule, options,
+           options.dialect().taint_rule_update_revalidates_effect || effect_changed);
   ValidateObjectMetaImmutable(r, old_rule.metadata, new_rule.metadata, /*namespaced=*/false,
                               FieldPath("metadata"));
   CapDiagnostics(diagnostics, start, options.limits);

@@ -1,6 +1,7 @@
-// Helpers for list rules shared by all validators: size limits with the 1.35 DoS
-// short-circuit (spec §3: an over-long list gets only TooMany; 1.34 validated the items and
-// appended TooMany) and uniqueness by key with the version-dependent Duplicate path.
+// Helpers for list rules shared by all validators: size limits with the DoS short-circuit of
+// ValidationDialect::too_many_short_circuits (an over-long list gets only TooMany; 1.34
+// validated the items and appended TooMany) and uniqueness by key with the release's
+// Duplicate path (ValidationDialect::duplicate_at_item).
 #ifndef DRAGUARD_POLICY_VALIDATE_LIST_CHECKS_H_
 #define DRAGUARD_POLICY_VALIDATE_LIST_CHECKS_H_
 
@@ -15,14 +16,14 @@
 
 namespace draguard::validate::internal {
 
-// Calls item_fn(item, path.Index(i)) for every item unless the list is over `max` under
-// 1.35; reports TooMany at `path` when over `max`.
+// Calls item_fn(item, path.Index(i)) for every item unless the list is over `max` and the
+// release short-circuits; reports TooMany at `path` when over `max`.
 template <typename T, typename F>
 void ValidateList(Reporter& r, std::string_view too_many_code, const std::vector<T>& items,
                   size_t max, const FieldPath& path, const ValidationOptions& options,
                   F&& item_fn) {
   bool over = items.size() > max;
-  if (over && !options.Is134()) {
+  if (over && options.dialect().too_many_short_circuits) {
     r.TooMany(too_many_code, path, static_cast<int64_t>(items.size()), static_cast<int64_t>(max));
     return;
   }
@@ -32,8 +33,8 @@ void ValidateList(Reporter& r, std::string_view too_many_code, const std::vector
   }
 }
 
-// Reports later duplicates of key_fn(item) as Duplicate at path[j] (1.35) or, when
-// `name_child_134` is non-empty and the version is 1.34, at path[j].<name_child_134>.
+// Reports later duplicates of key_fn(item) as Duplicate at path[j] or, when `name_child_134`
+// is non-empty and the release reports at the name field (1.34), at path[j].<name_child_134>.
 template <typename T, typename K>
 void CheckUnique(Reporter& r, std::string_view code, const std::vector<T>& items,
                  const FieldPath& path, const ValidationOptions& options,
@@ -43,7 +44,9 @@ void CheckUnique(Reporter& r, std::string_view code, const std::vector<T>& items
     std::string key(key_fn(items[i]));
     if (seen.insert(key).second) continue;
     FieldPath at = path.Index(i);
-    if (options.Is134() && !name_child_134.empty()) at = at.Child(name_child_134);
+    if (!options.dialect().duplicate_at_item && !name_child_134.empty()) {
+      at = at.Child(name_child_134);
+    }
     r.Duplicate(code, at, FieldValue::String(key));
   }
 }

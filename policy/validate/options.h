@@ -15,6 +15,7 @@
 #include "policy/common/diagnostic.h"
 #include "policy/common/field_path.h"
 #include "policy/common/kubernetes_version.h"
+#include "policy/common/release.h"
 #include "policy/common/status_or.h"
 
 namespace draguard::validate {
@@ -60,7 +61,9 @@ struct ValidationOptions {
   // Options for `version` with its default gates.
   static ValidationOptions ForVersion(KubernetesVersion version);
   bool Enabled(Gate gate) const { return gates.Enabled(gate); }
-  bool Is134() const { return version == KubernetesVersion::k1_34; }
+  // What differs in `version`'s API server (policy/common/release.h).
+  const ValidationDialect& dialect() const { return ReleaseFor(version).validation; }
+  CounterModel counters() const { return ReleaseFor(version).counters; }
 };
 
 }  // namespace draguard::validate

@@ -76,7 +76,7 @@ void ValidateResourceClaimUpdate(const k8s::ResourceClaim& old_claim,
               "field is immutable")
         .suggestion = "delete and re-create the ResourceClaim to change its spec";
   }
-  if (options.Is134()) {
+  if (options.dialect().claim_update_revalidates_spec) {
     internal::ValidateDeviceClaim(r, new_spec, devices, options, /*stored=*/true);
   }
   CapDiagnostics(diagnostics, start, options.limits);

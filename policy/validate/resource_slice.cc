@@ -24,8 +24,6 @@ constexpr size_t kMaxDevices = 128;
 constexpr size_t kMaxDevicesWithTaintsOrCounters = 64;
 constexpr size_t kMaxAttributesAndCapacities = 32;
 constexpr size_t kMaxStringLength = 64;
-constexpr size_t kMaxTaints135 = 16;
-constexpr size_t kMaxTaints134 = 4;
 constexpr size_t kMaxCounterSets = 8;
 constexpr size_t kMaxCountersPerSet = 32;
 constexpr size_t kMaxConsumptions = 2;
@@ -128,9 +126,9 @@ void ValidateAttribute(Reporter& r, const k8s::DeviceAttribute& attr, const Fiel
   }
 }
 
-// In 1.35 a bad key is reported at the map path, in 1.34 at the entry path.
+// Where the release reports a bad key: at the map (1.35+) or at the entry (1.34).
 FieldPath KeyPath(const FieldPath& map, std::string_view key, const ValidationOptions& options) {
-  return options.Is134() ? map.Key(key) : map;
+  return options.dialect().attribute_key_error_at_map ? map : map.Key(key);
 }
 
 void ValidateCapacity(Reporter& r, const k8s::Device& dev, const FieldPath& at,
@@ -213,13 +211,14 @@ void ValidateDeviceTaints(Reporter& r, const k8s::Device& dev, const k8s::Device
   }
   if (unchanged) return;
   internal::ValidateList(r, "slice.device.taints.too-many", dev.taints,
-                         options.Is134() ? kMaxTaints134 : kMaxTaints135, at.Child("taints"),
+                         options.dialect().max_taints_per_device, at.Child("taints"),
                          options, [&](const k8s::DeviceTaint& taint, const FieldPath& t_at) {
                            internal::ValidateTaint(r, taint, t_at, options);
                          });
 }
 
-// 1.35 per-device counter consumption limits (1.34: ValidateCounters134).
+// Per-device counter consumption limits of CounterModel::kCounterSets (1.34:
+// ValidateCounters134).
 void ValidateConsumptions(Reporter& r, const k8s::Device& dev, const FieldPath& at,
                           const ValidationOptions& options) {
   FieldPath path = at.Child("consumesCounters");
@@ -264,7 +263,9 @@ void ValidateDevice(Reporter& r, const k8s::Device& dev, const k8s::Device* old_
   ValidateDNSLabel(r, "slice.device.name.invalid", dev.name, at.Child("name"));
   ValidateAttributesAndCapacity(r, dev, at, options);
   ValidateDeviceTaints(r, dev, old_dev, at, options);
-  if (!options.Is134()) ValidateConsumptions(r, dev, at, options);
+  if (options.counters() == CounterModel::kCounterSets) {
+    ValidateConsumptions(r, dev, at, options);
+  }
   ValidateDeviceNodeSelection(r, dev, at, spec);
   ValidateBindingConditions(r, dev, at, options);
 }
@@ -272,7 +273,8 @@ void ValidateDevice(Reporter& r, const k8s::Device& dev, const k8s::Device* old_
 void ValidateSharedCounters(Reporter& r, const k8s::ResourceSliceSpec& spec, const FieldPath& path,
                             const ValidationOptions& options) {
   FieldPath sets = path.Child("sharedCounters");
-  size_t max_sets = options.Is134() ? kMaxSharedCounters134 : kMaxCounterSets;
+  const bool sets_model = options.counters() == CounterModel::kCounterSets;
+  size_t max_sets = sets_model ? kMaxCounterSets : kMaxSharedCounters134;
   internal::ValidateList(r, "slice.shared-counters.too-many", spec.shared_counters, max_sets, sets,
                          options, [&](const k8s::CounterSet& set, const FieldPath& at) {
                            ValidateDNSLabel(r, "slice.shared-counters.name.invalid", set.name,
@@ -282,7 +284,7 @@ void ValidateSharedCounters(Reporter& r, const k8s::ResourceSliceSpec& spec, con
                          });
   internal::CheckUnique(r, "slice.shared-counters.duplicate", spec.shared_counters, sets, options,
                         "name", [](const k8s::CounterSet& s) { return s.name; });
-  if (!options.Is134() && !spec.shared_counters.empty() && !spec.devices.empty()) {
+  if (sets_model && !spec.shared_counters.empty() && !spec.devices.empty()) {
     r.Invalid("slice.shared-counters.exclusive", path, FieldValue::Null(),
               "only one of `sharedCounters` or `devices` is allowed");
   }
@@ -351,7 +353,9 @@ void ValidateSpec(Reporter& r, const k8s::ResourceSliceSpec& spec,
   for (const k8s::Device& dev : spec.devices) {
     heavy = heavy || !dev.taints.empty() || !dev.consumes_counters.empty();
   }
-  size_t max_devices = (!options.Is134() && heavy) ? kMaxDevicesWithTaintsOrCounters : kMaxDevices;
+  size_t max_devices = (options.dialect().device_limit_for_taints_and_counters && heavy)
+                           ? kMaxDevicesWithTaintsOrCounters
+                           : kMaxDevices;
   FieldPath devices = path.Child("devices");
   internal::ValidateList(r, "slice.devices.too-many", spec.devices, max_devices, devices, options,
                          [&](const k8s::Device& dev, const FieldPath& at) {
@@ -364,12 +368,14 @@ void ValidateSpec(Reporter& r, const k8s::ResourceSliceSpec& spec,
                            }
                            ValidateDevice(r, dev, old_dev, at, spec, options);
                          });
-  if (spec.devices.size() <= max_devices || options.Is134()) {
+  if (spec.devices.size() <= max_devices || !options.dialect().too_many_short_circuits) {
     internal::CheckUnique(r, "slice.device.name.duplicate", spec.devices, devices, options, "name",
                           [](const k8s::Device& d) { return d.name; });
   }
   ValidateSharedCounters(r, spec, path, options);
-  if (options.Is134()) ValidateCounters134(r, spec, path);
+  if (options.counters() == CounterModel::kSliceTotals) {
+    ValidateCounters134(r, spec, path);
+  }
 }
 
 void ValidateImpl(const k8s::ResourceSlice* old_slice, const k8s::ResourceSlice& slice,

@@ -54,6 +54,17 @@ void ValidateDeviceConfiguration(Reporter& r, const k8s::DeviceConfiguration& co
 
 namespace {
 
+// NotSupported for a taint or toleration effect, listing the release's effects in
+// kube-apiserver's order.
+void EffectNotSupported(Reporter& r, std::string_view code, const FieldPath& at,
+                        const std::string& effect, const ValidationOptions& options) {
+  if (options.dialect().taint_effect_none) {
+    r.NotSupported(code, at, FieldValue::String(effect), {"NoExecute", "NoSchedule", "None"});
+  } else {
+    r.NotSupported(code, at, FieldValue::String(effect), {"NoExecute", "NoSchedule"});
+  }
+}
+
 void ValidateToleration(Reporter& r, const k8s::DeviceToleration& t, const FieldPath& at,
                         const ValidationOptions& options) {
   if (!t.key.empty()) ValidateLabelKey(r, "toleration.key.invalid", t.key, at.Child("key"));
@@ -79,15 +90,8 @@ void ValidateToleration(Reporter& r, const k8s::DeviceToleration& t, const Field
     if (auto m = ClosestMatch(t.op, {"Equal", "Exists"})) d.suggestion = *m;
   }
   if (t.effect.empty() || t.effect == "NoSchedule" || t.effect == "NoExecute") return;
-  if (t.effect == "None" && !options.Is134()) return;
-  FieldPath effect = at.Child("effect");
-  if (options.Is134()) {
-    r.NotSupported("toleration.effect.unsupported", effect, FieldValue::String(t.effect),
-                   {"NoExecute", "NoSchedule"});
-  } else {
-    r.NotSupported("toleration.effect.unsupported", effect, FieldValue::String(t.effect),
-                   {"NoExecute", "NoSchedule", "None"});
-  }
+  if (t.effect == "None" && options.dialect().taint_effect_none) return;
+  EffectNotSupported(r, "toleration.effect.unsupported", at.Child("effect"), t.effect, options);
 }
 
 }  // namespace
@@ -119,14 +123,10 @@ void ValidateTaint(Reporter& r, const k8s::DeviceTaint& taint, const FieldPath& 
   if (taint.effect.empty()) {
     r.Required("taint.effect.required", effect);
   } else if (taint.effect == "NoSchedule" || taint.effect == "NoExecute" ||
-             (taint.effect == "None" && !options.Is134())) {
+             (taint.effect == "None" && options.dialect().taint_effect_none)) {
     return;
-  } else if (options.Is134()) {
-    r.NotSupported("taint.effect.unsupported", effect, FieldValue::String(taint.effect),
-                   {"NoExecute", "NoSchedule"});
   } else {
-    r.NotSupported("taint.effect.unsupported", effect, FieldValue::String(taint.effect),
-                   {"NoExecute", "NoSchedule", "None"});
+    EffectNotSupported(r, "taint.effect.unsupported", effect, taint.effect, options);
   }
 }
 

@@ -32,9 +32,26 @@ class ClusterFlagsTest : public ::testing::Test {
 TEST_F(ClusterFlagsTest, DefaultsAreTheLatestRelease) {
   StatusOr<ClusterSettings> s = ResolveClusterFlags({}, err_);
   ASSERT_TRUE(s.ok()) << s.status();
-  EXPECT_EQ(s->version, KubernetesVersion::k1_35);
-  EXPECT_EQ(s->allocator.version, KubernetesVersion::k1_35);
-  EXPECT_FALSE(s->gates.Enabled(Gate::kDRAConsumableCapacity));
+  EXPECT_EQ(s->version, KubernetesVersion::k1_36);
+  EXPECT_EQ(s->allocator.version, KubernetesVersion::k1_36);
+  EXPECT_TRUE(s->gates.Enabled(Gate::kDRAConsumableCapacity));  // beta, on in 1.36
+}
+
+TEST_F(ClusterFlagsTest, UnknownReleaseListsTheKnownOnes) {
+  ClusterFlags flags;
+  flags.kubernetes_version = "1.37";
+  StatusOr<ClusterSettings> s = ResolveClusterFlags(flags, err_);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.status().message(),
+            "unsupported Kubernetes version \"1.37\": supported versions are 1.34, 1.35 and 1.36");
+}
+
+TEST_F(ClusterFlagsTest, LockedGateIsRefusedIn136) {
+  ClusterFlags flags;
+  flags.feature_gates = {"DRAAdminAccess=false"};
+  EXPECT_FALSE(ResolveClusterFlags(flags, err_).ok());
+  flags.kubernetes_version = "1.35";
+  EXPECT_TRUE(ResolveClusterFlags(flags, err_).ok());
 }
 
 TEST_F(ClusterFlagsTest, FlagsWinOverThePolicyFile) {

@@ -15,8 +15,8 @@ std::string AttributeText(const k8s::DeviceAttribute& a) {
   return "?";
 }
 
-bool Blocks(const k8s::DeviceTaint& t, KubernetesVersion version) {
-  if (version == KubernetesVersion::k1_34) return true;
+bool Blocks(const k8s::DeviceTaint& t, const AllocatorSemantics& sem) {
+  if (sem.all_taint_effects_block) return true;
   return t.effect == "NoSchedule" || t.effect == "NoExecute";
 }
 
@@ -37,7 +37,7 @@ DeviceFacts::DeviceFacts(const Inventory& inv, const AllocatorOptions& options, 
       selectors_(plan.alternatives.size(),
                  std::vector<SelectorState>(inv.selector_classes(), SelectorState::kUnknown)),
       states_(inv.devices().size()),
-      layout_(options.version == KubernetesVersion::k1_35 ? kLayout135 : kLayout134),
+      layout_(CounterLayout(options.version)),
       scopes_(inv.CounterScopes(layout_).size()) {}
 
 SelectorState DeviceFacts::Selectors(const Alternative& alt, size_t device,
@@ -91,12 +91,13 @@ std::pair<uint32_t, size_t> DeviceFacts::SymmetryKey(size_t device) const {
 bool DeviceFacts::Tolerated(size_t device, const std::vector<k8s::DeviceToleration>& tols) {
   if (!options_.gates.Enabled(Gate::kDRADeviceTaints)) return true;
   const InventoryDevice& dev = inv_.devices()[device];
-  bool rules = options_.version == KubernetesVersion::k1_34 ||
+  const AllocatorSemantics& sem = options_.release().alloc;
+  bool rules = sem.rule_taints_without_rule_gate ||
                options_.gates.Enabled(Gate::kDRADeviceTaintRules);
   for (const auto* taints : {&dev.device->taints, &dev.rule_taints}) {
     if (taints == &dev.rule_taints && !rules) continue;
     for (const auto& t : *taints) {
-      if (!Blocks(t, options_.version)) continue;
+      if (!Blocks(t, sem)) continue;
       bool ok = false;
       for (const auto& tol : tols) ok = ok || ToleratesTaint(tol, t);
       if (!ok) return false;

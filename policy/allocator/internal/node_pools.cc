@@ -67,8 +67,9 @@ bool DeviceOnNode(const k8s::Device& d, std::string_view node,
 bool SliceVisible(const k8s::ResourceSliceSpec& s, std::string_view node,
                   const std::map<std::string, std::string>* labels, const AllocatorOptions& o) {
   bool partitionable = o.gates.Enabled(Gate::kDRAPartitionableDevices);
-  if (!s.shared_counters.empty() && o.version == KubernetesVersion::k1_35 && s.devices.empty()) {
-    return partitionable;  // 1.35 counter slices join their pool everywhere
+  if (!s.shared_counters.empty() && o.release().alloc.counter_slices_visible_everywhere &&
+      s.devices.empty()) {
+    return partitionable;  // counter slices join their pool everywhere
   }
   if (s.per_device_node_selection.value_or(false)) {
     if (!partitionable) return false;
@@ -84,12 +85,13 @@ bool SliceVisible(const k8s::ResourceSliceSpec& s, std::string_view node,
 
 // Duplicate device names, duplicate counter sets, consumption of unknown counters (§5.3).
 std::string PoolProblem(const Inventory& inv, std::span<const size_t> slices,
-                        KubernetesVersion version) {
+                        CounterModel counters) {
+  const bool pool_scope = counters == CounterModel::kCounterSets;
   std::set<std::string> names;
   std::map<std::string, std::set<std::string>> pool_sets;
   for (size_t s : slices) {
     for (const auto& cs : inv.slices()[s].spec.shared_counters) {
-      if (pool_sets.count(cs.name) && version == KubernetesVersion::k1_35) {
+      if (pool_sets.count(cs.name) && pool_scope) {
         return "counter set " + cs.name + " is defined twice";
       }
       for (const auto& [name, c] : cs.counters) pool_sets[cs.name].insert(name);
@@ -102,7 +104,7 @@ std::string PoolProblem(const Inventory& inv, std::span<const size_t> slices,
       if (slice_sets.count(cs.name)) return "counter set " + cs.name + " is defined twice";
       for (const auto& [name, c] : cs.counters) slice_sets[cs.name].insert(name);
     }
-    const auto& sets = version == KubernetesVersion::k1_35 ? pool_sets : slice_sets;
+    const auto& sets = pool_scope ? pool_sets : slice_sets;
     for (const k8s::Device& d : spec.devices) {
       if (!names.insert(d.name).second) return "device name " + d.name + " is used twice";
       for (const auto& cc : d.consumes_counters) {
@@ -126,7 +128,7 @@ void Classify(const Inventory& inv, std::span<const size_t> slices, NodePool& np
   int64_t seen = static_cast<int64_t>(slices.size());
   if (seen != want) {
     int64_t total = seen;
-    if (o.version == KubernetesVersion::k1_35) {
+    if (o.release().alloc.pool_completeness_counts_all_nodes) {
       auto it = info.slices_per_generation.find(np.generation);
       total = it == info.slices_per_generation.end() ? seen : it->second;
     }
@@ -141,15 +143,15 @@ void Classify(const Inventory& inv, std::span<const size_t> slices, NodePool& np
   // Usually the node sees every slice of the generation: the Inventory validated that set once.
   const std::string* known =
       seen == info.slices_per_generation.at(np.generation)
-          ? info.Problem(np.generation, o.version == KubernetesVersion::k1_34)
+          ? info.Problem(np.generation, CounterLayout(o.version))
           : nullptr;
-  np.problem = known ? *known : PoolProblem(inv, slices, o.version);
+  np.problem = known ? *known : PoolProblem(inv, slices, o.release().counters);
   if (!np.problem.empty()) np.state = PoolState::kInvalid;
 }
 
-bool PoolUsable(const NodePool& np, KubernetesVersion version) {
+bool PoolUsable(const NodePool& np, const AllocatorOptions& o) {
   if (np.state == PoolState::kComplete) return true;
-  return version == KubernetesVersion::k1_34 && np.state == PoolState::kIncomplete;
+  return o.release().alloc.incomplete_pool_usable && np.state == PoolState::kIncomplete;
 }
 
 // Reads the InventoryDevice flags, not the k8s::Device: every device of every node passes here.
@@ -204,14 +206,14 @@ void CollectNodeDevices(const Inventory& inv, const NodeView& node, const Alloca
   size_t pools = 0;
   for (NodePool& np : out.pools) {
     std::span<const size_t> slices(out.slices.data() + np.first_slice, np.end_slice - np.first_slice);
-    if (o.version == KubernetesVersion::k1_35 &&
+    if (o.release().alloc.skip_obsolete_generation &&
         inv.pools()[np.pool].max_generation > np.generation &&
         static_cast<int64_t>(slices.size()) !=
             inv.slices()[slices.front()].spec.pool.resource_slice_count) {
       continue;  // obsolete: a newer generation exists elsewhere
     }
     Classify(inv, slices, np, o);
-    bool usable = PoolUsable(np, o.version);
+    bool usable = PoolUsable(np, o);
     for (size_t s : slices) {
       const auto& spec = inv.slices()[s].spec;
       bool per_device = spec.per_device_node_selection.value_or(false);

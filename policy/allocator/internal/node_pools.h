@@ -47,8 +47,9 @@ struct NodeDevices {
 
 // Why the pool formed by `slices` (one generation of one pool, ascending) is invalid (§5.3:
 // duplicate device names, duplicate counter sets, unknown counters), or "" when valid.
+// Counter sets are checked per pool under CounterModel::kCounterSets, per slice otherwise.
 std::string PoolProblem(const Inventory& inventory, std::span<const size_t> slices,
-                        KubernetesVersion version);
+                        CounterModel counters);
 
 // Visible pools and devices of `node` under `options` (version rules and gates), into `out`.
 void CollectNodeDevices(const Inventory& inventory, const NodeView& node,

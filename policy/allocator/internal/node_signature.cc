@@ -7,7 +7,7 @@ namespace draguard::alloc::internal {
 
 NodeSignature::NodeSignature(const Inventory& inventory, const AllocatorOptions& options)
     : inv_(inventory),
-      layout_(options.version == KubernetesVersion::k1_35 ? kLayout135 : kLayout134),
+      layout_(CounterLayout(options.version)),
       gate_(options.gates.Enabled(Gate::kDRAConsumableCapacity)),
       local_scope_(inventory.CounterScopes(layout_).size()) {}
 

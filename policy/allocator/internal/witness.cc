@@ -128,7 +128,7 @@ std::vector<k8s::AllocationResult> BuildAllocations(const Inventory& inv, const 
       r.pool = std::string(v.pool);
       r.device = std::string(v.name);
       if (p->alt->admin) r.admin_access = true;
-      if (o.version == KubernetesVersion::k1_35 && o.gates.Enabled(Gate::kDRADeviceTaints)) {
+      if (o.release().alloc.result_tolerations && o.gates.Enabled(Gate::kDRADeviceTaints)) {
         r.tolerations = p->alt->common->tolerations;
       }
       if (BindingAndStatus(o.gates)) {

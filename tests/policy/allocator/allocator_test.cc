@@ -113,6 +113,24 @@ k8s::Device Tainted(k8s::Device d, std::string effect) {
   return d;
 }
 
+// One GPU with a binding condition, on node-1.
+InventoryInput OneBindingGpu() {
+  InventoryInput in;
+  auto d = Gpus(1);
+  d[0].binding_conditions = {"attached"};
+  in.slices = {MakeSlice("gpu.x", "p", "node-1", d)};
+  in.classes = {MakeClass("gpu")};
+  return in;
+}
+
+// One GPU tainted NoSchedule, on node-1.
+InventoryInput OneTaintedGpu() {
+  InventoryInput in;
+  in.slices = {MakeSlice("gpu.x", "p", "node-1", {Tainted(Gpus(1)[0], "NoSchedule")})};
+  in.classes = {MakeClass("gpu")};
+  return in;
+}
+
 // §12: one GPU that allows multiple allocations, with 40Gi of memory and an optional policy.
 k8s::Device SharedGpu(std::optional<k8s::CapacityRequestPolicy> policy = std::nullopt,
                       bool multi = true) {
@@ -460,9 +478,13 @@ INSTANTIATE_TEST_SUITE_P(
              },
              .claims = {Claim({Exact("gpu", "gpu", 3)}, {DistinctAttr("resource.kubernetes.io/pcieRoot")})},
              .options = Gates("DRAConsumableCapacity=true"), .want = VerdictKind::kUnsatisfiable},
+        // Default gates: DRAConsumableCapacity off in 1.35 (fatal), on in 1.36.
         Case{.name = "DistinctAttributeNeedsGate", .inventory = TwoNodes,
              .claims = {Claim({Exact("gpu", "gpu", 1)}, {DistinctAttr("gpu.x/model")})},
-             .want = VerdictKind::kError, .code = "alloc.feature.disabled"},
+             .options = Gates(""), .want = VerdictKind::kError, .code = "alloc.feature.disabled"},
+        Case{.name = "DistinctAttributeDefault136", .inventory = TwoNodes,
+             .claims = {Claim({Exact("gpu", "gpu", 1)}, {DistinctAttr("gpu.x/model")})},
+             .options = Gates("", KubernetesVersion::k1_36)},
         Case{.name = "AllViolatingConstraintIsFatal",
              .inventory = [] {
                InventoryInput in;
@@ -473,8 +495,19 @@ INSTANTIATE_TEST_SUITE_P(
              .claims = {Claim({AllOf("gpu", "gpu")}, {MatchAttr("resource.kubernetes.io/pcieRoot")})},
              .want = VerdictKind::kError, .code = "alloc.request.all-constraint"},
         // §11 partitionable devices
+        // Default gates: DRAPartitionableDevices off in 1.34/1.35, on in 1.36.
         Case{.name = "PartitionsNeedGate", .inventory = Partitions,
-             .claims = {Claim({Exact("gpu", "gpu", 1)})}, .want = VerdictKind::kUnsatisfiable},
+             .claims = {Claim({Exact("gpu", "gpu", 1)})}, .options = Gates(""),
+             .want = VerdictKind::kUnsatisfiable},
+        // 1.34 counters are slice-scoped: counters in another slice make the pool invalid.
+        Case{.name = "PartitionsInOtherSliceInvalid134", .inventory = Partitions,
+             .claims = {Claim({Exact("gpu", "gpu", 1)})},
+             .options = Gates("", KubernetesVersion::k1_34), .want = VerdictKind::kError,
+             .code = "alloc.pool.invalid"},
+        Case{.name = "CountersOverflowOnThirdPick136", .inventory = Partitions,
+             .claims = {Claim({Exact("gpu", "gpu", 3)})},
+             .options = Gates("", KubernetesVersion::k1_36), .want = VerdictKind::kUnsatisfiable,
+             .code = "alloc.counters.exhausted"},
         Case{.name = "TwoHalvesFitTheCounters", .inventory = Partitions,
              .claims = {Claim({Exact("gpu", "gpu", 2)})}, .options = Gates("DRAPartitionableDevices=true"),
              .devices = {"p/half0", "p/half1"}},
@@ -509,20 +542,15 @@ INSTANTIATE_TEST_SUITE_P(
              .options = Gates("DRAPartitionableDevices=true"), .devices = {"p/half1"}},
         // §13 taints
         Case{.name = "TaintIgnoredWithoutGate",
-             .inventory = [] {
-               InventoryInput in;
-               in.slices = {MakeSlice("gpu.x", "p", "node-1", {Tainted(Gpus(1)[0], "NoSchedule")})};
-               in.classes = {MakeClass("gpu")};
-               return in;
-             },
-             .claims = {Claim({Exact("gpu", "gpu", 1)})}},
+             .inventory = OneTaintedGpu,
+             .claims = {Claim({Exact("gpu", "gpu", 1)})}, .options = Gates("")},
+        // DRADeviceTaints is on by default in 1.36 (docs/k8s-releases.md A3).
+        Case{.name = "TaintBlocksByDefault136",
+             .inventory = OneTaintedGpu,
+             .claims = {Claim({Exact("gpu", "gpu", 1)})},
+             .options = Gates("", KubernetesVersion::k1_36), .want = VerdictKind::kUnsatisfiable},
         Case{.name = "TaintBlocksWithGate",
-             .inventory = [] {
-               InventoryInput in;
-               in.slices = {MakeSlice("gpu.x", "p", "node-1", {Tainted(Gpus(1)[0], "NoSchedule")})};
-               in.classes = {MakeClass("gpu")};
-               return in;
-             },
+             .inventory = OneTaintedGpu,
              .claims = {Claim({Exact("gpu", "gpu", 1)})}, .options = Gates("DRADeviceTaints=true"),
              .want = VerdictKind::kUnsatisfiable, .code = "alloc.request.insufficient-devices"},
         Case{.name = "TolerationAllows",
@@ -565,24 +593,15 @@ INSTANTIATE_TEST_SUITE_P(
              .want = VerdictKind::kUnsatisfiable},
         // §14 binding conditions
         Case{.name = "BindingConditionsNeedGates",
-             .inventory = [] {
-               InventoryInput in;
-               auto d = Gpus(1);
-               d[0].binding_conditions = {"attached"};
-               in.slices = {MakeSlice("gpu.x", "p", "node-1", d)};
-               in.classes = {MakeClass("gpu")};
-               return in;
-             },
-             .claims = {Claim({Exact("gpu", "gpu", 1)})}, .want = VerdictKind::kUnsatisfiable},
+             .inventory = OneBindingGpu,
+             .claims = {Claim({Exact("gpu", "gpu", 1)})}, .options = Gates(""),
+             .want = VerdictKind::kUnsatisfiable},
+        Case{.name = "BindingConditionsAllowedByDefault136",
+             .inventory = OneBindingGpu,
+             .claims = {Claim({Exact("gpu", "gpu", 1)})},
+             .options = Gates("", KubernetesVersion::k1_36)},
         Case{.name = "BindingConditionsAllowedWithGates",
-             .inventory = [] {
-               InventoryInput in;
-               auto d = Gpus(1);
-               d[0].binding_conditions = {"attached"};
-               in.slices = {MakeSlice("gpu.x", "p", "node-1", d)};
-               in.classes = {MakeClass("gpu")};
-               return in;
-             },
+             .inventory = OneBindingGpu,
              .claims = {Claim({Exact("gpu", "gpu", 1)})}, .options = Gates("DRADeviceBindingConditions=true")},
         // §12 consumable capacity
         Case{.name = "SharedDeviceBacksTwoRequests", .inventory = OneSharedGpu,
@@ -683,7 +702,12 @@ INSTANTIATE_TEST_SUITE_P(
              .options = Gates("DRAConsumableCapacity=true"), .want = VerdictKind::kUnsatisfiable},
         Case{.name = "CapacityIgnoredWithoutGate",
              .inventory = [] { return SharedInventory(SharedGpu(std::nullopt, false)); },
-             .claims = {Claim({Memory("a", 1, "50Gi")})}, .devices = {"p/gpu0"}},
+             .claims = {Claim({Memory("a", 1, "50Gi")})}, .options = Gates(""),
+             .devices = {"p/gpu0"}},
+        Case{.name = "CapacityFiltersByDefault136",
+             .inventory = [] { return SharedInventory(SharedGpu(std::nullopt, false)); },
+             .claims = {Claim({Memory("a", 1, "50Gi")})},
+             .options = Gates("", KubernetesVersion::k1_36), .want = VerdictKind::kUnsatisfiable},
         Case{.name = "CapacityRequestWithoutGateFatalInExperimental",
              .inventory = OneSharedGpu, .claims = {Claim({Memory("a", 1, "1Gi")})},
              .options = Gates("DRADeviceBindingConditions=true"), .want = VerdictKind::kError,

@@ -66,7 +66,35 @@ INSTANTIATE_TEST_SUITE_P(
                       .text = "DRADeviceTaintRules=true",
                       .version = KubernetesVersion::k1_34,
                       .ok = false,
-                      .error = "unrecognized feature gate: DRADeviceTaintRules"}),
+                      .error = "unrecognized feature gate: DRADeviceTaintRules"},
+        // DRAAdminAccess: beta in 1.34/1.35 (may be turned off), GA and locked in 1.36.
+        GateParseCase{.name = "AdminAccessOffIn135", .text = "DRAAdminAccess=false"},
+        GateParseCase{.name = "AdminAccessLockedIn136",
+                      .text = "DRAAdminAccess=false",
+                      .version = KubernetesVersion::k1_36,
+                      .ok = false,
+                      .error = "cannot set feature gate DRAAdminAccess to false, feature is "
+                               "locked to true"},
+        GateParseCase{.name = "DeclarativeValidationLockedIn136",
+                      .text = "DeclarativeValidation=false",
+                      .version = KubernetesVersion::k1_36,
+                      .ok = false,
+                      .error = "cannot set feature gate DeclarativeValidation to false, "
+                               "feature is locked to true"},
+        GateParseCase{.name = "PrioritizedListGaNotLockedIn136",
+                      .text = "DRAPrioritizedList=false",
+                      .version = KubernetesVersion::k1_36},
+        // Gates new in 1.36 are unknown before it.
+        GateParseCase{.name = "ListTypeAttributesIn136",
+                      .text = "DRAListTypeAttributes=true,DRANodeAllocatableResources=true",
+                      .version = KubernetesVersion::k1_36},
+        GateParseCase{.name = "ListTypeAttributesUnknownIn135",
+                      .text = "DRAListTypeAttributes=true",
+                      .ok = false,
+                      .error = "unrecognized feature gate: DRAListTypeAttributes"},
+        GateParseCase{.name = "SchedulerFilterTimeoutIn134",
+                      .text = "DRASchedulerFilterTimeout=false",
+                      .version = KubernetesVersion::k1_34}),
     [](const auto& test_case) { return test_case.param.name; });
 
 TEST(FeatureGatesTest, Defaults) {
@@ -88,13 +116,45 @@ TEST(FeatureGatesTest, Defaults) {
   EXPECT_FALSE(parsed->Enabled(Gate::kDRAAdminAccess));
 }
 
+// Defaults that differ between releases (docs/k8s-releases.md A.1).
+TEST(FeatureGatesTest, Defaults136) {
+  FeatureGates gates(KubernetesVersion::k1_36);
+  for (Gate on : {Gate::kDRAPrioritizedList, Gate::kDRAAdminAccess, Gate::kDRADeviceTaints,
+                  Gate::kDRAConsumableCapacity, Gate::kDRADeviceBindingConditions,
+                  Gate::kDRAExtendedResource, Gate::kDRAPartitionableDevices,
+                  Gate::kDRAResourceClaimDeviceStatus}) {
+    EXPECT_TRUE(gates.Enabled(on)) << GateName(on);
+  }
+  for (Gate off : {Gate::kDRADeviceTaintRules, Gate::kDRAListTypeAttributes,
+                   Gate::kDRANodeAllocatableResources, Gate::kDRAWorkloadResourceClaims}) {
+    EXPECT_FALSE(gates.Enabled(off)) << GateName(off);
+  }
+}
+
+TEST(KubernetesVersionTest, DefaultIs136) {
+  EXPECT_EQ(kDefaultKubernetesVersion, KubernetesVersion::k1_36);
+  EXPECT_EQ(FeatureGates().version(), KubernetesVersion::k1_36);
+}
+
 TEST(KubernetesVersionTest, Parse) {
+  EXPECT_EQ(*ParseKubernetesVersion("1.36"), KubernetesVersion::k1_36);
+  EXPECT_EQ(*ParseKubernetesVersion("v1.36.2"), KubernetesVersion::k1_36);
+  EXPECT_EQ(KubernetesVersionName(KubernetesVersion::k1_36), "1.36");
   EXPECT_EQ(*ParseKubernetesVersion("1.34"), KubernetesVersion::k1_34);
   EXPECT_EQ(*ParseKubernetesVersion("v1.35"), KubernetesVersion::k1_35);
   EXPECT_EQ(*ParseKubernetesVersion("1.35.2"), KubernetesVersion::k1_35);
   EXPECT_FALSE(ParseKubernetesVersion("1.33").ok());
   EXPECT_FALSE(ParseKubernetesVersion("1.345").ok());
   EXPECT_FALSE(ParseKubernetesVersion("1.35.").ok());
+}
+
+// 1.37 is not released in the sources draguard is built from: refused, with the known list.
+TEST(KubernetesVersionTest, UnknownListsKnownReleases) {
+  StatusOr<KubernetesVersion> v = ParseKubernetesVersion("1.37");
+  ASSERT_FALSE(v.ok());
+  EXPECT_EQ(v.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(v.status().message(),
+            "unsupported Kubernetes version \"1.37\": supported versions are 1.34, 1.35 and 1.36");
 }
 
 }  // namespace

@@ -43,6 +43,21 @@ TEST(LoadConfigTest, UnquotedVersionNumberIsAccepted) {
   EXPECT_EQ(loaded.config.kubernetes_version, KubernetesVersion::k1_35);
 }
 
+TEST(LoadConfigTest, Release136IsAccepted) {
+  LoadedConfig loaded = Parse(std::string(kHeader) + "kubernetesVersion: \"1.36\"\n");
+  ASSERT_TRUE(loaded.ok());
+  EXPECT_EQ(loaded.config.kubernetes_version, KubernetesVersion::k1_36);
+}
+
+TEST(LoadConfigTest, UnknownReleaseIsAnErrorListingTheKnownOnes) {
+  LoadedConfig loaded = Parse(std::string(kHeader) + "kubernetesVersion: \"1.37\"\n");
+  ASSERT_FALSE(loaded.ok());
+  const Diagnostic& d = loaded.diagnostics.items()[0];
+  EXPECT_EQ(d.code, "config.kubernetes-version.invalid");
+  EXPECT_EQ(d.field, "kubernetesVersion");
+  EXPECT_NE(d.message.find("1.34, 1.35 and 1.36"), std::string::npos) << d.message;
+}
+
 TEST(LoadConfigTest, GateStringIsCheckedAgainstTheFilesVersion) {
   // DRADeviceTaintRules exists only in 1.35.
   EXPECT_TRUE(Parse(std::string(kHeader) + "featureGates: DRADeviceTaintRules=true\n").ok());

@@ -3,9 +3,13 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <array>
+#include <ostream>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "policy/k8s/served_version.h"
 
 namespace draguard::k8s {
 namespace {
@@ -158,7 +162,7 @@ spec:
       - name: a
         exactly: {deviceClassName: c}
 )",
-                 .want = {{"decode.api-version.beta", "apiVersion"}}},
+                 .want = {{"decode.api-version.deprecated", "apiVersion"}}},
         DiagCase{.name = "V1beta1ShapeSentAsV1",
                  .yaml = R"(apiVersion: resource.k8s.io/v1
 kind: ResourceClaim
@@ -195,7 +199,7 @@ metadata: {name: r}
 spec:
   taint: {key: k, effect: None}
 )",
-                 .want = {{"decode.api-version.not-served", "apiVersion"}}},
+                 .want = {{"decode.api-version.beta", "apiVersion"}}},
         DiagCase{.name = "PodLowerCaseField",
                  .yaml = R"(apiVersion: v1
 kind: Pod
@@ -631,6 +635,97 @@ TEST(DecodeTest, CountsSkippedDocuments) {
   ASSERT_EQ(r.objects.size(), 1u);
   EXPECT_EQ(r.objects[0].document_index, 2u);
   EXPECT_THAT(Codes(r), IsEmpty());
+}
+
+
+// How each release serves a kind/version (docs/k8s-releases.md D1-D4): the code per release
+// {1.34, 1.35, 1.36}, and the API server's deprecation text where it warns.
+struct ServedCase {
+  std::string name;
+  std::string api_version, kind;
+  std::array<std::string, 3> code;
+  std::array<std::string, 3> deprecation = {};
+};
+
+void PrintTo(const ServedCase& c, std::ostream* os) { *os << c.name; }
+
+class DecodeServedVersionTest : public testing::TestWithParam<ServedCase> {};
+
+TEST_P(DecodeServedVersionTest, PerRelease) {
+  const ServedCase& c = GetParam();
+  const std::string yaml = "apiVersion: resource.k8s.io/" + c.api_version + "\nkind: " + c.kind +
+                           "\nmetadata: {name: x}\n";
+  const KubernetesVersion versions[] = {KubernetesVersion::k1_34, KubernetesVersion::k1_35,
+                                        KubernetesVersion::k1_36};
+  for (size_t i = 0; i < 3; ++i) {
+    DecodeResult r = DecodeForRelease(SourceText("in.yaml", yaml), {}, versions[i]);
+    const std::string release(KubernetesVersionName(versions[i]));
+    ASSERT_EQ(r.diagnostics.size(), c.code[i].empty() ? 0u : 1u) << release;
+    if (c.code[i].empty()) continue;
+    EXPECT_EQ(r.diagnostics.items()[0].code, c.code[i]) << release;
+    EXPECT_EQ(r.diagnostics.items()[0].field, "apiVersion") << release;
+    const std::string& message = r.diagnostics.items()[0].message;
+    if (!c.deprecation[i].empty()) {
+      EXPECT_THAT(message, testing::HasSubstr(c.deprecation[i])) << release;
+    } else {
+      EXPECT_THAT(message, testing::Not(testing::HasSubstr("deprecated in"))) << release;
+    }
+  }
+}
+
+constexpr char kDeprecatedBeta1[] =
+    "resource.k8s.io/v1beta1 DeviceClass is deprecated in v1.35+, unavailable in v1.38+";
+constexpr char kDeprecatedBeta2[] =
+    "resource.k8s.io/v1beta2 DeviceClass is deprecated in v1.36+, unavailable in v1.39+";
+constexpr char kDeprecatedRuleAlpha[] =
+    "resource.k8s.io/v1alpha3 DeviceTaintRule is deprecated in v1.36+, unavailable in v1.39+";
+
+INSTANTIATE_TEST_SUITE_P(
+    Releases, DecodeServedVersionTest,
+    testing::Values(
+        ServedCase{.name = "ClassV1", .api_version = "v1", .kind = "DeviceClass"},
+        ServedCase{.name = "ClassV1beta1",
+                   .api_version = "v1beta1",
+                   .kind = "DeviceClass",
+                   .code = {"decode.api-version.beta", "decode.api-version.deprecated",
+                            "decode.api-version.deprecated"},
+                   .deprecation = {"", kDeprecatedBeta1, kDeprecatedBeta1}},
+        ServedCase{.name = "ClassV1beta2",
+                   .api_version = "v1beta2",
+                   .kind = "DeviceClass",
+                   .code = {"decode.api-version.beta", "decode.api-version.beta",
+                            "decode.api-version.deprecated"},
+                   .deprecation = {"", "", kDeprecatedBeta2}},
+        ServedCase{.name = "TaintRuleV1alpha3",
+                   .api_version = "v1alpha3",
+                   .kind = "DeviceTaintRule",
+                   .code = {"decode.api-version.alpha", "decode.api-version.alpha",
+                            "decode.api-version.alpha"},
+                   .deprecation = {"", "", kDeprecatedRuleAlpha}},
+        // Served as v1beta2 from 1.36 only (off by default: runtime-config and gate).
+        ServedCase{.name = "TaintRuleV1beta2",
+                   .api_version = "v1beta2",
+                   .kind = "DeviceTaintRule",
+                   .code = {"decode.api-version.not-served", "decode.api-version.not-served",
+                            "decode.api-version.beta"}},
+        ServedCase{.name = "TaintRuleV1",
+                   .api_version = "v1",
+                   .kind = "DeviceTaintRule",
+                   .code = {"decode.api-version.not-served", "decode.api-version.not-served",
+                            "decode.api-version.not-served"}}),
+    [](const testing::TestParamInfo<ServedCase>& param) { return param.param.name; });
+
+// The taint-rule gate a release needs is named in the warning: DRADeviceTaints in 1.34.
+TEST(DecodeServedVersionTest, NamesTheReleasesTaintRuleGate) {
+  const std::string yaml =
+      "apiVersion: resource.k8s.io/v1alpha3\nkind: DeviceTaintRule\nmetadata: {name: x}\n";
+  DecodeResult r = DecodeForRelease(SourceText("in.yaml", yaml), {}, KubernetesVersion::k1_34);
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  EXPECT_THAT(r.diagnostics.items()[0].message, testing::HasSubstr("DRADeviceTaints feature gate"));
+  r = DecodeForRelease(SourceText("in.yaml", yaml), {}, KubernetesVersion::k1_36);
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  EXPECT_THAT(r.diagnostics.items()[0].message,
+              testing::HasSubstr("DRADeviceTaintRules feature gate"));
 }
 
 }  // namespace

@@ -304,5 +304,22 @@ TEST(LinterTest, EmptyInputHasNoFindings) {
   EXPECT_EQ(report.Summary().files, 1u);
 }
 
+// The apiVersion warnings follow the release validated for: DeviceTaintRule v1beta2 is
+// served (beta, off by default) only from 1.36.
+TEST(LinterTest, DecodesForTheValidatedRelease) {
+  const std::string rule =
+      "apiVersion: resource.k8s.io/v1beta2\nkind: DeviceTaintRule\nmetadata: {name: r}\n"
+      "spec:\n  deviceSelector: {driver: gpu.example.com}\n"
+      "  taint: {key: k, effect: NoSchedule}\n";
+  LintOptions options;
+  options.validation = validate::ValidationOptions::ForVersion(KubernetesVersion::k1_35);
+  LintReport r135 = LintSources({SourceText("rule.yaml", rule)}, options);
+  EXPECT_THAT(Codes(r135), ::testing::Contains("decode.api-version.not-served"));
+  options.validation = validate::ValidationOptions::ForVersion(KubernetesVersion::k1_36);
+  LintReport r136 = LintSources({SourceText("rule.yaml", rule)}, options);
+  EXPECT_THAT(Codes(r136), ::testing::Not(::testing::Contains("decode.api-version.not-served")));
+  EXPECT_THAT(Codes(r136), ::testing::Contains("decode.api-version.beta"));
+}
+
 }  // namespace
 }  // namespace draguard::lint

@@ -22,7 +22,7 @@ TEST(NamespaceLabelsTest, Parse) {
 }
 
 TEST(ValidationOptionsTest, DefaultsToLatestVersion) {
-  EXPECT_EQ(ValidationOptions().version, KubernetesVersion::k1_35);
+  EXPECT_EQ(ValidationOptions().version, KubernetesVersion::k1_36);
 }
 
 }  // namespace

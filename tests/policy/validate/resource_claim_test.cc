@@ -33,6 +33,12 @@ struct ClaimCase {
   NamespaceLabels namespaces = {};
 };
 
+k8s::DeviceConstraint Distinct(std::string attribute) {
+  k8s::DeviceConstraint c;
+  c.distinct_attribute = std::move(attribute);
+  return c;
+}
+
 void PrintTo(const ClaimCase& c, std::ostream* os) { *os << c.name; }
 
 class ResourceClaimTest : public ::testing::TestWithParam<ClaimCase> {};
@@ -252,6 +258,19 @@ INSTANTIATE_TEST_SUITE_P(
         ClaimCase{.name = "DroppedWhileGateOff",
                   .mutate = [](auto& c) { X(c).tolerations.push_back(Toleration("k", "bogus")); },
                   .want = {At("W claim.request.tolerations.dropped @ ", kExact) + ".tolerations"}},
+        // V8: DRADeviceTaints is on by default in 1.36, so tolerations are validated.
+        ClaimCase{.name = "TolerationValidatedByDefault136",
+                  .mutate = [](auto& c) { X(c).tolerations.push_back(Toleration("k", "bogus")); },
+                  .want = {At("E toleration.operator.unsupported @ ", kExact) +
+                           ".tolerations[0].operator"},
+                  .version = KubernetesVersion::k1_36},
+        ClaimCase{.name = "TolerationEffectNone136",
+                  .mutate =
+                      [](auto& c) {
+                        X(c).tolerations.push_back(Toleration("k", "Exists", "", "None"));
+                      },
+                  .want = {},
+                  .version = KubernetesVersion::k1_36},
         ClaimCase{.name = "ValidWithGate",
                   .mutate =
                       [](auto& c) {
@@ -373,24 +392,46 @@ INSTANTIATE_TEST_SUITE_P(
                 [](auto& c) { c.spec.devices.constraints.push_back(k8s::DeviceConstraint{}); },
             .want = {At("E claim.constraint.attribute.required @ ", kCon0)},
             .gates = "DRAConsumableCapacity=true"},
+        // The API server never drops distinctAttribute (V5/V6): with DRAConsumableCapacity off
+        // (1.34/1.35 default) it is validated and kept, and a warning says the scheduler fails.
         ClaimCase{
-            .name = "DistinctDroppedWhileGateOff",
+            .name = "DistinctKeptWhileGateOff",
             .mutate =
-                [](auto& c) {
-                  k8s::DeviceConstraint con;
-                  con.distinct_attribute = "example.com/id";
-                  c.spec.devices.constraints.push_back(con);
-                },
-            .want = {At("W claim.constraint.distinct-attribute.dropped @ ", kCon0) +
-                         ".distinctAttribute",
-                     At("E claim.constraint.attribute.required @ ", kCon0) + ".matchAttribute"}},
-        ClaimCase{.name = "DistinctWithGate",
+                [](auto& c) { c.spec.devices.constraints.push_back(Distinct("example.com/id")); },
+            .want = {At("W claim.constraint.distinct-attribute.gate-off @ ", kCon0) +
+                     ".distinctAttribute"}},
+        ClaimCase{
+            .name = "DistinctKeptWhileGateOff134",
+            .mutate =
+                [](auto& c) { c.spec.devices.constraints.push_back(Distinct("example.com/id")); },
+            .want = {At("W claim.constraint.distinct-attribute.gate-off @ ", kCon0) +
+                     ".distinctAttribute"},
+            .version = KubernetesVersion::k1_34},
+        ClaimCase{.name = "Distinct136",
                   .mutate =
                       [](auto& c) {
-                        k8s::DeviceConstraint con;
-                        con.distinct_attribute = "id";
-                        c.spec.devices.constraints.push_back(con);
+                        c.spec.devices.constraints.push_back(Distinct("example.com/id"));
                       },
+                  .want = {},
+                  .version = KubernetesVersion::k1_36},
+        ClaimCase{
+            .name = "DistinctInvalidWhileGateOff",
+            .mutate =
+                [](auto& c) { c.spec.devices.constraints.push_back(Distinct("id")); },
+            .want = {At("W claim.constraint.distinct-attribute.gate-off @ ", kCon0) +
+                         ".distinctAttribute",
+                     At("E claim.constraint.distinct-attribute.invalid @ ", kCon0) +
+                         ".distinctAttribute"}},
+        ClaimCase{.name = "NoAttribute136",
+                  .mutate =
+                      [](auto& c) {
+                        c.spec.devices.constraints.push_back(k8s::DeviceConstraint{});
+                      },
+                  .want = {At("E claim.constraint.attribute.required @ ", kCon0)},
+                  .version = KubernetesVersion::k1_36},
+        ClaimCase{.name = "DistinctWithGate",
+                  .mutate =
+                      [](auto& c) { c.spec.devices.constraints.push_back(Distinct("id")); },
                   .want = {At("E claim.constraint.distinct-attribute.invalid @ ", kCon0) +
                            ".distinctAttribute"},
                   .gates = "DRAConsumableCapacity=true"},

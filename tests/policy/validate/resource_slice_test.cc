@@ -66,6 +66,11 @@ void Policy(k8s::ResourceSlice& s, k8s::CapacityRequestPolicy policy) {
   D0(s).capacity["mem"] = k8s::DeviceCapacity{"10Gi", std::move(policy)};
 }
 
+// A request policy on a device that does not allow multiple allocations.
+void PolicyWithoutSharing(k8s::ResourceSlice& s) {
+  D0(s).capacity["mem"] = k8s::DeviceCapacity{"1Gi", k8s::CapacityRequestPolicy{}};
+}
+
 k8s::CapacityRequestPolicy Values(std::vector<std::string> values, std::string def) {
   return k8s::CapacityRequestPolicy{.default_value = std::move(def),
                                     .valid_values = std::move(values),
@@ -256,14 +261,32 @@ INSTANTIATE_TEST_SUITE_P(
             .mutate = [](auto& s) { D0(s).attributes["v"] = Ver("1.2.3-" + Repeat('a', 59)); },
             .want = {At("E slice.device.attribute.version.invalid @ ", kDev0) +
                      ".attributes[v].version"}},
+        // A request policy without allowMultipleAllocations (docs/k8s-releases.md V1/V2):
+        // DRAConsumableCapacity off drops every requestPolicy (1.34/1.35 default), on rejects.
         SliceCase{
-            .name = "RequestPolicyNeedsMultipleAllocations",
-            .mutate =
-                [](auto& s) {
-                  D0(s).capacity["mem"] = k8s::DeviceCapacity{"1Gi", k8s::CapacityRequestPolicy{}};
-                },
+            .name = "RequestPolicyNeedsMultipleAllocations136",
+            .mutate = PolicyWithoutSharing,
             .want = {At("E slice.device.capacity.request-policy.forbidden @ ", kDev0) +
-                     ".capacity[mem].requestPolicy"}}),
+                     ".capacity[mem].requestPolicy"},
+            .version = KubernetesVersion::k1_36},
+        SliceCase{
+            .name = "RequestPolicyDropped135",
+            .mutate = PolicyWithoutSharing,
+            .want = {At("W slice.device.consumable-capacity.dropped @ ", kDev0) +
+                     ".capacity[mem].requestPolicy"}},
+        SliceCase{
+            .name = "RequestPolicyDropped134",
+            .mutate = PolicyWithoutSharing,
+            .want = {At("W slice.device.consumable-capacity.dropped @ ", kDev0) +
+                     ".capacity[mem].requestPolicy"},
+            .version = KubernetesVersion::k1_34},
+        SliceCase{
+            .name = "RequestPolicyDropped136GateOff",
+            .mutate = PolicyWithoutSharing,
+            .want = {At("W slice.device.consumable-capacity.dropped @ ", kDev0) +
+                     ".capacity[mem].requestPolicy"},
+            .version = KubernetesVersion::k1_36,
+            .gates = "DRAConsumableCapacity=false"}),
     [](const auto& test_case) { return test_case.param.name; });
 
 INSTANTIATE_TEST_SUITE_P(
@@ -411,12 +434,47 @@ INSTANTIATE_TEST_SUITE_P(
                 },
             .want = {At("E slice.device.node-selection.required @ ", kDev0)},
             .gates = "DRAPartitionableDevices=true"},
+        // Binding fields are kept only when DRADeviceBindingConditions and
+        // DRAResourceClaimDeviceStatus are both on (V4); the warning names the one that is off.
+        SliceCase{.name = "BindingDroppedWithoutDeviceStatus",
+                  .mutate = [](auto& s) { D0(s).binding_conditions = {"example.com/ready"}; },
+                  .want = {At("W slice.device.binding-conditions.dropped @ ", kDev0) +
+                           ".bindingConditions"},
+                  .gates = "DRADeviceBindingConditions=true,DRAResourceClaimDeviceStatus=false"},
+        SliceCase{.name = "BindingDroppedWithoutDeviceStatus136",
+                  .mutate = [](auto& s) { D0(s).binding_failure_conditions = {"example.com/f"}; },
+                  .want = {At("W slice.device.binding-conditions.dropped @ ", kDev0) +
+                           ".bindingFailureConditions"},
+                  .version = KubernetesVersion::k1_36,
+                  .gates = "DRAResourceClaimDeviceStatus=false"},
+        SliceCase{.name = "BindingConditionsDropped135",
+                  .mutate = [](auto& s) { D0(s).binding_conditions = {"example.com/ready"}; },
+                  .want = {At("W slice.device.binding-conditions.dropped @ ", kDev0) +
+                           ".bindingConditions"}},
+        SliceCase{.name = "BindingConditionsTogether136",
+                  .mutate = [](auto& s) { D0(s).binding_conditions = {"example.com/ready"}; },
+                  .want = {At("E slice.device.binding-conditions.invalid @ ", kDev0) +
+                           ".bindingConditions"},
+                  .version = KubernetesVersion::k1_36},
         SliceCase{.name = "BindingConditionsTogether",
                   .mutate = [](auto& s) { D0(s).binding_conditions = {"example.com/ready"}; },
                   .want = {At("E slice.device.binding-conditions.invalid @ ", kDev0) +
                            ".bindingConditions"},
                   .gates = "DRADeviceBindingConditions=true"}),
     [](const auto& test_case) { return test_case.param.name; });
+
+// The drop warning names the gate that is off, not always DRADeviceBindingConditions.
+TEST(ResourceSliceDropTest, BindingDropNamesTheGateThatIsOff) {
+  k8s::ResourceSlice slice = Slice();
+  D0(slice).binding_conditions = {"example.com/ready"};
+  Diagnostics d;
+  ValidateResourceSlice(
+      slice, Options(KubernetesVersion::k1_36, "DRAResourceClaimDeviceStatus=false"), d);
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d.items()[0].code, "slice.device.binding-conditions.dropped");
+  EXPECT_NE(d.items()[0].message.find("DRAResourceClaimDeviceStatus"), std::string::npos)
+      << d.items()[0].message;
+}
 
 TEST(ResourceSliceUpdateTest, ImmutableFields) {
   k8s::ResourceSlice old_slice = Slice();
