@@ -104,6 +104,9 @@ struct DecodeResult {
   size_t documents = 0;  // non-empty documents seen (List items not counted separately)
   size_t skipped = 0;    // documents or List items that were not DRA-related
   bool is_template = false;  // `decode.template` was reported; nothing was decoded
+  // Errors of the parser (document.h: syntax, limits), which are the first `read_errors`
+  // diagnostics: the documents they concern were not decoded, so objects are missing.
+  size_t read_errors = 0;
 };
 
 // Decodes every object in `source`. Never throws; problems with the input are diagnostics.

@@ -45,6 +45,26 @@ void Sample(std::string& out, std::string_view name, double value) {
   out += '\n';
 }
 
+void RenderInventory(const InventoryStats& inventory, std::string& out) {
+  Header(out, "draguard_inventory_synced", "gauge", "1 once the inventory is usable.");
+  Sample(out, "draguard_inventory_synced", inventory.synced ? 1 : 0);
+  Header(out, "draguard_inventory_objects", "gauge", "Objects in the inventory.");
+  Sample(out, "draguard_inventory_objects", static_cast<double>(inventory.objects));
+  Header(out, "draguard_inventory_age_seconds", "gauge",
+         "Seconds since the inventory last changed or was confirmed current.");
+  Sample(out, "draguard_inventory_age_seconds", inventory.age_seconds);
+  Header(out, "draguard_inventory_files_failing", "gauge",
+         "Inventory files whose last good content is in use because they cannot be read now.");
+  Sample(out, "draguard_inventory_files_failing", static_cast<double>(inventory.files_failing));
+  Header(out, "draguard_inventory_stale_seconds", "gauge",
+         "Seconds since the longest-failing inventory file started failing (0 when none is).");
+  Sample(out, "draguard_inventory_stale_seconds", inventory.stale_seconds);
+  Header(out, "draguard_inventory_file_failures_total", "counter",
+         "Failures to read or parse an inventory file, each counted once until it recovers.");
+  Sample(out, "draguard_inventory_file_failures_total",
+         static_cast<double>(inventory.file_failures));
+}
+
 }  // namespace
 
 void Metrics::RecordRequest(std::string_view endpoint, std::string_view kind,
@@ -115,15 +135,7 @@ std::string Metrics::Render(const MetricsGauges& g) const {
   }
   Header(out, "draguard_ready", "gauge", "1 when /readyz answers 200.");
   Sample(out, "draguard_ready", g.ready ? 1 : 0);
-  if (g.inventory.configured) {
-    Header(out, "draguard_inventory_synced", "gauge", "1 once the inventory is usable.");
-    Sample(out, "draguard_inventory_synced", g.inventory.synced ? 1 : 0);
-    Header(out, "draguard_inventory_objects", "gauge", "Objects in the inventory.");
-    Sample(out, "draguard_inventory_objects", static_cast<double>(g.inventory.objects));
-    Header(out, "draguard_inventory_age_seconds", "gauge",
-           "Seconds since the inventory last changed or was confirmed current.");
-    Sample(out, "draguard_inventory_age_seconds", g.inventory.age_seconds);
-  }
+  if (g.inventory.configured) RenderInventory(g.inventory, out);
   if (g.spec_memo.has_value()) {
     Header(out, "draguard_spec_memo_entries", "gauge",
            "Claim and template specs whose findings are remembered.");
