@@ -7,7 +7,8 @@
 // allocated, its verdict is `error` with the validation errors.
 //
 // Exit status: 0 every subject satisfiable (or none found), 1 any unsatisfiable, error or
-// undecided (undecided is not a "yes": a CI gate must not pass on it), 2 usage or I/O.
+// undecided (undecided is not a "yes": a CI gate must not pass on it), 2 usage or I/O, or
+// --inventory objects that could not be read (cli/inventory_flag.h).
 #include <chrono>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -17,9 +18,10 @@
 #include "cli/cluster_flags.h"
 #include "cli/command.h"
 #include "cli/flags.h"
+#include "cli/inventory_flag.h"
 #include "policy/allocator/options.h"
+#include "policy/common/status_macros.h"
 #include "policy/lint/inputs.h"
-#include "policy/lint/inventory_files.h"
 #include "policy/lint/render_text.h"
 #include "policy/lint/satisfiability.h"
 #include "policy/lint/validate_phase.h"
@@ -33,7 +35,7 @@ constexpr char kDescription[] =
     "inputs can be allocated on the cluster the inputs and --inventory describe, as\n"
     "kube-scheduler would, and explain every \"no\". PATH is a file, a directory or -.\n"
     "Exit status: 0 all satisfiable, 1 any unsatisfiable, error or undecided, 2 usage or\n"
-    "I/O problem.\n\n";
+    "I/O problem, or --inventory objects that could not be read.\n\n";
 
 struct ExplainFlags {
   std::string output = "text";
@@ -224,11 +226,7 @@ StatusOr<std::vector<lint::SatisfiabilityResult>> Explain(
   for (const SourceText& source : *sources) decoded.push_back(k8s::Decode(source, decode));
   inventory::ClusterObjects extra;
   if (!flags.inventory.empty()) {
-    std::vector<lint::Input> inventory_inputs;
-    for (const std::string& path : flags.inventory) inventory_inputs.push_back({path});
-    StatusOr<lint::LoadedInventory> loaded = lint::LoadInventoryFiles(inventory_inputs, input);
-    if (!loaded.ok()) return loaded.status();
-    extra = std::move(loaded->objects);
+    DRAGUARD_ASSIGN_OR_RETURN(extra, LoadInventoryFlag(flags.inventory, input, context.err));
   }
   // Validated as lint validates (phase 2), so that nothing the API server rejects is allocated.
   const validate::ValidationOptions validation = lint::ValidationFor(decoded, settings.validation);

@@ -17,7 +17,7 @@
 //
 // Diagnostic codes (errors unless noted):
 //   decode.yaml-syntax, decode.too-large, decode.too-deep, decode.too-many-nodes,
-//   decode.too-many-documents      the file could not be read (document.h)
+//   decode.too-many-documents      a document or object could not be read (document.h)
 //   decode.unknown-field           strict decoding; a warning when !strict; suggestion given
 //   decode.duplicate-field         a key repeated in one map
 //   decode.wrong-type              e.g. `count: "2"`, `selectors: {}`, `enabled: yes` (a bool)

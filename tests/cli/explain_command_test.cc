@@ -1,4 +1,5 @@
 // `draguard explain`: exit codes, the JSON shape, text reasons, --inventory and flags.
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -251,6 +252,83 @@ TEST(ExplainInvalidTest, BundledNegativeCountIsAnErrorNotAnAllocation) {
   EXPECT_EQ(doc["claims"][0]["reasons"][0]["code"], "claim.request.count.invalid");
   EXPECT_EQ(doc["claims"][0]["reasons"][0]["line"], 16);
 }
+
+// Issue 17 item 4: an inventory as `kubectl get ... -o yaml` prints it (one `kind: List`
+// document) larger than 3 MiB is read item by item: the limit is per object.
+TEST(ExplainInventoryTest, LargeListExportIsReadWhole) {
+  const std::string path = ::testing::TempDir() + "/explain_large_inventory.yaml";
+  {
+    std::ofstream file(path);
+    file << "apiVersion: v1\nkind: List\nitems:\n"
+            "- apiVersion: resource.k8s.io/v1\n  kind: DeviceClass\n  metadata: {name: gpu}\n"
+            "  spec:\n    selectors:\n"
+            "    - cel: {expression: 'device.driver == \"gpu.example.com\"'}\n";
+    const std::string padding(3 * 1024, 'p');
+    for (int i = 0; i < 3'000; ++i) {
+      const std::string node = "node-" + std::to_string(i);
+      file << "- apiVersion: resource.k8s.io/v1\n  kind: ResourceSlice\n  metadata:\n"
+              "    name: " << node << "\n    annotations: {pad: " << padding << "}\n"
+              "  spec:\n    driver: gpu.example.com\n    nodeName: " << node << "\n"
+              "    pool: {name: " << node << ", generation: 1, resourceSliceCount: 1}\n"
+              "    devices: [{name: gpu-0}, {name: gpu-1}]\n";
+    }
+    file << "metadata: {resourceVersion: \"\"}\n";
+  }
+  ASSERT_GT(std::filesystem::file_size(path), 9'000'000u);
+  RunResult r = Explain({"--inventory", path, "--output", "json"}, Claim("c", 2));
+  std::remove(path.c_str());
+  ASSERT_EQ(r.code, kExitOk) << r.out << r.err;
+  EXPECT_EQ(r.err, "");
+  nlohmann::json doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(doc["claims"][0]["verdict"], "satisfiable");
+}
+
+// A problem in an inventory file is said on stderr with its file and line; lint and explain
+// exit 2 when objects are missing (the file could not be read to its end) and go on after a
+// warning (a malformed object, kept as far as it decodes).
+struct InventoryProblemCase {
+  std::string name;
+  std::string command;  // "lint" or "explain"
+  std::string extra;    // appended to kCluster in the inventory file
+  int code;
+  std::string stderr_has;  // after the file name
+};
+
+class InventoryProblemTest : public ::testing::TestWithParam<InventoryProblemCase> {};
+
+TEST_P(InventoryProblemTest, IsReportedWithFileAndLine) {
+  const InventoryProblemCase& c = GetParam();
+  const std::string path = ::testing::TempDir() + "/inventory_problem_" + c.name + ".yaml";
+  {
+    std::ofstream file(path);
+    file << kCluster << c.extra;
+  }
+  std::istringstream in(Claim("c", 2));
+  std::ostringstream out, err;
+  CommandContext context{.in = in, .out = out, .err = err};
+  int code = RunMain({"draguard", c.command, "--inventory", path}, context);
+  std::remove(path.c_str());
+  EXPECT_EQ(code, c.code) << out.str() << err.str();
+  EXPECT_THAT(err.str(), HasSubstr(path + c.stderr_has));
+}
+
+constexpr char kSyntaxError[] = "---\nkind: ResourceSlice\nspec: [unclosed\n";
+constexpr char kMalformedClass[] =
+    "---\napiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: other}\n"
+    "spec: {selectors: {}}\n";
+
+INSTANTIATE_TEST_SUITE_P(
+    Inventory, InventoryProblemTest,
+    ::testing::Values(
+        InventoryProblemCase{"ExplainSyntaxError", "explain", kSyntaxError, kExitUsage, ":28:"},
+        InventoryProblemCase{"LintSyntaxError", "lint", kSyntaxError, kExitUsage, ":28:"},
+        InventoryProblemCase{"ExplainMalformedObjectIsAWarning", "explain", kMalformedClass,
+                             kExitOk, ":29:"},
+        InventoryProblemCase{"LintMalformedObjectIsAWarning", "lint", kMalformedClass, kExitOk,
+                             ":29:"}),
+    [](const ::testing::TestParamInfo<InventoryProblemCase>& param_info) {
+      return param_info.param.name;
+    });
 
 // `draguard lint --inventory PATH --unsatisfiable SEVERITY` (cli/lint_flags.cc).
 TEST(LintInventoryFlagsTest, ReportsUnsatisfiableClaimsWithTheChosenSeverity) {
