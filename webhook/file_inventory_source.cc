@@ -83,17 +83,6 @@ std::string FirstError(const lint::LoadedInventory& loaded) {
   return {};
 }
 
-// Appends one file's objects to a snapshot.
-void Append(const inventory::ClusterObjects& from, inventory::ClusterObjects& into) {
-  auto append = [](auto& to, const auto& items) { to.insert(to.end(), items.begin(), items.end()); };
-  append(into.slices, from.slices);
-  append(into.classes, from.classes);
-  append(into.nodes, from.nodes);
-  append(into.claims, from.claims);
-  append(into.taint_rules, from.taint_rules);
-  append(into.namespaces, from.namespaces);
-}
-
 std::string Join(const std::vector<std::string>& items) {
   std::string out;
   for (const std::string& item : items) out += (out.empty() ? "" : ", ") + item;
@@ -257,7 +246,11 @@ bool FileInventorySource::Publish(bool changed) {
     std::lock_guard lock(mu_);
     if (changed || current_ == nullptr) {
       snapshot = std::make_shared<inventory::ClusterObjects>();
-      for (const FileEntry& entry : files_) Append(entry.objects, *snapshot);
+      for (const FileEntry& entry : files_) {
+        inventory::ForEachKind(*snapshot, entry.objects, [](auto& into, const auto& from) {
+          into.insert(into.end(), from.begin(), from.end());
+        });
+      }
       snapshot->source = "files: " + Join(options_.paths);
       snapshot->as_of = now;
       state_.synced = true;

@@ -177,26 +177,24 @@ class Checker {
     return true;
   }
 
-  static bool Missing(SatisfiabilityResult& r, const std::string& pod_claim,
-                      const std::string& what) {
+  // The pod's verdict is error, for `code`, because of its pod claim `pod_claim`.
+  static bool PodClaimError(SatisfiabilityResult& r, const std::string& pod_claim,
+                            std::string code, const std::string& why) {
     r.pod_claims = {pod_claim};
     r.verdict.kind = alloc::VerdictKind::kError;
-    r.verdict.reasons.push_back(alloc::Reason{
-        .code = "alloc.claim.not-found",
-        .message = "pod claim " + pod_claim + " refers to " + what +
-                   ", which is neither among the inputs nor in the inventory"});
+    r.verdict.reasons.push_back(
+        alloc::Reason{.code = std::move(code), .message = "pod claim " + pod_claim + " " + why});
     return true;
   }
-
+  static bool Missing(SatisfiabilityResult& r, const std::string& pod_claim,
+                      const std::string& what) {
+    return PodClaimError(r, pod_claim, "alloc.claim.not-found",
+                         "refers to " + what + ", which is neither among the inputs nor in the inventory");
+  }
   static bool Invalid(SatisfiabilityResult& r, const std::string& pod_claim,
                       const std::string& what) {
-    r.pod_claims = {pod_claim};
-    r.verdict.kind = alloc::VerdictKind::kError;
-    r.verdict.reasons.push_back(alloc::Reason{
-        .code = "alloc.claim.invalid",
-        .message = "pod claim " + pod_claim + " refers to " + what +
-                   ", which the API server rejects (see its errors)"});
-    return true;
+    return PodClaimError(r, pod_claim, "alloc.claim.invalid",
+                         "refers to " + what + ", which the API server rejects (see its errors)");
   }
 
   ClaimIndex index_;
@@ -246,12 +244,7 @@ inventory::ClusterObjects MergeClusterObjects(const inventory::ClusterObjects* i
   if (inventory != nullptr) merged = *inventory;
   inventory::ClusterObjects extra;
   for (const k8s::DecodeResult& file : decoded) inventory::CollectClusterObjects(file, extra);
-  UpsertAll(merged.slices, extra.slices);
-  UpsertAll(merged.classes, extra.classes);
-  UpsertAll(merged.nodes, extra.nodes);
-  UpsertAll(merged.claims, extra.claims);
-  UpsertAll(merged.taint_rules, extra.taint_rules);
-  UpsertAll(merged.namespaces, extra.namespaces);
+  inventory::ForEachKind(merged, extra, [](auto& into, auto& from) { UpsertAll(into, from); });
   return merged;
 }
 
