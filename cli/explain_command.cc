@@ -2,10 +2,13 @@
 // if not, why? Inventory (ResourceSlices, DeviceClasses, Nodes, allocated claims,
 // DeviceTaintRules) comes from the inputs and from --inventory paths; every ResourceClaim
 // without status.allocation, every ResourceClaimTemplate and every pod with claims is
-// checked (policy/lint/satisfiability.h).
+// checked (policy/lint/satisfiability.h). The inputs are validated first, with the linter's
+// validation phase (policy/lint/validate_phase.h): what the API server would reject is not
+// allocated, its verdict is `error` with the validation errors.
 //
 // Exit status: 0 every subject satisfiable (or none found), 1 any unsatisfiable, error or
-// undecided (undecided is not a "yes": a CI gate must not pass on it), 2 usage or I/O.
+// undecided (undecided is not a "yes": a CI gate must not pass on it), 2 usage or I/O, or
+// --inventory objects that could not be read (cli/inventory_flag.h).
 #include <chrono>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -15,10 +18,13 @@
 #include "cli/cluster_flags.h"
 #include "cli/command.h"
 #include "cli/flags.h"
+#include "cli/inventory_flag.h"
 #include "policy/allocator/options.h"
+#include "policy/common/status_macros.h"
 #include "policy/lint/inputs.h"
-#include "policy/lint/inventory_files.h"
+#include "policy/lint/render_text.h"
 #include "policy/lint/satisfiability.h"
+#include "policy/lint/validate_phase.h"
 
 namespace draguard::cli {
 namespace {
@@ -29,7 +35,7 @@ constexpr char kDescription[] =
     "inputs can be allocated on the cluster the inputs and --inventory describe, as\n"
     "kube-scheduler would, and explain every \"no\". PATH is a file, a directory or -.\n"
     "Exit status: 0 all satisfiable, 1 any unsatisfiable, error or undecided, 2 usage or\n"
-    "I/O problem.\n\n";
+    "I/O problem, or --inventory objects that could not be read.\n\n";
 
 struct ExplainFlags {
   std::string output = "text";
@@ -49,19 +55,23 @@ struct ExplainFlags {
   }
 };
 
-StatusOr<alloc::AllocatorOptions> ToAllocatorOptions(const ExplainFlags& flags,
-                                                     std::ostream& err) {
+struct ExplainSettings {
+  alloc::AllocatorOptions allocator;
+  validate::ValidationOptions validation;
+};
+
+StatusOr<ExplainSettings> ToSettings(const ExplainFlags& flags, std::ostream& err) {
   if (flags.output != "text" && flags.output != "json") {
     return InvalidArgumentError("invalid value \"" + flags.output +
                                 "\" for --output: expected text or json");
   }
   StatusOr<ClusterSettings> settings = ResolveClusterFlags(flags.cluster, err);
   if (!settings.ok()) return settings.status();
-  alloc::AllocatorOptions options = settings->allocator;
+  ExplainSettings out{.allocator = settings->allocator, .validation = settings->Validation()};
   StatusOr<std::chrono::milliseconds> budget = ParseDuration("budget", flags.budget);
   if (!budget.ok()) return budget.status();
-  options.time_budget = *budget;
-  return options;
+  out.allocator.time_budget = *budget;
+  return out;
 }
 
 std::string Subject(const lint::SatisfiabilityResult& r) {
@@ -72,6 +82,19 @@ std::string Subject(const lint::SatisfiabilityResult& r) {
 std::string ClaimLabel(const lint::SatisfiabilityResult& r, size_t claim) {
   return claim < r.pod_claims.size() && !r.pod_claims.empty() ? "claim " + r.pod_claims[claim] + ": "
                                                                : "";
+}
+
+// Every line of `text` indented by two spaces.
+std::string Indented(const std::string& text) {
+  std::string out;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    end = end == std::string::npos ? text.size() : end + 1;
+    out += "  " + text.substr(start, end - start);
+    start = end;
+  }
+  return out;
 }
 
 void RenderText(const std::vector<lint::SatisfiabilityResult>& results, std::ostream& out) {
@@ -93,6 +116,7 @@ void RenderText(const std::vector<lint::SatisfiabilityResult>& results, std::ost
       continue;
     }
     out << "\n";
+    for (const Diagnostic& d : r.errors) out << Indented(lint::RenderTextDiagnostic(d, nullptr, {}));
     for (const alloc::Reason& reason : v.reasons) {
       out << "  " << ClaimLabel(r, reason.claim) << reason.message << " [" << reason.code << "]\n";
     }
@@ -159,10 +183,20 @@ nlohmann::json ReasonJson(const lint::SatisfiabilityResult& r, const alloc::Reas
   return out;
 }
 
+// A validation error of a rejected subject: a reason with where it is.
+nlohmann::json ErrorJson(const Diagnostic& d) {
+  nlohmann::json out = {{"code", d.code}, {"message", d.message}, {"field", d.field},
+                        {"file", d.file}, {"line", d.position.line},
+                        {"column", d.position.column}};
+  if (!d.suggestion.empty()) out["suggestion"] = d.suggestion;
+  return out;
+}
+
 std::string RenderJson(const std::vector<lint::SatisfiabilityResult>& results) {
   nlohmann::json claims = nlohmann::json::array();
   for (const lint::SatisfiabilityResult& r : results) {
     nlohmann::json reasons = nlohmann::json::array();
+    for (const Diagnostic& d : r.errors) reasons.push_back(ErrorJson(d));
     for (const alloc::Reason& reason : r.verdict.reasons) reasons.push_back(ReasonJson(r, reason));
     claims.push_back({{"kind", r.ref.kind},
                       {"namespace", r.ref.name_space},
@@ -179,7 +213,7 @@ std::string RenderJson(const std::vector<lint::SatisfiabilityResult>& results) {
 
 StatusOr<std::vector<lint::SatisfiabilityResult>> Explain(
     const std::vector<std::string>& paths, const ExplainFlags& flags,
-    const alloc::AllocatorOptions& options, CommandContext& context,
+    const ExplainSettings& settings, CommandContext& context,
     std::vector<k8s::DecodeResult>& decoded) {
   lint::InputOptions input;
   input.stdin_stream = &context.in;
@@ -192,14 +226,15 @@ StatusOr<std::vector<lint::SatisfiabilityResult>> Explain(
   for (const SourceText& source : *sources) decoded.push_back(k8s::Decode(source, decode));
   inventory::ClusterObjects extra;
   if (!flags.inventory.empty()) {
-    std::vector<lint::Input> inventory_inputs;
-    for (const std::string& path : flags.inventory) inventory_inputs.push_back({path});
-    StatusOr<lint::LoadedInventory> loaded = lint::LoadInventoryFiles(inventory_inputs, input);
-    if (!loaded.ok()) return loaded.status();
-    extra = std::move(loaded->objects);
+    DRAGUARD_ASSIGN_OR_RETURN(extra, LoadInventoryFlag(flags.inventory, input, context.err));
   }
+  // Validated as lint validates (phase 2), so that nothing the API server rejects is allocated.
+  const validate::ValidationOptions validation = lint::ValidationFor(decoded, settings.validation);
+  std::vector<std::vector<Diagnostic>> per_file;
+  for (const k8s::DecodeResult& file : decoded) per_file.push_back(lint::ValidateFile(file, validation));
+  const lint::ObjectErrors rejected = lint::ErrorsByObject(decoded, per_file);
   inventory::ClusterObjects cluster = lint::MergeClusterObjects(&extra, decoded);
-  return lint::CheckSatisfiability(decoded, cluster, options);
+  return lint::CheckSatisfiability(decoded, cluster, settings.allocator, &rejected);
 }
 
 }  // namespace
@@ -218,15 +253,15 @@ int RunExplain(const std::vector<std::string>& args, CommandContext& context) {
     context.out << kDescription << flags.Help();
     return kExitOk;
   }
-  StatusOr<alloc::AllocatorOptions> options = ToAllocatorOptions(raw, context.err);
-  if (!options.ok()) {
-    context.err << "draguard explain: " << options.status().message() << "\n";
+  StatusOr<ExplainSettings> settings = ToSettings(raw, context.err);
+  if (!settings.ok()) {
+    context.err << "draguard explain: " << settings.status().message() << "\n";
     return kExitUsage;
   }
   if (paths.empty()) paths.push_back("-");
   std::vector<k8s::DecodeResult> decoded;
   StatusOr<std::vector<lint::SatisfiabilityResult>> results =
-      Explain(paths, raw, *options, context, decoded);
+      Explain(paths, raw, *settings, context, decoded);
   if (!results.ok()) {
     context.err << "draguard explain: " << results.status().message() << "\n";
     return kExitUsage;

@@ -4,8 +4,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "cli/inventory_flag.h"
 #include "policy/common/status_macros.h"
-#include "policy/lint/inventory_files.h"
 
 namespace draguard::cli {
 namespace {
@@ -30,17 +30,14 @@ StatusOr<Severity> ParseUnsatisfiable(const std::string& text) {
 // --inventory, --unsatisfiable, and the allocator's view of --kubernetes-version and
 // --feature-gates (it ignores gates that do not change allocation).
 Status ApplySatisfiabilityFlags(const LintFlags& flags, const ClusterSettings& cluster,
-                                lint::LintOptions& options) {
+                                lint::LintOptions& options, std::ostream& err) {
   lint::SatisfiabilityOptions& sat = options.satisfiability;
   DRAGUARD_ASSIGN_OR_RETURN(sat.unsatisfiable_severity, ParseUnsatisfiable(flags.unsatisfiable));
   sat.allocator = cluster.allocator;
   if (flags.inventory.empty()) return OkStatus();
-  std::vector<lint::Input> inputs;
-  for (const std::string& path : flags.inventory) inputs.push_back({path});
-  DRAGUARD_ASSIGN_OR_RETURN(lint::LoadedInventory loaded,
-                            lint::LoadInventoryFiles(inputs, options.input));
-  options.inventory =
-      std::make_shared<const inventory::ClusterObjects>(std::move(loaded.objects));
+  DRAGUARD_ASSIGN_OR_RETURN(inventory::ClusterObjects objects,
+                            LoadInventoryFlag(flags.inventory, options.input, err));
+  options.inventory = std::make_shared<const inventory::ClusterObjects>(std::move(objects));
   return OkStatus();
 }
 
@@ -99,7 +96,7 @@ StatusOr<LintSettings> ToLintSettings(const LintFlags& flags, std::ostream& err)
   settings.options.policy = cluster.policy;
   settings.options.warnings_as_errors = flags.warnings_as_errors;
   settings.quiet = flags.quiet;
-  DRAGUARD_RETURN_IF_ERROR(ApplySatisfiabilityFlags(flags, cluster, settings.options));
+  DRAGUARD_RETURN_IF_ERROR(ApplySatisfiabilityFlags(flags, cluster, settings.options, err));
   DRAGUARD_RETURN_IF_ERROR(ApplySchemaFlags(flags, settings.options));
   return settings;
 }

@@ -45,8 +45,9 @@ struct LintSettings {
 };
 
 // Validates and converts the flags: version, gates and policy file (cluster_flags.h; the
-// policy file's findings are printed to `err`), namespace labels, jobs, --unsatisfiable; reads the --inventory files (non-OK
-// status for I/O problems, exit 2; problems inside them are not reported by lint) and the
+// policy file's findings are printed to `err`), namespace labels, jobs, --unsatisfiable; reads the --inventory files
+// (inventory_flag.h: problems in them are printed to `err`; non-OK status, exit 2, for I/O
+// problems and files that could not be read to their end) and the
 // --schema files (unreadable: non-OK status; problems inside them are schema.file.*
 // diagnostics of the report).
 // InvalidArgument with a message for the user.

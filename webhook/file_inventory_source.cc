@@ -7,10 +7,12 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <system_error>
 #include <utility>
 
 #include "policy/lint/inventory_files.h"
+#include "policy/lint/render_text.h"
 
 namespace draguard::webhook {
 namespace {
@@ -55,19 +57,30 @@ Status ListDirectory(const std::string& dir, const lint::InputOptions& input,
   return OkStatus();
 }
 
-// "path inode size mtime" per file, following symlinks. Any change of a file, or of the list
-// of files, changes the stamp.
-StatusOr<std::string> Stamp(const std::vector<std::string>& files) {
-  std::string stamp;
-  for (const std::string& file : files) {
-    struct stat st {};
-    if (::stat(file.c_str(), &st) != 0) {
-      return PathError(file, std::error_code(errno, std::generic_category()));
-    }
-    stamp += file + '\0' + std::to_string(st.st_ino) + ' ' + std::to_string(st.st_size) + ' ' +
-             std::to_string(st.st_mtim.tv_sec) + '.' + std::to_string(st.st_mtim.tv_nsec) + '\n';
+// "inode size mtime ctime" of a file, following symlinks: any change of its content (and a
+// chmod, which may make an unreadable file readable) changes the stamp.
+StatusOr<std::string> Stamp(const std::string& file) {
+  struct stat st {};
+  if (::stat(file.c_str(), &st) != 0) {
+    return PathError(file, std::error_code(errno, std::generic_category()));
   }
-  return stamp;
+  return std::to_string(st.st_ino) + ' ' + std::to_string(st.st_size) + ' ' +
+         std::to_string(st.st_mtim.tv_sec) + '.' + std::to_string(st.st_mtim.tv_nsec) + ' ' +
+         std::to_string(st.st_ctim.tv_sec) + '.' + std::to_string(st.st_ctim.tv_nsec);
+}
+
+// A diagnostic as one log line: "file:line:col: severity: message [code]".
+std::string LogLine(const Diagnostic& d) {
+  std::string text = lint::RenderTextDiagnostic(d, nullptr, {});
+  return text.substr(0, text.find('\n'));
+}
+
+// The first error of a load as a log line, or empty when there is none.
+std::string FirstError(const lint::LoadedInventory& loaded) {
+  for (const Diagnostic& d : loaded.diagnostics) {
+    if (d.is_error()) return LogLine(d);
+  }
+  return {};
 }
 
 std::string Join(const std::vector<std::string>& items) {
@@ -141,58 +154,141 @@ void FileInventorySource::Fail(std::string problem) {
     have_snapshot = current_ != nullptr;
     state_.problem = problem;
   }
-  // Logged when it changes only: a missing file would otherwise log at every poll.
+  // Logged and counted when it changes only: a missing path would otherwise log at every poll.
   if (changed) {
+    ++file_failures_;
     Log("inventory: " + problem + (have_snapshot ? "; keeping the previous inventory" : ""));
   }
 }
 
+bool FileInventorySource::Refresh(FileEntry& entry, const std::string& stamp) {
+  if (stamp == entry.tried_stamp) return false;  // a failing file is retried when it changes
+  entry.tried_stamp = stamp;
+  StatusOr<lint::LoadedInventory> loaded =
+      lint::LoadInventoryFiles({lint::Input{entry.path}}, options_.input);
+  entry.read_problem = loaded.ok() ? FirstError(*loaded) : loaded.status().message();
+  if (!entry.read_problem.empty()) return false;
+  size_t warnings = loaded->diagnostics.size();
+  if (warnings > 0) {
+    Log("inventory: " + std::to_string(warnings) + " problems in " + entry.path +
+        ", objects kept as far as they decode; first: " + LogLine(loaded->diagnostics.front()));
+  }
+  entry.objects = std::move(loaded->objects);
+  return true;
+}
+
+bool FileInventorySource::Update(const std::vector<std::string>& listed) {
+  std::map<std::string, FileEntry*, std::less<>> known;
+  for (FileEntry& entry : files_) known.emplace(entry.path, &entry);
+  std::vector<FileEntry> next;
+  bool changed = false;
+  for (const std::string& path : listed) {
+    auto old = known.find(path);
+    next.push_back(old != known.end() ? std::move(*old->second) : FileEntry{.path = path});
+    if (old != known.end()) known.erase(old);
+    FileEntry& entry = next.back();
+    entry.missing_polls = 0;
+    StatusOr<std::string> stamp = Stamp(path);
+    if (!stamp.ok()) {
+      entry.read_problem = stamp.status().message();
+      entry.tried_stamp.clear();
+      continue;
+    }
+    changed = Refresh(entry, *stamp) || changed;
+  }
+  // What is left was not listed: removed, or gone for a moment while being replaced.
+  for (auto& [path, entry] : known) {
+    if (++entry->missing_polls >= std::max(options_.removal_polls, 1)) {
+      Log("inventory: " + path + " was removed; its objects leave the inventory");
+      changed = true;
+      continue;
+    }
+    next.push_back(std::move(*entry));
+  }
+  files_ = std::move(next);
+  return changed;
+}
+
+void FileInventorySource::Settle(FileEntry& entry, std::chrono::system_clock::time_point now) {
+  std::string problem =
+      entry.missing_polls > 0
+          ? entry.path + ": not found; its last content is kept unless it stays away"
+          : entry.read_problem;
+  if (problem.empty()) {
+    if (!entry.reported.empty()) Log("inventory: " + entry.path + " is usable again");
+    entry.reported.clear();
+    entry.failing_since = {};
+    return;
+  }
+  if (entry.failing_since == std::chrono::system_clock::time_point{}) entry.failing_since = now;
+  if (problem == entry.reported) return;  // logged and counted already
+  ++file_failures_;
+  Log("inventory: " + problem +
+      (entry.objects.empty() ? "; the file has no usable content yet"
+                             : "; keeping its last good content"));
+  entry.reported = std::move(problem);
+}
+
+bool FileInventorySource::Publish(bool changed) {
+  const auto now = std::chrono::system_clock::now();
+  size_t failing = 0;
+  std::chrono::system_clock::time_point oldest = now;
+  std::string first;
+  for (FileEntry& entry : files_) {
+    Settle(entry, now);
+    if (entry.reported.empty()) continue;
+    ++failing;
+    oldest = std::min(oldest, entry.failing_since);
+    if (first.empty()) first = entry.reported;
+  }
+  std::shared_ptr<inventory::ClusterObjects> snapshot;
+  {
+    std::lock_guard lock(mu_);
+    if (changed || current_ == nullptr) {
+      snapshot = std::make_shared<inventory::ClusterObjects>();
+      for (const FileEntry& entry : files_) {
+        inventory::ForEachKind(*snapshot, entry.objects, [](auto& into, const auto& from) {
+          into.insert(into.end(), from.begin(), from.end());
+        });
+      }
+      snapshot->source = "files: " + Join(options_.paths);
+      snapshot->as_of = now;
+      state_.synced = true;
+      state_.objects = CountObjects(*snapshot);
+      current_ = snapshot;
+    }
+    state_.failing_files = failing;
+    state_.stale_since = failing > 0 ? oldest : std::chrono::system_clock::time_point{};
+    state_.file_failures = file_failures_;
+    // Kept content was last known to match its file when the file started failing.
+    state_.confirmed_at = oldest;
+    state_.problem = first;
+    if (failing > 1) state_.problem += " (and " + std::to_string(failing - 1) + " more files failing)";
+  }
+  if (snapshot != nullptr) {
+    Log("inventory loaded from " + Join(options_.paths) + ": " + Summary(*snapshot));
+  }
+  return snapshot != nullptr;
+}
+
 bool FileInventorySource::PollOnce() {
   std::lock_guard poll_lock(poll_mu_);
-  StatusOr<std::vector<std::string>> files = ListInventoryFiles(options_.paths, options_.input);
-  if (!files.ok()) {
-    Fail(files.status().message());
-    return false;
-  }
-  StatusOr<std::string> stamp = Stamp(*files);
-  if (!stamp.ok()) {
-    Fail(stamp.status().message());
-    return false;
-  }
-  {
-    std::lock_guard lock(mu_);
-    if (current_ != nullptr && *stamp == stamp_) {
-      state_.confirmed_at = std::chrono::system_clock::now();
-      state_.problem.clear();
-      return false;
+  StatusOr<std::vector<std::string>> listed = ListInventoryFiles(options_.paths, options_.input);
+  if (!listed.ok()) {
+    // Nothing is known about any file: all keep their content, all are stale.
+    const auto now = std::chrono::system_clock::now();
+    if (listing_failing_since_ == std::chrono::system_clock::time_point{}) {
+      listing_failing_since_ = now;
     }
-  }
-  std::vector<lint::Input> inputs;
-  for (const std::string& file : *files) inputs.push_back({file});
-  StatusOr<lint::LoadedInventory> loaded = lint::LoadInventoryFiles(inputs, options_.input);
-  if (!loaded.ok()) {
-    Fail(loaded.status().message());
+    Fail(listed.status().message());
+    std::lock_guard lock(mu_);
+    state_.failing_files = files_.size();
+    state_.stale_since = listing_failing_since_;
+    state_.file_failures = file_failures_;
     return false;
   }
-  auto snapshot = std::make_shared<inventory::ClusterObjects>(std::move(loaded->objects));
-  snapshot->source = "files: " + Join(options_.paths);
-  std::string line = "inventory loaded from " + Join(options_.paths) + ": " + Summary(*snapshot);
-  if (!loaded->diagnostics.empty()) {
-    const Diagnostic& first = loaded->diagnostics.front();
-    line += "; " + std::to_string(loaded->diagnostics.size()) + " problems in the files, first: " +
-            first.file + ":" + std::to_string(first.position.line) + ": " + first.message;
-  }
-  {
-    std::lock_guard lock(mu_);
-    state_.synced = true;
-    state_.confirmed_at = snapshot->as_of;
-    state_.objects = CountObjects(*snapshot);
-    state_.problem.clear();
-    stamp_ = std::move(*stamp);
-    current_ = std::move(snapshot);
-  }
-  Log(line);
-  return true;
+  listing_failing_since_ = {};
+  return Publish(Update(*listed));
 }
 
 Status FileInventorySource::Start() {

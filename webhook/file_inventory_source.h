@@ -2,26 +2,34 @@
 // files or directories, typically a mounted ConfigMap holding a cluster export
 // (`kubectl get resourceslices,deviceclasses,nodes,resourceclaims -A -o yaml`).
 //
-// The files are decoded with lint::LoadInventoryFiles, the same reader as
-// `draguard lint --inventory`, into a new immutable snapshot that replaces the old one
-// atomically. A background thread polls every poll_interval: it stats each file (following
-// symlinks: inode, size, mtime) and reloads only when that stamp changed, so a ConfigMap's
-// atomic `..data` swap is seen and an unchanged inventory costs a few stat calls.
+// Each file is decoded with lint::LoadInventoryFiles, the same reader as
+// `draguard lint --inventory`, and kept per file; a new immutable snapshot, the union of every
+// file's objects, replaces the old one atomically. A background thread polls every
+// poll_interval: it stats each file (following symlinks: inode, size, mtime, ctime) and
+// rereads only the files whose stamp changed, so a ConfigMap's atomic `..data` swap is seen and
+// an unchanged inventory costs a few stat calls.
 //
 // Directories are walked recursively for *.yaml, *.yml and *.json, skipping entries whose name
 // starts with '.': kubelet keeps the real files of a ConfigMap volume in `..<timestamp>/`
 // directories behind `..data` and exposes them as symlinks at the top, so reading the hidden
 // directories too would load every object twice.
 //
-// A failed poll (a path vanished, a file unreadable) keeps the last snapshot and reports the
-// problem in State(); confirmed_at then stops advancing, and the checker's staleness limit
-// decides when the snapshot is too old to trust.
+// A broken file never changes verdicts: a file that cannot be used (unreadable, invalid YAML,
+// over a decoder limit) keeps its last good content in the snapshot until it reads cleanly
+// again, and a file that disappears is a deliberate removal only once it has stayed away for
+// `removal_polls` polls (a file being rewritten or a ConfigMap being swapped may vanish for a
+// moment). Each such failure is logged once with its file and line and counted; while any file
+// is failing, State() names it, counts the failing files and gives the time the oldest one
+// started failing, and confirmed_at stays at that time, so the checker's staleness limit
+// (`--inventory-max-age`) decides when the kept content is too old to trust. A failed listing
+// (a path vanished) keeps everything the same way.
 #ifndef DRAGUARD_WEBHOOK_FILE_INVENTORY_SOURCE_H_
 #define DRAGUARD_WEBHOOK_FILE_INVENTORY_SOURCE_H_
 
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -43,6 +51,9 @@ struct FileInventoryOptions {
   std::chrono::milliseconds poll_interval{2'000};
   // Bounds on the files read (count, size).
   lint::InputOptions input;
+  // A file missing at this many consecutive polls is removed from the snapshot; before that
+  // its last content is kept (and counted as failing). At least 1.
+  int removal_polls = 2;
   // One line per load, failure or problem in the files; default: stderr. Called from the
   // polling thread.
   std::function<void(std::string_view)> log;
@@ -69,21 +80,46 @@ class FileInventorySource : public InventorySource {
   std::shared_ptr<const inventory::ClusterObjects> Current() const override;
   InventorySourceState State() const override;
 
-  // One poll, on the calling thread: reloads when the files changed. Returns true when a new
+  // One poll, on the calling thread: rereads the files that changed. Returns true when a new
   // snapshot was installed. Start() and the polling thread call it; tests call it directly
   // (without Start) to step through changes deterministically.
   bool PollOnce();
 
  private:
+  // What the source knows of one file. Touched only under poll_mu_.
+  struct FileEntry {
+    std::string path;
+    inventory::ClusterObjects objects;  // the last good content; empty before the first
+    std::string tried_stamp;            // the stamp last read, good or not
+    std::string read_problem;           // why the last read was not usable; empty if it was
+    int missing_polls = 0;              // consecutive polls that did not find the file
+    std::string reported;               // the problem last logged and counted
+    std::chrono::system_clock::time_point failing_since{};  // epoch while healthy
+  };
+
   void Log(std::string_view line) const;
   void Fail(std::string problem);
+  // Rereads `entry` when `stamp` differs from the last read; true when its content changed.
+  bool Refresh(FileEntry& entry, const std::string& stamp);
+  // Brings the entries in line with the listing; true when some content changed.
+  bool Update(const std::vector<std::string>& listed);
+  // Starts or ends `entry`'s failure at `now`, logging and counting a new problem once.
+  void Settle(FileEntry& entry, std::chrono::system_clock::time_point now);
+  // Publishes the failure gauges and, when `changed` (or nothing is installed yet), a new
+  // snapshot of every file's content. Returns whether a snapshot was installed.
+  bool Publish(bool changed);
   void PollLoop();
 
   FileInventoryOptions options_;
   mutable std::mutex mu_;
   std::shared_ptr<const inventory::ClusterObjects> current_;
   InventorySourceState state_;
-  std::string stamp_;  // the stat stamp of the files the current snapshot was read from
+
+  // Guarded by poll_mu_: every known file in listing order; failures counted so far; since
+  // when the listing itself fails (epoch while it works).
+  std::vector<FileEntry> files_;
+  uint64_t file_failures_ = 0;
+  std::chrono::system_clock::time_point listing_failing_since_{};
 
   std::mutex poll_mu_;  // one poll at a time
   std::mutex stop_mu_;

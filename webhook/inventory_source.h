@@ -41,6 +41,13 @@ struct InventorySourceState {
   // Why the source is not current, when it is failing (unreadable file, watch errors);
   // empty when healthy. Suitable for a log line or a warning.
   std::string problem;
+  // Sources reading files: files whose current content cannot be used (unreadable, invalid,
+  // removed for less than the removal grace), so the snapshot holds their last good content;
+  // the time the oldest of them started failing (epoch when none); and the number of such
+  // failures since the start, each counted once. Zero for other sources.
+  size_t failing_files = 0;
+  std::chrono::system_clock::time_point stale_since{};
+  uint64_t file_failures = 0;
 };
 
 class InventorySource {

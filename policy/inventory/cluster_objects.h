@@ -49,6 +49,19 @@ void CollectClusterObjects(const k8s::DecodeResult& decoded, ClusterObjects& int
 // Appends one decoded object if it is cluster state. Returns whether it was.
 bool CollectClusterObject(const k8s::ObjectVariant& object, ClusterObjects& into);
 
+// Calls f(into.<list>, from.<list>) for each kind's list (slices, classes, nodes, claims,
+// taint_rules, namespaces): the one place that lists the kinds, for code that combines two
+// sets of cluster objects kind by kind. `From` is ClusterObjects, const or not.
+template <typename From, typename F>
+void ForEachKind(ClusterObjects& into, From& from, F&& f) {
+  f(into.slices, from.slices);
+  f(into.classes, from.classes);
+  f(into.nodes, from.nodes);
+  f(into.claims, from.claims);
+  f(into.taint_rules, from.taint_rules);
+  f(into.namespaces, from.namespaces);
+}
+
 }  // namespace draguard::inventory
 
 #endif  // DRAGUARD_POLICY_INVENTORY_CLUSTER_OBJECTS_H_

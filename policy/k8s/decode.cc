@@ -135,6 +135,7 @@ DecodeResult Decoder::Run() {
   }
   ParseResult parsed = ParseDocuments(*source_, options_.parse);
   for (const Diagnostic& d : parsed.diagnostics) {
+    if (d.is_error()) ++result_.read_errors;
     Diagnostic copy = d;
     copy.file = source_->name();
     result_.diagnostics.Add(std::move(copy));

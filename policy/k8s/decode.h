@@ -18,7 +18,7 @@
 //
 // Diagnostic codes (errors unless noted):
 //   decode.yaml-syntax, decode.too-large, decode.too-deep, decode.too-many-nodes,
-//   decode.too-many-documents      the file could not be read (document.h)
+//   decode.too-many-documents      a document or object could not be read (document.h)
 //   decode.unknown-field           strict decoding; a warning when !strict; suggestion given
 //   decode.duplicate-field         a key repeated in one map
 //   decode.wrong-type              e.g. `count: "2"`, `selectors: {}`, `enabled: yes` (a bool)
@@ -105,6 +105,9 @@ struct DecodeResult {
   size_t documents = 0;  // non-empty documents seen (List items not counted separately)
   size_t skipped = 0;    // documents or List items that were not DRA-related
   bool is_template = false;  // `decode.template` was reported; nothing was decoded
+  // Errors of the parser (document.h: syntax, limits), which are the first `read_errors`
+  // diagnostics: the documents they concern were not decoded, so objects are missing.
+  size_t read_errors = 0;
 };
 
 // Decodes every object in `source`. Never throws; problems with the input are diagnostics.

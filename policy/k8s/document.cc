@@ -98,8 +98,10 @@ ScalarStyle StyleAt(std::string_view text, size_t pos) {
 
 class TreeBuilder : public YAML::EventHandler {
  public:
-  TreeBuilder(const SourceText& source, const ParseOptions& options, size_t* node_count)
-      : source_(source), options_(options), node_count_(node_count) {}
+  // `base`: where in `source` the text given to the parser starts (marks are relative to it).
+  TreeBuilder(const SourceText& source, const ParseOptions& options, size_t* node_count,
+              size_t base)
+      : source_(source), options_(options), node_count_(node_count), base_(base) {}
 
   Document TakeDocument() { return std::move(doc_); }
   bool has_root() const { return has_root_; }
@@ -129,7 +131,7 @@ class TreeBuilder : public YAML::EventHandler {
                             Offset(mark)};
       }
     }
-    Count(size, mark.pos);
+    Count(size, mark);
     n.from_alias = true;
     n.offset = Offset(mark);
     n.position = source_.PositionOf(n.offset);
@@ -164,22 +166,22 @@ class TreeBuilder : public YAML::EventHandler {
   };
 
   size_t Offset(const YAML::Mark& mark) const {
-    return mark.pos < 0 ? 0 : std::min<size_t>(static_cast<size_t>(mark.pos),
-                                               source_.text().size());
+    return std::min<size_t>(base_ + static_cast<size_t>(std::max(mark.pos, 0)),
+                            source_.text().size());
   }
 
-  void Count(size_t n, int pos) {
+  void Count(size_t n, const YAML::Mark& mark) {
     *node_count_ += n;
     if (*node_count_ > options_.max_nodes) {
       throw LimitExceeded{"decode.too-many-nodes",
-                          "the input has more than " + std::to_string(options_.max_nodes) +
+                          "the document has more than " + std::to_string(options_.max_nodes) +
                               " nodes (aliases included)",
-                          static_cast<size_t>(pos < 0 ? 0 : pos)};
+                          Offset(mark)};
     }
   }
 
   DocNode MakeNode(const YAML::Mark& mark, const std::string& tag) {
-    Count(1, mark.pos);
+    Count(1, mark);
     DocNode n;
     n.offset = SkipProperties(source_.text(), Offset(mark));
     if (n.offset >= source_.text().size()) n.offset = Offset(mark);
@@ -280,6 +282,7 @@ class TreeBuilder : public YAML::EventHandler {
   const SourceText& source_;
   const ParseOptions& options_;
   size_t* node_count_;
+  size_t base_;
   Document doc_;
   bool has_root_ = false;
   std::vector<Frame> stack_;
@@ -305,54 +308,147 @@ void AddError(ParseResult& result, const SourceText& source, std::string code,
   result.diagnostics.Add(std::move(d));
 }
 
-// yaml-cpp reports a mark of -1 for errors at the end of input.
-size_t MarkOffset(const YAML::Mark& mark, const SourceText& source) {
-  if (mark.pos < 0) return source.text().size();
-  return std::min<size_t>(static_cast<size_t>(mark.pos), source.text().size());
+// A document of the stream: [begin, end) in the source text.
+struct Span {
+  size_t begin;
+  size_t end;
+};
+
+bool IsDocumentMarker(std::string_view line) {
+  return line.starts_with("---") &&
+         (line.size() == 3 || line[3] == ' ' || line[3] == '\t' || line[3] == '\r');
 }
 
-void ParseStream(const SourceText& source, const ParseOptions& options, ParseResult& result) {
-  std::istringstream in(source.text());
+// Splits a stream into documents as kubectl's reader does (apimachinery's
+// util/yaml.YAMLReader): a document starts at a line that begins with `---` followed by a
+// blank or the line end. YAML forbids such a line inside a scalar, so no other context is
+// needed. Directive lines (`%YAML`, `%TAG`) right before the marker belong to the document
+// it starts. The spans cover the whole text in order; the first starts at 0.
+std::vector<Span> SplitDocuments(std::string_view text) {
+  std::vector<Span> spans{{0, text.size()}};
+  size_t directives = std::string_view::npos;  // start of the directive lines just seen
+  for (size_t start = 0; start < text.size();) {
+    size_t end = std::min(text.find('\n', start), text.size());
+    std::string_view line = text.substr(start, end - start);
+    if (IsDocumentMarker(line)) {
+      size_t begin = directives != std::string_view::npos ? directives : start;
+      if (begin > spans.back().begin) {
+        spans.back().end = begin;
+        spans.push_back({begin, text.size()});
+      }
+      directives = std::string_view::npos;
+    } else if (line.starts_with("%")) {
+      if (directives == std::string_view::npos) directives = start;
+    } else {
+      directives = std::string_view::npos;
+    }
+    start = end + 1;
+  }
+  return spans;
+}
+
+// yaml-cpp reports a mark of -1 for errors at the end of input.
+size_t MarkOffset(const YAML::Mark& mark, const Span& span) {
+  if (mark.pos < 0) return span.end;
+  return std::min(span.begin + static_cast<size_t>(mark.pos), span.end);
+}
+
+// The map entry `key` of `map`, mutable; nullptr when absent.
+DocNode* FindMutable(DocNode& map, std::string_view key) {
+  for (MapEntry& e : map.entries) {
+    if (e.key.is_scalar() && e.key.text == key) return &e.value;
+  }
+  return nullptr;
+}
+
+// The API server's size limit is per object: a document, or each item of a `kind: ...List`
+// (what `kubectl get -o yaml` prints). An object over it is reported at its start and dropped,
+// and the others are kept. `end` is where the document's text ends.
+void DropObjectsOverLimit(const SourceText& source, size_t end, const ParseOptions& options,
+                          Document& doc, ParseResult& result) {
+  auto over = [&](size_t begin, size_t stop) {
+    if (stop <= begin || stop - begin <= options.max_bytes) return false;
+    AddError(result, source, "decode.too-large",
+             "this object is " + std::to_string(stop - begin) + " bytes, more than the " +
+                 std::to_string(options.max_bytes) + " bytes the API server accepts for one object",
+             begin);
+    return true;
+  };
+  if (doc.empty || doc.root.kind != NodeKind::kMap) return;
+  const DocNode* kind = doc.root.Find("kind");
+  DocNode* items = FindMutable(doc.root, "items");
+  const bool list = kind != nullptr && kind->kind == NodeKind::kString &&
+                    kind->text.ends_with("List") && items != nullptr &&
+                    items->kind == NodeKind::kSequence;
+  if (!list) {
+    if (over(doc.root.offset, end)) doc = Document{.index = doc.index, .empty = true};
+    return;
+  }
+  std::vector<DocNode> kept;
+  for (size_t i = 0; i < items->items.size(); ++i) {
+    const size_t stop = i + 1 < items->items.size() ? items->items[i + 1].offset : end;
+    if (!over(items->items[i].offset, stop)) kept.push_back(std::move(items->items[i]));
+  }
+  items->items = std::move(kept);
+}
+
+// Parses the documents of one span, numbering them from `index`. Limits per document (depth,
+// nodes, object size) and syntax errors throw or are reported.
+void ParseSpan(const SourceText& source, const Span& span, const ParseOptions& options,
+               size_t& index, ParseResult& result) {
+  std::istringstream in(source.text().substr(span.begin, span.end - span.begin));
   YAML::Parser parser(in);
-  size_t node_count = 0;
-  for (size_t index = 0;; ++index) {
-    TreeBuilder builder(source, options, &node_count);
+  for (;; ++index) {
+    size_t node_count = 0;
+    TreeBuilder builder(source, options, &node_count, span.begin);
     if (!parser.HandleNextDocument(builder)) break;
     if (result.documents.size() >= options.max_documents) {
       throw LimitExceeded{"decode.too-many-documents",
                           "the input has more than " + std::to_string(options.max_documents) +
                               " documents",
-                          source.text().size()};
+                          span.begin};
     }
     Document doc = builder.TakeDocument();
     doc.index = index;
     doc.empty = !builder.has_root() || doc.root.kind == NodeKind::kNull;
+    DropObjectsOverLimit(source, span.end, options, doc, result);
     result.documents.push_back(std::move(doc));
   }
 }
 
-}  // namespace
-
-ParseResult ParseDocuments(const SourceText& source, const ParseOptions& options) {
-  ParseResult result;
-  if (source.text().size() > options.max_bytes) {
-    AddError(result, source, "decode.too-large",
-             "the input is " + std::to_string(source.text().size()) + " bytes, more than the " +
-                 std::to_string(options.max_bytes) + " bytes allowed",
-             0);
-    return result;
-  }
+// Parses one span into `result`; returns false when the rest of the stream must not be read:
+// after a syntax error (kubectl stops at a document it cannot read) or past max_documents.
+// A document over a per-document limit is reported alone and the stream goes on.
+bool ParseSpanReporting(const SourceText& source, const Span& span, const ParseOptions& options,
+                        size_t& index, ParseResult& result) {
   try {
-    ParseStream(source, options, result);
+    ParseSpan(source, span, options, index, result);
   } catch (const LimitExceeded& e) {
     AddError(result, source, e.code, e.message, e.offset);
+    ++index;
+    return e.code != "decode.too-many-documents";
   } catch (const YAML::Exception& e) {
     AddError(result, source, "decode.yaml-syntax",
              "the file is not valid YAML: " + (e.msg.empty() ? std::string(e.what()) : e.msg),
-             MarkOffset(e.mark, source));
+             MarkOffset(e.mark, span));
+    return false;
   } catch (const std::exception& e) {
     AddError(result, source, "decode.yaml-syntax",
-             std::string("the file could not be read as YAML: ") + e.what(), 0);
+             std::string("the file could not be read as YAML: ") + e.what(), span.begin);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+// Documents are parsed one at a time (SplitDocuments), so that a limit hit in one document
+// does not hide the others, and sizes are checked per object, as the API server checks them.
+ParseResult ParseDocuments(const SourceText& source, const ParseOptions& options) {
+  ParseResult result;
+  size_t index = 0;
+  for (const Span& span : SplitDocuments(source.text())) {
+    if (!ParseSpanReporting(source, span, options, index, result)) break;
   }
   return result;
 }

@@ -1,7 +1,7 @@
 // A positioned document tree for YAML and JSON input.
 //
-// ParseDocuments reads every `---`-separated YAML document (JSON is YAML 1.2 flow, so the same
-// path serves both) through yaml-cpp's event parser and builds a small tree of Nodes that
+// ParseDocuments splits the stream at `---` lines (as kubectl does) and parses each document
+// alone (JSON is YAML 1.2 flow, so the same path serves both) and builds a small tree that
 // remembers where every node and every map key starts and how each scalar was written. Scalar
 // types are resolved the way Kubernetes' YAML decoder (sigs.k8s.io/yaml on go-yaml v2, i.e.
 // YAML 1.1 rules) resolves them: plain `yes`/`no`/`on`/`off`/`y`/`n` and friends are booleans,
@@ -74,11 +74,11 @@ struct Document {
 };
 
 struct ParseOptions {
-  // Inputs larger than this are refused with `decode.too-large` (API server limit: 3 MiB).
-  size_t max_bytes = 3 * 1024 * 1024;
+  // Objects (a document, an item of a `kind: ...List`) larger than this: `decode.too-large`.
+  size_t max_bytes = 3 * 1024 * 1024;  // the API server's limit per object, not per file
   // Collections nested deeper than this are refused with `decode.too-deep`.
   int max_depth = 256;
-  // Total nodes over all documents, alias copies included (`decode.too-many-nodes`).
+  // Nodes in one document, alias copies included (`decode.too-many-nodes`).
   size_t max_nodes = 1'000'000;
   // Documents in one stream (`decode.too-many-documents`).
   size_t max_documents = 10'000;
@@ -87,7 +87,7 @@ struct ParseOptions {
 struct ParseResult {
   std::vector<Document> documents;
   // Syntax errors and limits (`decode.yaml-syntax`, `decode.too-large`, ...), positioned in
-  // the source. After a syntax error the documents read so far are kept.
+  // the source. A syntax error ends the stream; an object over a limit is dropped alone.
   Diagnostics diagnostics;
 };
 

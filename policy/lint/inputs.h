@@ -30,9 +30,9 @@ struct InputOptions {
   std::istream* stdin_stream = nullptr;
   // Refuse to read more files than this (a directory argument pointing at `/`).
   size_t max_files = 100'000;
-  // Refuse a single file larger than this; the decoder has its own, smaller, limit and
-  // reports it as a diagnostic. This one only bounds memory.
-  size_t max_file_bytes = 64 * 1024 * 1024;
+  // Refuse a single file larger than this. It only bounds memory (a file is held whole):
+  // the API server's 3 MiB limit is per object and the decoder checks it per object.
+  size_t max_file_bytes = size_t{1} << 30;
 };
 
 // True for names ending in .yaml, .yml or .json (case-sensitive, as kubectl).

@@ -1,8 +1,14 @@
 #include "policy/lint/inventory_files.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace draguard::lint {
+
+bool LoadedInventory::complete() const {
+  return std::none_of(diagnostics.begin(), diagnostics.end(),
+                      [](const Diagnostic& d) { return d.is_error(); });
+}
 
 StatusOr<LoadedInventory> LoadInventoryFiles(const std::vector<Input>& inputs,
                                              const InputOptions& options) {
@@ -12,15 +18,19 @@ StatusOr<LoadedInventory> LoadInventoryFiles(const std::vector<Input>& inputs,
   std::string names;
   k8s::DecodeOptions decode;
   decode.strict = false;
+  decode.detect_templates = false;
   for (const SourceText& source : *sources) {
     k8s::DecodeResult decoded = k8s::Decode(source, decode);
     inventory::CollectClusterObjects(decoded, loaded.objects);
-    for (const Diagnostic& d : decoded.diagnostics.items()) {
-      if (d.severity != Severity::kError) continue;
-      Diagnostic warning = d;
-      warning.severity = Severity::kWarning;
-      warning.message = "inventory: " + warning.message;
-      loaded.diagnostics.push_back(std::move(warning));
+    const std::vector<Diagnostic>& items = decoded.diagnostics.items();
+    for (size_t i = 0; i < items.size(); ++i) {
+      if (!items[i].is_error()) continue;
+      Diagnostic problem = items[i];
+      // Only the parser's errors lose objects; a malformed object is kept as far as it
+      // decodes, so it is a warning.
+      if (i >= decoded.read_errors) problem.severity = Severity::kWarning;
+      problem.message = "inventory: " + problem.message;
+      loaded.diagnostics.push_back(std::move(problem));
     }
   }
   for (const Input& input : inputs) names += (names.empty() ? "" : ", ") + input.path;

@@ -17,14 +17,19 @@ namespace draguard::lint {
 
 struct LoadedInventory {
   inventory::ClusterObjects objects;
-  // Problems in the inventory files themselves (malformed YAML, invalid objects are kept as
-  // far as they decode): warnings, located in their files, since the inventory is not what
-  // the user asked to lint.
+  // Problems in the inventory files themselves, located in their files, each message starting
+  // "inventory: ". Errors: a file could not be read to its end (invalid YAML, over a limit of
+  // the decoder), so objects of it are missing. Warnings: objects with decoding problems, kept
+  // as far as they decode (the inventory is not what the user asked to lint).
   std::vector<Diagnostic> diagnostics;
+
+  // No error among the diagnostics: every object of every file is in `objects`.
+  bool complete() const;
 };
 
 // Reads and decodes the inventory inputs (non-strict: a cluster export carries fields newer
-// than ours). Errors: those of ReadInputs (I/O, limits).
+// than ours; no template detection: an export is rendered already). Errors: those of
+// ReadInputs (I/O, limits).
 StatusOr<LoadedInventory> LoadInventoryFiles(const std::vector<Input>& inputs,
                                              const InputOptions& options);
 

@@ -10,8 +10,7 @@
 #include "policy/k8s/served_version.h"
 #include "policy/lint/parallel.h"
 #include "policy/lint/suppress.h"
-#include "policy/validate/cel_selectors.h"
-#include "policy/validate/object.h"
+#include "policy/lint/validate_phase.h"
 #include "policy/validate/references.h"
 
 namespace draguard::lint {
@@ -26,39 +25,6 @@ RefKey KeyOf(const ObjectRef& ref) {
 size_t JobsFor(const LintOptions& options, size_t files) {
   if (files < options.parallel_threshold) return 1;
   return options.jobs == 0 ? DefaultJobs() : options.jobs;
-}
-
-// Phase 2 for one file: validate and locate every object's findings.
-std::vector<Diagnostic> ValidateFile(const k8s::DecodeResult& decoded,
-                                     const validate::ValidationOptions& options) {
-  std::vector<Diagnostic> out = decoded.diagnostics.items();
-  for (const k8s::DecodedObject& object : decoded.objects) {
-    Diagnostics found;
-    validate::ValidateObject(object.object, options, found);
-    for (Diagnostic& d : found.mutable_items()) {
-      object.Locate(d);
-      out.push_back(std::move(d));
-    }
-  }
-  return out;
-}
-
-// Namespace objects among the inputs, overridden key by key by the command line's labels.
-validate::NamespaceLabels CollectNamespaceLabels(const std::vector<k8s::DecodeResult>& decoded,
-                                                 const validate::NamespaceLabels& flags) {
-  validate::NamespaceLabels labels;
-  for (const k8s::DecodeResult& file : decoded) {
-    for (const k8s::DecodedObject& object : file.objects) {
-      if (const auto* ns = std::get_if<k8s::Namespace>(&object.object)) {
-        auto& entry = labels[ns->metadata.name];
-        entry.insert(ns->metadata.labels.begin(), ns->metadata.labels.end());
-      }
-    }
-  }
-  for (const auto& [name, keys] : flags) {
-    for (const auto& [key, value] : keys) labels[name][key] = value;
-  }
-  return labels;
 }
 
 template <typename T>
@@ -99,12 +65,14 @@ void AddObjects(const k8s::DecodeResult& decoded, const std::string& file,
 }
 
 // Phase 4: only with an inventory (the cluster's devices are what claims are checked against).
+// Objects the API server rejects (`rejected`) are not allocated; phase 2 reported them.
 std::vector<Diagnostic> CheckClaimsSatisfiable(const std::vector<k8s::DecodeResult>& decoded,
+                                               const ObjectErrors& rejected,
                                                const LintOptions& options) {
   if (!options.inventory) return {};
   inventory::ClusterObjects cluster = MergeClusterObjects(options.inventory.get(), decoded);
   return SatisfiabilityDiagnostics(
-      CheckSatisfiability(decoded, cluster, options.satisfiability.allocator),
+      CheckSatisfiability(decoded, cluster, options.satisfiability.allocator, &rejected),
       options.satisfiability.unsatisfiable_severity);
 }
 
@@ -143,15 +111,11 @@ LintReport LintSources(std::vector<SourceText> sources, const LintOptions& optio
     decoded[i] = k8s::DecodeForRelease(sources[i], options.decode, options.validation.version);
   });
 
-  validate::ValidationOptions validation = options.validation;
-  if (!validation.selector_checker) {
-    validation.selector_checker =
-        validate::MakeCelSelectorChecker(validation, std::make_shared<cel::SelectorCache>());
-  }
-  validation.namespace_labels =
-      CollectNamespaceLabels(decoded, options.validation.namespace_labels);
+  const validate::ValidationOptions validation = ValidationFor(decoded, options.validation);
   std::vector<std::vector<Diagnostic>> per_file(n);
   ParallelFor(n, jobs, [&](size_t i) { per_file[i] = ValidateFile(decoded[i], validation); });
+  const ObjectErrors rejected =
+      options.inventory ? ErrorsByObject(decoded, per_file) : ObjectErrors();
 
   LintReport report;
   for (size_t i = 0; i < n; ++i) {
@@ -163,7 +127,7 @@ LintReport LintSources(std::vector<SourceText> sources, const LintOptions& optio
   for (Diagnostic& d : CheckSchemaPhase(decoded, options.inventory.get(), options.schema, jobs)) {
     report.diagnostics.push_back(std::move(d));
   }
-  for (Diagnostic& d : CheckClaimsSatisfiable(decoded, options)) {
+  for (Diagnostic& d : CheckClaimsSatisfiable(decoded, rejected, options)) {
     report.diagnostics.push_back(std::move(d));
   }
   ApplyUserDecisions(sources, options, report.diagnostics);

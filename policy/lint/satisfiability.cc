@@ -3,6 +3,7 @@
 #include "policy/lint/satisfiability.h"
 
 #include <map>
+#include <set>
 #include <tuple>
 #include <utility>
 #include <variant>
@@ -83,26 +84,42 @@ class ClaimIndex {
   std::map<Key2, const k8s::ResourceClaimTemplate*> templates_;
 };
 
+// The address of the claim or template inside a decoded object (what ClaimIndex hands out),
+// or null.
+const void* SpecOwner(const k8s::DecodedObject& object) {
+  if (const auto* c = std::get_if<k8s::ResourceClaim>(&object.object)) return c;
+  return std::get_if<k8s::ResourceClaimTemplate>(&object.object);
+}
+
 class Checker {
  public:
   Checker(const std::vector<k8s::DecodeResult>& decoded, const inventory::ClusterObjects& cluster,
-          const alloc::AllocatorOptions& options)
+          const alloc::AllocatorOptions& options, const ObjectErrors* rejected)
       : index_(decoded, cluster),
         inventory_(alloc::Inventory::Build(cluster)),
         evaluator_(options),
-        options_(options) {}
+        options_(options),
+        rejected_(rejected) {
+    if (rejected_ == nullptr) return;
+    for (const auto& [object, errors] : *rejected_) {
+      if (const void* owner = SpecOwner(*object)) rejected_specs_.insert(owner);
+    }
+  }
 
   void Check(const k8s::DecodedObject& object, std::vector<SatisfiabilityResult>& out) {
     SatisfiabilityResult r{.object = &object, .ref = object.ref};
     if (const auto* c = std::get_if<k8s::ResourceClaim>(&object.object)) {
       if (Allocated(*c)) return;
       r.field = "spec.devices";
-      r.verdict = CheckOne(c->spec);
+      if (!Rejected(object, r)) r.verdict = CheckOne(c->spec);
     } else if (const auto* t = std::get_if<k8s::ResourceClaimTemplate>(&object.object)) {
       r.field = "spec.spec.devices";
-      r.verdict = CheckOne(t->spec);
+      if (!Rejected(object, r)) r.verdict = CheckOne(t->spec);
     } else if (const auto* w = std::get_if<k8s::Workload>(&object.object)) {
-      if (w->pod.resource_claims.empty() || !CheckPod(*w, r)) return;
+      if (w->pod.resource_claims.empty()) return;
+      r.field = w->pod.spec_path.empty() ? "spec.resourceClaims"
+                                         : w->pod.spec_path + ".resourceClaims";
+      if (!Rejected(object, r) && !CheckPod(*w, r)) return;
     } else {
       return;
     }
@@ -110,6 +127,17 @@ class Checker {
   }
 
  private:
+  // True (with the verdict and errors set) when the API server rejects the subject: what it
+  // never stores is never allocated.
+  bool Rejected(const k8s::DecodedObject& object, SatisfiabilityResult& r) const {
+    if (rejected_ == nullptr) return false;
+    auto it = rejected_->find(&object);
+    if (it == rejected_->end()) return false;
+    r.verdict.kind = alloc::VerdictKind::kError;
+    r.errors = it->second;
+    return true;
+  }
+
   alloc::AllocationVerdict CheckOne(const k8s::ResourceClaimSpec& spec) {
     k8s::ResourceClaimSpec defaulted = Defaulted(spec);
     return alloc::CheckClaim(inventory_, defaulted, evaluator_, options_);
@@ -118,12 +146,14 @@ class Checker {
   // False when the pod has no unallocated claim to check.
   bool CheckPod(const k8s::Workload& w, SatisfiabilityResult& r) {
     const std::string ns = NamespaceOf(w.metadata);
-    r.field = w.pod.spec_path.empty() ? "spec.resourceClaims" : w.pod.spec_path + ".resourceClaims";
     std::vector<k8s::ResourceClaimSpec> specs;
     for (const k8s::PodResourceClaim& pc : w.pod.resource_claims) {
       if (pc.resource_claim_name) {
         const k8s::ResourceClaim* claim = index_.Claim(ns, *pc.resource_claim_name);
         if (claim != nullptr && Allocated(*claim)) continue;
+        if (claim != nullptr && rejected_specs_.contains(claim)) {
+          return Invalid(r, pc.name, "ResourceClaim " + ns + "/" + *pc.resource_claim_name);
+        }
         if (claim != nullptr) {
           specs.push_back(Defaulted(claim->spec));
           r.pod_claims.push_back(pc.name);
@@ -133,10 +163,9 @@ class Checker {
       }
       if (pc.resource_claim_template_name) {
         const auto* tmpl = index_.Template(ns, *pc.resource_claim_template_name);
-        if (tmpl == nullptr) {
-          return Missing(r, pc.name,
-                         "ResourceClaimTemplate " + ns + "/" + *pc.resource_claim_template_name);
-        }
+        const std::string what = "ResourceClaimTemplate " + ns + "/" + *pc.resource_claim_template_name;
+        if (tmpl == nullptr) return Missing(r, pc.name, what);
+        if (rejected_specs_.contains(tmpl)) return Invalid(r, pc.name, what);
         specs.push_back(Defaulted(tmpl->spec));
         r.pod_claims.push_back(pc.name);
       }
@@ -148,21 +177,32 @@ class Checker {
     return true;
   }
 
-  static bool Missing(SatisfiabilityResult& r, const std::string& pod_claim,
-                      const std::string& what) {
+  // The pod's verdict is error, for `code`, because of its pod claim `pod_claim`.
+  static bool PodClaimError(SatisfiabilityResult& r, const std::string& pod_claim,
+                            std::string code, const std::string& why) {
     r.pod_claims = {pod_claim};
     r.verdict.kind = alloc::VerdictKind::kError;
-    r.verdict.reasons.push_back(alloc::Reason{
-        .code = "alloc.claim.not-found",
-        .message = "pod claim " + pod_claim + " refers to " + what +
-                   ", which is neither among the inputs nor in the inventory"});
+    r.verdict.reasons.push_back(
+        alloc::Reason{.code = std::move(code), .message = "pod claim " + pod_claim + " " + why});
     return true;
+  }
+  static bool Missing(SatisfiabilityResult& r, const std::string& pod_claim,
+                      const std::string& what) {
+    return PodClaimError(r, pod_claim, "alloc.claim.not-found",
+                         "refers to " + what + ", which is neither among the inputs nor in the inventory");
+  }
+  static bool Invalid(SatisfiabilityResult& r, const std::string& pod_claim,
+                      const std::string& what) {
+    return PodClaimError(r, pod_claim, "alloc.claim.invalid",
+                         "refers to " + what + ", which the API server rejects (see its errors)");
   }
 
   ClaimIndex index_;
   alloc::Inventory inventory_;
   alloc::CelSelectorEvaluator evaluator_;
   const alloc::AllocatorOptions& options_;
+  const ObjectErrors* rejected_;               // may be null
+  std::set<const void*> rejected_specs_;      // claims and templates among rejected_
 };
 
 std::string ReasonText(const SatisfiabilityResult& r, const alloc::Reason& reason) {
@@ -204,19 +244,15 @@ inventory::ClusterObjects MergeClusterObjects(const inventory::ClusterObjects* i
   if (inventory != nullptr) merged = *inventory;
   inventory::ClusterObjects extra;
   for (const k8s::DecodeResult& file : decoded) inventory::CollectClusterObjects(file, extra);
-  UpsertAll(merged.slices, extra.slices);
-  UpsertAll(merged.classes, extra.classes);
-  UpsertAll(merged.nodes, extra.nodes);
-  UpsertAll(merged.claims, extra.claims);
-  UpsertAll(merged.taint_rules, extra.taint_rules);
-  UpsertAll(merged.namespaces, extra.namespaces);
+  inventory::ForEachKind(merged, extra, [](auto& into, auto& from) { UpsertAll(into, from); });
   return merged;
 }
 
 std::vector<SatisfiabilityResult> CheckSatisfiability(const std::vector<k8s::DecodeResult>& decoded,
                                                       const inventory::ClusterObjects& cluster,
-                                                      const alloc::AllocatorOptions& options) {
-  Checker checker(decoded, cluster, options);
+                                                      const alloc::AllocatorOptions& options,
+                                                      const ObjectErrors* rejected) {
+  Checker checker(decoded, cluster, options, rejected);
   std::vector<SatisfiabilityResult> out;
   for (const k8s::DecodeResult& file : decoded) {
     for (const k8s::DecodedObject& object : file.objects) checker.Check(object, out);
@@ -228,7 +264,7 @@ std::vector<Diagnostic> SatisfiabilityDiagnostics(const std::vector<Satisfiabili
                                                   Severity unsatisfiable_severity) {
   std::vector<Diagnostic> out;
   for (const SatisfiabilityResult& r : results) {
-    if (r.verdict.kind == alloc::VerdictKind::kSatisfiable) continue;
+    if (r.verdict.kind == alloc::VerdictKind::kSatisfiable || !r.errors.empty()) continue;
     Diagnostic d;
     bool undecided = r.verdict.kind == alloc::VerdictKind::kUndecided;
     d.severity = undecided ? Severity::kInfo : unsatisfiable_severity;

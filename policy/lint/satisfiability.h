@@ -6,7 +6,9 @@
 // unallocated claims checked together, as the scheduler does for one pod). Claims are
 // API-defaulted (allocationMode, count) before checking. A pod claim naming a claim or
 // template that is not among the inputs cannot be checked; the pod's verdict is then
-// `error` with reason `alloc.claim.not-found`.
+// `error` with reason `alloc.claim.not-found`. Objects the API server rejects (given as
+// validate_phase.h's ObjectErrors) are never allocated: their verdict is `error` with their
+// errors, and a pod claim naming one gets `error` with reason `alloc.claim.invalid`.
 //
 // The cluster is the --inventory objects plus the cluster objects among the inputs
 // (DeviceClasses, ResourceSlices, Nodes, allocated claims, DeviceTaintRules); an input object
@@ -24,6 +26,7 @@
 #include "policy/common/diagnostic.h"
 #include "policy/inventory/cluster_objects.h"
 #include "policy/k8s/decode.h"
+#include "policy/lint/validate_phase.h"
 
 namespace draguard::lint {
 
@@ -43,21 +46,27 @@ struct SatisfiabilityResult {
   // Reason::claim follow this order). Claims and templates: empty.
   std::vector<std::string> pod_claims;
   alloc::AllocationVerdict verdict;
+  // The subject's own errors (decoding and API-server validation, located) when the API server
+  // would reject it: the verdict is then `error` without reasons, and nothing was allocated.
+  std::vector<Diagnostic> errors;
 };
 
 // The inventory objects (may be null) with the cluster objects among `decoded` merged in.
 inventory::ClusterObjects MergeClusterObjects(const inventory::ClusterObjects* inventory,
                                               const std::vector<k8s::DecodeResult>& decoded);
 
-// Checks every subject among `decoded` against `cluster`. Results stay valid as long as
-// `decoded` does.
+// Checks every subject among `decoded` against `cluster`; `rejected` (may be null: none)
+// holds the errors of the objects among `decoded` that the API server rejects. Results stay
+// valid as long as `decoded` does.
 std::vector<SatisfiabilityResult> CheckSatisfiability(const std::vector<k8s::DecodeResult>& decoded,
                                                       const inventory::ClusterObjects& cluster,
-                                                      const alloc::AllocatorOptions& options);
+                                                      const alloc::AllocatorOptions& options,
+                                                      const ObjectErrors* rejected = nullptr);
 
 // One `alloc.unsatisfiable` diagnostic (unsatisfiable or error verdicts) or info
 // `alloc.undecided` (budget exhausted) per result that is not satisfiable, located in its
-// object. The message quotes the reasons.
+// object. The message quotes the reasons. Results with `errors` give nothing: the errors
+// themselves are the finding.
 std::vector<Diagnostic> SatisfiabilityDiagnostics(const std::vector<SatisfiabilityResult>& results,
                                                   Severity unsatisfiable_severity);
 

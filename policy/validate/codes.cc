@@ -259,9 +259,10 @@ constexpr auto kCodes = std::to_array<CodeInfo>({
      "deviceClassName names no DeviceClass among the inputs"},
     // Decoding (policy/k8s/decode.h).
     {"decode.yaml-syntax", Severity::kError, "the file is not valid YAML or JSON"},
-    {"decode.too-large", Severity::kError, "the file exceeds the 3 MiB request limit"},
+    {"decode.too-large", Severity::kError,
+     "a document exceeds the API server's 3 MiB object limit; the file's other documents are read"},
     {"decode.too-deep", Severity::kError, "collections nested deeper than 256 levels"},
-    {"decode.too-many-nodes", Severity::kError, "more than 1,000,000 nodes (aliases expanded)"},
+    {"decode.too-many-nodes", Severity::kError, "a document has more than 1,000,000 nodes (aliases expanded)"},
     {"decode.too-many-documents", Severity::kError, "more than 10,000 documents in one file"},
     {"decode.unknown-field", Severity::kError,
      "a field the API does not have (strict decoding, as kubectl --validate=strict)"},

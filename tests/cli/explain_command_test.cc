@@ -1,4 +1,5 @@
 // `draguard explain`: exit codes, the JSON shape, text reasons, --inventory and flags.
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -164,6 +165,171 @@ TEST(ExplainExamplesTest, AmdPartitionsMigAndGpuNicPairs) {
   EXPECT_EQ(mig["reasons"][0]["code"], "alloc.counters.exhausted");
 }
 
+// Issue 19 item 2: what the API server rejects is never allocated. Each input is validated
+// as lint validates it; an invalid subject gets `error` with its validation errors (code,
+// field, file:line:col), in every output format.
+struct InvalidCase {
+  std::string name;
+  std::string input;   // after kCluster
+  std::string code;    // of the first reason
+  std::string field;   // of the first reason; empty for a pod's reason
+  int line;            // of the first reason in <stdin>; 0 when not a validation error
+};
+
+class ExplainInvalidTest : public ::testing::TestWithParam<InvalidCase> {};
+
+TEST_P(ExplainInvalidTest, VerdictIsErrorWithTheValidationErrors) {
+  const InvalidCase& c = GetParam();
+  RunResult json = Explain({"--output", "json"}, std::string(kCluster) + c.input);
+  ASSERT_EQ(json.code, kExitFindings) << json.out << json.err;
+  nlohmann::json doc = nlohmann::json::parse(json.out);
+  ASSERT_FALSE(doc["claims"].empty());
+  const auto& subject = doc["claims"].back();
+  EXPECT_EQ(subject["verdict"], "error") << subject.dump(2);
+  EXPECT_EQ(subject["allocation"], nlohmann::json::object());
+  ASSERT_FALSE(subject["reasons"].empty());
+  const auto& reason = subject["reasons"][0];
+  EXPECT_EQ(reason["code"], c.code) << reason.dump();
+  if (c.line > 0) {
+    EXPECT_EQ(reason["field"], c.field);
+    EXPECT_EQ(reason["file"], "<stdin>");
+    EXPECT_EQ(reason["line"], c.line);
+    EXPECT_GT(reason["column"].get<int>(), 0);
+  }
+
+  RunResult text = Explain({}, std::string(kCluster) + c.input);
+  EXPECT_EQ(text.code, kExitFindings);
+  EXPECT_THAT(text.out, HasSubstr(": error\n")) << text.out;
+  EXPECT_THAT(text.out, HasSubstr("[" + c.code + "]"));
+  if (c.line > 0) {
+    EXPECT_THAT(text.out, HasSubstr("  <stdin>:" + std::to_string(c.line) + ":"));
+    EXPECT_THAT(text.out, HasSubstr(c.field + ": "));
+  }
+  EXPECT_THAT(text.out, ::testing::Not(HasSubstr("satisfiable on node")));
+}
+
+// kCluster has 24 lines; what follows starts on line 25 with "---".
+INSTANTIATE_TEST_SUITE_P(
+    Explain, ExplainInvalidTest,
+    ::testing::Values(
+        InvalidCase{.name = "NegativeCount",
+                    .input = Claim("neg", -2),
+                    .code = "claim.request.count.invalid",
+                    .field = "spec.devices.requests[0].exactly.count",
+                    .line = 35},
+        InvalidCase{.name = "V1beta1NegativeCount",
+                    .input = "---\napiVersion: resource.k8s.io/v1beta1\nkind: ResourceClaim\n"
+                             "metadata: {name: neg, namespace: ml}\nspec:\n  devices:\n"
+                             "    requests:\n    - name: gpu\n      deviceClassName: gpu\n"
+                             "      count: -1\n",
+                    .code = "claim.request.count.invalid",
+                    .field = "spec.devices.requests[0].exactly.count",
+                    .line = 34},
+        InvalidCase{.name = "PodOfAnInvalidTemplate",
+                    .input = "---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\n"
+                             "metadata: {name: t, namespace: ml}\nspec:\n  spec:\n    devices:\n"
+                             "      requests:\n      - name: gpu\n        exactly:\n"
+                             "          deviceClassName: gpu\n          count: -3\n---\n"
+                             "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: ml}\n"
+                             "spec:\n  containers: [{name: c, image: busybox}]\n"
+                             "  resourceClaims: [{name: gpus, resourceClaimTemplateName: t}]\n",
+                    .code = "alloc.claim.invalid",
+                    .field = "",
+                    .line = 0}),
+    [](const ::testing::TestParamInfo<InvalidCase>& param_info) { return param_info.param.name; });
+
+// The reproduction of issue 19 item 2 on the bundled examples.
+TEST(ExplainInvalidTest, BundledNegativeCountIsAnErrorNotAnAllocation) {
+  std::string root = DRAGUARD_SOURCE_DIR;
+  RunResult r = Explain({root + "/examples/bad/negative-count.yaml", "--inventory",
+                         root + "/examples/inventory", "--output", "json"},
+                        "");
+  ASSERT_EQ(r.code, kExitFindings) << r.out << r.err;
+  nlohmann::json doc = nlohmann::json::parse(r.out);
+  ASSERT_EQ(doc["claims"].size(), 1u) << r.out;
+  EXPECT_EQ(doc["claims"][0]["verdict"], "error");
+  EXPECT_EQ(doc["claims"][0]["nodes"], nlohmann::json::array());
+  EXPECT_EQ(doc["claims"][0]["reasons"][0]["code"], "claim.request.count.invalid");
+  EXPECT_EQ(doc["claims"][0]["reasons"][0]["line"], 16);
+}
+
+// Issue 17 item 4: an inventory as `kubectl get ... -o yaml` prints it (one `kind: List`
+// document) larger than 3 MiB is read item by item: the limit is per object.
+TEST(ExplainInventoryTest, LargeListExportIsReadWhole) {
+  const std::string path = ::testing::TempDir() + "/explain_large_inventory.yaml";
+  {
+    std::ofstream file(path);
+    file << "apiVersion: v1\nkind: List\nitems:\n"
+            "- apiVersion: resource.k8s.io/v1\n  kind: DeviceClass\n  metadata: {name: gpu}\n"
+            "  spec:\n    selectors:\n"
+            "    - cel: {expression: 'device.driver == \"gpu.example.com\"'}\n";
+    const std::string padding(3 * 1024, 'p');
+    for (int i = 0; i < 3'000; ++i) {
+      const std::string node = "node-" + std::to_string(i);
+      file << "- apiVersion: resource.k8s.io/v1\n  kind: ResourceSlice\n  metadata:\n"
+              "    name: " << node << "\n    annotations: {pad: " << padding << "}\n"
+              "  spec:\n    driver: gpu.example.com\n    nodeName: " << node << "\n"
+              "    pool: {name: " << node << ", generation: 1, resourceSliceCount: 1}\n"
+              "    devices: [{name: gpu-0}, {name: gpu-1}]\n";
+    }
+    file << "metadata: {resourceVersion: \"\"}\n";
+  }
+  ASSERT_GT(std::filesystem::file_size(path), 9'000'000u);
+  RunResult r = Explain({"--inventory", path, "--output", "json"}, Claim("c", 2));
+  std::remove(path.c_str());
+  ASSERT_EQ(r.code, kExitOk) << r.out << r.err;
+  EXPECT_EQ(r.err, "");
+  nlohmann::json doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(doc["claims"][0]["verdict"], "satisfiable");
+}
+
+// A problem in an inventory file is said on stderr with its file and line; lint and explain
+// exit 2 when objects are missing (the file could not be read to its end) and go on after a
+// warning (a malformed object, kept as far as it decodes).
+struct InventoryProblemCase {
+  std::string name;
+  std::string command;  // "lint" or "explain"
+  std::string extra;    // appended to kCluster in the inventory file
+  int code;
+  std::string stderr_has;  // after the file name
+};
+
+class InventoryProblemTest : public ::testing::TestWithParam<InventoryProblemCase> {};
+
+TEST_P(InventoryProblemTest, IsReportedWithFileAndLine) {
+  const InventoryProblemCase& c = GetParam();
+  const std::string path = ::testing::TempDir() + "/inventory_problem_" + c.name + ".yaml";
+  {
+    std::ofstream file(path);
+    file << kCluster << c.extra;
+  }
+  std::istringstream in(Claim("c", 2));
+  std::ostringstream out, err;
+  CommandContext context{.in = in, .out = out, .err = err};
+  int code = RunMain({"draguard", c.command, "--inventory", path}, context);
+  std::remove(path.c_str());
+  EXPECT_EQ(code, c.code) << out.str() << err.str();
+  EXPECT_THAT(err.str(), HasSubstr(path + c.stderr_has));
+}
+
+constexpr char kSyntaxError[] = "---\nkind: ResourceSlice\nspec: [unclosed\n";
+constexpr char kMalformedClass[] =
+    "---\napiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: other}\n"
+    "spec: {selectors: {}}\n";
+
+INSTANTIATE_TEST_SUITE_P(
+    Inventory, InventoryProblemTest,
+    ::testing::Values(
+        InventoryProblemCase{"ExplainSyntaxError", "explain", kSyntaxError, kExitUsage, ":28:"},
+        InventoryProblemCase{"LintSyntaxError", "lint", kSyntaxError, kExitUsage, ":28:"},
+        InventoryProblemCase{"ExplainMalformedObjectIsAWarning", "explain", kMalformedClass,
+                             kExitOk, ":29:"},
+        InventoryProblemCase{"LintMalformedObjectIsAWarning", "lint", kMalformedClass, kExitOk,
+                             ":29:"}),
+    [](const ::testing::TestParamInfo<InventoryProblemCase>& param_info) {
+      return param_info.param.name;
+    });
+
 // `draguard lint --inventory PATH --unsatisfiable SEVERITY` (cli/lint_flags.cc).
 TEST(LintInventoryFlagsTest, ReportsUnsatisfiableClaimsWithTheChosenSeverity) {
   std::string path = ::testing::TempDir() + "/lint_inventory.yaml";
@@ -187,6 +353,10 @@ TEST(LintInventoryFlagsTest, ReportsUnsatisfiableClaimsWithTheChosenSeverity) {
   RunResult fits = lint({"--inventory", path, "--unsatisfiable", "error"}, Claim("small", 2));
   EXPECT_EQ(fits.code, kExitOk) << fits.out << fits.err;
   EXPECT_EQ(lint({"--unsatisfiable", "fatal"}, Claim("c", 1)).code, kExitUsage);
+  // Rejected by validation, so not allocated: the validation error is the finding.
+  RunResult invalid = lint({"--inventory", path, "--unsatisfiable", "error"}, Claim("neg", -2));
+  EXPECT_THAT(invalid.out, HasSubstr("[claim.request.count.invalid]"));
+  EXPECT_THAT(invalid.out, ::testing::Not(HasSubstr("alloc.unsatisfiable")));
   EXPECT_EQ(lint({"--inventory", "/nonexistent/inventory.yaml"}, Claim("c", 1)).code, kExitUsage);
   std::remove(path.c_str());
 }

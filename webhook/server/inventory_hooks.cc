@@ -7,10 +7,15 @@ namespace draguard::webhook {
 
 InventoryStats StatsOf(const InventorySource& source) {
   InventorySourceState state = source.State();
-  InventoryStats stats{.configured = true, .synced = state.synced, .objects = state.objects};
-  if (state.synced) {
-    std::chrono::duration<double> age = std::chrono::system_clock::now() - state.confirmed_at;
-    stats.age_seconds = age.count();
+  InventoryStats stats{.configured = true,
+                       .synced = state.synced,
+                       .objects = state.objects,
+                       .files_failing = state.failing_files,
+                       .file_failures = state.file_failures};
+  const auto now = std::chrono::system_clock::now();
+  if (state.synced) stats.age_seconds = std::chrono::duration<double>(now - state.confirmed_at).count();
+  if (state.failing_files > 0) {
+    stats.stale_seconds = std::chrono::duration<double>(now - state.stale_since).count();
   }
   return stats;
 }

@@ -1,5 +1,6 @@
 // The server's view of an inventory source: /readyz waits for its first sync, /metrics reports
-// its size and age (draguard_inventory_{synced,objects,age_seconds}).
+// its size, age and failing files (draguard_inventory_{synced,objects,age_seconds,
+// files_failing,stale_seconds,file_failures_total}).
 #ifndef DRAGUARD_WEBHOOK_SERVER_INVENTORY_HOOKS_H_
 #define DRAGUARD_WEBHOOK_SERVER_INVENTORY_HOOKS_H_
 

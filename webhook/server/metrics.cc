@@ -99,6 +99,32 @@ void RenderCaches(std::string& out, const std::vector<NamedCacheStats>& caches) 
   }
 }
 
+// One metric without labels: its header and its sample.
+void Metric(std::string& out, std::string_view name, std::string_view type,
+            std::string_view help, double value) {
+  Header(out, name, type, help);
+  Sample(out, name, value);
+}
+
+void RenderInventory(const InventoryStats& inventory, std::string& out) {
+  Metric(out, "draguard_inventory_synced", "gauge", "1 once the inventory is usable.",
+         inventory.synced ? 1 : 0);
+  Metric(out, "draguard_inventory_objects", "gauge", "Objects in the inventory.",
+         static_cast<double>(inventory.objects));
+  Metric(out, "draguard_inventory_age_seconds", "gauge",
+         "Seconds since the inventory last changed or was confirmed current.",
+         inventory.age_seconds);
+  Metric(out, "draguard_inventory_files_failing", "gauge",
+         "Inventory files whose last good content is in use because they cannot be read now.",
+         static_cast<double>(inventory.files_failing));
+  Metric(out, "draguard_inventory_stale_seconds", "gauge",
+         "Seconds since the longest-failing inventory file started failing (0 when none is).",
+         inventory.stale_seconds);
+  Metric(out, "draguard_inventory_file_failures_total", "counter",
+         "Failures to read or parse an inventory file, each counted once until it recovers.",
+         static_cast<double>(inventory.file_failures));
+}
+
 }  // namespace
 
 void Metrics::RecordRequest(std::string_view endpoint, std::string_view kind,
@@ -175,15 +201,7 @@ std::string Metrics::Render(const MetricsGauges& g) const {
   }
   Header(out, "draguard_ready", "gauge", "1 when /readyz answers 200.");
   Sample(out, "draguard_ready", g.ready ? 1 : 0);
-  if (g.inventory.configured) {
-    Header(out, "draguard_inventory_synced", "gauge", "1 once the inventory is usable.");
-    Sample(out, "draguard_inventory_synced", g.inventory.synced ? 1 : 0);
-    Header(out, "draguard_inventory_objects", "gauge", "Objects in the inventory.");
-    Sample(out, "draguard_inventory_objects", static_cast<double>(g.inventory.objects));
-    Header(out, "draguard_inventory_age_seconds", "gauge",
-           "Seconds since the inventory last changed or was confirmed current.");
-    Sample(out, "draguard_inventory_age_seconds", g.inventory.age_seconds);
-  }
+  if (g.inventory.configured) RenderInventory(g.inventory, out);
   if (g.spec_memo.has_value()) {
     Header(out, "draguard_spec_memo_entries", "gauge",
            "Claim and template specs whose findings are remembered.");

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -67,6 +68,11 @@ struct InventoryStats {
   bool synced = false;
   size_t objects = 0;
   double age_seconds = 0;  // since the last successful load or watch event
+  // File sources (InventorySourceState): files whose last good content is in use, seconds
+  // since the oldest of them started failing, failures so far.
+  size_t files_failing = 0;
+  double stale_seconds = 0;
+  uint64_t file_failures = 0;
 };
 
 // Callbacks from the server into the rest of the program. All are optional and must be

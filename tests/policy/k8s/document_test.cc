@@ -198,5 +198,41 @@ INSTANTIATE_TEST_SUITE_P(
                   .code = "decode.too-many-nodes"}),
     [](const testing::TestParamInfo<ErrorCase>& param) { return param.param.name; });
 
+// Issue 17 item 4: the size limit is the API server's, per object: one document, or one item
+// of a `kind: ...List`. An object over it is reported on its first line and dropped; the
+// others are kept, before and after it.
+TEST(ParseSizeTest, LimitIsPerDocument) {
+  ParseResult r = Parse("a: 1\n---\nb: xxxxxxxxxxxxxxxxxxxx\n---\nc: 3\n", {.max_bytes = 10});
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  EXPECT_EQ(r.diagnostics.begin()->code, "decode.too-large");
+  EXPECT_EQ(r.diagnostics.begin()->position.line, 3);
+  ASSERT_EQ(r.documents.size(), 3u);
+  EXPECT_NE(r.documents[0].root.Find("a"), nullptr);
+  EXPECT_TRUE(r.documents[1].empty);
+  EXPECT_EQ(r.documents[2].index, 2u);
+  EXPECT_NE(r.documents[2].root.Find("c"), nullptr);
+}
+
+TEST(ParseSizeTest, LimitIsPerListItem) {
+  ParseResult r = Parse(
+      "kind: List\nitems:\n- {a: 1}\n- {b: xxxxxxxxxxxxxxxxxxxx}\n- {c: 3}\n", {.max_bytes = 12});
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  EXPECT_EQ(r.diagnostics.begin()->code, "decode.too-large");
+  EXPECT_EQ(r.diagnostics.begin()->position.line, 4);
+  ASSERT_EQ(r.documents.size(), 1u);
+  const DocNode* items = r.documents[0].root.Find("items");
+  ASSERT_NE(items, nullptr);
+  ASSERT_EQ(items->items.size(), 2u);
+  EXPECT_NE(items->items[1].Find("c"), nullptr);
+}
+
+TEST(ParseSizeTest, SyntaxErrorStopsTheStreamPositionedInItsDocument) {
+  ParseResult r = Parse("a: 1\n---\nb: [2\n---\nc: 3\n");
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  EXPECT_EQ(r.diagnostics.begin()->code, "decode.yaml-syntax");
+  EXPECT_GE(r.diagnostics.begin()->position.line, 3);
+  ASSERT_EQ(r.documents.size(), 1u) << "kubectl stops at a document it cannot read";
+}
+
 }  // namespace
 }  // namespace draguard::k8s

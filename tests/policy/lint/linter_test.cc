@@ -298,6 +298,53 @@ TEST(LinterTest, DirectoryGolden) {
   testing::ExpectGolden("lint_inputs.json", RenderJson(LintSources(std::move(sources), {})));
 }
 
+// Issue 17 item 4: the API server's 3 MiB limit is per object, not per file. A 20 MB stream of
+// documents (generated here, not committed) is linted whole; its last object's finding is
+// located on its line; one object over 3 MiB is refused alone.
+TEST(LinterTest, LargeMultiDocumentFileIsLintedPerObject) {
+  const std::string path = ::testing::TempDir() + "/draguard_large_stream.yaml";
+  const std::string padding(10 * 1024, 'x');
+  constexpr int kClaims = 2'000;
+  int line = 1;
+  int big_line = 0;
+  int last_count_line = 0;
+  {
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    ASSERT_NE(f, nullptr);
+    for (int i = 0; i < kClaims; ++i) {
+      const bool last = i == kClaims - 1;
+      if (i == kClaims / 2) {  // one object over the limit, in the middle
+        big_line = line;
+        std::fprintf(f, "---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: big}\n"
+                        "data: {blob: %s}\n", std::string(3 * 1024 * 1024, 'y').c_str());
+        line += 5;
+      }
+      std::fprintf(f,
+                   "---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata:\n"
+                   "  name: c-%d\n  namespace: ml\n  annotations: {pad: %s}\nspec:\n"
+                   "  devices:\n    requests:\n    - name: gpu\n      exactly:\n"
+                   "        deviceClassName: gpu\n        count: %d\n",
+                   i, padding.c_str(), last ? -1 : 1);
+      last_count_line = line + 13;
+      line += 14;
+    }
+    std::fclose(f);
+  }
+  StatusOr<LintReport> report = Lint({{path}}, {});
+  std::remove(path.c_str());
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_EQ(report->objects.size(), static_cast<size_t>(kClaims));
+  std::vector<Expected> errors;
+  for (const Diagnostic& d : report->diagnostics) {
+    if (d.is_error()) errors.push_back({d.code, d.field, Basename(d.file), d.position.line});
+  }
+  const std::string file = "draguard_large_stream.yaml";
+  EXPECT_THAT(errors, UnorderedElementsAreArray(std::vector<Expected>{
+                          {"decode.too-large", "", file, big_line + 1},
+                          {"claim.request.count.invalid", "spec.devices.requests[0].exactly.count",
+                           file, last_count_line}}));
+}
+
 TEST(LinterTest, EmptyInputHasNoFindings) {
   LintReport report = LintSources({SourceText("empty.yaml", "")}, {});
   EXPECT_THAT(report.diagnostics, IsEmpty());

@@ -76,6 +76,25 @@ TEST(MetricsTest, SpecMemoOnlyWhenGiven) {
 // Issue 19 item 16: the kind is the client's text; 300 made-up kinds made 301 series, kept
 // forever. Kinds the webhook does not serve share the series "other".
 TEST(MetricsTest, KindsOutsideTheServedOnesShareOneSeries) {
+
+// Issue 19 item 4: files whose last good content is in use show in /metrics.
+TEST(MetricsTest, InventoryFilesFailingAndStaleness) {
+  Metrics metrics;
+  std::string text = metrics.Render({.inventory = InventoryStats{.configured = true,
+                                                                 .synced = true,
+                                                                 .objects = 7,
+                                                                 .files_failing = 2,
+                                                                 .stale_seconds = 42.5,
+                                                                 .file_failures = 3}});
+  EXPECT_NE(text.find("draguard_inventory_synced 1\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("draguard_inventory_files_failing 2\n"), std::string::npos);
+  EXPECT_NE(text.find("draguard_inventory_stale_seconds 42.5\n"), std::string::npos);
+  EXPECT_NE(text.find("# TYPE draguard_inventory_file_failures_total counter\n"),
+            std::string::npos);
+  EXPECT_NE(text.find("draguard_inventory_file_failures_total 3\n"), std::string::npos);
+}
+
+TEST(MetricsTest, EscapesLabelValues) {
   Metrics metrics;
   for (int i = 0; i < 300; ++i) {
     metrics.RecordRequest("validate", "Made\"Up\n" + std::to_string(i), "allowed", 0);

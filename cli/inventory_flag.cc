@@ -1,0 +1,26 @@
+#include "cli/inventory_flag.h"
+
+#include <utility>
+
+#include "policy/common/status_macros.h"
+#include "policy/lint/inventory_files.h"
+#include "policy/lint/render_text.h"
+
+namespace draguard::cli {
+
+StatusOr<inventory::ClusterObjects> LoadInventoryFlag(const std::vector<std::string>& paths,
+                                                      const lint::InputOptions& input,
+                                                      std::ostream& err) {
+  std::vector<lint::Input> inputs;
+  for (const std::string& path : paths) inputs.push_back({path});
+  DRAGUARD_ASSIGN_OR_RETURN(lint::LoadedInventory loaded, lint::LoadInventoryFiles(inputs, input));
+  for (const Diagnostic& d : loaded.diagnostics) err << lint::RenderTextDiagnostic(d, nullptr, {});
+  if (!loaded.complete()) {
+    return FailedPreconditionError(
+        "--inventory: objects could not be read (errors above); claims would be checked "
+        "against part of the cluster");
+  }
+  return std::move(loaded.objects);
+}
+
+}  // namespace draguard::cli
