@@ -7,14 +7,15 @@ bench_certs() {
   curl_args=(-sS --max-time 10 --cacert "$work/certs/ca.crt")
 }
 
-# bench_serve DRAGUARD PORT [flags...]: starts serve on 127.0.0.1:PORT with two I/O threads and
-# the allocator settings of manifests/deployment.yaml, logging to $work/draguard-PORT.log;
+# bench_serve DRAGUARD PORT [flags...]: starts serve on 127.0.0.1:PORT with $threads (default 2)
+# I/O threads and the allocator settings of manifests/deployment.yaml, logging to
+# $work/draguard-PORT.log;
 # sets serve_pid and waits for /readyz (returns 1, printing the log, when it never comes).
 bench_serve() {
   local draguard="$1" port="$2"
   shift 2
   MALLOC_ARENA_MAX=2 GLIBC_TUNABLES=glibc.malloc.tcache_count=128 "$draguard" serve \
-    --listen "127.0.0.1:$port" --threads 2 \
+    --listen "127.0.0.1:$port" --threads "${threads:-2}" \
     --tls-cert-file "$work/certs/tls.crt" --tls-private-key-file "$work/certs/tls.key" "$@" \
     >"$work/draguard-$port.log" 2>&1 &
   serve_pid=$!

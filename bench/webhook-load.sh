@@ -37,28 +37,18 @@ for tool in wrk nginx openssl curl; do
   command -v "$tool" >/dev/null || { echo "webhook-load: $tool not found" >&2; exit 2; }
 done
 
-"$repo/certs/mint-certs.sh" --out "$work/certs" --san 127.0.0.1 >/dev/null 2>&1
+source "$repo/bench/serve-lib.sh"
+bench_certs
 
 # 1000 nodes, each with 8 A100 GPUs and 2 NICs sharing PCIe roots pairwise: 10,000 devices.
 "$repo/bench/fleet-inventory.sh" "$work/inventory" 1000 8 2
 
-curl_args=(-sS --max-time 10 --cacert "$work/certs/ca.crt")
-
 start_draguard() {  # PORT [extra flags...]: starts draguard serve, waits for /readyz
-  local port="$1"
-  shift
-  # The allocator settings of manifests/deployment.yaml.
-  MALLOC_ARENA_MAX=2 GLIBC_TUNABLES=glibc.malloc.tcache_count=128 "$draguard" serve --listen "127.0.0.1:$port" --threads "$threads" \
-    --tls-cert-file "$work/certs/tls.crt" --tls-private-key-file "$work/certs/tls.key" "$@" \
-    >"$work/draguard-$port.log" 2>&1 &
-  pids+=($!)
-  draguard_pid=$!
-  for _ in $(seq 1 300); do
-    curl "${curl_args[@]}" -fo /dev/null "https://127.0.0.1:$port/readyz" 2>/dev/null && return 0
-    sleep 0.1
-  done
-  cat "$work/draguard-$port.log" >&2
-  return 1
+  local status=0
+  bench_serve "$draguard" "$@" || status=$?
+  pids+=("$serve_pid")
+  draguard_pid=$serve_pid
+  return "$status"
 }
 
 rss_kib() { awk '/^VmRSS:/ {print $2}' "/proc/$1/status"; }
