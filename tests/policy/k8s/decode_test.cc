@@ -316,8 +316,8 @@ INSTANTIATE_TEST_SUITE_P(
                     Severity::kError,
                     "spec:\n  resourceClaims:\n  - name: gpu\n"
                     "    source: {resourceClaimName: c}\n"},
-        VersionCase{"BetaMayBeEnabled", std::string(kResource) + "v1beta2", "DeviceClass",
-                    "decode.api-version.beta", Severity::kWarning},
+        VersionCase{"BetaDeprecatedIn136MayBeEnabled", std::string(kResource) + "v1beta2", "DeviceClass",
+                    "decode.api-version.deprecated", Severity::kWarning},
         VersionCase{"DeprecatedBetaMayBeEnabled", std::string(kResource) + "v1beta1",
                     "DeviceClass", "decode.api-version.deprecated", Severity::kWarning},
         VersionCase{"AlphaTaintRuleMayBeEnabled", std::string(kResource) + "v1alpha3",
