@@ -128,7 +128,6 @@ class BoundedCache {
   }
 
   size_t size() const { return entries_.size(); }
-  const CacheLimits& limits() const { return limits_; }
   CacheStats stats() const {
     CacheStats s = stats_;
     s.entries = entries_.size();

@@ -171,10 +171,6 @@ class SessionRegistry {
     }
     for (auto& s : sessions) s->Stop();
   }
-  size_t size(Phase phase) const {
-    std::lock_guard lock(mu_);
-    return lists_[static_cast<size_t>(phase)].size();
-  }
 
  private:
   using List = std::list<Entry>;
