@@ -81,11 +81,15 @@ std::pair<std::string, std::string> SplitDeviceSpec(const std::string& spec) {
   return {spec.substr(0, colon), spec.substr(colon + 1)};
 }
 
-// Finds the device (first one when `name` is empty) among the ResourceSlices of the file.
-StatusOr<cel::DeviceData> LoadDevice(const std::string& spec, std::istream& in) {
+// Finds the device (first one when `name` is empty) among the ResourceSlices of the file,
+// decoded as `version` serves them.
+StatusOr<cel::DeviceData> LoadDevice(const std::string& spec, std::istream& in,
+                                     KubernetesVersion version) {
   auto [path, name] = SplitDeviceSpec(spec);
   DRAGUARD_ASSIGN_OR_RETURN(std::string text, ReadFile(path, in));
-  k8s::DecodeResult decoded = k8s::Decode(SourceText(path, std::move(text)));
+  k8s::DecodeOptions options;
+  options.version = version;
+  k8s::DecodeResult decoded = k8s::Decode(SourceText(path, std::move(text)), options);
   for (const k8s::DecodedObject& object : decoded.objects) {
     const auto* slice = std::get_if<k8s::ResourceSlice>(&object.object);
     if (slice == nullptr) continue;
@@ -210,7 +214,7 @@ int RunCel(const std::vector<std::string>& args, CommandContext& context) {
     context.err << "draguard cel eval: --device FILE[:DEVICE] is required\n";
     return kExitUsage;
   }
-  StatusOr<cel::DeviceData> device = LoadDevice(flags.device, context.in);
+  StatusOr<cel::DeviceData> device = LoadDevice(flags.device, context.in, settings->version);
   if (!device.ok()) {
     context.err << "draguard cel eval: " << device.status().message() << "\n";
     return kExitUsage;

@@ -20,6 +20,20 @@ std::string JoinGates(const std::vector<std::string>& items) {
 
 }  // namespace
 
+std::string_view VersionSourceName(VersionSource source) {
+  switch (source) {
+    case VersionSource::kFlag:
+      return "flag";
+    case VersionSource::kConfig:
+      return "config";
+    case VersionSource::kApiServer:
+      return "apiserver";
+    case VersionSource::kDefault:
+      break;
+  }
+  return "default";
+}
+
 void ClusterFlags::Register(FlagSet& flags) {
   std::string releases;
   for (const Release& release : KnownReleases()) {
@@ -43,7 +57,8 @@ validate::ValidationOptions ClusterSettings::Validation() const {
   return options;
 }
 
-StatusOr<ClusterSettings> ResolveClusterFlags(const ClusterFlags& flags, std::ostream& err) {
+StatusOr<ClusterSettings> ResolveClusterFlags(const ClusterFlags& flags, std::ostream& err,
+                                              const DiscoverRelease& discover) {
   ClusterSettings settings;
   if (!flags.config.empty()) {
     DRAGUARD_ASSIGN_OR_RETURN(config::LoadedConfig loaded,
@@ -57,8 +72,15 @@ StatusOr<ClusterSettings> ResolveClusterFlags(const ClusterFlags& flags, std::os
   if (!flags.kubernetes_version.empty()) {
     DRAGUARD_ASSIGN_OR_RETURN(settings.version,
                               ParseKubernetesVersion(flags.kubernetes_version));
+    settings.version_source = VersionSource::kFlag;
   } else if (settings.policy.kubernetes_version) {
     settings.version = *settings.policy.kubernetes_version;
+    settings.version_source = VersionSource::kConfig;
+  } else if (discover) {
+    if (std::optional<KubernetesVersion> found = discover()) {
+      settings.version = *found;
+      settings.version_source = VersionSource::kApiServer;
+    }
   }
   const std::string flag_gates = JoinGates(flags.feature_gates);
   DRAGUARD_ASSIGN_OR_RETURN(settings.gates,

@@ -5,8 +5,11 @@
 #ifndef DRAGUARD_CLI_CLUSTER_FLAGS_H_
 #define DRAGUARD_CLI_CLUSTER_FLAGS_H_
 
+#include <functional>
+#include <optional>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cli/flags.h"
@@ -25,8 +28,15 @@ struct ClusterFlags {
   void Register(FlagSet& flags);
 };
 
+// Where the release checked for came from, as `serve` logs it and labels
+// draguard_kubernetes_release_info: --kubernetes-version, the policy file's
+// kubernetesVersion, the API server's /version (serve only), or the built-in default.
+enum class VersionSource { kFlag, kConfig, kApiServer, kDefault };
+std::string_view VersionSourceName(VersionSource source);  // "flag", "config", "apiserver", ...
+
 struct ClusterSettings {
   KubernetesVersion version = kDefaultKubernetesVersion;
+  VersionSource version_source = VersionSource::kDefault;
   FeatureGates gates;
   config::PolicyConfig policy;
   // The allocator's view of the same version and gates.
@@ -37,10 +47,16 @@ struct ClusterSettings {
   validate::ValidationOptions Validation() const;
 };
 
+// Asked for the release when neither --kubernetes-version nor the policy file names one
+// (serve asks the API server); nullopt keeps the default.
+using DiscoverRelease = std::function<std::optional<KubernetesVersion>()>;
+
 // Reads the policy file (its findings are printed to `err` in compiler style; any error
-// fails), then applies the flags. InvalidArgument with a message for the user; NotFound
-// when the policy file cannot be read.
-StatusOr<ClusterSettings> ResolveClusterFlags(const ClusterFlags& flags, std::ostream& err);
+// fails), then applies the flags. The release: --kubernetes-version, else the policy file's,
+// else `discover` (when set and it answers), else the default; the gates are parsed for it.
+// InvalidArgument with a message for the user; NotFound when the policy file cannot be read.
+StatusOr<ClusterSettings> ResolveClusterFlags(const ClusterFlags& flags, std::ostream& err,
+                                              const DiscoverRelease& discover = {});
 
 }  // namespace draguard::cli
 

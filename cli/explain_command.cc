@@ -223,10 +223,11 @@ StatusOr<std::vector<lint::SatisfiabilityResult>> Explain(
   if (!sources.ok()) return sources.status();
   k8s::DecodeOptions decode;
   decode.strict = false;  // exports carry newer fields; lint reports them, explain need not
+  decode.version = settings.validation.version;
   for (const SourceText& source : *sources) decoded.push_back(k8s::Decode(source, decode));
   inventory::ClusterObjects extra;
   if (!flags.inventory.empty()) {
-    DRAGUARD_ASSIGN_OR_RETURN(extra, LoadInventoryFlag(flags.inventory, input, context.err));
+    DRAGUARD_ASSIGN_OR_RETURN(extra, LoadInventoryFlag(flags.inventory, input, settings.validation.version, context.err));
   }
   // Validated as lint validates (phase 2), so that nothing the API server rejects is allocated.
   const validate::ValidationOptions validation = lint::ValidationFor(decoded, settings.validation);

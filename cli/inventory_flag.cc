@@ -10,10 +10,11 @@ namespace draguard::cli {
 
 StatusOr<inventory::ClusterObjects> LoadInventoryFlag(const std::vector<std::string>& paths,
                                                       const lint::InputOptions& input,
+                                                      KubernetesVersion version,
                                                       std::ostream& err) {
   std::vector<lint::Input> inputs;
   for (const std::string& path : paths) inputs.push_back({path});
-  DRAGUARD_ASSIGN_OR_RETURN(lint::LoadedInventory loaded, lint::LoadInventoryFiles(inputs, input));
+  DRAGUARD_ASSIGN_OR_RETURN(lint::LoadedInventory loaded, lint::LoadInventoryFiles(inputs, input, version));
   for (const Diagnostic& d : loaded.diagnostics) err << lint::RenderTextDiagnostic(d, nullptr, {});
   if (!loaded.complete()) {
     return FailedPreconditionError(

@@ -13,7 +13,8 @@
 
 namespace draguard::cli {
 
-// Reads and decodes the inventory files (lint::LoadInventoryFiles) and prints each problem in
+// Reads and decodes the inventory files (lint::LoadInventoryFiles, with the apiVersion
+// verdicts of `version`) and prints each problem in
 // them to `err` in compiler style (`FILE:LINE:COL: warning: ...`). Errors: those of the
 // reader (I/O, limits), and FailedPrecondition when a file could not be read to its end
 // (invalid YAML, an object over 3 MiB): checking claims against part of a cluster would give
@@ -21,6 +22,7 @@ namespace draguard::cli {
 // decodes) do not fail.
 StatusOr<inventory::ClusterObjects> LoadInventoryFlag(const std::vector<std::string>& paths,
                                                       const lint::InputOptions& input,
+                                                      KubernetesVersion version,
                                                       std::ostream& err);
 
 }  // namespace draguard::cli

@@ -2,6 +2,7 @@
 // I/O problems.
 #include "cli/command.h"
 #include "cli/lint_flags.h"
+#include "policy/lint/upgrade.h"
 #include "policy/validate/codes.h"
 
 namespace draguard::cli {
@@ -13,7 +14,10 @@ constexpr char kDescription[] =
     "DeviceTaintRule, and the Pods and workloads that use them) as the API server would\n"
     "validate them, plus cross-object checks. PATH is a file, a directory (searched\n"
     "recursively for *.yaml, *.yml, *.json) or - for standard input; default: -.\n"
-    "Exit status: 0 no errors, 1 errors found, 2 usage or I/O problem.\n\n";
+    "Exit status: 0 no errors, 1 errors found, 2 usage or I/O problem.\n"
+    "With --upgrade-to RELEASE only what changes between --kubernetes-version and RELEASE is\n"
+    "reported (upgrade.* codes); exit 1 when an object the current release accepts is\n"
+    "rejected after the upgrade or a claim becomes unsatisfiable.\n\n";
 
 lint::RenderOptions MakeRenderOptions(const LintSettings& settings, const CommandContext& ctx) {
   lint::RenderOptions render;
@@ -52,7 +56,10 @@ int RunLint(const std::vector<std::string>& args, CommandContext& context) {
   std::vector<lint::Input> inputs;
   for (std::string& path : paths) inputs.push_back({std::move(path)});
   settings->options.input.stdin_stream = &context.in;
-  StatusOr<lint::LintReport> report = lint::Lint(inputs, settings->options);
+  StatusOr<lint::LintReport> report =
+      settings->upgrade_to
+          ? lint::LintUpgrade(inputs, {.from = settings->options, .to = *settings->upgrade_to})
+          : lint::Lint(inputs, settings->options);
   if (!report.ok()) {
     context.err << "draguard lint: " << report.status().message() << "\n";
     return kExitUsage;

@@ -6,6 +6,7 @@
 
 #include "cli/inventory_flag.h"
 #include "policy/common/status_macros.h"
+#include "policy/config/load_config.h"
 
 namespace draguard::cli {
 namespace {
@@ -36,7 +37,7 @@ Status ApplySatisfiabilityFlags(const LintFlags& flags, const ClusterSettings& c
   sat.allocator = cluster.allocator;
   if (flags.inventory.empty()) return OkStatus();
   DRAGUARD_ASSIGN_OR_RETURN(inventory::ClusterObjects objects,
-                            LoadInventoryFlag(flags.inventory, options.input, err));
+                            LoadInventoryFlag(flags.inventory, options.input, cluster.version, err));
   options.inventory = std::make_shared<const inventory::ClusterObjects>(std::move(objects));
   return OkStatus();
 }
@@ -54,6 +55,48 @@ Status ApplySchemaFlags(const LintFlags& flags, lint::LintOptions& options) {
     if (in.bad()) return UnavailableError("error reading --schema file " + path);
     schema.files.emplace_back(path, text.str());
   }
+  return OkStatus();
+}
+
+std::string JoinGateFlags(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& item : items) {
+    if (item.empty()) continue;
+    out += (out.empty() ? "" : ",") + item;
+  }
+  return out;
+}
+
+// --upgrade-to and --upgrade-feature-gates: the target release's options are the source's
+// with the release, gates and allocator view of the target. The target's gates are its
+// defaults, the policy file's featureGates and --upgrade-feature-gates, or --feature-gates
+// when that flag is not given (a cluster keeps its gate flags across an upgrade).
+Status ApplyUpgradeFlags(const LintFlags& flags, const config::PolicyConfig& policy,
+                         LintSettings& settings) {
+  if (flags.upgrade_to.empty()) {
+    if (!flags.upgrade_feature_gates.empty()) {
+      return InvalidArgumentError("--upgrade-feature-gates needs --upgrade-to");
+    }
+    return OkStatus();
+  }
+  StatusOr<KubernetesVersion> target = ParseKubernetesVersion(flags.upgrade_to);
+  if (!target.ok()) return InvalidArgumentError("--upgrade-to: " + target.status().message());
+  const std::string gates = JoinGateFlags(flags.upgrade_feature_gates.empty()
+                                              ? flags.cluster.feature_gates
+                                              : flags.upgrade_feature_gates);
+  StatusOr<FeatureGates> target_gates = config::EffectiveGates(policy, *target, gates);
+  if (!target_gates.ok()) {
+    return InvalidArgumentError("feature gates for --upgrade-to " +
+                                std::string(KubernetesVersionName(*target)) + ": " +
+                                target_gates.status().message() +
+                                " (set the target's gates with --upgrade-feature-gates)");
+  }
+  lint::LintOptions to = settings.options;
+  to.validation.version = *target;
+  to.validation.gates = *target_gates;
+  to.satisfiability.allocator.version = *target;
+  to.satisfiability.allocator.gates = *target_gates;
+  settings.upgrade_to = std::move(to);
   return OkStatus();
 }
 
@@ -80,6 +123,11 @@ void LintFlags::Register(FlagSet& flags) {
                 "Do not use the built-in attribute catalog of known drivers");
   flags.AddBool("strict-schema", &strict_schema,
                 "Report attributes, capacities and domains the schema lacks as errors");
+  flags.AddString("upgrade-to", &upgrade_to, "RELEASE",
+                  "Upgrade check: report what changes for these files when the cluster goes "
+                  "from --kubernetes-version to this release (upgrade.* findings only)");
+  flags.AddList("upgrade-feature-gates", &upgrade_feature_gates, "A=true,B=false",
+                "Feature gates of the --upgrade-to release (default: --feature-gates)");
   flags.AddBool("help", &help, "Show this help");
 }
 
@@ -98,6 +146,7 @@ StatusOr<LintSettings> ToLintSettings(const LintFlags& flags, std::ostream& err)
   settings.quiet = flags.quiet;
   DRAGUARD_RETURN_IF_ERROR(ApplySatisfiabilityFlags(flags, cluster, settings.options, err));
   DRAGUARD_RETURN_IF_ERROR(ApplySchemaFlags(flags, settings.options));
+  DRAGUARD_RETURN_IF_ERROR(ApplyUpgradeFlags(flags, cluster.policy, settings));
   return settings;
 }
 

@@ -33,6 +33,8 @@ struct LintFlags {
   std::vector<std::string> schema;          // --schema FILE, repeatable
   bool no_builtin_schema = false;           // --no-builtin-schema
   bool strict_schema = false;               // --strict-schema
+  std::string upgrade_to;                   // --upgrade-to RELEASE: the upgrade check
+  std::vector<std::string> upgrade_feature_gates;  // the target's gates; default: --feature-gates
 
   // Registers every flag above on `flags`.
   void Register(FlagSet& flags);
@@ -40,6 +42,9 @@ struct LintFlags {
 
 struct LintSettings {
   lint::LintOptions options;
+  // --upgrade-to: the same lint for the target release (its version, gates and allocator
+  // view); unset for a plain lint.
+  std::optional<lint::LintOptions> upgrade_to;
   lint::OutputFormat format = lint::OutputFormat::kText;
   bool quiet = false;
 };

@@ -4,6 +4,10 @@
 //
 // With an inventory (`--inventory PATH...`, or the Kubernetes API), /readyz waits for its first
 // load, /metrics reports its size and age, and valid claims are checked for satisfiability.
+//
+// The release checked for: --kubernetes-version, else the policy file's kubernetesVersion,
+// else (when talking to the Kubernetes API) the API server's /version, else the default. The
+// start-up log and draguard_kubernetes_release_info say which, and where it came from.
 #include <charconv>
 #include <chrono>
 #include <memory>
@@ -28,6 +32,7 @@
 #include "webhook/kube/cluster_config.h"
 #include "webhook/kube/kube_inventory_source.h"
 #include "webhook/kube/namespace_lookup.h"
+#include "webhook/kube/server_version.h"
 #include "webhook/server/server.h"
 
 namespace draguard::cli {
@@ -179,21 +184,56 @@ StatusOr<std::optional<webhook::kube::ClusterConfig>> ResolveCluster(const Serve
   return cluster;
 }
 
+// The release of the API server at `cluster` (GET /version), logged to `err`; nullopt, with a
+// warning, when it cannot be read (the default release is used then).
+std::optional<KubernetesVersion> ReleaseFromServer(const webhook::kube::ClusterConfig& cluster,
+                                                   std::ostream& err, std::string& described) {
+  webhook::kube::ApiClientOptions client;
+  client.connect_timeout = std::chrono::seconds(5);
+  client.request_timeout = std::chrono::seconds(10);
+  StatusOr<webhook::kube::ServerRelease> found =
+      webhook::kube::DiscoverServerRelease(cluster, client);
+  if (!found.ok()) {
+    err << "draguard serve: warning: cannot read the API server's version ("
+        << found.status().message() << "); checking as Kubernetes "
+        << KubernetesVersionName(kDefaultKubernetesVersion)
+        << ", the default: pass --kubernetes-version to choose\n";
+    return std::nullopt;
+  }
+  if (!found->warning.empty()) err << "draguard serve: warning: " << found->warning << "\n";
+  described = found->server.Describe();
+  return found->release;
+}
+
+// "Kubernetes 1.36 (from the API server, which is 1.36 (v1.36.2-eks-1))" and the like.
+std::string DescribeRelease(const ClusterSettings& settings, const std::string& server) {
+  std::string out = "checking as Kubernetes " +
+                    std::string(KubernetesVersionName(settings.version)) + " (source: " +
+                    std::string(VersionSourceName(settings.version_source));
+  if (settings.version_source == VersionSource::kApiServer) out += ", server " + server;
+  return out + ")";
+}
+
 // The inventory source the flags ask for: files, else the Kubernetes API; null when none.
+// Objects are decoded with the apiVersion verdicts of `version`.
 StatusOr<std::unique_ptr<webhook::InventorySource>> MakeInventorySource(
-    const ServeFlags& flags, const std::optional<webhook::kube::ClusterConfig>& cluster) {
+    const ServeFlags& flags, const std::optional<webhook::kube::ClusterConfig>& cluster,
+    KubernetesVersion version) {
   // Checked even when unused, so that a typo is reported rather than ignored.
   StatusOr<std::chrono::milliseconds> poll =
       ParseDuration("inventory-poll-interval", flags.inventory_poll_interval);
   if (!poll.ok()) return poll.status();
   if (flags.inventory.empty() && cluster.has_value()) {
+    webhook::kube::KubeInventoryOptions kube;
+    kube.reflector.release = version;
     return std::unique_ptr<webhook::InventorySource>(
-        std::make_unique<webhook::kube::KubeInventorySource>(*cluster));
+        std::make_unique<webhook::kube::KubeInventorySource>(*cluster, std::move(kube)));
   }
   if (flags.inventory.empty()) return std::unique_ptr<webhook::InventorySource>();
   webhook::FileInventoryOptions options;
   options.paths = flags.inventory;
   options.poll_interval = *poll;
+  options.version = version;
   return std::unique_ptr<webhook::InventorySource>(
       std::make_unique<webhook::FileInventorySource>(std::move(options)));
 }
@@ -231,10 +271,15 @@ int RunServe(const std::vector<std::string>& args, CommandContext& context) {
       ParseCount(flags.spec_memo_entries, "spec-memo-entries", "from 0 (off) to 999999", 6);
   StatusOr<std::optional<webhook::kube::ClusterConfig>> cluster = ResolveCluster(flags);
   if (!cluster.ok()) return UsageError(context, cluster.status());
-  StatusOr<std::unique_ptr<webhook::InventorySource>> source =
-      MakeInventorySource(flags, *cluster);
-  StatusOr<ClusterSettings> settings = ResolveClusterFlags(flags.cluster, context.err);
+  std::string server_version;
+  DiscoverRelease discover;
+  if (cluster->has_value()) {
+    discover = [&] { return ReleaseFromServer(**cluster, context.err, server_version); };
+  }
+  StatusOr<ClusterSettings> settings = ResolveClusterFlags(flags.cluster, context.err, discover);
   if (!settings.ok()) return UsageError(context, settings.status());
+  StatusOr<std::unique_ptr<webhook::InventorySource>> source =
+      MakeInventorySource(flags, *cluster, settings->version);
   checker_options.validation = settings->Validation();
   checker_options.satisfiability.allocator = settings->allocator;
   checker_options.policy = settings->policy;
@@ -277,10 +322,13 @@ int RunServe(const std::vector<std::string>& args, CommandContext& context) {
   options.client_ca_file = flags.client_ca_file;
   options.probe_listen = flags.probe_listen;
   options.threads = *threads;
+  context.err << "draguard serve: " << DescribeRelease(*settings, server_version) << "\n";
   context.err << "draguard serve: listening on " << options.listen << "\n";
   context.err.flush();
   webhook::ServerHooks hooks;
   webhook::AddInventoryHooks(inventory.get(), hooks);
+  hooks.release = {std::string(KubernetesVersionName(settings->version)),
+                   std::string(VersionSourceName(settings->version_source))};
   hooks.spec_memo = [&checker] { return checker.spec_memo_stats(); };
   hooks.caches = [&checker, programs, with_inventory = inventory != nullptr] {
     std::vector<NamedCacheStats> caches = checker.cache_stats();

@@ -165,7 +165,7 @@ bool FileInventorySource::Refresh(FileEntry& entry, const std::string& stamp) {
   if (stamp == entry.tried_stamp) return false;  // a failing file is retried when it changes
   entry.tried_stamp = stamp;
   StatusOr<lint::LoadedInventory> loaded =
-      lint::LoadInventoryFiles({lint::Input{entry.path}}, options_.input);
+      lint::LoadInventoryFiles({lint::Input{entry.path}}, options_.input, options_.version);
   entry.read_problem = loaded.ok() ? FirstError(*loaded) : loaded.status().message();
   if (!entry.read_problem.empty()) return false;
   size_t warnings = loaded->diagnostics.size();

@@ -51,6 +51,8 @@ struct FileInventoryOptions {
   std::chrono::milliseconds poll_interval{2'000};
   // Bounds on the files read (count, size).
   lint::InputOptions input;
+  // The release whose apiVersion verdicts the problems in the files describe.
+  KubernetesVersion version = kDefaultKubernetesVersion;
   // A file missing at this many consecutive polls is removed from the snapshot; before that
   // its last content is kept (and counted as failing). At least 1.
   int removal_polls = 2;

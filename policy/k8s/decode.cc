@@ -175,7 +175,8 @@ void Decoder::DecodeRoot(std::shared_ptr<const DocNode> root, size_t doc_index) 
   const std::string_view group = slash == std::string_view::npos ? "" : api.substr(0, slash);
   const std::string_view version = slash == std::string_view::npos ? api : api.substr(slash + 1);
   Diagnostics diags;
-  DecodeContext ctx{&diags, options_.strict ? UnknownFields::kError : UnknownFields::kWarning};
+  DecodeContext ctx{&diags, options_.strict ? UnknownFields::kError : UnknownFields::kWarning,
+                    DecodeScope::kAll, options_.version};
   bool decoded = false;
   const bool dra = group == kResourceGroup;
   if (dra) {
@@ -241,6 +242,9 @@ bool Decoder::DecodeResource(const DocNode& root, std::string_view version,
     *out = std::move(rule);
     return true;
   }
+  if (!Contains(kCoreKinds, kind) && ReportUncheckedKindVersion(release_, kind, version, diags)) {
+    return false;
+  }
   if (!Contains(kCoreKinds, kind) && version.starts_with("v1alpha")) {
     diags.Warning("decode.api-version.alpha", api_path,
                   "resource.k8s.io/" + std::string(version) + " " + std::string(kind) +
@@ -296,12 +300,14 @@ bool Decoder::DecodeResource(const DocNode& root, std::string_view version,
 }  // namespace
 
 DecodeResult Decode(const SourceText& source, const DecodeOptions& options) {
-  return Decoder(source, options, ReleaseFor(kDefaultKubernetesVersion)).Run();
+  return Decoder(source, options, ReleaseFor(options.version)).Run();
 }
 
 DecodeResult DecodeForRelease(const SourceText& source, const DecodeOptions& options,
                               KubernetesVersion version) {
-  return Decoder(source, options, ReleaseFor(version)).Run();
+  DecodeOptions for_release = options;
+  for_release.version = version;
+  return Decoder(source, for_release, ReleaseFor(version)).Run();
 }
 
 ObjectVariant DecodeResourceTree(const DocNode& root, std::string_view kind,

@@ -29,7 +29,8 @@
 //   decode.api-version.deprecated  (warning) v1beta1
 //   decode.api-version.beta        (warning) v1beta2, not served by default
 //   decode.api-version.alpha       (warning) DeviceTaintRule v1alpha3, other alpha kinds
-//   decode.api-version.not-served  DeviceTaintRule v1beta2/v1 (newer releases)
+//   decode.api-version.not-served  a kind/version this release does not serve but another does
+//                                  (DeviceTaintRule v1beta2 before 1.36, ResourcePoolStatusRequest)
 //   decode.classic-dra             ResourceClass & co.; not decoded
 //   decode.v1beta1-request-shape   (warning) flat request fields under resource.k8s.io/v1
 //   decode.pod.removed-source-wrapper  pod resourceClaims[].source
@@ -45,6 +46,7 @@
 #include <vector>
 
 #include "policy/common/diagnostic.h"
+#include "policy/common/kubernetes_version.h"
 #include "policy/common/source.h"
 #include "policy/k8s/device_class.h"
 #include "policy/k8s/document.h"
@@ -62,6 +64,10 @@ struct DecodeOptions {
   bool strict = true;
   // Skip template detection (inputs known to be rendered already).
   bool detect_templates = true;
+  // The release whose API server the apiVersion verdicts describe (served, not served, alpha,
+  // beta, deprecated: policy/common/release.h). Every caller that knows the release it
+  // checks for sets it; the decoded objects do not depend on it.
+  KubernetesVersion version = kDefaultKubernetesVersion;
 };
 
 // The decoded model object; std::monostate never appears in a DecodeResult.

@@ -2,6 +2,7 @@
 // fields in `basic:`; they are read into the same v1 Device.
 #include <string>
 
+#include "policy/common/release.h"
 #include "policy/k8s/decode_internal.h"
 
 namespace draguard::k8s::internal {
@@ -86,6 +87,15 @@ void ReadDeviceBody(MapReader& d, Device* out) {
   d.StringList("bindingConditions", &out->binding_conditions);
   d.StringList("bindingFailureConditions", &out->binding_failure_conditions);
   d.Bool("allowMultipleAllocations", &out->allow_multiple_allocations);
+  // A field of the releases that know its gate (1.36+); before, an unknown field, as the API
+  // server of that release reports it.
+  if (ReleaseFor(d.ctx().version).gate(Gate::kDRANodeAllocatableResources).known) {
+    d.ObjectMap("nodeAllocatableResourceMappings", [&](const std::string& name, MapReader& m) {
+      NodeAllocatableResourceMapping& mapping = out->node_allocatable_resource_mappings[name];
+      m.String("capacityKey", &mapping.capacity_key);
+      m.Quantity("allocationMultiplier", &mapping.allocation_multiplier);
+    });
+  }
 }
 
 void ReadSliceSpec(MapReader& spec, bool beta1, ResourceSliceSpec* out) {

@@ -28,6 +28,8 @@ struct DecodeContext {
   Diagnostics* diagnostics = nullptr;
   UnknownFields unknown_fields = UnknownFields::kError;
   DecodeScope scope = DecodeScope::kAll;  // claims and templates only (decode.h)
+  // The release whose fields are known (fields a release does not have are unknown fields).
+  KubernetesVersion version = kDefaultKubernetesVersion;
 };
 
 // Reports `decode.wrong-type` unless `node` has kind `want`; returns whether it has.

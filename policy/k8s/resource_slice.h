@@ -63,6 +63,13 @@ struct DeviceTaint {
   std::string time_added;
 };
 
+// Device.nodeAllocatableResourceMappings (1.36, DRANodeAllocatableResources, alpha): how an
+// allocation of the device counts against a node-allocatable resource ("cpu", "memory").
+struct NodeAllocatableResourceMapping {
+  std::optional<std::string> capacity_key;           // a key of the device's capacity
+  std::optional<std::string> allocation_multiplier;  // a Quantity, as written
+};
+
 struct Device {
   std::string name;
   std::map<std::string, DeviceAttribute> attributes;  // QualifiedName -> value
@@ -76,6 +83,8 @@ struct Device {
   std::vector<std::string> binding_conditions;
   std::vector<std::string> binding_failure_conditions;
   std::optional<bool> allow_multiple_allocations;
+  // Decoded only for releases that have the field (1.36+); an unknown field before.
+  std::map<std::string, NodeAllocatableResourceMapping> node_allocatable_resource_mappings;
 };
 
 struct ResourcePool {

@@ -30,6 +30,24 @@ std::string Join(const std::vector<std::string>& items) {
   return out;
 }
 
+// The feature gate an off-by-default kind needs besides --runtime-config.
+Gate GateOfKind(const Release& release, std::string_view kind) {
+  if (kind == "ResourcePoolStatusRequest") return Gate::kDRAResourcePoolStatus;
+  return release.validation.taint_rule_gate;
+}
+
+bool IsAlpha(std::string_view version) { return version.find("alpha") != std::string_view::npos; }
+
+// "Kubernetes 1.36 (resource.k8s.io/v1alpha3)" for every known release serving `kind`.
+std::string ReleasesServing(std::string_view kind) {
+  std::vector<std::string> found;
+  for (const Release& r : KnownReleases()) {
+    const std::vector<std::string> versions = ServedVersions(r, kind);
+    if (!versions.empty()) found.push_back(std::string(r.name) + " (" + Join(versions) + ")");
+  }
+  return Join(found);
+}
+
 }  // namespace
 
 std::string DeprecationWarning(const Release& release, const ServedKind& served) {
@@ -76,6 +94,41 @@ bool ReportDeviceTaintRuleVersion(const Release& release, std::string_view versi
   diagnostics.Warning(version.find("alpha") != std::string_view::npos ? "decode.api-version.alpha"
                                                                        : "decode.api-version.beta",
                       api_path, message);
+  return true;
+}
+
+bool ReportUncheckedKindVersion(const Release& release, std::string_view kind,
+                                std::string_view version, Diagnostics& diagnostics) {
+  const std::string serving = ReleasesServing(kind);
+  if (serving.empty()) return false;
+  const FieldPath api_path("apiVersion");
+  const std::string group_version = std::string(kGroup) + std::string(version);
+  const ServedKind* served = release.Served(kind, version);
+  if (served == nullptr) {
+    const std::vector<std::string> serves = ServedVersions(release, kind);
+    diagnostics.Error("decode.api-version.not-served", api_path,
+                      std::string(kind) + " " + std::string(version) + " is not served by "
+                      "Kubernetes " + std::string(release.name) + "; it is served by Kubernetes " +
+                          serving + "; the API server rejects it",
+                      serves.empty() ? "" : "apiVersion: " + serves.front());
+    return true;
+  }
+  if (!served->by_default) {
+    std::string message = std::string(kind) + " (" + std::string(version) + ") is an " +
+                          (IsAlpha(version) ? "alpha" : "beta") +
+                          " API, off by default in Kubernetes " + std::string(release.name) +
+                          ": it needs the " + std::string(GateName(GateOfKind(release, kind))) +
+                          " feature gate and --runtime-config=" + group_version + "=true";
+    if (std::string deprecation = DeprecationWarning(release, *served); !deprecation.empty()) {
+      message += "; " + deprecation;
+    }
+    diagnostics.Warning(IsAlpha(version) ? "decode.api-version.alpha" : "decode.api-version.beta",
+                        api_path, message);
+  }
+  diagnostics.Info("decode.kind.unchecked", FieldPath("kind"),
+                   std::string(kind) + " is served by Kubernetes " + std::string(release.name) +
+                       ", but draguard does not decode or validate it: its fields were not "
+                       "checked");
   return true;
 }
 

@@ -14,9 +14,7 @@
 
 namespace draguard::k8s {
 
-// Decode (decode.h) with the apiVersion warnings of `version` instead of the default
-// release's; the decoded objects do not depend on it. The linter decodes through this with
-// the release it validates for.
+// Decode (decode.h) with options.version replaced by `version`.
 DecodeResult DecodeForRelease(const SourceText& source, const DecodeOptions& options,
                               KubernetesVersion version);
 
@@ -32,6 +30,14 @@ std::string DeprecationWarning(const Release& release, const ServedKind& served)
 // for the kind (the caller does not decode it).
 bool ReportDeviceTaintRuleVersion(const Release& release, std::string_view version,
                                   Diagnostics& diagnostics);
+
+// Reports a resource.k8s.io kind draguard does not decode (ResourcePoolStatusRequest) that
+// some known release serves: where `release` serves it in `version`, the alpha/beta warning
+// (feature gate, --runtime-config, deprecation) and the info decode.kind.unchecked; where it
+// does not, decode.api-version.not-served naming the releases and versions that serve it.
+// Returns false when no known release serves `kind` (the caller reports it as before).
+bool ReportUncheckedKindVersion(const Release& release, std::string_view kind,
+                                std::string_view version, Diagnostics& diagnostics);
 
 // Reports a core kind (ResourceClaim, ResourceClaimTemplate, DeviceClass, ResourceSlice) in a
 // registered beta `version`: decode.api-version.deprecated when `release` deprecates it, else

@@ -11,7 +11,8 @@ bool LoadedInventory::complete() const {
 }
 
 StatusOr<LoadedInventory> LoadInventoryFiles(const std::vector<Input>& inputs,
-                                             const InputOptions& options) {
+                                             const InputOptions& options,
+                                             KubernetesVersion version) {
   StatusOr<std::vector<SourceText>> sources = ReadInputs(inputs, options);
   if (!sources.ok()) return sources.status();
   LoadedInventory loaded;
@@ -19,6 +20,7 @@ StatusOr<LoadedInventory> LoadInventoryFiles(const std::vector<Input>& inputs,
   k8s::DecodeOptions decode;
   decode.strict = false;
   decode.detect_templates = false;
+  decode.version = version;
   for (const SourceText& source : *sources) {
     k8s::DecodeResult decoded = k8s::Decode(source, decode);
     inventory::CollectClusterObjects(decoded, loaded.objects);

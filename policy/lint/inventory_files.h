@@ -28,10 +28,11 @@ struct LoadedInventory {
 };
 
 // Reads and decodes the inventory inputs (non-strict: a cluster export carries fields newer
-// than ours; no template detection: an export is rendered already). Errors: those of
-// ReadInputs (I/O, limits).
-StatusOr<LoadedInventory> LoadInventoryFiles(const std::vector<Input>& inputs,
-                                             const InputOptions& options);
+// than ours; no template detection: an export is rendered already) with the apiVersion
+// verdicts of `version`. Errors: those of ReadInputs (I/O, limits).
+StatusOr<LoadedInventory> LoadInventoryFiles(
+    const std::vector<Input>& inputs, const InputOptions& options,
+    KubernetesVersion version = kDefaultKubernetesVersion);
 
 }  // namespace draguard::lint
 

@@ -220,6 +220,10 @@ constexpr auto kCodes = std::to_array<CodeInfo>({
     {"slice.device.binding-conditions.dropped", Severity::kWarning,
      "binding fields dropped: DRADeviceBindingConditions or DRAResourceClaimDeviceStatus is "
      "off"},
+    {"slice.device.node-allocatable.dropped", Severity::kWarning,
+     "nodeAllocatableResourceMappings dropped: DRANodeAllocatableResources is off (1.36+)"},
+    {"slice.device.node-allocatable.unchecked", Severity::kInfo,
+     "nodeAllocatableResourceMappings kept (gate on) but not validated by draguard"},
     {"slice.device.consumable-capacity.dropped", Severity::kWarning,
      "allowMultipleAllocations and requestPolicy dropped: DRAConsumableCapacity is off"},
     {"slice.partitionable.dropped", Severity::kWarning,
@@ -367,6 +371,27 @@ constexpr auto kCodes = std::to_array<CodeInfo>({
      "no node of the inventory can allocate the claim (error with --unsatisfiable=error)"},
     {"alloc.undecided", Severity::kInfo,
      "the allocator's search budget ran out before deciding satisfiability"},
+    // The upgrade check (lint --upgrade-to; policy/lint/upgrade.h): what changes between two
+    // releases. Severity depends on the change; the column gives the usual one.
+    {"upgrade.object.invalid", Severity::kError,
+     "the target release rejects an object that the current release accepts"},
+    {"upgrade.object.valid", Severity::kInfo,
+     "the target release accepts an object that the current release rejects"},
+    {"upgrade.api-version", Severity::kWarning,
+     "how the API server serves the object's apiVersion changes (not served, deprecated, "
+     "served)"},
+    {"upgrade.field.dropped", Severity::kWarning,
+     "the target release's API server drops a field the current release keeps (a gate is off)"},
+    {"upgrade.field.kept", Severity::kInfo,
+     "the target release keeps and validates a field the current release drops"},
+    {"upgrade.selector", Severity::kWarning,
+     "a selector's or constraint's compile, type, schema or cost verdict changes"},
+    {"upgrade.claim.satisfiability", Severity::kWarning,
+     "the claim's verdict against the inventory changes (error when it becomes unsatisfiable)"},
+    {"upgrade.finding.new", Severity::kWarning, "another finding that only the target reports"},
+    {"upgrade.finding.gone", Severity::kInfo, "another finding that the target no longer reports"},
+    {"upgrade.finding.severity", Severity::kWarning,
+     "the same finding (code and field) with another severity"},
     // The admission webhook (webhook/admission: satisfiability_check.h, json_object.h).
     {"webhook.inventory.unavailable", Severity::kWarning,
      "satisfiability not checked: the inventory has not loaded yet or lists no device"},

@@ -1,5 +1,6 @@
 #include "policy/validate/defaults.h"
 
+#include <algorithm>
 #include <string>
 
 namespace draguard::validate {
@@ -265,6 +266,36 @@ void DropDeviceFields(k8s::Device& dev, const SliceKeeps& keep, const FieldPath&
   }
 }
 
+// Device.nodeAllocatableResourceMappings (1.36, alpha gate DRANodeAllocatableResources): dropped
+// with the gate off unless the old slice uses it, like every gated field of the strategy (the
+// 1.36 strategy.go itself was not readable: docs/k8s-releases.md D). With the gate on its
+// validation rules are not modelled (only 1.37-dev sources were readable): an info says so.
+void NodeAllocatableMappings(k8s::ResourceSlice& slice, const k8s::ResourceSlice* old,
+                             const ValidationOptions& options, Diagnostics& d) {
+  constexpr Gate kGate = Gate::kDRANodeAllocatableResources;
+  const bool in_use =
+      old != nullptr && std::any_of(old->spec.devices.begin(), old->spec.devices.end(),
+                                    [](const k8s::Device& dev) {
+                                      return !dev.node_allocatable_resource_mappings.empty();
+                                    });
+  const bool keep = options.Enabled(kGate) || in_use;
+  for (size_t i = 0; i < slice.spec.devices.size(); ++i) {
+    k8s::Device& dev = slice.spec.devices[i];
+    if (dev.node_allocatable_resource_mappings.empty()) continue;
+    const FieldPath at = FieldPath("spec").Child("devices").Index(i);
+    if (keep) {
+      d.Info("slice.device.node-allocatable.unchecked",
+             at.Child("nodeAllocatableResourceMappings"),
+             "nodeAllocatableResourceMappings is kept by the API server, but draguard does not "
+             "validate it (its rules are not modelled): it was not checked");
+      continue;
+    }
+    Drop(
+        true, [&] { dev.node_allocatable_resource_mappings.clear(); }, at,
+        "nodeAllocatableResourceMappings", "slice.device.node-allocatable.dropped", kGate, d);
+  }
+}
+
 }  // namespace
 
 void DropDisabledResourceSliceFields(k8s::ResourceSlice& slice, const k8s::ResourceSlice* old,
@@ -285,6 +316,7 @@ void DropDisabledResourceSliceFields(k8s::ResourceSlice& slice, const k8s::Resou
   for (size_t i = 0; i < slice.spec.devices.size(); ++i) {
     DropDeviceFields(slice.spec.devices[i], keep, spec.Child("devices").Index(i), d);
   }
+  NodeAllocatableMappings(slice, old, options, d);
 }
 
 }  // namespace draguard::validate

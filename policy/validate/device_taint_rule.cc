@@ -45,12 +45,15 @@ void Validate(Reporter& r, const k8s::DeviceTaintRule& rule, const ValidationOpt
   if (!options.Enabled(gate)) {
     // Without the gate the REST storage is not installed, whatever --runtime-config says;
     // enabling the gate (--feature-gates or the policy file) is how a cluster that serves
-    // the kind is declared.
+    // the kind is declared. The text names the version checked (v1beta2 or v1alpha3).
+    const std::string api_version =
+        rule.source_api_version.empty() ? "resource.k8s.io/v1alpha3" : rule.source_api_version;
+    const std::string version = api_version.substr(api_version.find('/') + 1);
     Diagnostic& d = r.Forbidden(
         "taintrule.api-disabled", FieldPath(),
-        "DeviceTaintRule (resource.k8s.io/v1alpha3) is not served unless the " +
-            std::string(GateName(gate)) +
-            " feature gate and the v1alpha3 API are enabled; the API server rejects it");
+        "DeviceTaintRule (" + api_version + ") is not served unless the " +
+            std::string(GateName(gate)) + " feature gate and the " + version +
+            " API are enabled; the API server rejects it");
     d.suggestion = "if the cluster has the gate on, say so: --feature-gates " +
                    std::string(GateName(gate)) + "=true or featureGates in the policy file";
   }

@@ -74,6 +74,46 @@ TEST_F(ClusterFlagsTest, FlagsWinOverThePolicyFile) {
   EXPECT_TRUE(both->gates.Enabled(Gate::kDRADeviceTaints));  // file's, kept
 }
 
+// Issue 14 item 1: serve asks the API server only when neither the flag nor the policy file
+// names a release, and the gates are parsed for the release it answers.
+TEST_F(ClusterFlagsTest, DiscoveredReleaseOnlyWhenNoneIsGiven) {
+  int asked = 0;
+  const DiscoverRelease answer_135 = [&asked]() -> std::optional<KubernetesVersion> {
+    ++asked;
+    return KubernetesVersion::k1_35;
+  };
+  ClusterFlags flags;
+  flags.feature_gates = {"DRADeviceTaintRules=true"};  // unknown to 1.34, known to 1.35
+  StatusOr<ClusterSettings> found = ResolveClusterFlags(flags, err_, answer_135);
+  ASSERT_TRUE(found.ok()) << found.status();
+  EXPECT_EQ(found->version, KubernetesVersion::k1_35);
+  EXPECT_EQ(found->allocator.version, KubernetesVersion::k1_35);
+  EXPECT_EQ(VersionSourceName(found->version_source), "apiserver");
+  EXPECT_TRUE(found->gates.Enabled(Gate::kDRADeviceTaintRules));
+  EXPECT_EQ(asked, 1);
+
+  const DiscoverRelease unreachable = [] { return std::optional<KubernetesVersion>(); };
+  StatusOr<ClusterSettings> fallback = ResolveClusterFlags({}, err_, unreachable);
+  ASSERT_TRUE(fallback.ok()) << fallback.status();
+  EXPECT_EQ(fallback->version, kDefaultKubernetesVersion);
+  EXPECT_EQ(VersionSourceName(fallback->version_source), "default");
+
+  flags.kubernetes_version = "1.36";
+  StatusOr<ClusterSettings> flag = ResolveClusterFlags(flags, err_, answer_135);
+  ASSERT_TRUE(flag.ok()) << flag.status();
+  EXPECT_EQ(flag->version, KubernetesVersion::k1_36);
+  EXPECT_EQ(VersionSourceName(flag->version_source), "flag");
+
+  ClusterFlags from_file;
+  from_file.config = WriteConfig(
+      "apiVersion: draguard.dev/v1alpha1\nkind: Policy\nkubernetesVersion: \"1.34\"\n");
+  StatusOr<ClusterSettings> file = ResolveClusterFlags(from_file, err_, answer_135);
+  ASSERT_TRUE(file.ok()) << file.status();
+  EXPECT_EQ(file->version, KubernetesVersion::k1_34);
+  EXPECT_EQ(VersionSourceName(file->version_source), "config");
+  EXPECT_EQ(asked, 1);  // neither the flag nor the file asked the server
+}
+
 TEST_F(ClusterFlagsTest, PolicyFileErrorsArePrintedAndFail) {
   ClusterFlags flags;
   flags.config = WriteConfig("apiVersion: draguard.dev/v1alpha1\nkind: Policy\nrulez: {}\n");

@@ -189,6 +189,62 @@ TEST(LintCommandTest, SarifAndJunitAreProduced) {
   EXPECT_THAT(junit.out, HasSubstr("<testsuites"));
 }
 
+// Issue 14 item 5: the upgrade check on stdin, in every format, and its flag errors.
+constexpr char kBogusToleration[] =
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c, namespace: ns}\n"
+    "spec:\n  devices:\n    requests:\n    - name: gpu\n      exactly:\n"
+    "        deviceClassName: gpu.example.com\n"
+    "        tolerations: [{key: k, operator: Bogus, effect: NoSchedule}]\n";
+
+TEST(LintCommandTest, UpgradeCheckReportsWhatBreaks) {
+  RunResult text = RunDraguard(
+      {"lint", "--kubernetes-version", "1.35", "--upgrade-to", "1.36", "-"}, kBogusToleration);
+  EXPECT_EQ(text.code, kExitFindings) << text.err;
+  EXPECT_THAT(text.out, HasSubstr("[upgrade.object.invalid]"));
+  EXPECT_THAT(text.out, HasSubstr("[toleration.operator.unsupported]"));
+  RunResult json = RunDraguard({"lint", "--kubernetes-version=1.35", "--upgrade-to=1.36",
+                                "--output=json", "-"},
+                               kBogusToleration);
+  nlohmann::json doc = nlohmann::json::parse(json.out);
+  std::vector<std::string> codes;
+  for (const auto& d : doc["diagnostics"]) codes.push_back(d["code"].get<std::string>());
+  EXPECT_THAT(codes, ::testing::UnorderedElementsAre("upgrade.object.invalid",
+                                                     "upgrade.field.kept"));
+  for (const char* format : {"sarif", "junit"}) {
+    RunResult r = RunDraguard({"lint", "--kubernetes-version=1.35", "--upgrade-to=1.36",
+                               std::string("--output=") + format, "-"},
+                              kBogusToleration);
+    EXPECT_EQ(r.code, kExitFindings) << format;
+    EXPECT_THAT(r.out, HasSubstr("upgrade.object.invalid")) << format;
+  }
+  // Downgrading makes the object valid: nothing breaks, exit 0.
+  RunResult down = RunDraguard(
+      {"lint", "--kubernetes-version", "1.36", "--upgrade-to", "1.35", "-"}, kBogusToleration);
+  EXPECT_EQ(down.code, kExitOk) << down.out;
+  EXPECT_THAT(down.out, HasSubstr("[upgrade.object.valid]"));
+}
+
+TEST(LintCommandTest, UpgradeFlagErrorsAreUsageErrors) {
+  RunResult no_target = RunDraguard({"lint", "--upgrade-feature-gates", "DRADeviceTaints=true",
+                                     "-"}, kValidClaim);
+  EXPECT_EQ(no_target.code, kExitUsage);
+  EXPECT_THAT(no_target.err, HasSubstr("--upgrade-feature-gates needs --upgrade-to"));
+  RunResult unknown = RunDraguard({"lint", "--upgrade-to", "1.37", "-"}, kValidClaim);
+  EXPECT_EQ(unknown.code, kExitUsage);
+  EXPECT_THAT(unknown.err, HasSubstr("1.34, 1.35 and 1.36"));
+  // DRAAdminAccess is locked on in 1.36: the 1.35 gate flags cannot be kept.
+  RunResult locked = RunDraguard({"lint", "--kubernetes-version", "1.35", "--feature-gates",
+                                  "DRAAdminAccess=false", "--upgrade-to", "1.36", "-"},
+                                 kValidClaim);
+  EXPECT_EQ(locked.code, kExitUsage);
+  EXPECT_THAT(locked.err, HasSubstr("--upgrade-feature-gates"));
+  RunResult chosen = RunDraguard(
+      {"lint", "--kubernetes-version", "1.35", "--feature-gates", "DRAAdminAccess=false",
+       "--upgrade-to", "1.36", "--upgrade-feature-gates", "DRADeviceTaints=true", "-"},
+      kValidClaim);
+  EXPECT_NE(chosen.code, kExitUsage) << chosen.err;
+}
+
 TEST(LintCommandTest, TextHasNoColourWithoutTty) {
   RunResult r = RunDraguard({"lint", Example("bad")});
   EXPECT_THAT(r.out, ::testing::Not(HasSubstr("\033[")));

@@ -87,6 +87,7 @@ Status DecodeDra(Json& object, const ResourceKind& kind, StoredObject& out) {
   k8s::DecodeOptions options;
   options.strict = false;
   options.detect_templates = false;
+  options.version = kind.release;
   k8s::DecodeResult decoded = k8s::Decode(source, options);
   if (decoded.objects.empty()) {
     for (const Diagnostic& d : decoded.diagnostics) {

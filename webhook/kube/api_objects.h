@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "policy/common/kubernetes_version.h"
 #include "policy/common/status_or.h"
 #include "policy/k8s/decode.h"
 
@@ -32,6 +33,8 @@ struct ResourceKind {
   std::string version;   // "v1", "v1beta2", ...
   std::string resource;  // plural, e.g. "resourceslices"
   std::string kind;      // e.g. "ResourceSlice"
+  // The release checked for: objects are decoded with its apiVersion verdicts.
+  KubernetesVersion release = kDefaultKubernetesVersion;
 
   std::string ApiVersion() const { return group.empty() ? version : group + "/" + version; }
   // "/api/v1/nodes" or "/apis/resource.k8s.io/v1/resourceslices" (cluster-wide).

@@ -133,7 +133,8 @@ Status Reflector::Discover() {
   const KindInfo& info = InfoOf(kind_);
   resource_.reset();
   auto use = [&](const std::string& version) {
-    resource_ = ResourceKind{kind_, info.group, version, info.resource, info.kind};
+    resource_ = ResourceKind{kind_, info.group, version, info.resource, info.kind,
+                             options_.release};
   };
   if (std::string(info.group).empty()) {
     use(info.versions.front());  // the core group is always served

@@ -48,6 +48,8 @@ struct ReflectorOptions {
   std::chrono::milliseconds backoff_max{30'000};
   // How often to look again for a kind the server does not serve.
   std::chrono::milliseconds rediscover_interval{300'000};
+  // The release checked for (ResourceKind::release).
+  KubernetesVersion release = kDefaultKubernetesVersion;
 };
 
 // What a reflector has achieved, for readiness, metrics and logs.

@@ -201,6 +201,13 @@ std::string Metrics::Render(const MetricsGauges& g) const {
   }
   Header(out, "draguard_ready", "gauge", "1 when /readyz answers 200.");
   Sample(out, "draguard_ready", g.ready ? 1 : 0);
+  if (!g.release.release.empty()) {
+    Header(out, "draguard_kubernetes_release_info", "gauge",
+           "The Kubernetes release whose API server and scheduler the checks reproduce, and "
+           "where it came from (flag, config, apiserver, default).");
+    out += "draguard_kubernetes_release_info{release=\"" + Label(g.release.release) +
+           "\",source=\"" + Label(g.release.source) + "\"} 1\n";
+  }
   if (g.inventory.configured) RenderInventory(g.inventory, out);
   if (g.spec_memo.has_value()) {
     Header(out, "draguard_spec_memo_entries", "gauge",

@@ -27,6 +27,7 @@ struct MetricsGauges {
   // Every bounded cache of the process (ServerHooks::caches).
   std::vector<NamedCacheStats> caches;
   bool ready = false;
+  KubernetesReleaseInfo release;
 };
 
 class Metrics {

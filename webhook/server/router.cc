@@ -55,6 +55,7 @@ RouterResponse Router::RenderMetrics() const {
   if (hooks_.spec_memo) gauges.spec_memo = hooks_.spec_memo();
   if (hooks_.caches) gauges.caches = hooks_.caches();
   gauges.ready = Ready();
+  gauges.release = hooks_.release;
   return {.status = 200,
           .content_type = "text/plain; version=0.0.4; charset=utf-8",
           .body = metrics_.Render(gauges)};

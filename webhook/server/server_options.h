@@ -75,6 +75,13 @@ struct InventoryStats {
   uint64_t file_failures = 0;
 };
 
+// The Kubernetes release the checks follow, for draguard_kubernetes_release_info
+// (release "1.36", source "flag", "config", "apiserver" or "default"). Empty: not rendered.
+struct KubernetesReleaseInfo {
+  std::string release;
+  std::string source;
+};
+
 // Callbacks from the server into the rest of the program. All are optional and must be
 // thread-safe: they are called from I/O threads.
 struct ServerHooks {
@@ -88,6 +95,8 @@ struct ServerHooks {
   std::function<std::vector<NamedCacheStats>()> caches;
   // One line per notable event (certificate reloads, failures); default: stderr.
   std::function<void(std::string_view)> log;
+  // Fixed for the process's lifetime.
+  KubernetesReleaseInfo release;
 };
 
 }  // namespace draguard::webhook

@@ -715,6 +715,50 @@ INSTANTIATE_TEST_SUITE_P(
                             "decode.api-version.not-served"}}),
     [](const testing::TestParamInfo<ServedCase>& param) { return param.param.name; });
 
+// ResourcePoolStatusRequest (D5): new in 1.36 as an alpha kind draguard recognises without
+// checking it; 1.34 and 1.35 do not serve it at all.
+TEST(DecodeServedVersionTest, PoolStatusRequestPerRelease) {
+  const std::string yaml =
+      "apiVersion: resource.k8s.io/v1alpha3\nkind: ResourcePoolStatusRequest\n"
+      "metadata: {name: x}\nspec: {driver: gpu.example.com}\n";
+  for (KubernetesVersion old : {KubernetesVersion::k1_34, KubernetesVersion::k1_35}) {
+    DecodeResult r = DecodeForRelease(SourceText("in.yaml", yaml), {}, old);
+    ASSERT_EQ(r.diagnostics.size(), 1u) << KubernetesVersionName(old);
+    EXPECT_EQ(r.diagnostics.items()[0].code, "decode.api-version.not-served");
+    EXPECT_THAT(r.diagnostics.items()[0].message,
+                testing::HasSubstr("served by Kubernetes 1.36 (resource.k8s.io/v1alpha3)"));
+    EXPECT_TRUE(r.objects.empty());
+  }
+  DecodeResult r = DecodeForRelease(SourceText("in.yaml", yaml), {}, KubernetesVersion::k1_36);
+  ASSERT_EQ(r.diagnostics.size(), 2u);
+  EXPECT_EQ(r.diagnostics.items()[0].code, "decode.api-version.alpha");
+  EXPECT_THAT(r.diagnostics.items()[0].message,
+              testing::HasSubstr("DRAResourcePoolStatus feature gate"));
+  EXPECT_EQ(r.diagnostics.items()[1].code, "decode.kind.unchecked");
+  EXPECT_EQ(r.diagnostics.items()[1].severity, Severity::kInfo);
+  // A version no release serves for the kind is not-served in 1.36 as well.
+  r = DecodeForRelease(SourceText("in.yaml", "apiVersion: resource.k8s.io/v1beta2\n"
+                                              "kind: ResourcePoolStatusRequest\n"),
+                       {}, KubernetesVersion::k1_36);
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  EXPECT_EQ(r.diagnostics.items()[0].code, "decode.api-version.not-served");
+}
+
+// Decode() follows DecodeOptions::version (explain, cel, inventories set it).
+TEST(DecodeServedVersionTest, DecodeOptionsCarryTheRelease) {
+  const std::string yaml =
+      "apiVersion: resource.k8s.io/v1beta2\nkind: DeviceTaintRule\nmetadata: {name: x}\n";
+  DecodeOptions options;
+  options.version = KubernetesVersion::k1_35;
+  DecodeResult r = Decode(SourceText("in.yaml", yaml), options);
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  EXPECT_EQ(r.diagnostics.items()[0].code, "decode.api-version.not-served");
+  options.version = KubernetesVersion::k1_36;
+  r = Decode(SourceText("in.yaml", yaml), options);
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  EXPECT_EQ(r.diagnostics.items()[0].code, "decode.api-version.beta");
+}
+
 // The taint-rule gate a release needs is named in the warning: DRADeviceTaints in 1.34.
 TEST(DecodeServedVersionTest, NamesTheReleasesTaintRuleGate) {
   const std::string yaml =

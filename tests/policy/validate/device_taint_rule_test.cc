@@ -109,5 +109,23 @@ TEST(DeviceTaintRuleUpdateTest, EffectRevalidatedOnlyWhenChangedIn135) {
             std::vector<std::string>{"E taint.effect.unsupported @ spec.taint.effect"});
 }
 
+// Issue 14 item 2: the text names the version that was checked, not always v1alpha3.
+TEST(DeviceTaintRuleApiDisabledTest, NamesTheVersionChecked) {
+  for (const char* api_version : {"resource.k8s.io/v1beta2", "resource.k8s.io/v1alpha3"}) {
+    k8s::DeviceTaintRule rule = TaintRule();
+    rule.source_api_version = api_version;
+    Diagnostics d;
+    ValidateDeviceTaintRule(rule, Options(KubernetesVersion::k1_36, ""), d);
+    ASSERT_EQ(d.size(), 1u) << api_version;
+    const Diagnostic& found = *d.begin();
+    EXPECT_EQ(found.code, "taintrule.api-disabled");
+    const std::string version = std::string(api_version).substr(16);
+    EXPECT_NE(found.message.find(std::string("(") + api_version + ")"), std::string::npos)
+        << found.message;
+    EXPECT_NE(found.message.find("the " + version + " API"), std::string::npos) << found.message;
+    EXPECT_NE(found.message.find("DRADeviceTaintRules"), std::string::npos) << found.message;
+  }
+}
+
 }  // namespace
 }  // namespace draguard::validate

@@ -73,6 +73,18 @@ TEST(MetricsTest, SpecMemoOnlyWhenGiven) {
   EXPECT_NE(text.find("draguard_spec_memo_lookups_total{result=\"miss\"} 5\n"), std::string::npos);
 }
 
+// Issue 14 item 1: which release the checks follow, and where it came from.
+TEST(MetricsTest, KubernetesReleaseInfoOnlyWhenGiven) {
+  Metrics metrics;
+  EXPECT_EQ(metrics.Render({}).find("draguard_kubernetes_release_info"), std::string::npos);
+  std::string text =
+      metrics.Render({.release = {.release = "1.35", .source = "apiserver"}});
+  EXPECT_NE(text.find("# TYPE draguard_kubernetes_release_info gauge\n"), std::string::npos);
+  EXPECT_NE(text.find("draguard_kubernetes_release_info{release=\"1.35\",source=\"apiserver\"} 1\n"),
+            std::string::npos)
+      << text;
+}
+
 // Issue 19 item 4: files whose last good content is in use show in /metrics.
 TEST(MetricsTest, InventoryFilesFailingAndStaleness) {
   Metrics metrics;
