@@ -27,6 +27,7 @@ struct LintFlags {
   std::optional<bool> warnings_as_errors;  // unset: the policy file's warningsAsErrors
   std::string jobs = "0";
   bool quiet = false;
+  bool verbose = false;  // name each directory entry the walk passed over
   bool help = false;
   std::vector<std::string> inventory;       // --inventory PATH, repeatable
   std::string unsatisfiable = "warning";    // severity of alloc.unsatisfiable
@@ -42,6 +43,7 @@ struct LintSettings {
   lint::LintOptions options;
   lint::OutputFormat format = lint::OutputFormat::kText;
   bool quiet = false;
+  bool verbose = false;
 };
 
 // Validates and converts the flags: version, gates and policy file (cluster_flags.h; the
