@@ -19,6 +19,7 @@
 #include "cli/command.h"
 #include "cli/flags.h"
 #include "policy/cel/compiler.h"
+#include "policy/cel/cost.h"
 #include "policy/cel/device.h"
 #include "policy/cel/program.h"
 #include "policy/common/source.h"
@@ -54,7 +55,8 @@ void PrintOutcome(const Outcome& o, bool json, std::ostream& out) {
     } else {
       j["error"] = {{"phase", o.phase}, {"code", o.code}, {"message", o.message}};
     }
-    out << j.dump() << "\n";
+    // Messages may quote bytes of the selector that are not UTF-8: replace them, never throw.
+    out << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     return;
   }
   if (o.ok) {
@@ -149,6 +151,32 @@ Outcome Evaluate(const cel::SelectorCompileResult& compiled, const cel::DeviceDa
   return o;
 }
 
+// `cel check --output json`: {"ok", "resultType", "cost", "costLimit", "diagnostics": [...]}
+// with each diagnostic's severity, code, message, suggestion, line and column in the
+// expression (1-based).
+void PrintCheckJson(const std::string& expression, const cel::SelectorCompileResult& compiled,
+                    std::ostream& out) {
+  const SourceText source("<input>", expression);
+  nlohmann::json diagnostics = nlohmann::json::array();
+  for (const Diagnostic& d : compiled.issues) {
+    SourcePosition pos = source.PositionOf(d.value_offset < 0 ? 0 : d.value_offset);
+    nlohmann::json j = {{"severity", std::string(SeverityName(d.severity))},
+                        {"code", d.code},
+                        {"message", d.message},
+                        {"line", pos.line},
+                        {"column", pos.column}};
+    if (!d.suggestion.empty()) j["suggestion"] = d.suggestion;
+    diagnostics.push_back(std::move(j));
+  }
+  nlohmann::json doc = {{"ok", compiled.ok()}, {"diagnostics", std::move(diagnostics)}};
+  if (compiled.ok()) {
+    doc["resultType"] = compiled.checked.result_type().DebugString();
+    doc["cost"] = compiled.cost.max;
+    doc["costLimit"] = cel::kMaxSelectorCost;
+  }
+  out << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+}
+
 void PrintCheck(const std::string& expression, const cel::SelectorCompileResult& compiled,
                 std::ostream& out) {
   const SourceText source("<input>", expression);
@@ -161,7 +189,8 @@ void PrintCheck(const std::string& expression, const cel::SelectorCompileResult&
   }
   if (compiled.ok()) {
     out << "ok: result type " << compiled.checked.result_type().DebugString()
-        << ", estimated cost " << compiled.cost.max << " (limit 1000000)\n";
+        << ", estimated cost " << compiled.cost.max << " (limit " << cel::kMaxSelectorCost
+        << ")\n";
   }
 }
 
@@ -175,7 +204,7 @@ int RunCel(const std::vector<std::string>& args, CommandContext& context) {
   set.AddString("device", &flags.device, "FILE[:DEVICE]",
                 "ResourceSlice file (YAML or JSON, - for stdin) and device name (default: the "
                 "first device)");
-  set.AddString("output", &flags.output, "text|json", "output format of eval");
+  set.AddString("output", &flags.output, "text|json", "output format of check and eval");
   flags.cluster.Register(set);
   set.AddBool("help", &flags.help, "show this help");
   std::vector<std::string> positional;
@@ -207,7 +236,11 @@ int RunCel(const std::vector<std::string>& args, CommandContext& context) {
       expression, validate::CelEnvOptions(options, validate::SelectorKind::kNewExpression));
 
   if (positional[0] == "check") {
-    PrintCheck(expression, compiled, context.out);
+    if (flags.output == "json") {
+      PrintCheckJson(expression, compiled, context.out);
+    } else {
+      PrintCheck(expression, compiled, context.out);
+    }
     return compiled.ok() ? kExitOk : kExitFindings;
   }
   if (flags.device.empty()) {

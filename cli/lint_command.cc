@@ -1,5 +1,9 @@
 // `draguard lint [PATH|-]... [flags]`: exit 0 without errors, 1 with errors, 2 for usage or
 // I/O problems.
+#include <map>
+#include <ostream>
+#include <string_view>
+
 #include "cli/command.h"
 #include "cli/lint_flags.h"
 #include "policy/lint/upgrade.h"
@@ -13,8 +17,11 @@ constexpr char kDescription[] =
     "Lint DRA manifests (ResourceClaim, ResourceClaimTemplate, DeviceClass, ResourceSlice,\n"
     "DeviceTaintRule, and the Pods and workloads that use them) as the API server would\n"
     "validate them, plus cross-object checks. PATH is a file, a directory (searched\n"
-    "recursively for *.yaml, *.yml, *.json) or - for standard input; default: -.\n"
-    "Exit status: 0 no errors, 1 errors found, 2 usage or I/O problem.\n"
+    "recursively for *.yaml, *.yml, *.json; hidden entries, upper-case extensions and\n"
+    "symlinks to directories or to nothing are skipped and counted on stderr) or - for\n"
+    "standard input; default: -.\n"
+    "Exit status: 0 no errors, 1 errors found, 2 usage or I/O problem (an input that cannot\n"
+    "be read is reported on stderr and the others are still linted).\n"
     "With --upgrade-to RELEASE only what changes between --kubernetes-version and RELEASE is\n"
     "reported (upgrade.* codes); exit 1 when an object the current release accepts is\n"
     "rejected after the upgrade or a claim becomes unsatisfiable.\n\n";
@@ -29,6 +36,35 @@ lint::RenderOptions MakeRenderOptions(const LintSettings& settings, const Comman
     return info == nullptr ? std::string() : std::string(info->summary);
   };
   return render;
+}
+
+// What the directory walks passed over (a count, or with --verbose each entry) and the inputs
+// that could not be read, on stderr: the report on stdout stays what the renderer wrote.
+void ReportInputs(const lint::LintReport& report, bool verbose, std::ostream& err) {
+  if (!report.skipped_inputs.empty()) {
+    std::map<std::string_view, size_t> by_reason;
+    for (const lint::SkippedInput& s : report.skipped_inputs) {
+      ++by_reason[lint::SkipReasonName(s.reason)];
+    }
+    err << "draguard lint: skipped " << report.skipped_inputs.size()
+        << (report.skipped_inputs.size() == 1 ? " directory entry" : " directory entries")
+        << " (";
+    const char* separator = "";
+    for (const auto& [reason, count] : by_reason) {
+      err << separator << count << " " << reason;
+      separator = ", ";
+    }
+    err << (verbose ? ")\n" : "); --verbose names them\n");
+    if (verbose) {
+      for (const lint::SkippedInput& s : report.skipped_inputs) {
+        err << "draguard lint: skipped " << s.path << ": " << lint::SkipReasonName(s.reason)
+            << "\n";
+      }
+    }
+  }
+  for (const Status& s : report.unreadable_inputs) {
+    err << "draguard lint: cannot read " << s.message() << "\n";
+  }
 }
 
 }  // namespace
@@ -66,6 +102,9 @@ int RunLint(const std::vector<std::string>& args, CommandContext& context) {
   }
   context.out << lint::Render(settings->format, *report,
                               MakeRenderOptions(*settings, context));
+  ReportInputs(*report, settings->verbose, context.err);
+  // An input that could not be read is an I/O problem even when the others lint clean.
+  if (!report->unreadable_inputs.empty()) return kExitUsage;
   return report->Summary().errors > 0 ? kExitFindings : kExitOk;
 }
 

@@ -112,6 +112,9 @@ void LintFlags::Register(FlagSet& flags) {
                         "file's warningsAsErrors either way");
   flags.AddString("jobs", &jobs, "N", "Files linted in parallel; 0 = one per CPU");
   flags.AddBool("quiet", &quiet, "Print nothing when there is nothing to report; hide infos");
+  flags.AddBool("verbose", &verbose,
+                "Name on stderr each directory entry skipped (hidden, upper-case extension, "
+                "symlink); without it only their count is printed");
   flags.AddList("inventory", &inventory, "PATH",
                 "Cluster objects (ResourceSlices, DeviceClasses, Nodes, allocated claims) to "
                 "check claims against; reports alloc.unsatisfiable");
@@ -144,6 +147,7 @@ StatusOr<LintSettings> ToLintSettings(const LintFlags& flags, std::ostream& err)
   settings.options.policy = cluster.policy;
   settings.options.warnings_as_errors = flags.warnings_as_errors;
   settings.quiet = flags.quiet;
+  settings.verbose = flags.verbose;
   DRAGUARD_RETURN_IF_ERROR(ApplySatisfiabilityFlags(flags, cluster, settings.options, err));
   DRAGUARD_RETURN_IF_ERROR(ApplySchemaFlags(flags, settings.options));
   DRAGUARD_RETURN_IF_ERROR(ApplyUpgradeFlags(flags, cluster.policy, settings));

@@ -27,6 +27,7 @@ struct LintFlags {
   std::optional<bool> warnings_as_errors;  // unset: the policy file's warningsAsErrors
   std::string jobs = "0";
   bool quiet = false;
+  bool verbose = false;  // name each directory entry the walk passed over
   bool help = false;
   std::vector<std::string> inventory;       // --inventory PATH, repeatable
   std::string unsatisfiable = "warning";    // severity of alloc.unsatisfiable
@@ -47,6 +48,7 @@ struct LintSettings {
   std::optional<lint::LintOptions> upgrade_to;
   lint::OutputFormat format = lint::OutputFormat::kText;
   bool quiet = false;
+  bool verbose = false;
 };
 
 // Validates and converts the flags: version, gates and policy file (cluster_flags.h; the

@@ -7,8 +7,12 @@
 //    left side at least and both at most, ?: the condition plus the dearer branch;
 //  - list literals 10, map literals 30, message literals 40, plus their elements;
 //  - a comprehension costs range + init + result + range size × (condition + step).
-// Sizes come from computed results, literals, the SizeEstimator by field path, and scalars
-// (size 1); anything else is [0, UINT64_MAX].
+// Sizes come from computed results, literals, the SizeEstimator by field path, scalars (size
+// 1) and local variables; anything else is [0, UINT64_MAX]. As cel-go v0.26 (the version
+// Kubernetes 1.34-1.36 vendor), list and map literals also carry the size range of their
+// entries: an index into a literal, and an iteration variable over one, is sized by the
+// literal's elements; `?:` and `+` merge entry sizes; comprehension accumulators are local
+// variables sized by their initial value; bytes(string) and string(bytes) have sizes.
 #include "policy/cel/cost.h"
 
 #include <cmath>
@@ -56,6 +60,13 @@ SizeEstimate UnionSize(SizeEstimate a, SizeEstimate b) {
   return {std::min(a.min, b.min), std::max(a.max, b.max)};
 }
 
+// The sizes of a list's items (key: the index, size 1) or a map's keys and values.
+struct EntrySize {
+  TypeKind container;
+  SizeEstimate key;
+  SizeEstimate val;
+};
+
 bool IsScalar(const Type& t) {
   switch (t.kind()) {
     case TypeKind::kBool:
@@ -95,16 +106,30 @@ class Coster {
     if (const CallExpr* c = e.as_call()) return CostCall(e, *c);
     if (const ListExpr* l = e.as_list()) {
       CostEstimate sum{10, 10};
-      for (const ExprPtr& el : l->elements) sum = Add(sum, Cost(*el));
+      EntrySize entry{TypeKind::kList, {1, 1}, {l->elements.empty() ? 0 : kMax, 0}};
+      for (const ExprPtr& el : l->elements) {
+        sum = Add(sum, Cost(*el));
+        entry.val = UnionSize(entry.val, SizeOf(*el));
+      }
+      entries_[e.id] = entry;
       return sum;
     }
     if (const StructExpr* st = e.as_struct()) {
       const uint64_t base = st->message_name.empty() ? 30 : 40;
       CostEstimate sum{base, base};
-      for (const StructEntry& entry : st->entries) {
-        if (entry.key) sum = Add(sum, Cost(*entry.key));
-        if (entry.value) sum = Add(sum, Cost(*entry.value));
+      const uint64_t init = st->entries.empty() ? 0 : kMax;
+      EntrySize entry{TypeKind::kMap, {init, 0}, {init, 0}};
+      for (const StructEntry& field : st->entries) {
+        if (field.key) {
+          sum = Add(sum, Cost(*field.key));
+          entry.key = UnionSize(entry.key, SizeOf(*field.key));
+        }
+        if (field.value) {
+          sum = Add(sum, Cost(*field.value));
+          entry.val = UnionSize(entry.val, SizeOf(*field.value));
+        }
       }
+      if (st->message_name.empty()) entries_[e.id] = entry;
       return sum;
     }
     if (const ComprehensionExpr* c = e.as_comprehension()) return CostComprehension(e, *c);
@@ -113,11 +138,11 @@ class Coster {
 
  private:
   CostEstimate CostIdent(const Expr& e, const IdentExpr& ident) {
-    for (auto it = iter_ranges_.rbegin(); it != iter_ranges_.rend(); ++it) {
+    for (auto it = locals_.rbegin(); it != locals_.rend(); ++it) {
       if (it->name != ident.name) continue;
-      auto path = PathOf(*it->range);
-      path.push_back(it->suffix);
-      paths_[e.id] = std::move(path);
+      paths_[e.id] = it->path;
+      if (it->size) local_sizes_[e.id] = *it->size;
+      if (it->entry) entries_[e.id] = *it->entry;
       return {1, 1};
     }
     paths_[e.id] = {ident.name};
@@ -155,12 +180,18 @@ class Coster {
     }
     CostEstimate fn{kMax, 0};
     std::optional<SizeEstimate> result_size;
+    call_id_ = e.id;
     for (const std::string& id : ref->overload_ids) {
       std::optional<SizeEstimate> size;
       fn = Union(fn, FunctionCost(call, id, target, arg_costs, &size));
       if (size) result_size = result_size ? UnionSize(*result_size, *size) : *size;
-      if (id == "index_list" && !call.args.empty()) AddIndexPath(e, *call.args[0], "@items");
-      if (id == "index_map" && !call.args.empty()) AddIndexPath(e, *call.args[0], "@values");
+      if ((id == "index_list" || id == "index_map") && !call.args.empty()) {
+        AddIndexPath(e, *call.args[0], id == "index_list" ? "@items" : "@values");
+        // An index into a literal (or a value that carries entry sizes) has its entries' size.
+        if (const EntrySize* entry = EntryOf(*call.args[0])) {
+          result_size = result_size ? UnionSize(*result_size, entry->val) : entry->val;
+        }
+      }
     }
     if (result_size) computed_[e.id] = *result_size;
     return Add(sum, fn);
@@ -267,11 +298,20 @@ class Coster {
     }
     if (id == "conditional" && args.size() == 3) {
       *size = UnionSize(SizeOf(*a[1]), SizeOf(*a[2]));
+      MergeEntries(call_id_, *a[1], *a[2]);
       return Add(args[0], Union(args[1], args[2]));
+    }
+    if ((id == "string_to_bytes" || id == "bytes_to_string") && a.size() == 1) {
+      // cel-go: a character is 1-4 bytes, so bytes(s) has |s|..4|s| and string(b) |b|/4..|b|.
+      const SizeEstimate n = SizeOf(*a[0]);
+      *size = id == "string_to_bytes" ? SizeEstimate{n.min, SatMul(n.max, 4)}
+                                      : SizeEstimate{n.min / 4, n.max};
+      return Add(Factor(n, kTraversal), SumOf(args));
     }
     if ((id == "add_string" || id == "add_bytes" || id == "add_list") && a.size() == 2) {
       const SizeEstimate l = SizeOf(*a[0]), r = SizeOf(*a[1]);
       *size = SizeEstimate{SatAdd(l.min, r.min), SatAdd(l.max, r.max)};
+      MergeEntries(call_id_, *a[0], *a[1]);
       if (id == "add_list") return Add({1, 1}, SumOf(args));
       return Add(Factor(**size, kTraversal), SumOf(args));
     }
@@ -295,21 +335,78 @@ class Coster {
 
   CostEstimate CostComprehension(const Expr& e, const ComprehensionExpr& c) {
     CostEstimate sum = Add(Cost(*c.iter_range), Cost(*c.accu_init));
-    const bool is_map = checked_.TypeOf(c.iter_range->id).kind() == TypeKind::kMap;
-    const size_t mark = iter_ranges_.size();
+    const size_t mark = locals_.size();
+    locals_.push_back({c.accu_var, PathOf(*c.accu_init), ComputeSize(*c.accu_init),
+                       EntryCopy(*c.accu_init)});
+    // The iteration variables (cel-go pushIterSingle / pushIterKey / pushIterValue): a list's
+    // items or a map's keys, sized by the range's entry sizes when it has them.
+    const std::optional<EntrySize> entry = EntryCopy(*c.iter_range);
+    const TypeKind container =
+        entry ? entry->container : checked_.TypeOf(c.iter_range->id).kind();
+    const bool is_map = container == TypeKind::kMap;
+    auto iter_local = [&](std::string_view name, const char* suffix, bool value) {
+      std::vector<std::string> path = PathOf(*c.iter_range);
+      path.push_back(suffix);
+      std::optional<SizeEstimate> size;
+      if (entry) size = value ? entry->val : entry->key;
+      locals_.push_back({name, std::move(path), size, std::nullopt});
+    };
     if (c.iter_var2.empty()) {
-      iter_ranges_.push_back({c.iter_var, c.iter_range.get(), is_map ? "@keys" : "@items"});
+      iter_local(c.iter_var, is_map ? "@keys" : "@items", /*value=*/!is_map);
     } else {
-      if (is_map) iter_ranges_.push_back({c.iter_var, c.iter_range.get(), "@keys"});
-      iter_ranges_.push_back({c.iter_var2, c.iter_range.get(), is_map ? "@values" : "@items"});
+      iter_local(c.iter_var, is_map ? "@keys" : "@indices", /*value=*/false);
+      iter_local(c.iter_var2, is_map ? "@values" : "@items", /*value=*/true);
     }
     const CostEstimate loop = Cost(*c.loop_condition);
     const CostEstimate step = Cost(*c.loop_step);
-    iter_ranges_.resize(mark);
+    locals_.resize(mark + 1);  // the accumulator stays visible to the result
     sum = Add(sum, Cost(*c.result));
+    locals_.resize(mark);
     const SizeEstimate n = SizeOf(*c.iter_range);
-    computed_[e.id] = n;
+    if (IsBind(c)) {
+      // cel-go costBind: the bind is its result.
+      if (std::optional<SizeEstimate> size = ComputeSize(*c.result)) computed_[e.id] = *size;
+      if (std::optional<EntrySize> result_entry = EntryCopy(*c.result)) {
+        entries_[e.id] = *result_entry;
+      }
+    } else if (c.accu_init->as_const() != nullptr) {
+      computed_[e.id] = SizeOf(*c.accu_init);
+    } else if (c.accu_init->as_list() != nullptr || c.accu_init->as_struct() != nullptr) {
+      computed_[e.id] = n;
+      if (std::optional<EntrySize> step_entry = EntryCopy(*c.loop_step)) {
+        entries_[e.id] = *step_entry;
+      }
+    }
     return Add(sum, Mul({n.min, n.max}, Add(step, loop)));
+  }
+
+  // cel.bind: an empty literal range, a false literal condition, the bound variable as
+  // accumulator (cel-go coster.isBind).
+  static bool IsBind(const ComprehensionExpr& c) {
+    const ListExpr* range = c.iter_range->as_list();
+    const ConstExpr* cond = c.loop_condition->as_const();
+    const bool* cond_value = cond != nullptr ? std::get_if<bool>(&cond->value) : nullptr;
+    return range != nullptr && range->elements.empty() && cond_value != nullptr &&
+           !*cond_value && c.accu_var != kAccumulatorName;
+  }
+
+  // Entry sizes of `e`: computed for it (literals, merges) or of the local variable it names.
+  const EntrySize* EntryOf(const Expr& e) const {
+    auto it = entries_.find(e.id);
+    return it == entries_.end() ? nullptr : &it->second;
+  }
+  std::optional<EntrySize> EntryCopy(const Expr& e) const {
+    const EntrySize* entry = EntryOf(e);
+    return entry == nullptr ? std::nullopt : std::optional<EntrySize>(*entry);
+  }
+
+  // cel-go entrySizeEstimate.union: only when both sides have entry sizes.
+  void MergeEntries(int64_t id, const Expr& a, const Expr& b) {
+    const EntrySize* x = EntryOf(a);
+    const EntrySize* y = EntryOf(b);
+    if (x == nullptr || y == nullptr) return;
+    const EntrySize merged{x->container, UnionSize(x->key, y->key), UnionSize(x->val, y->val)};
+    entries_[id] = merged;
   }
 
   std::vector<std::string> PathOf(const Expr& e) const {
@@ -323,40 +420,54 @@ class Coster {
   }
 
   SizeEstimate SizeOf(const Expr& e) const {
+    return ComputeSize(e).value_or(SizeEstimate{0, kMax});
+  }
+
+  // cel-go computeSize: computed results, literals, the estimator by path, scalars, then the
+  // size of the local variable an identifier names; nullopt when unknown.
+  std::optional<SizeEstimate> ComputeSize(const Expr& e) const {
     if (auto it = computed_.find(e.id); it != computed_.end()) return it->second;
     if (const ConstExpr* c = e.as_const()) {
       if (const std::string* s = std::get_if<std::string>(&c->value)) {
         const uint64_t n = CountCodePoints(*s);
-        return {n, n};
+        return SizeEstimate{n, n};
       }
       if (const BytesConstant* b = std::get_if<BytesConstant>(&c->value)) {
-        return {b->value.size(), b->value.size()};
+        return SizeEstimate{b->value.size(), b->value.size()};
       }
-      return {1, 1};
+      return SizeEstimate{1, 1};
     }
-    if (const ListExpr* l = e.as_list()) return {l->elements.size(), l->elements.size()};
+    if (const ListExpr* l = e.as_list()) {
+      return SizeEstimate{l->elements.size(), l->elements.size()};
+    }
     if (const StructExpr* st = e.as_struct(); st && st->message_name.empty()) {
-      return {st->entries.size(), st->entries.size()};
+      return SizeEstimate{st->entries.size(), st->entries.size()};
     }
     auto pit = paths_.find(e.id);
     if (pit != paths_.end()) {
       if (std::optional<SizeEstimate> s = SizeByPath(pit->second)) return *s;
     }
-    if (IsScalar(checked_.TypeOf(e.id))) return {1, 1};
-    return {0, kMax};
+    if (IsScalar(checked_.TypeOf(e.id))) return SizeEstimate{1, 1};
+    if (auto it = local_sizes_.find(e.id); it != local_sizes_.end()) return it->second;
+    return std::nullopt;
   }
 
-  struct IterRange {
+  // A comprehension's iteration variables and accumulator (cel-go localVar).
+  struct Local {
     std::string_view name;
-    const Expr* range;
-    const char* suffix;
+    std::vector<std::string> path;
+    std::optional<SizeEstimate> size;
+    std::optional<EntrySize> entry;
   };
 
   const CheckedAst& checked_;
   const CostOptions& options_;
   std::unordered_map<int64_t, SizeEstimate> computed_;
   std::unordered_map<int64_t, std::vector<std::string>> paths_;
-  std::vector<IterRange> iter_ranges_;
+  std::unordered_map<int64_t, EntrySize> entries_;
+  std::unordered_map<int64_t, SizeEstimate> local_sizes_;
+  std::vector<Local> locals_;
+  int64_t call_id_ = 0;  // the call whose overloads FunctionCost is costing
 };
 
 }  // namespace

@@ -1,4 +1,4 @@
-// Decode(): template detection, parsing, `kind: List` expansion, API-version triage and
+// Decode(): template detection, parsing, `kind: List` and typed-list expansion, API-version triage and
 // dispatch to the per-kind decoders; every diagnostic leaves located.
 //
 // Version policy (Kubernetes 1.34/1.35): what the API server of the chosen release can never
@@ -97,6 +97,21 @@ std::string ScalarText(const DocNode& root, std::string_view key) {
   return n != nullptr && n->kind == NodeKind::kString ? n->text : std::string();
 }
 
+// The apiVersion and kind an object has, or, for the items of a typed list, inherits.
+struct TypeMeta {
+  std::string api_version;
+  std::string kind;
+};
+
+// The item type of a typed list (`kind: ResourceClaimList` -> ResourceClaim of the list's
+// apiVersion), as `kubectl get --raw` and client libraries return lists: their items carry
+// no apiVersion or kind. `kind: List` (v1) has no item type: its items name their own.
+TypeMeta ItemTypeOf(const DocNode& list) {
+  const std::string kind = ScalarText(list, "kind");
+  if (kind == "List" || !kind.ends_with("List")) return {};
+  return {ScalarText(list, "apiVersion"), kind.substr(0, kind.size() - 4)};
+}
+
 class Decoder {
  public:
   Decoder(const SourceText& source, const DecodeOptions& options, const Release& release)
@@ -108,7 +123,10 @@ class Decoder {
 
  private:
   void DecodeDocument(Document& doc);
-  void DecodeRoot(std::shared_ptr<const DocNode> root, size_t doc_index);
+  // `list` holds the apiVersion and kind of the items of a typed list (`ResourceClaimList`),
+  // which the API server leaves out of each item; empty outside typed lists.
+  void DecodeRoot(std::shared_ptr<const DocNode> root, size_t doc_index,
+                  const TypeMeta& list = {});
   // Decodes a resource.k8s.io object; returns false when it is not decoded.
   bool DecodeResource(const DocNode& root, std::string_view version, std::string_view kind,
                       DecodeContext& ctx, ObjectVariant* out);
@@ -152,15 +170,17 @@ void Decoder::DecodeDocument(Document& doc) {
   const std::string kind = ScalarText(*holder, "kind");
   if (kind.ends_with("List") && items != nullptr &&
       items->kind == NodeKind::kSequence) {
+    const TypeMeta item_type = ItemTypeOf(*holder);
     for (const DocNode& item : items->items) {
-      DecodeRoot(std::shared_ptr<const DocNode>(holder, &item), doc.index);
+      DecodeRoot(std::shared_ptr<const DocNode>(holder, &item), doc.index, item_type);
     }
     return;
   }
   DecodeRoot(holder, doc.index);
 }
 
-void Decoder::DecodeRoot(std::shared_ptr<const DocNode> root, size_t doc_index) {
+void Decoder::DecodeRoot(std::shared_ptr<const DocNode> root, size_t doc_index,
+                         const TypeMeta& list) {
   if (root->kind != NodeKind::kMap) {
     ++result_.skipped;
     return;
@@ -168,6 +188,8 @@ void Decoder::DecodeRoot(std::shared_ptr<const DocNode> root, size_t doc_index) 
   DecodedObject object;
   object.api_version = ScalarText(*root, "apiVersion");
   object.kind = ScalarText(*root, "kind");
+  if (object.api_version.empty()) object.api_version = list.api_version;
+  if (object.kind.empty()) object.kind = list.kind;
   object.document_index = doc_index;
   object.Bind(source_, root);
   const std::string_view api = object.api_version;

@@ -1,6 +1,8 @@
 // Decoding a file of Kubernetes manifests into the draguard object model.
 //
-// Decode() parses YAML or JSON (policy/k8s/document.h), expands `kind: List`, and turns every
+// Decode() parses YAML or JSON (policy/k8s/document.h), expands `kind: List` and typed lists
+// (`ResourceClaimList` & co., as `kubectl get --raw` returns them: items without apiVersion
+// and kind inherit the list's apiVersion and item kind), and turns every
 // DRA-related object into its v1-shaped model type: ResourceClaim, ResourceClaimTemplate,
 // DeviceClass, ResourceSlice (resource.k8s.io v1, v1beta2, v1beta1), DeviceTaintRule
 // (v1alpha3), Pods and workloads with pod templates (apps/v1, batch/v1), Nodes and Namespaces.

@@ -1,8 +1,11 @@
 // Collecting the inputs of `draguard lint`: files, directories (recursively, `*.yaml`,
 // `*.yml` and `*.json`) and `-` for standard input, read into SourceTexts.
 //
-// I/O problems (a missing path, an unreadable file) are a Status: the linter cannot do its job,
-// and the CLI exits with 2. They are never diagnostics.
+// I/O problems (a missing path, an unreadable file) are never diagnostics. CollectInputs reads
+// what it can and lists the rest (the CLI reports them and exits with 2 after linting the
+// others); ReadInputs fails on the first. Directory entries a walk passes over on purpose
+// (hidden, a manifest extension in another case, dangling or directory symlinks) are listed
+// too, so that nothing is skipped without a word.
 #ifndef DRAGUARD_POLICY_LINT_INPUTS_H_
 #define DRAGUARD_POLICY_LINT_INPUTS_H_
 
@@ -38,11 +41,46 @@ struct InputOptions {
 // True for names ending in .yaml, .yml or .json (case-sensitive, as kubectl).
 bool IsManifestFileName(std::string_view name);
 
+// A directory entry a walk did not read, and why.
+struct SkippedInput {
+  enum class Reason {
+    kHidden,          // the name starts with '.' (files, and directories with all below them)
+    kExtensionCase,   // x.YAML, x.Yml, x.JSON: kubectl reads only lower-case extensions
+    kDanglingSymlink, // a symbolic link whose target does not exist
+    kDirectorySymlink,  // a symbolic link to a directory: not followed
+  };
+  std::string path;
+  Reason reason;
+  friend bool operator==(const SkippedInput&, const SkippedInput&) = default;
+};
+
+// "hidden", "upper-case extension", "dangling symlink", "symlink to a directory".
+std::string_view SkipReasonName(SkippedInput::Reason reason);
+
+// What CollectInputs found.
+struct InputSet {
+  // Read, in order; a file named twice, under any spelling (`f`, `./f`, `$PWD/f`), is read
+  // once under its first name.
+  std::vector<SourceText> sources;
+  std::vector<SkippedInput> skipped;  // directory entries passed over, in walk order
+  // Named paths, files or subdirectories that could not be read (NotFound, PermissionDenied,
+  // Unavailable or, for one file over max_file_bytes, ResourceExhausted), each naming its path.
+  std::vector<Status> unreadable;
+};
+
 // The files an input stands for, without reading them: the path itself for a file (whatever
 // its extension: the user named it), every manifest file below a directory in sorted order
 // (hidden files and directories, such as a mounted ConfigMap's `..data`, are skipped),
-// kStdinName for "-". NotFound when the path does not exist.
-StatusOr<std::vector<std::string>> ExpandInput(const Input& input, const InputOptions& options);
+// kStdinName for "-". NotFound when the path does not exist. With `notes`, entries passed
+// over are appended to notes->skipped and subdirectories that cannot be listed to
+// notes->unreadable (the rest of the tree is still listed); without it such a subdirectory
+// fails the expansion. ResourceExhausted past max_files.
+StatusOr<std::vector<std::string>> ExpandInput(const Input& input, const InputOptions& options,
+                                               InputSet* notes = nullptr);
+
+// Expands and reads every input, going on past the paths that cannot be read. Fails only
+// past max_files (ResourceExhausted): then the walk itself is the problem.
+StatusOr<InputSet> CollectInputs(const std::vector<Input>& inputs, const InputOptions& options);
 
 // Expands every input in order and reads each file once (duplicates are dropped, keeping the
 // first). The SourceText names are the paths as printed in diagnostics. Errors: NotFound,

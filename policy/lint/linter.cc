@@ -33,9 +33,15 @@ void AddIfIs(const k8s::DecodedObject& object, size_t file,
   if (const T* typed = std::get_if<T>(&object.object)) into.push_back({typed, object.ref, file});
 }
 
-// Phase 3: references across every input, each finding located in the referring object.
-std::vector<Diagnostic> CheckReferences(const std::vector<k8s::DecodeResult>& decoded) {
+// Phase 3: references across every input (and the --inventory's classes and claims), each
+// finding located in the referring object.
+std::vector<Diagnostic> CheckReferences(const std::vector<k8s::DecodeResult>& decoded,
+                                        const inventory::ClusterObjects* cluster) {
   validate::ReferenceInputs inputs;
+  if (cluster != nullptr) {
+    inputs.cluster_classes = &cluster->classes;
+    inputs.cluster_claims = &cluster->claims;
+  }
   std::map<RefKey, const k8s::DecodedObject*> by_ref;
   for (size_t file = 0; file < decoded.size(); ++file) {
     for (const k8s::DecodedObject& object : decoded[file].objects) {
@@ -123,7 +129,9 @@ LintReport LintSources(std::vector<SourceText> sources, const LintOptions& optio
     AddObjects(decoded[i], sources[i].name(), report.objects);
     for (Diagnostic& d : per_file[i]) report.diagnostics.push_back(std::move(d));
   }
-  for (Diagnostic& d : CheckReferences(decoded)) report.diagnostics.push_back(std::move(d));
+  for (Diagnostic& d : CheckReferences(decoded, options.inventory.get())) {
+    report.diagnostics.push_back(std::move(d));
+  }
   for (Diagnostic& d : CheckSchemaPhase(decoded, options.inventory.get(), options.schema, jobs)) {
     report.diagnostics.push_back(std::move(d));
   }
@@ -140,9 +148,12 @@ LintReport LintSources(std::vector<SourceText> sources, const LintOptions& optio
 }
 
 StatusOr<LintReport> Lint(const std::vector<Input>& inputs, const LintOptions& options) {
-  StatusOr<std::vector<SourceText>> sources = ReadInputs(inputs, options.input);
-  if (!sources.ok()) return sources.status();
-  return LintSources(std::move(sources).value(), options);
+  StatusOr<InputSet> read = CollectInputs(inputs, options.input);
+  if (!read.ok()) return read.status();
+  LintReport report = LintSources(std::move(read->sources), options);
+  report.skipped_inputs = std::move(read->skipped);
+  report.unreadable_inputs = std::move(read->unreadable);
+  return report;
 }
 
 }  // namespace draguard::lint

@@ -71,8 +71,10 @@ struct LintOptions {
 // fails: every problem with the input is a diagnostic. Thread-compatible.
 LintReport LintSources(std::vector<SourceText> sources, const LintOptions& options);
 
-// Reads the inputs (inputs.h) and lints them. A non-OK status only for I/O problems and input
-// limits; the CLI maps it to exit code 2.
+// Reads the inputs (inputs.h: CollectInputs) and lints those that could be read; the report
+// lists the others (unreadable_inputs) and the directory entries passed over
+// (skipped_inputs). A non-OK status only past InputOptions::max_files; the CLI maps it, and
+// any unreadable input, to exit code 2.
 StatusOr<LintReport> Lint(const std::vector<Input>& inputs, const LintOptions& options);
 
 }  // namespace draguard::lint

@@ -14,6 +14,8 @@
 
 #include "policy/common/diagnostic.h"
 #include "policy/common/source.h"
+#include "policy/common/status.h"
+#include "policy/lint/inputs.h"
 
 namespace draguard::lint {
 
@@ -43,6 +45,10 @@ struct LintReport {
   std::vector<LintedObject> objects;
   // Sorted with SortDiagnostics.
   std::vector<Diagnostic> diagnostics;
+  // Set by Lint (inputs.h): directory entries passed over, and inputs that could not be read
+  // (the others were linted). Renderers ignore both; the CLI reports them on stderr.
+  std::vector<SkippedInput> skipped_inputs;
+  std::vector<Status> unreadable_inputs;
 
   // Counts files, objects, errors and warnings (infos are counted in neither).
   LintSummary Summary() const;

@@ -233,11 +233,20 @@ struct Checker {
       // A driver the schema knows nothing about might publish anything.
       if (!KnowsDriver(driver)) return true;
     }
+    if (a.context.drivers->empty()) {
+      // The conditions on device.driver (the selector's and its DeviceClass's) admit no driver.
+      Add(Severity::kError, "schema.driver.unreachable", field, a.domain_offset, a.domain_length,
+          "no device reaches this lookup: the conditions on device.driver (of this selector "
+          "and of its DeviceClass) cannot all hold for one driver, so nothing is allocated",
+          "compare device.driver with a driver that publishes " + Quote(a.domain) +
+              ": device.driver == " + Quote(domain.drivers.front()));
+      return false;
+    }
     std::string pinned;
     for (const std::string& d : *a.context.drivers) pinned += (pinned.empty() ? "" : ", ") + Quote(d);
     Add(Severity::kError, "schema.driver.unreachable", field, a.domain_offset, a.domain_length,
         "the devices that reach this selector come from driver " +
-            (pinned.empty() ? std::string("(none)") : pinned) + ", which does not publish " +
+            pinned + ", which does not publish " +
             Quote(a.domain) + "; the lookup fails on every one of them, so nothing is allocated",
         "select a DeviceClass of driver " + Quote(domain.drivers.front()) +
             " or read the attributes of " + pinned);

@@ -164,7 +164,7 @@ constexpr auto kCodes = std::to_array<CodeInfo>({
      "none of nodeName/nodeSelector/allNodes/perDeviceNodeSelection"},
     {"slice.node-selection.multiple", Severity::kError,
      "several of nodeName/nodeSelector/allNodes/perDeviceNodeSelection"},
-    {"slice.node-name.invalid", Severity::kError, "nodeName is not a valid node name"},
+    {"slice.node-name.invalid", Severity::kError, "nodeName empty or not a valid node name"},
     {"slice.node-name.immutable", Severity::kError, "nodeName changed on update"},
     {"slice.node-selector.invalid", Severity::kError,
      "nodeSelector without exactly one term, or bad operator"},
@@ -216,7 +216,9 @@ constexpr auto kCodes = std::to_array<CodeInfo>({
     {"slice.device.binding-conditions.too-many", Severity::kError,
      "more than 4 binding (failure) conditions"},
     {"slice.device.binding-conditions.invalid", Severity::kError,
-     "binding condition malformed, or only one of the two lists set"},
+     "binding condition malformed, also a failure condition, or only one of the two lists set"},
+    {"slice.device.binding-conditions.duplicate", Severity::kError,
+     "binding (failure) condition listed twice"},
     {"slice.device.binding-conditions.dropped", Severity::kWarning,
      "binding fields dropped: DRADeviceBindingConditions or DRAResourceClaimDeviceStatus is "
      "off"},
@@ -252,15 +254,26 @@ constexpr auto kCodes = std::to_array<CodeInfo>({
     {"taintrule.selector.field.removed", Severity::kWarning,
      "1.35+: selector field removed from the API"},
     {"refs.pod.claim.not-found", Severity::kWarning,
-     "pod references a ResourceClaim that is not among the inputs"},
+     "pod names a ResourceClaim that is missing: a typo of one among the inputs, in another "
+     "namespace, or not in the --inventory"},
     {"refs.pod.claim-template.not-found", Severity::kWarning,
-     "pod references a ResourceClaimTemplate that is not among the inputs"},
+     "pod names a ResourceClaimTemplate that is missing: a typo of one among the inputs or in "
+     "another namespace"},
     {"refs.container.claim.unknown", Severity::kError,
      "container claim names no entry of pod resourceClaims"},
     {"refs.container.claim.request.unknown", Severity::kError,
      "container claim request does not exist in the referenced claim/template"},
     {"refs.device-class.not-found", Severity::kWarning,
-     "deviceClassName names no DeviceClass among the inputs"},
+     "deviceClassName names a missing DeviceClass: a typo of one among the inputs, or not in "
+     "the --inventory"},
+    {"refs.pod.claim.unchecked", Severity::kInfo,
+     "pods name ResourceClaims the inputs and --inventory lack, none a likely typo (once per "
+     "run)"},
+    {"refs.pod.claim-template.unchecked", Severity::kInfo,
+     "pods name ResourceClaimTemplates the inputs lack, none a likely typo (once per run)"},
+    {"refs.device-class.unchecked", Severity::kInfo,
+     "claims name DeviceClasses the inputs and --inventory lack, none a likely typo (once per "
+     "run)"},
     // Decoding (policy/k8s/decode.h).
     {"decode.yaml-syntax", Severity::kError, "the file is not valid YAML or JSON"},
     {"decode.too-large", Severity::kError,

@@ -37,12 +37,76 @@ struct Index {
   std::map<Key, Candidates> claims;
   std::map<Key, Candidates> templates;
   std::set<std::string> classes;
+  // The inventory (a cluster export) holds every object of the kind: a missing name is missing.
+  bool all_claims_known = false;
+  bool all_classes_known = false;
+};
+
+// The group of cluster objects: never the group of an input.
+constexpr size_t kClusterGroup = static_cast<size_t>(-1);
+
+// References to a kind of which nothing is known: counted, and reported once (see header).
+struct Unchecked {
+  std::string code;
+  std::string kind;
+  std::string kinds;  // plural
+  size_t count = 0;
+  std::set<std::string> names;
+  std::string first_field;
+  ObjectRef first_ref;
+
+  void Add(const std::string& name, const FieldPath& at, const ObjectRef& ref) {
+    if (count++ == 0) {
+      first_field = at.String();
+      first_ref = ref;
+    }
+    names.insert(name);
+  }
+  void Report(Diagnostics& d) const {
+    if (count == 0) return;
+    std::string listed;
+    size_t shown = 0;
+    for (const std::string& name : names) {
+      if (shown++ == 5) {
+        listed += ", ...";
+        break;
+      }
+      listed += (listed.empty() ? "\"" : ", \"") + name + "\"";
+    }
+    const bool one = count == 1;
+    Diagnostic& diag = d.Info(
+        code, FieldPath(first_field),
+        std::to_string(count) + (one ? " reference names a " + kind : " references name " + kinds) +
+            " that neither the inputs nor --inventory hold (" + listed + "); " +
+            (one ? "it was" : "they were") +
+            " not checked and may exist in the cluster (a driver's chart installs its "
+            "DeviceClasses; claims and templates often live elsewhere)",
+        "lint together with the " + kind + " manifests, or give --inventory with the cluster's");
+    diag.object = first_ref;
+  }
+};
+
+struct UncheckedRefs {
+  Unchecked claims{"refs.pod.claim.unchecked", "ResourceClaim", "ResourceClaims"};
+  Unchecked templates{"refs.pod.claim-template.unchecked", "ResourceClaimTemplate",
+                      "ResourceClaimTemplates"};
+  Unchecked classes{"refs.device-class.unchecked", "DeviceClass", "DeviceClasses"};
 };
 
 Index BuildIndex(const ReferenceInputs& in) {
   Index index;
   for (const auto& c : in.claims) {
     index.claims[KeyOf(c.object->metadata)].emplace_back(c.group, &c.object->spec.devices);
+  }
+  if (in.cluster_claims != nullptr) {
+    for (const k8s::ResourceClaim& c : *in.cluster_claims) {
+      index.claims[KeyOf(c.metadata)].emplace_back(kClusterGroup, &c.spec.devices);
+    }
+    index.all_claims_known = !in.cluster_claims->empty();
+  }
+  if (in.cluster_classes != nullptr) {
+    for (const k8s::DeviceClass& c : *in.cluster_classes) index.classes.insert(c.metadata.name);
+    index.all_classes_known = !in.cluster_classes->empty();
   }
   for (const auto& t : in.templates) {
     index.templates[KeyOf(t.object->metadata)].emplace_back(t.group,
@@ -67,25 +131,58 @@ Diagnostic& Tag(Diagnostic& d, const ObjectRef& ref) {
 }
 
 // Resolves one pod claim entry; returns the referenced spec when it is among the inputs.
+// The names of `map`'s objects in namespace `ns`, for suggestions.
+std::vector<std::string_view> NamesIn(const std::map<Key, Candidates>& map, const std::string& ns) {
+  std::vector<std::string_view> names;
+  for (const auto& [key, candidates] : map) {
+    if (key.first == ns) names.push_back(key.second);
+  }
+  return names;
+}
+
+// Another namespace that has an object named `name`, or "".
+std::string NamespaceWith(const std::map<Key, Candidates>& map, const std::string& name) {
+  for (const auto& [key, candidates] : map) {
+    if (key.second == name) return key.first;
+  }
+  return {};
+}
+
+// Resolves one pod claim entry; returns the referenced spec when it is among the inputs. A
+// missing name is a warning when the inventory knows every claim, when the name is a likely
+// typo of one in the namespace, or when it exists in another namespace; otherwise it may well
+// exist in the cluster and is only counted (see the header).
 const k8s::DeviceClaim* ResolvePodClaim(const k8s::PodResourceClaim& pc, const std::string& ns,
                                         const FieldPath& at, const Index& index,
-                                        const ObjectRef& ref, size_t group, Diagnostics& d) {
+                                        const ObjectRef& ref, size_t group, Diagnostics& d,
+                                        UncheckedRefs& unchecked) {
   bool is_claim = pc.resource_claim_name.has_value();
   if (!is_claim && !pc.resource_claim_template_name.has_value()) return nullptr;
   const std::string& name = is_claim ? *pc.resource_claim_name : *pc.resource_claim_template_name;
   const auto& map = is_claim ? index.claims : index.templates;
   auto it = map.find({ns, name});
   if (it != map.end()) return Pick(it->second, group);
+  const FieldPath field = at.Child(is_claim ? "resourceClaimName" : "resourceClaimTemplateName");
+  const std::optional<std::string> close = ClosestMatch(name, NamesIn(map, ns));
+  const std::string elsewhere = NamespaceWith(map, name);
+  if (!close && elsewhere.empty() && !(is_claim && index.all_claims_known)) {
+    (is_claim ? unchecked.claims : unchecked.templates).Add(name, field, ref);
+    return nullptr;
+  }
   std::string kind = is_claim ? "ResourceClaim" : "ResourceClaimTemplate";
-  Tag(d.Warning(is_claim ? "refs.pod.claim.not-found" : "refs.pod.claim-template.not-found",
-                at.Child(is_claim ? "resourceClaimName" : "resourceClaimTemplateName"),
-                kind + " \"" + name + "\" is not among the inputs; it must exist in namespace \"" +
-                    ns + "\" before the pod can be scheduled"),
-      ref);
+  std::string message = kind + " \"" + name + "\" is not among the inputs; it must exist in namespace \"" +
+                        ns + "\" before the pod can be scheduled";
+  if (!elsewhere.empty()) message += " (one of that name is in namespace \"" + elsewhere + "\")";
+  Diagnostic& diag =
+      Tag(d.Warning(is_claim ? "refs.pod.claim.not-found" : "refs.pod.claim-template.not-found",
+                    field, std::move(message)),
+          ref);
+  if (close) diag.suggestion = *close;
   return nullptr;
 }
 
-void CheckWorkload(const ObjectInput<k8s::Workload>& w, const Index& index, Diagnostics& d) {
+void CheckWorkload(const ObjectInput<k8s::Workload>& w, const Index& index, Diagnostics& d,
+                   UncheckedRefs& unchecked) {
   const k8s::PodSpecRefs& pod = w.object->pod;
   std::string ns = KeyOf(w.object->metadata).first;
   FieldPath spec(pod.spec_path);
@@ -94,7 +191,8 @@ void CheckWorkload(const ObjectInput<k8s::Workload>& w, const Index& index, Diag
   for (size_t i = 0; i < pod.resource_claims.size(); ++i) {
     const k8s::PodResourceClaim& pc = pod.resource_claims[i];
     entries[pc.name] =
-        ResolvePodClaim(pc, ns, spec.Child("resourceClaims").Index(i), index, w.ref, w.group, d);
+        ResolvePodClaim(pc, ns, spec.Child("resourceClaims").Index(i), index, w.ref, w.group, d,
+                        unchecked);
     entry_names.push_back(pc.name);
   }
   size_t container_index = 0, init_index = 0;
@@ -132,16 +230,20 @@ void CheckWorkload(const ObjectInput<k8s::Workload>& w, const Index& index, Diag
 }
 
 void CheckClasses(const k8s::DeviceClaim& claim, const FieldPath& devices, const ObjectRef& ref,
-                  const Index& index, Diagnostics& d) {
+                  const Index& index, Diagnostics& d, Unchecked& unchecked) {
   std::vector<std::string_view> known(index.classes.begin(), index.classes.end());
   auto check = [&](const std::string& name, const FieldPath& at) {
     if (name.empty() || index.classes.count(name) != 0) return;
+    // Only the inventory knows every class; among the inputs, a missing name is a likely typo
+    // only when it is close to one of theirs.
+    const std::optional<std::string> close = ClosestMatch(name, known);
+    if (!close && !index.all_classes_known) return unchecked.Add(name, at, ref);
     Diagnostic& diag = Tag(d.Warning("refs.device-class.not-found", at,
                                      "DeviceClass \"" + name +
                                          "\" is not among the inputs; allocation waits "
                                          "until a DeviceClass of that name exists"),
                            ref);
-    if (auto m = ClosestMatch(name, known)) diag.suggestion = *m;
+    if (close) diag.suggestion = *close;
   };
   FieldPath requests = devices.Child("requests");
   for (size_t i = 0; i < claim.requests.size(); ++i) {
@@ -161,14 +263,19 @@ void CheckClasses(const k8s::DeviceClaim& claim, const FieldPath& devices, const
 
 void CheckReferences(const ReferenceInputs& inputs, Diagnostics& diagnostics) {
   Index index = BuildIndex(inputs);
-  for (const auto& w : inputs.workloads) CheckWorkload(w, index, diagnostics);
-  if (index.classes.empty()) return;
+  UncheckedRefs unchecked;
+  for (const auto& w : inputs.workloads) CheckWorkload(w, index, diagnostics, unchecked);
   for (const auto& c : inputs.claims) {
-    CheckClasses(c.object->spec.devices, FieldPath("spec.devices"), c.ref, index, diagnostics);
+    CheckClasses(c.object->spec.devices, FieldPath("spec.devices"), c.ref, index, diagnostics,
+                 unchecked.classes);
   }
   for (const auto& t : inputs.templates) {
-    CheckClasses(t.object->spec.devices, FieldPath("spec.spec.devices"), t.ref, index, diagnostics);
+    CheckClasses(t.object->spec.devices, FieldPath("spec.spec.devices"), t.ref, index, diagnostics,
+                 unchecked.classes);
   }
+  unchecked.claims.Report(diagnostics);
+  unchecked.templates.Report(diagnostics);
+  unchecked.classes.Report(diagnostics);
 }
 
 }  // namespace draguard::validate

@@ -6,6 +6,7 @@
 
 #include <set>
 #include <string>
+#include <vector>
 
 #include "policy/common/semver.h"
 #include "policy/validate/capacity_policy.h"
@@ -37,7 +38,12 @@ constexpr char kNodeSelectionOneOf[] =
     "exactly one of `nodeName`, `nodeSelector`, `allNodes`, `perDeviceNodeSelection` is "
     "required";
 constexpr char kDeviceNodeSelectionOneOf[] =
-    "exactly one of `nodeName`, `nodeSelector`, or `allNodes` is required";
+    "exactly one of `nodeName`, `nodeSelector`, or `allNodes` is required when "
+    "`perDeviceNodeSelection` is set to true in the ResourceSlice spec";
+constexpr char kDeviceNodeSelectionForbidden[] =
+    "`nodeName`, `nodeSelector` and `allNodes` can only be set if `perDeviceNodeSelection` is "
+    "set to true in the ResourceSlice spec";
+constexpr char kUnsetOrTrue[] = "must be either unset or set to true";
 
 void ValidateNodeSelector(Reporter& r, const k8s::NodeSelector& selector, const FieldPath& at,
                           bool exactly_one_term) {
@@ -62,54 +68,74 @@ void ValidateNodeSelector(Reporter& r, const k8s::NodeSelector& selector, const 
   }
 }
 
-// Counts the set node-selection fields and reports their individual rules.
-int NodeSelectionFields(Reporter& r, const std::optional<std::string>& node_name,
-                        const std::optional<k8s::NodeSelector>& node_selector,
-                        const std::optional<bool>& all_nodes, const FieldPath& at,
-                        bool exactly_one_term) {
-  int n = 0;
+// The node-selection fields that are set (as VAL's `setFields`: "`nodeName`", ...), each
+// field's own rules reported. An empty nodeName or a false allNodes is an error and does not
+// count as set (validateResourceSliceSpec, validateDevice).
+std::vector<std::string> NodeSelectionFields(Reporter& r,
+                                             const std::optional<std::string>& node_name,
+                                             const std::optional<k8s::NodeSelector>& node_selector,
+                                             const std::optional<bool>& all_nodes,
+                                             const FieldPath& at, bool slice_level) {
+  std::vector<std::string> set;
   if (node_name.has_value()) {
-    ++n;
-    ValidateDNSSubdomain(r, "slice.node-name.invalid", *node_name, at.Child("nodeName"));
-  }
-  if (node_selector.has_value()) {
-    ++n;
-    ValidateNodeSelector(r, *node_selector, at.Child("nodeSelector"), exactly_one_term);
-  }
-  if (all_nodes.has_value()) {
-    ++n;
-    if (!*all_nodes) {
-      r.Invalid("slice.all-nodes.invalid", at.Child("allNodes"), FieldValue::Bool(false),
-                "must be true");
+    if (!node_name->empty()) {
+      set.push_back("`nodeName`");
+      ValidateDNSSubdomain(r, "slice.node-name.invalid", *node_name, at.Child("nodeName"));
+    } else {
+      r.Invalid("slice.node-name.invalid", at.Child("nodeName"), FieldValue::String(""),
+                slice_level ? "must be either unset or set to a non-empty string"
+                            : "must not be empty");
     }
   }
-  return n;
+  if (node_selector.has_value()) {
+    set.push_back("`nodeSelector`");
+    ValidateNodeSelector(r, *node_selector, at.Child("nodeSelector"),
+                         /*exactly_one_term=*/slice_level);
+  }
+  if (all_nodes.has_value()) {
+    if (*all_nodes) {
+      set.push_back("`allNodes`");
+    } else {
+      r.Invalid("slice.all-nodes.invalid", at.Child("allNodes"), FieldValue::Bool(false),
+                kUnsetOrTrue);
+    }
+  }
+  return set;
+}
+
+// "{`nodeName`, `allNodes`}": the value VAL reports for several node-selection fields.
+FieldValue SetFieldsValue(const std::vector<std::string>& set) {
+  std::string joined;
+  for (const std::string& f : set) joined += (joined.empty() ? "" : ", ") + f;
+  return FieldValue::String("{" + joined + "}");
 }
 
 void ValidateSliceNodeSelection(Reporter& r, const k8s::ResourceSliceSpec& spec,
                                 const FieldPath& path) {
-  int n = NodeSelectionFields(r, spec.node_name, spec.node_selector, spec.all_nodes, path,
-                              /*exactly_one_term=*/true);
+  std::vector<std::string> set = NodeSelectionFields(r, spec.node_name, spec.node_selector,
+                                                     spec.all_nodes, path, /*slice_level=*/true);
   if (spec.per_device_node_selection.has_value()) {
-    ++n;
-    if (!*spec.per_device_node_selection) {
+    if (*spec.per_device_node_selection) {
+      set.push_back("`perDeviceNodeSelection`");
+    } else {
       r.Invalid("slice.per-device-node-selection.invalid", path.Child("perDeviceNodeSelection"),
-                FieldValue::Bool(false), "must be true");
+                FieldValue::Bool(false), kUnsetOrTrue);
     }
   }
-  if (n == 0) {
+  if (set.empty()) {
     r.Required("slice.node-selection.required", path, kNodeSelectionOneOf);
-  } else if (n > 1) {
-    r.Invalid("slice.node-selection.multiple", path, FieldValue::Null(),
+  } else if (set.size() > 1) {
+    r.Invalid("slice.node-selection.multiple", path, SetFieldsValue(set),
               std::string(kNodeSelectionOneOf) + ", but multiple fields are set");
   }
 }
 
+// validateDeviceAttribute: each value's own rules, then exactly one value.
 void ValidateAttribute(Reporter& r, const k8s::DeviceAttribute& attr, const FieldPath& at) {
   if (attr.set_count() != 1) {
-    r.Invalid("slice.device.attribute.value.invalid", at, FieldValue::Raw("{...}"),
+    r.Invalid("slice.device.attribute.value.invalid", at,
+              attr.set_count() == 0 ? FieldValue::String("") : FieldValue::Raw("{...}"),
               "exactly one value must be specified");
-    return;
   }
   if (attr.string_value.has_value() && attr.string_value->size() > kMaxStringLength) {
     r.TooLong("slice.device.attribute.string.too-long", at.Child("string"), kMaxStringLength);
@@ -164,32 +190,55 @@ void ValidateCounterMap(Reporter& r, std::string_view code_prefix,
   }
 }
 
+// validateDeviceBindingParameters: list limits and label-key syntax, duplicates within each
+// list, failure conditions that repeat a binding condition, and each list requiring the other
+// (reported on the one that is missing).
 void ValidateBindingConditions(Reporter& r, const k8s::Device& dev, const FieldPath& at,
                                const ValidationOptions& options) {
-  for (auto [list, name] :
-       {std::pair{&dev.binding_conditions, "bindingConditions"},
-        std::pair{&dev.binding_failure_conditions, "bindingFailureConditions"}}) {
+  const FieldPath conditions = at.Child("bindingConditions");
+  const FieldPath failures = at.Child("bindingFailureConditions");
+  for (auto [list, path] : {std::pair{&dev.binding_conditions, &conditions},
+                            std::pair{&dev.binding_failure_conditions, &failures}}) {
     internal::ValidateList(
-        r, "slice.device.binding-conditions.too-many", *list, kMaxBindingConditions, at.Child(name),
+        r, "slice.device.binding-conditions.too-many", *list, kMaxBindingConditions, *path,
         options, [&](const std::string& c, const FieldPath& c_at) {
           ValidateLabelKey(r, "slice.device.binding-conditions.invalid", c, c_at);
         });
+    std::set<std::string> seen;
+    for (size_t i = 0; i < list->size(); ++i) {
+      if (!seen.insert((*list)[i]).second) {
+        r.Duplicate("slice.device.binding-conditions.duplicate", path->Index(i),
+                    FieldValue::String((*list)[i]));
+      }
+    }
   }
-  if (dev.binding_conditions.empty() != dev.binding_failure_conditions.empty()) {
-    r.Invalid("slice.device.binding-conditions.invalid", at.Child("bindingConditions"),
-              FieldValue::Null(),
-              "bindingConditions and bindingFailureConditions must be set together");
+  const std::set<std::string> binding(dev.binding_conditions.begin(),
+                                      dev.binding_conditions.end());
+  for (size_t i = 0; i < dev.binding_failure_conditions.size(); ++i) {
+    if (binding.count(dev.binding_failure_conditions[i]) != 0) {
+      r.Invalid("slice.device.binding-conditions.invalid", failures.Index(i),
+                FieldValue::String(dev.binding_failure_conditions[i]),
+                "bindingFailureConditions must not overlap with bindingConditions");
+    }
+  }
+  if (dev.binding_conditions.empty() && !dev.binding_failure_conditions.empty()) {
+    r.Invalid("slice.device.binding-conditions.invalid", conditions, FieldValue::Raw("[]"),
+              "bindingConditions are required to use bindingFailureConditions");
+  }
+  if (dev.binding_failure_conditions.empty() && !dev.binding_conditions.empty()) {
+    r.Invalid("slice.device.binding-conditions.invalid", failures, FieldValue::Raw("[]"),
+              "bindingFailureConditions are required to use bindingConditions");
   }
 }
 
 void ValidateAttributesAndCapacity(Reporter& r, const k8s::Device& dev, const FieldPath& at,
                                    const ValidationOptions& options) {
+  // Reported once, and the entries are still checked (validateDevice).
   size_t combined = dev.attributes.size() + dev.capacity.size();
   if (combined > kMaxAttributesAndCapacities) {
     r.Invalid("slice.device.attributes.too-many", at,
               FieldValue::Int(static_cast<int64_t>(combined)),
               "the total number of attributes and capacities must not exceed 32");
-    return;
   }
   FieldPath attrs = at.Child("attributes");
   for (const auto& [key, attr] : dev.attributes) {
@@ -237,23 +286,20 @@ void ValidateConsumptions(Reporter& r, const k8s::Device& dev, const FieldPath& 
 void ValidateDeviceNodeSelection(Reporter& r, const k8s::Device& dev, const FieldPath& at,
                                  const k8s::ResourceSliceSpec& spec) {
   if (spec.per_device_node_selection == true) {
-    int n = NodeSelectionFields(r, dev.node_name, dev.node_selector, dev.all_nodes, at,
-                                /*exactly_one_term=*/false);
-    if (n == 0) {
+    std::vector<std::string> set = NodeSelectionFields(r, dev.node_name, dev.node_selector,
+                                                       dev.all_nodes, at, /*slice_level=*/false);
+    if (set.empty()) {
       r.Required("slice.device.node-selection.required", at, kDeviceNodeSelectionOneOf);
-    } else if (n > 1) {
-      r.Invalid("slice.device.node-selection.multiple", at, FieldValue::Null(),
-                std::string(kDeviceNodeSelectionOneOf) + ", but multiple fields are set");
+    } else if (set.size() > 1) {
+      r.Invalid("slice.device.node-selection.multiple", at, SetFieldsValue(set),
+                kDeviceNodeSelectionOneOf);
     }
     return;
   }
-  for (auto [set, name] : {std::pair{dev.node_name.has_value(), "nodeName"},
-                           std::pair{dev.node_selector.has_value(), "nodeSelector"},
-                           std::pair{dev.all_nodes.has_value(), "allNodes"}}) {
-    if (set) {
-      r.Forbidden("slice.device.node-selection.forbidden", at.Child(name),
-                  "only allowed when perDeviceNodeSelection is set to true");
-    }
+  // One error on the device, whichever fields are set (validateDevice).
+  if (dev.node_name.has_value() || dev.node_selector.has_value() || dev.all_nodes.has_value()) {
+    r.Invalid("slice.device.node-selection.forbidden", at, FieldValue::Null(),
+              kDeviceNodeSelectionForbidden);
   }
 }
 
@@ -285,7 +331,7 @@ void ValidateSharedCounters(Reporter& r, const k8s::ResourceSliceSpec& spec, con
   internal::CheckUnique(r, "slice.shared-counters.duplicate", spec.shared_counters, sets, options,
                         "name", [](const k8s::CounterSet& s) { return s.name; });
   if (sets_model && !spec.shared_counters.empty() && !spec.devices.empty()) {
-    r.Invalid("slice.shared-counters.exclusive", path, FieldValue::Null(),
+    r.Invalid("slice.shared-counters.exclusive", path, FieldValue::String(""),
               "only one of `sharedCounters` or `devices` is allowed");
   }
 }

@@ -178,8 +178,11 @@ TEST(LintCommandTest, JsonOutputSummary) {
   nlohmann::json json = nlohmann::json::parse(r.out);
   EXPECT_EQ(json["summary"]["files"], 1);
   EXPECT_EQ(json["summary"]["errors"], 1);
-  EXPECT_EQ(json["diagnostics"][0]["code"], "claim.request.count.invalid");
-  EXPECT_EQ(json["diagnostics"][0]["field"], "spec.devices.requests[0].exactly.count");
+  // The info before it says the DeviceClass could not be checked (no class among the inputs).
+  ASSERT_EQ(json["diagnostics"].size(), 2u);
+  EXPECT_EQ(json["diagnostics"][0]["code"], "refs.device-class.unchecked");
+  EXPECT_EQ(json["diagnostics"][1]["code"], "claim.request.count.invalid");
+  EXPECT_EQ(json["diagnostics"][1]["field"], "spec.devices.requests[0].exactly.count");
 }
 
 TEST(LintCommandTest, SarifAndJunitAreProduced) {
@@ -299,6 +302,16 @@ INSTANTIATE_TEST_SUITE_P(
         LabelCase{.name = "no_value", .text = "a:k", .ok = false, .labels = {}},
         LabelCase{.name = "empty_key", .text = "a:=v", .ok = false, .labels = {}}),
     [](const auto& test_info) { return test_info.param.name; });
+
+// Issue 19 item 7: an input that cannot be read is reported, the others are still linted and
+// reported, and the exit status is 2.
+TEST(LintInputsTest, UnreadableInputIsReportedAfterLintingTheRest) {
+  RunResult r = RunDraguard({"lint", Example("bad/negative-count.yaml"),
+                             "/nonexistent-draguard-dir/x.yaml"});
+  EXPECT_EQ(r.code, kExitUsage);
+  EXPECT_THAT(r.out, HasSubstr("[claim.request.count.invalid]"));
+  EXPECT_THAT(r.err, HasSubstr("cannot read /nonexistent-draguard-dir/x.yaml"));
+}
 
 }  // namespace
 }  // namespace draguard::cli

@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "webhook/admission/response_budget.h"
 #include "webhook/admission/response_writer.h"
 
 namespace draguard::webhook {
@@ -66,49 +67,6 @@ bool IsDraKind(const ReviewFields& r) {
   return version_ok && kind_ok;
 }
 
-std::string FieldMessage(const Diagnostic& d) {
-  std::string text = d.field.empty() ? d.message : d.field + ": " + d.message;
-  if (!d.suggestion.empty()) text += " (suggestion: " + d.suggestion + ")";
-  return text;
-}
-
-// `Kind "name" is invalid: field: message` for one error and `[a: x, b: y]` for several,
-// as the API server's StatusError for field.ErrorList reads.
-std::string DenialMessage(const ReviewFields& r, const Diagnostics& diagnostics,
-                          std::vector<StatusCause>& causes) {
-  std::vector<std::string> parts;
-  for (const Diagnostic& d : diagnostics) {
-    if (!d.is_error()) continue;
-    parts.push_back(FieldMessage(d));
-    causes.push_back({.field = d.field, .message = d.message});
-  }
-  std::string message = r.kind + ".resource.k8s.io \"" + r.name + "\" is invalid: ";
-  if (parts.size() == 1) return message + parts.front();
-  message += '[';
-  for (size_t i = 0; i < parts.size(); ++i) {
-    if (i > 0) message += ", ";
-    message += parts[i];
-  }
-  return message + ']';
-}
-
-std::vector<std::string> Warnings(const Diagnostics& diagnostics, const HandlerOptions& options) {
-  std::vector<std::string> warnings;
-  size_t dropped = 0;
-  for (const Diagnostic& d : diagnostics) {
-    if (d.severity != Severity::kWarning) continue;
-    if (warnings.size() >= options.max_warnings) {
-      ++dropped;
-      continue;
-    }
-    std::string text = FieldMessage(d);
-    if (text.size() > options.max_warning_bytes) text.resize(options.max_warning_bytes);
-    warnings.push_back(std::move(text));
-  }
-  if (dropped > 0) warnings.push_back(std::to_string(dropped) + " more warnings not shown");
-  return warnings;
-}
-
 AdmissionRequest ToRequest(const HttpAdmissionRequest& http, const ReviewFields& r) {
   return {.endpoint = http.endpoint,
           .uid = r.uid,
@@ -130,12 +88,14 @@ AdmissionRequest ToRequest(const HttpAdmissionRequest& http, const ReviewFields&
 HttpAdmissionResponse Answer(const HttpAdmissionRequest& http, const ReviewFields& r,
                              CheckOutcome outcome, const HandlerOptions& options) {
   AdmissionResponseFields f{.api_version = r.api_version, .uid = r.uid};
-  f.warnings = Warnings(outcome.diagnostics, options);
+  f.warnings = BudgetWarnings(outcome.diagnostics, options.response);
   if (outcome.diagnostics.has_errors()) {
+    Denial denial = BuildDenial(r.kind, r.name, outcome.diagnostics, options.response);
     f.allowed = false;
-    f.code = 403;
-    f.reason = "Forbidden";
-    f.message = DenialMessage(r, outcome.diagnostics, f.causes);
+    f.code = denial.code;
+    f.reason = denial.reason;
+    f.message = std::move(denial.message);
+    f.causes = std::move(denial.causes);
     return Respond(200, Verdict::kDenied, f, r.kind);
   }
   if (http.endpoint == AdmissionEndpoint::kMutate && !outcome.patch.empty()) {
@@ -161,6 +121,12 @@ HttpAdmissionResponse HandleReview(const HttpAdmissionRequest& http, const Revie
   }
   if (r.object.empty()) {
     f.message = "request.object is missing for operation " + r.operation;
+    return Respond(200, Verdict::kBadRequest, f, r.kind);
+  }
+  // Without the old object the transition rules (immutable spec, ...) cannot be checked, and
+  // the API server always sends it on UPDATE.
+  if (r.operation == "UPDATE" && r.old_object.empty()) {
+    f.message = "request.oldObject is missing for operation UPDATE";
     return Respond(200, Verdict::kBadRequest, f, r.kind);
   }
   try {

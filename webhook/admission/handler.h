@@ -9,10 +9,12 @@
 //
 //   Once the review is decoded, the answer is HTTP 200 with an AdmissionReview echoing the uid:
 //   kinds other than ResourceClaim, ResourceClaimTemplate, DeviceClass in resource.k8s.io
-//   v1/v1beta2/v1beta1 and operations DELETE/CONNECT are allowed untouched; an unknown operation
-//   or a missing object gets result code 400; an exception from the checker gets result code
-//   500; error diagnostics deny with code 403 and the API server's "field: message" list;
-//   warnings go to `warnings`; on /mutate a patch is returned as base64 JSONPatch. dryRun
+//   v1/v1beta2/v1beta1 and operations DELETE/CONNECT are allowed untouched; an unknown operation,
+//   a missing object or an UPDATE without oldObject gets result code 400; an exception from the
+//   checker gets result code 500; error diagnostics deny with 422 Invalid (errors the API
+//   server's validation reports) or 403 Forbidden (draguard's own checks) and the API server's
+//   "field: message" list and typed causes (response_budget.h); warnings go to `warnings`,
+//   within kube-apiserver's budget; on /mutate a patch is returned as base64 JSONPatch. dryRun
 //   requests are answered exactly like others.
 #ifndef DRAGUARD_WEBHOOK_ADMISSION_HANDLER_H_
 #define DRAGUARD_WEBHOOK_ADMISSION_HANDLER_H_
@@ -22,6 +24,7 @@
 #include <string_view>
 
 #include "webhook/admission/checker.h"
+#include "webhook/admission/response_budget.h"
 #include "webhook/admission/review_scanner.h"
 
 namespace draguard::webhook {
@@ -31,10 +34,8 @@ struct HandlerOptions {
   // oldObject) plus 1 MiB for the rest of the review.
   size_t max_body_bytes = 7 * 1024 * 1024;
   ScanOptions scan;
-  // At most this many warnings are returned; the rest are summarised in one last warning.
-  size_t max_warnings = 32;
-  // Longer warnings are cut (the API server truncates long warnings anyway).
-  size_t max_warning_bytes = 512;
+  // Bounds of warnings and denials (response_budget.h): what kube-apiserver passes on.
+  ResponseLimits response;
 };
 
 // What happened to a request, for metrics and logs.

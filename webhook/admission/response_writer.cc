@@ -49,7 +49,9 @@ void AppendStatus(const AdmissionResponseFields& f, std::string& out) {
     out += ",\"details\":{\"causes\":[";
     for (size_t i = 0; i < f.causes.size(); ++i) {
       if (i > 0) out += ',';
-      out += "{\"reason\":\"FieldValueInvalid\",\"message\":";
+      out += "{\"reason\":";
+      AppendJsonString(f.causes[i].type.empty() ? "FieldValueInvalid" : f.causes[i].type, out);
+      out += ",\"message\":";
       AppendJsonString(f.causes[i].message, out);
       out += ",\"field\":";
       AppendJsonString(f.causes[i].field, out);

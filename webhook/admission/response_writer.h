@@ -11,8 +11,10 @@
 
 namespace draguard::webhook {
 
-// One entry of status.details.causes: the field and what is wrong with it.
+// One entry of status.details.causes: the metav1.CauseType (`FieldValueRequired`, ...; empty
+// writes FieldValueInvalid), the field and what is wrong with it.
 struct StatusCause {
+  std::string type;
   std::string field;
   std::string message;
 };
@@ -24,7 +26,7 @@ struct AdmissionResponseFields {
   std::string_view uid;
   bool allowed = true;
   int code = 0;
-  std::string_view reason;  // metav1.StatusReason, e.g. "Forbidden", "BadRequest"
+  std::string_view reason;  // metav1.StatusReason, e.g. "Invalid", "Forbidden", "BadRequest"
   std::string message;
   std::vector<StatusCause> causes;
   std::vector<std::string> warnings;

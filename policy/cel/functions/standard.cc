@@ -1,5 +1,6 @@
 // The CEL standard library: operators (with cel-go's overflow and division errors),
 // equality/ordering, indexing, membership, size and the type conversions.
+#include <cerrno>
 #include <cmath>
 #include <string>
 
@@ -245,8 +246,13 @@ Value ToDouble(Args a, EvalState&) {
     case Kind::kString: {
       std::string s(v.text());
       char* end = nullptr;
+      errno = 0;
       double d = std::strtod(s.c_str(), &end);
-      if (s.empty() || *end != '\0' || std::isspace(static_cast<unsigned char>(s[0]))) {
+      // cel-go converts only when Go's ParseFloat succeeds: a value beyond the double range
+      // ("1e400") is ErrRange there, while an underflow to zero is accepted.
+      const bool overflow = errno == ERANGE && std::isinf(d);
+      if (s.empty() || *end != '\0' || std::isspace(static_cast<unsigned char>(s[0])) ||
+          overflow) {
         return Value::Error("cannot convert string '" + s + "' to double");
       }
       return Value::Double(d);

@@ -1,5 +1,6 @@
 // Literal decoding following cel-go's parser/unescape.go semantics: escapes \a \b \f \n \r
-// \t \v \\ \? \" \' \`, \xHH / \XHH, \uHHHH, \UHHHHHHHH and three-digit octal \[0-3][0-7][0-7].
+// \t \v \\ \? \" \' \`, \xHH / \XHH, \uHHHH, \UHHHHHHHH (strings only) and three-digit octal
+// \[0-3][0-7][0-7].
 // Raw literals (r/R prefix) keep backslashes verbatim. Numbers use std::from_chars (no
 // locale, no allocation).
 #include "policy/cel/internal/literals.h"
@@ -75,6 +76,10 @@ std::optional<LiteralError> DecodeEscape(std::string_view text, size_t& i, bool 
   }
   size_t digits = (c == 'x' || c == 'X') ? 2 : c == 'u' ? 4 : c == 'U' ? 8 : 0;
   if (digits == 0) return fail(std::string("invalid escape sequence '\\") + c + "'");
+  // cel-go's unescape: a bytes literal has no code points, so \u and \U are errors there.
+  if (digits > 2 && is_bytes) {
+    return fail(std::string("invalid escape sequence '\\") + c + "' in a bytes literal");
+  }
   uint32_t v = 0;
   for (size_t k = 1; k <= digits; ++k) {
     int h = i + k < text.size() ? HexValue(text[i + k]) : -1;

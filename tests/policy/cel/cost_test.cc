@@ -66,7 +66,15 @@ INSTANTIATE_TEST_SUITE_P(
                  19},
         CostCase{"Matches",
                  "device.attributes[\"dra.example.com\"].model.matches(\"[^a]?sym\")", 18},
-        CostCase{"SevenNestedAll", kSevenAll, 85555551}),
+        CostCase{"SevenNestedAll", kSevenAll, 85555551},
+        // Issue 19 item 24: cel-go v0.26 sizes an index into a list or map literal and an
+        // iteration variable over a literal list by the literal's elements, and the results of
+        // bytes(string) and string(bytes); these are cheap, not cel.cost-exceeded.
+        CostCase{"IndexListLiteral", "[\"ab\"][0] + \"c\" == \"abc\"", 13},
+        CostCase{"IndexMapLiteral", "{\"k\": \"ab\"}[\"k\"] + \"c\" == \"abc\"", 33},
+        CostCase{"MapOverLiteral", "[\"a\", \"b\"].map(x, x + \"c\") == [\"ac\", \"bc\"]", 60},
+        CostCase{"BytesOfString", "b\"a\" + bytes(\"b\") == b\"ab\"", 3},
+        CostCase{"StringOfBytes", "string(b\"ab\") + \"c\" == \"abc\"", 3}),
     [](const auto& p) { return p.param.name; });
 
 struct RangeCase {
@@ -135,6 +143,13 @@ TEST(CostTest, DraSizeEstimatorBounds) {
   EXPECT_EQ(s.EstimateSize({"device", "attributes", "@values", "@keys"})->max, 32u);
   EXPECT_EQ(s.EstimateSize({"device", "attributes", "@values", "model"})->max, 64u);
   EXPECT_FALSE(s.EstimateSize({"other"}).has_value());
+}
+
+// A string of unbounded size stays unbounded: concatenating to it is over the limit.
+TEST(CostTest, StringOfIntStaysUnbounded) {
+  SelectorCompileResult r = CompileSelector("\"a\" + string(1) == \"a1\"", EnvOptions{});
+  ASSERT_EQ(r.issues.size(), 1u);
+  EXPECT_EQ(r.issues.items()[0].code, "cel.cost-exceeded");
 }
 
 }  // namespace

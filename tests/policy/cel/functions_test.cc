@@ -110,5 +110,18 @@ INSTANTIATE_TEST_SUITE_P(
                     FnCase{.expr = "sets.intersects([1, 2], [3, 2])", .want = "true"},
                     FnCase{.expr = "sets.intersects([1], [])", .want = "false"}));
 
+// Issue 19 item 24: cel-go converts a string to double only when Go's ParseFloat succeeds;
+// "1e400" is out of range there (an underflow to zero is not an error).
+TEST(ConversionTest, DoubleOutOfRangeIsAnError) {
+  ParseResult parsed = Parse("double('1e400')");
+  ASSERT_TRUE(parsed.ok());
+  // A constant argument is converted when the program is built, and that fails.
+  EXPECT_FALSE(Plan(*parsed.ast).ok());
+  ExpectEvaluatesTo("double(['1e400'][0])", "cannot convert string '1e400' to double");
+  ExpectEvaluatesTo("double(['-1e400'][0])", "cannot convert string '-1e400' to double");
+  ExpectEvaluatesTo("double(['1e-400'][0])", "0");
+  ExpectEvaluatesTo("double(['2.5'][0])", "2.5");
+}
+
 }  // namespace
 }  // namespace draguard::cel

@@ -204,6 +204,11 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{.name = "LoneSurrogate", .expr = "'\\ud800'", .code = "cel.invalid-literal", .offset = 1},
         ErrorCase{.name = "CodePointTooLarge", .expr = "'\\U00110000'", .code = "cel.invalid-literal", .offset = 1},
         ErrorCase{.name = "ShortOctal", .expr = "'\\12'", .code = "cel.invalid-literal", .offset = 1},
+        // Issue 19 item 24: cel-go's unescape rejects \u and \U in bytes literals.
+        ErrorCase{.name = "UnicodeEscapeInBytes", .expr = "b\"\\u00e9\"", .code = "cel.invalid-literal",
+                  .offset = 2},
+        ErrorCase{.name = "LongUnicodeEscapeInBytes", .expr = "b'\\U000000e9'",
+                  .code = "cel.invalid-literal", .offset = 2},
         ErrorCase{.name = "Unterminated", .expr = "'abc", .code = "cel.syntax-error"},
         ErrorCase{.name = "NewlineInString", .expr = "'a\nb'", .code = "cel.syntax-error"},
         ErrorCase{.name = "UnknownChar", .expr = "a # b", .code = "cel.syntax-error", .offset = 2},

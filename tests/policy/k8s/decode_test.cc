@@ -433,6 +433,57 @@ items:
   EXPECT_EQ(w.pod.containers[0].claims.at(0).request, "r");
 }
 
+// Issue 19 item 6: typed lists as the API server returns them; the items have no apiVersion
+// or kind of their own and take them from the list.
+struct TypedListCase {
+  std::string name;
+  std::string text;
+  std::vector<std::string> kinds;  // of the decoded objects, in order
+  std::vector<Expect> diagnostics;
+};
+
+class TypedListTest : public ::testing::TestWithParam<TypedListCase> {};
+
+TEST_P(TypedListTest, ItemsTakeTheListsType) {
+  DecodeResult r = DecodeText(GetParam().text);
+  std::vector<std::string> kinds;
+  for (const DecodedObject& o : r.objects) kinds.push_back(o.ref.api_version + " " + o.ref.kind);
+  EXPECT_EQ(kinds, GetParam().kinds);
+  EXPECT_THAT(Codes(r), ElementsAreArray(GetParam().diagnostics));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, TypedListTest,
+    ::testing::Values(
+        TypedListCase{
+            .name = "ClaimListJson",
+            .text = R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaimList",)"
+                    R"("metadata":{"resourceVersion":"7"},"items":[{"metadata":{"name":"a",)"
+                    R"("namespace":"ml"},"spec":{"devices":{"requests":[{"name":"gpu",)"
+                    R"("exactly":{"deviceClassName":"gpu","count":-2}}]}}}]})",
+            .kinds = {"resource.k8s.io/v1 ResourceClaim"},
+            .diagnostics = {}},
+        TypedListCase{.name = "SliceListYamlTwoItems",
+                      .text = "apiVersion: resource.k8s.io/v1\nkind: ResourceSliceList\n"
+                              "items:\n- metadata: {name: s1}\n"
+                              "  spec: {driver: d.example.com, pool: {name: p, "
+                              "resourceSliceCount: 1}, allNodes: true}\n"
+                              "- metadata: {name: s2}\n  spec: {bogus: 1}\n",
+                      .kinds = {"resource.k8s.io/v1 ResourceSlice",
+                                "resource.k8s.io/v1 ResourceSlice"},
+                      .diagnostics = {{"decode.unknown-field", "spec.bogus"}}},
+        TypedListCase{.name = "ItemsKeepTheirOwnType",
+                      .text = "apiVersion: resource.k8s.io/v1beta2\nkind: DeviceClassList\n"
+                              "items:\n- apiVersion: resource.k8s.io/v1\n  kind: DeviceClass\n"
+                              "  metadata: {name: c}\n",
+                      .kinds = {"resource.k8s.io/v1 DeviceClass"},
+                      .diagnostics = {}},
+        TypedListCase{.name = "PlainListItemsNeedTheirOwnType",
+                      .text = "apiVersion: v1\nkind: List\nitems:\n- metadata: {name: c}\n",
+                      .kinds = {},
+                      .diagnostics = {}}),
+    [](const auto& p) { return p.param.name; });
+
 struct WorkloadCase {
   std::string api_version;
   std::string kind;

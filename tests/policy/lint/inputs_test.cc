@@ -89,6 +89,68 @@ TEST_F(InputsTest, TooManyFilesIsResourceExhausted) {
   EXPECT_EQ(read.status().code(), StatusCode::kResourceExhausted);
 }
 
+// Issue 19 item 7: a walk says what it passed over, and unreadable inputs do not stop the rest.
+TEST_F(InputsTest, WalkReportsWhatItSkips) {
+  fs::create_directories(root_ / ".git");
+  std::ofstream(root_ / ".git" / "config.yaml") << "kind: X\n";
+  std::ofstream(root_ / "a" / ".hidden.yaml") << "kind: X\n";
+  std::ofstream(root_ / "a" / "upper.YAML") << "kind: X\n";
+  std::ofstream(root_ / "a" / "mixed.Json") << "kind: X\n";
+  fs::create_symlink("missing.yaml", root_ / "a" / "dangling.yaml");
+  fs::create_directory_symlink("../b", root_ / "a" / "linked-dir");
+  fs::create_symlink("c.yaml", root_ / "a" / "linked.yaml");
+  InputSet notes;
+  StatusOr<std::vector<std::string>> files = ExpandInput({root_.generic_string()}, {}, &notes);
+  ASSERT_TRUE(files.ok()) << files.status();
+  EXPECT_THAT(*files, ElementsAre(Path("a/c.yaml"), Path("a/linked.yaml"), Path("b/deep/z.yml"),
+                                  Path("b/x.json"), Path("top.yaml")));
+  using R = SkippedInput::Reason;
+  EXPECT_THAT(notes.skipped,
+              ::testing::UnorderedElementsAre(SkippedInput{Path(".git"), R::kHidden},
+                                              SkippedInput{Path("a/.hidden.yaml"), R::kHidden},
+                                              SkippedInput{Path("a/upper.YAML"), R::kExtensionCase},
+                                              SkippedInput{Path("a/mixed.Json"), R::kExtensionCase},
+                                              SkippedInput{Path("a/dangling.yaml"),
+                                                           R::kDanglingSymlink},
+                                              SkippedInput{Path("a/linked-dir"),
+                                                           R::kDirectorySymlink}));
+  EXPECT_TRUE(notes.unreadable.empty());
+}
+
+TEST_F(InputsTest, UnreadableInputsAreListedAndTheRestRead) {
+  std::ofstream(root_ / "big.yaml") << std::string(64, '#') << "\n";
+  InputOptions options;
+  options.max_file_bytes = 32;
+  StatusOr<InputSet> set =
+      CollectInputs({{Path("nope.yaml")}, {Path("top.yaml")}, {Path("big.yaml")}}, options);
+  ASSERT_TRUE(set.ok()) << set.status();
+  ASSERT_EQ(set->sources.size(), 1u);
+  EXPECT_EQ(set->sources[0].name(), Path("top.yaml"));
+  ASSERT_EQ(set->unreadable.size(), 2u);
+  EXPECT_EQ(set->unreadable[0].code(), StatusCode::kNotFound);
+  EXPECT_THAT(set->unreadable[0].message(), ::testing::HasSubstr("nope.yaml"));
+  EXPECT_EQ(set->unreadable[1].code(), StatusCode::kResourceExhausted);
+  EXPECT_THAT(set->unreadable[1].message(), ::testing::HasSubstr("big.yaml"));
+  // ReadInputs keeps failing on the first of them.
+  StatusOr<std::vector<SourceText>> read = ReadInputs({{Path("top.yaml")}, {Path("nope.yaml")}}, {});
+  ASSERT_FALSE(read.ok());
+  EXPECT_EQ(read.status().code(), StatusCode::kNotFound);
+}
+
+// Issue 19 item 20: one file under several spellings is read once, under its first name.
+TEST_F(InputsTest, OneFileUnderSeveralSpellingsIsReadOnce) {
+  const std::string relative = fs::relative(root_ / "top.yaml").generic_string();
+  StatusOr<std::vector<SourceText>> read =
+      ReadInputs({{Path("top.yaml")}, {Path("a/../top.yaml")}, {relative}, {"./" + relative},
+                  {root_.generic_string()}},
+                 {});
+  ASSERT_TRUE(read.ok()) << read.status();
+  std::vector<std::string> names;
+  for (const SourceText& s : *read) names.push_back(s.name());
+  EXPECT_THAT(names, ElementsAre(Path("top.yaml"), Path("a/c.yaml"), Path("b/deep/z.yml"),
+                                 Path("b/x.json")));
+}
+
 struct NameCase {
   std::string name;
   bool manifest;

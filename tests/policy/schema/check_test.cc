@@ -208,6 +208,11 @@ INSTANTIATE_TEST_SUITE_P(
         Selector("ClassPinsOtherDriver", kNvidiaClass,
                  R"(device.attributes["gpu.amd.com"].productName == "x")",
                  "schema.driver.unreachable", Severity::kError, R"("gpu.amd.com")"),
+        // Issue 19 item 18: driver conditions that admit no driver at all.
+        Selector("ContradictoryDriverConditions", kNvidiaClass,
+                 R"(device.driver == 'éé' && device.attributes["gpu.nvidia.com"].productName == "x")",
+                 "schema.driver.unreachable", Severity::kError, R"("gpu.nvidia.com")",
+                 R"(compare device.driver with a driver that publishes "gpu.nvidia.com": device.driver == "gpu.nvidia.com")"),
         Selector("UnguardedTypeSpecificAttribute", kNvidiaClass,
                  R"(device.attributes["gpu.nvidia.com"].profile == "1g.5gb")",
                  "schema.attribute.unguarded", Severity::kWarning, "profile",

@@ -83,11 +83,19 @@ INSTANTIATE_TEST_SUITE_P(
                       p.pod.resource_claims[0].resource_claim_template_name = "t";
                     },
                 .want = {}},
+        // Issue 19 item 22: a name far from every input's may exist in the cluster (info).
         RefCase{.name = "TemplateNotAmongInputs",
                 .mutate =
                     [](auto& p, auto&, auto&) {
                       p.pod.resource_claims[0].resource_claim_name.reset();
                       p.pod.resource_claims[0].resource_claim_template_name = "nope";
+                    },
+                .want = {}},
+        RefCase{.name = "TemplateTypo",
+                .mutate =
+                    [](auto& p, auto&, auto&) {
+                      p.pod.resource_claims[0].resource_claim_name.reset();
+                      p.pod.resource_claims[0].resource_claim_template_name = "tt";
                     },
                 .want = {"W refs.pod.claim-template.not-found @ "
                          "spec.resourceClaims[0].resourceClaimTemplateName"}},
@@ -122,10 +130,9 @@ INSTANTIATE_TEST_SUITE_P(
                       tm.spec.devices.requests[0] = FirstAvailable("gpu", {"a"});
                       tm.spec.devices.requests[0].first_available[0].device_class_name = "tpu";
                     },
+                // "gpu-clas" is a likely typo of "gpu-class"; "tpu" may be a chart's class.
                 .want = {"W refs.device-class.not-found @ "
-                         "spec.devices.requests[0].exactly.deviceClassName",
-                         "W refs.device-class.not-found @ "
-                         "spec.spec.devices.requests[0].firstAvailable[0].deviceClassName"}},
+                         "spec.devices.requests[0].exactly.deviceClassName"}},
         RefCase{
             .name = "ClassesNotCheckedWithoutClassInputs",
             .mutate = [](auto&, auto& c,
@@ -133,6 +140,61 @@ INSTANTIATE_TEST_SUITE_P(
             .want = {},
             .with_class = false}),
     [](const auto& test_case) { return test_case.param.name; });
+
+// Issue 19 item 22: references to a kind nothing among the inputs (or the inventory) holds
+// are one info per run, not a warning per reference.
+TEST(ReferencesNoiseTest, AbsentKindsAreOneInfoPerRun) {
+  k8s::Workload pod1 = Pod(), pod2 = Pod();
+  for (k8s::Workload* p : {&pod1, &pod2}) {
+    p->pod.resource_claims[0].resource_claim_name.reset();
+    p->pod.resource_claims[0].resource_claim_template_name = "t";
+    p->pod.containers[0].claims[0].request = "";
+  }
+  pod2.metadata.name = "p2";
+  k8s::ResourceClaim c1 = Claim(), c2 = Claim();
+  c2.spec.devices.requests[0].exactly->device_class_name = "other-class";
+  ReferenceInputs in;
+  in.workloads.push_back({&pod1, {"v1", "Pod", "ns", "p"}});
+  in.workloads.push_back({&pod2, {"v1", "Pod", "ns", "p2"}});
+  in.claims.push_back({&c1, {"resource.k8s.io/v1", "ResourceClaim", "ns", "c"}});
+  in.claims.push_back({&c2, {"resource.k8s.io/v1", "ResourceClaim", "ns", "c2"}});
+  Diagnostics d;
+  CheckReferences(in, d);
+  std::vector<std::string> all;
+  for (const Diagnostic& x : d) {
+    all.push_back(std::string(SeverityName(x.severity)) + " " + x.code + " @ " + x.field);
+  }
+  EXPECT_EQ(all, (std::vector<std::string>{
+                     "info refs.pod.claim-template.unchecked @ "
+                     "spec.resourceClaims[0].resourceClaimTemplateName",
+                     "info refs.device-class.unchecked @ "
+                     "spec.devices.requests[0].exactly.deviceClassName"}));
+  EXPECT_EQ(d.items()[0].object.name, "p");
+  EXPECT_NE(d.items()[1].message.find("2 references"), std::string::npos) << d.items()[1].message;
+}
+
+// The inventory's DeviceClasses and ResourceClaims exist as much as the inputs' do; a missing
+// name then warns with the closest existing one.
+TEST(ReferencesNoiseTest, InventoryObjectsCount) {
+  k8s::Workload pod = Pod();
+  k8s::ResourceClaim claim = Claim();
+  claim.metadata.name = "x";
+  claim.spec.devices.requests[0].exactly->device_class_name = "gpu-clas";
+  std::vector<k8s::DeviceClass> classes = {Class()};
+  k8s::ResourceClaim allocated = Claim();
+  allocated.metadata.name = "c";
+  std::vector<k8s::ResourceClaim> claims = {allocated};
+  ReferenceInputs in;
+  in.workloads.push_back({&pod, {"v1", "Pod", "ns", "p"}});
+  in.claims.push_back({&claim, {"resource.k8s.io/v1", "ResourceClaim", "ns", "x"}});
+  in.cluster_classes = &classes;
+  in.cluster_claims = &claims;
+  Diagnostics d;
+  CheckReferences(in, d);
+  ASSERT_EQ(Findings(d), std::vector<std::string>{"W refs.device-class.not-found @ "
+                                                  "spec.devices.requests[0].exactly.deviceClassName"});
+  EXPECT_EQ(d.items()[0].suggestion, "gpu-class");
+}
 
 }  // namespace
 }  // namespace draguard::validate

@@ -2,6 +2,7 @@
 // attributes, capacities, taints, counters, gates and update rules.
 #include "policy/validate/resource_slice.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -125,13 +126,23 @@ INSTANTIATE_TEST_SUITE_P(
         SliceCase{.name = "TwoNodeSelections",
                   .mutate = [](auto& s) { s.spec.all_nodes = true; },
                   .want = {"E slice.node-selection.multiple @ spec"}},
+        // An explicit false (or an empty nodeName) is an error and does not count as a node
+        // selection (validateResourceSliceSpec).
         SliceCase{.name = "AllNodesFalse",
                   .mutate =
                       [](auto& s) {
                         s.spec.node_name.reset();
                         s.spec.all_nodes = false;
                       },
+                  .want = {"E slice.all-nodes.invalid @ spec.allNodes",
+                           "E slice.node-selection.required @ spec"}},
+        SliceCase{.name = "AllNodesFalseBesideNodeName",
+                  .mutate = [](auto& s) { s.spec.all_nodes = false; },
                   .want = {"E slice.all-nodes.invalid @ spec.allNodes"}},
+        SliceCase{.name = "NodeNameEmpty",
+                  .mutate = [](auto& s) { s.spec.node_name = ""; },
+                  .want = {"E slice.node-name.invalid @ spec.nodeName",
+                           "E slice.node-selection.required @ spec"}},
         SliceCase{.name = "NodeSelectorTwoTerms",
                   .mutate =
                       [](auto& s) {
@@ -211,6 +222,16 @@ INSTANTIATE_TEST_SUITE_P(
                         D0(s).capacity["mem"] = k8s::DeviceCapacity{"1Gi", std::nullopt};
                       },
                   .want = {At("E slice.device.attributes.too-many @ ", kDev0)}},
+        SliceCase{.name = "ThirtyThreeAttributesStillChecked",
+                  .mutate =
+                      [](auto& s) {
+                        Attributes(D0(s), 32);
+                        D0(s).attributes["a0"] = k8s::DeviceAttribute{};
+                        D0(s).capacity["mem"] = k8s::DeviceCapacity{"1Gi", std::nullopt};
+                      },
+                  .want = {At("E slice.device.attributes.too-many @ ", kDev0),
+                           At("E slice.device.attribute.value.invalid @ ", kDev0) +
+                               ".attributes[a0]"}},
         SliceCase{.name = "AttributeKeyPath135",
                   .mutate = [](auto& s) { D0(s).attributes["9bad"] = Str("x"); },
                   .want = {At("E slice.device.attribute.name.invalid @ ", kDev0) + ".attributes"}},
@@ -420,10 +441,43 @@ INSTANTIATE_TEST_SUITE_P(
                      ".consumesCounters[0].counterSet"},
             .version = KubernetesVersion::k1_34,
             .gates = "DRAPartitionableDevices=true"},
+        // Issue 19 item 13: one error on the device, as validateDevice reports it.
         SliceCase{.name = "DeviceNodeNameWithoutPerDevice",
                   .mutate = [](auto& s) { D0(s).node_name = "n"; },
-                  .want = {At("E slice.device.node-selection.forbidden @ ", kDev0) + ".nodeName"},
+                  .want = {At("E slice.device.node-selection.forbidden @ ", kDev0)},
                   .gates = "DRAPartitionableDevices=true"},
+        SliceCase{.name = "DeviceSelectorAndAllNodesWithoutPerDevice",
+                  .mutate =
+                      [](auto& s) {
+                        D0(s).node_selector = k8s::NodeSelector{{{}}};
+                        D0(s).all_nodes = true;
+                      },
+                  .want = {At("E slice.device.node-selection.forbidden @ ", kDev0)},
+                  .gates = "DRAPartitionableDevices=true"},
+        SliceCase{
+            .name = "PerDeviceTwoSelections",
+            .mutate =
+                [](auto& s) {
+                  s.spec.node_name.reset();
+                  s.spec.per_device_node_selection = true;
+                  D0(s).node_name = "n";
+                  D0(s).all_nodes = true;
+                },
+            .want = {At("E slice.device.node-selection.multiple @ ", kDev0)},
+            .gates = "DRAPartitionableDevices=true"},
+        SliceCase{
+            .name = "PerDeviceEmptyNodeNameAndFalseAllNodes",
+            .mutate =
+                [](auto& s) {
+                  s.spec.node_name.reset();
+                  s.spec.per_device_node_selection = true;
+                  D0(s).node_name = "";
+                  D0(s).all_nodes = false;
+                },
+            .want = {At("E slice.node-name.invalid @ ", kDev0) + ".nodeName",
+                     At("E slice.all-nodes.invalid @ ", kDev0) + ".allNodes",
+                     At("E slice.device.node-selection.required @ ", kDev0)},
+            .gates = "DRAPartitionableDevices=true"},
         SliceCase{
             .name = "PerDeviceRequiresDeviceSelection",
             .mutate =
@@ -451,17 +505,55 @@ INSTANTIATE_TEST_SUITE_P(
                   .mutate = [](auto& s) { D0(s).binding_conditions = {"example.com/ready"}; },
                   .want = {At("W slice.device.binding-conditions.dropped @ ", kDev0) +
                            ".bindingConditions"}},
+        // Issue 19 item 13: the missing list is the one reported
+        // (validateDeviceBindingParameters).
         SliceCase{.name = "BindingConditionsTogether136",
                   .mutate = [](auto& s) { D0(s).binding_conditions = {"example.com/ready"}; },
                   .want = {At("E slice.device.binding-conditions.invalid @ ", kDev0) +
-                           ".bindingConditions"},
+                           ".bindingFailureConditions"},
                   .version = KubernetesVersion::k1_36},
         SliceCase{.name = "BindingConditionsTogether",
                   .mutate = [](auto& s) { D0(s).binding_conditions = {"example.com/ready"}; },
                   .want = {At("E slice.device.binding-conditions.invalid @ ", kDev0) +
+                           ".bindingFailureConditions"},
+                  .gates = "DRADeviceBindingConditions=true"},
+        SliceCase{.name = "BindingFailureConditionsAlone",
+                  .mutate = [](auto& s) { D0(s).binding_failure_conditions = {"example.com/f"}; },
+                  .want = {At("E slice.device.binding-conditions.invalid @ ", kDev0) +
                            ".bindingConditions"},
-                  .gates = "DRADeviceBindingConditions=true"}),
+                  .version = KubernetesVersion::k1_36},
+        SliceCase{.name = "BindingConditionDuplicateAndOverlap",
+                  .mutate =
+                      [](auto& s) {
+                        D0(s).binding_conditions = {"example.com/a", "example.com/a"};
+                        D0(s).binding_failure_conditions = {"example.com/f", "example.com/a"};
+                      },
+                  .want = {At("E slice.device.binding-conditions.duplicate @ ", kDev0) +
+                               ".bindingConditions[1]",
+                           At("E slice.device.binding-conditions.invalid @ ", kDev0) +
+                               ".bindingFailureConditions[1]"},
+                  .version = KubernetesVersion::k1_36}),
     [](const auto& test_case) { return test_case.param.name; });
+
+// Issue 19 item 13: the two messages read as kube-apiserver's (validateDevice,
+// validateDeviceBindingParameters).
+TEST(ResourceSliceMessageTest, MessagesMatchTheApiServer) {
+  k8s::ResourceSlice slice = Slice();
+  D0(slice).node_name = "n";
+  D0(slice).binding_conditions = {"example.com/ready"};
+  Diagnostics d;
+  ValidateResourceSlice(
+      slice, Options(KubernetesVersion::k1_36, "DRAPartitionableDevices=true"), d);
+  std::vector<std::string> lines;
+  for (const Diagnostic& x : d) lines.push_back(x.field + ": " + x.message);
+  EXPECT_THAT(lines,
+              ::testing::UnorderedElementsAre(
+                  "spec.devices[0]: Invalid value: null: `nodeName`, `nodeSelector` and "
+                  "`allNodes` can only be set if `perDeviceNodeSelection` is set to true in the "
+                  "ResourceSlice spec",
+                  "spec.devices[0].bindingFailureConditions: Invalid value: []: "
+                  "bindingFailureConditions are required to use bindingConditions"));
+}
 
 // The drop warning names the gate that is off, not always DRADeviceBindingConditions.
 TEST(ResourceSliceDropTest, BindingDropNamesTheGateThatIsOff) {

@@ -6,7 +6,9 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "policy/validate/messages.h"
 #include "tests/webhook/testing/fake_checker.h"
+#include "webhook/admission/response_budget.h"
 
 namespace draguard::webhook {
 namespace {
@@ -180,7 +182,7 @@ INSTANTIATE_TEST_SUITE_P(
 
 // --- Verdicts. ---------------------------------------------------------------------------------
 
-TEST(HandlerTest, ErrorsDenyWith403AndOneCausePerError) {
+TEST(HandlerTest, PolicyErrorsDenyWith403AndOneCausePerError) {
   FakeChecker checker;
   checker.outcome.diagnostics.Error("claim.request.name.invalid",
                                     FieldPath("spec.devices.requests[0].name"), "must be a DNS label");
@@ -223,19 +225,149 @@ TEST(HandlerTest, WarningsAloneAllow) {
   EXPECT_EQ(resp["warnings"].size(), 1u);
 }
 
-TEST(HandlerTest, WarningsAreCapped) {
+// Issue 19 item 10: warnings fit what kube-apiserver passes on (warning.go:
+// truncateItemRunes 256, truncateAtTotalRunes 4096), most important first, and the summary of
+// those left out fits too.
+TEST(HandlerTest, WarningsFitTheApiServersBudget) {
   FakeChecker checker;
-  for (int i = 0; i < 10; ++i) {
-    checker.outcome.diagnostics.Warning("w", FieldPath("spec"), std::string(1000, 'x'));
+  for (int i = 0; i < 1000; ++i) {
+    checker.outcome.diagnostics.Warning(
+        "schema.attribute.unknown",
+        FieldPath("spec.devices.requests[" + std::to_string(i) + "].exactly.selectors[0].cel"),
+        std::string(300, 'x'));
   }
-  HandlerOptions options;
-  options.max_warnings = 3;
-  options.max_warning_bytes = 64;
-  HttpAdmissionResponse r = HandleAdmission(
-      {.content_type = "application/json", .body = MakeReview().dump()}, checker, options);
+  checker.outcome.diagnostics.Warning("claim.request.count.defaulted", FieldPath("spec"),
+                                      "count: 0 becomes 1");
+  checker.outcome.diagnostics.Warning("schema.attribute.unknown", FieldPath("spec.x"),
+                                      std::string(300, '\xE9'));  // invalid UTF-8 bytes
+  HttpAdmissionResponse r = Post(checker, MakeReview().dump());
   Json warnings = Json::parse(r.body)["response"]["warnings"];
-  ASSERT_EQ(warnings.size(), 4u);  // three plus the summary
-  EXPECT_LE(warnings[0].get<std::string>().size(), 64u);
+  ASSERT_GT(warnings.size(), 2u);
+  size_t total = 0;
+  bool other_code_kept = false;
+  for (const Json& w : warnings) {
+    const std::string text = w.get<std::string>();
+    EXPECT_LE(CountRunes(text), 256u) << text;
+    total += CountRunes(text);
+    other_code_kept = other_code_kept || text == "spec: count: 0 becomes 1";
+  }
+  EXPECT_LE(total, 4096u);
+  EXPECT_TRUE(other_code_kept) << "the first warning of each code goes first";
+  const std::string last = warnings.back().get<std::string>();
+  EXPECT_THAT(last, StartsWith(std::to_string(1002 - (warnings.size() - 1)) + " more warnings"));
+}
+
+TEST(ClipRunesTest, CountsRunesNotBytesAndReplacesInvalidBytes) {
+  const std::string e_acute = "\xC3\xA9";
+  std::string many;
+  for (int i = 0; i < 300; ++i) many += e_acute;
+  std::string clipped = ClipRunes(many, 256);
+  EXPECT_EQ(CountRunes(clipped), 256u);
+  EXPECT_THAT(clipped, ::testing::EndsWith("\xE2\x80\xA6"));
+  EXPECT_EQ(ClipRunes("a\xFF" "b", 10), "a\xEF\xBF\xBD" "b");
+  EXPECT_EQ(ClipRunes("abc", 3), "abc");
+}
+
+TEST(HandlerTest, DenialMessageIsBoundedAndCausesCapped) {
+  FakeChecker checker;
+  for (int i = 0; i < 1000; ++i) {
+    checker.outcome.diagnostics.Error(
+        "claim.request.name.invalid", FieldPath("spec.devices.requests[" + std::to_string(i) + "].name"),
+        validate::InvalidMessage(validate::FieldValue::String(std::string(200, 'n')),
+                                 "must be no more than 63 characters"));
+  }
+  HttpAdmissionResponse r = Post(checker, MakeReview().dump());
+  EXPECT_LT(r.body.size(), 256u * 1024);
+  Json status = Json::parse(r.body)["response"]["status"];
+  const std::string message = status["message"];
+  EXPECT_LE(message.size(), 8u * 1024);
+  EXPECT_THAT(message, ::testing::HasSubstr("more errors (status.details.causes lists up to 100)]"));
+  EXPECT_EQ(status["details"]["causes"].size(), 100u);
+}
+
+// Issue 19 item 11: denials answer as the API server would for the same errors: 422 Invalid
+// with a cause type per error when they are all API-server validation errors, 403 Forbidden
+// when one comes from draguard's own checks.
+struct DenialCase {
+  std::string name;
+  std::vector<std::pair<std::string, std::string>> errors;  // code, message
+  int code;
+  std::string reason;
+  std::vector<std::string> types;
+};
+
+class DenialTest : public ::testing::TestWithParam<DenialCase> {};
+
+TEST_P(DenialTest, CodeReasonAndCauseTypes) {
+  const DenialCase& c = GetParam();
+  FakeChecker checker;
+  for (size_t i = 0; i < c.errors.size(); ++i) {
+    checker.outcome.diagnostics.Error(c.errors[i].first, FieldPath("spec.f" + std::to_string(i)),
+                                      c.errors[i].second);
+  }
+  Json status = Json::parse(Post(checker, MakeReview().dump()).body)["response"]["status"];
+  EXPECT_EQ(status["code"], c.code);
+  EXPECT_EQ(status["reason"], c.reason);
+  std::vector<std::string> types, fields;
+  for (const Json& cause : status["details"]["causes"]) {
+    types.push_back(cause["reason"]);
+    fields.push_back(cause["field"]);
+  }
+  EXPECT_EQ(types, c.types);
+  ASSERT_EQ(fields.size(), c.errors.size());
+  EXPECT_EQ(fields[0], "spec.f0");
+}
+
+using validate::FieldValue;
+
+INSTANTIATE_TEST_SUITE_P(
+    Handler, DenialTest,
+    ::testing::Values(
+        DenialCase{"Required", {{"claim.request.device-class-name.required",
+                                 validate::RequiredMessage()}},
+                   422, "Invalid", {"FieldValueRequired"}},
+        DenialCase{"NotSupported",
+                   {{"claim.request.allocation-mode.unsupported",
+                     validate::NotSupportedMessage(FieldValue::String("all"),
+                                                   {"All", "ExactCount"})}},
+                   422, "Invalid", {"FieldValueNotSupported"}},
+        DenialCase{"TooManyTooLongDuplicate",
+                   {{"claim.requests.too-many", validate::TooManyMessage(33, 32)},
+                    {"x.too-long", validate::TooLongMessage(10240)},
+                    {"claim.request.name.duplicate",
+                     validate::DuplicateMessage(FieldValue::String("gpu"))}},
+                   422, "Invalid", {"FieldValueTooMany", "FieldValueTooLong", "FieldValueDuplicate"}},
+        DenialCase{"ForbiddenAndInvalid",
+                   {{"claim.admin-access.forbidden", validate::ForbiddenMessage("admin access")},
+                    {"claim.request.count.invalid",
+                     validate::InvalidMessage(FieldValue::Int(-2), "must be greater than zero")}},
+                   422, "Invalid", {"FieldValueForbidden", "FieldValueInvalid"}},
+        DenialCase{"CelSelectors",
+                   {{"cel.undeclared-reference", "compilation failed: undeclared reference"},
+                    {"cel.cost-exceeded", "too complex, exceeds cost limit"},
+                    {"cel.expression-too-long", "may not be more than 10240 bytes"}},
+                   422, "Invalid", {"FieldValueInvalid", "FieldValueForbidden", "FieldValueTooLong"}},
+        DenialCase{"DraguardPolicyIsForbidden",
+                   {{"schema.type.mismatch", "a version compared with a string"}},
+                   403, "Forbidden", {"FieldValueForbidden"}},
+        DenialCase{"MixedIsForbidden",
+                   {{"claim.request.device-class-name.required", validate::RequiredMessage()},
+                    {"alloc.unsatisfiable", "no node can allocate this claim"}},
+                   403, "Forbidden", {"FieldValueRequired", "FieldValueForbidden"}}),
+    [](const auto& p) { return p.param.name; });
+
+// Issue 19 item 14: an UPDATE without oldObject is a bad request, as docs/webhook.md says.
+TEST(HandlerTest, UpdateWithoutOldObjectIs400WithUid) {
+  FakeChecker checker;
+  Json review = MakeReview("ResourceClaim", "v1", "UPDATE");
+  review["request"]["oldObject"] = nullptr;
+  HttpAdmissionResponse r = Post(checker, review.dump());
+  EXPECT_EQ(r.verdict, Verdict::kBadRequest);
+  Json resp = Json::parse(r.body)["response"];
+  EXPECT_EQ(resp["uid"], kUid);
+  EXPECT_EQ(resp["allowed"], false);
+  EXPECT_EQ(resp["status"]["code"], 400);
+  EXPECT_EQ(checker.calls(), 0);
 }
 
 TEST(HandlerTest, CheckerExceptionIs500AndEchoesUid) {

@@ -2,6 +2,7 @@
 #include "webhook/server/internal/http_session.h"
 
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -133,6 +134,19 @@ TEST_F(SessionTest, PipelinedRequestsInOneWrite) {
   EXPECT_EQ(nlohmann::json::parse(responses[2].body())["response"]["uid"], "p2");
 }
 
+TEST_F(SessionTest, ChunkedBodyIsRead) {
+  Start();
+  const std::string body = MakeReview().dump();
+  std::ostringstream chunked;
+  chunked << std::hex << body.size() << "\r\n" << body << "\r\n0\r\n\r\n";
+  Send("POST /validate HTTP/1.1\r\nHost: draguard\r\nContent-Type: application/json\r\n"
+       "Transfer-Encoding: Chunked \r\n\r\n" + chunked.str());
+  std::vector<Response> responses = Finish();
+  ASSERT_EQ(responses.size(), 1u);
+  EXPECT_EQ(responses[0].result_int(), 200u);
+  EXPECT_EQ(checker_.calls(), 1);
+}
+
 TEST_F(SessionTest, HeadersOneByteAtATime) {
   Start();
   std::string request = Post("/validate", MakeReview().dump());
@@ -173,6 +187,17 @@ INSTANTIATE_TEST_SUITE_P(
                      "POST /validate HTTP/1.1\r\nContent-Type: application/json\r\n"
                      "Content-Length: 10000000\r\n\r\n{",
                      413},
+        // Issue 19 item 15: a body in a transfer coding other than chunked is refused, not read
+        // as plain chunked.
+        BadInputCase{"GzipChunked",
+                     "POST /validate HTTP/1.1\r\nContent-Type: application/json\r\n"
+                     "Transfer-Encoding: gzip, chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n",
+                     501},
+        BadInputCase{"TwoTransferEncodingHeaders",
+                     "POST /validate HTTP/1.1\r\nContent-Type: application/json\r\n"
+                     "Transfer-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n\r\n"
+                     "2\r\n{}\r\n0\r\n\r\n",
+                     501},
         BadInputCase{"HeadersOverLimit",
                      "GET /healthz HTTP/1.1\r\nX-Big: " + std::string(2000, 'a') + "\r\n\r\n",
                      431}),

@@ -61,7 +61,8 @@ class FakeChecker : public AdmissionChecker {
   SeenRequest last_;
 };
 
-// An AdmissionReview request as the API server sends it, for a resource.k8s.io object.
+// An AdmissionReview request as the API server sends it, for a resource.k8s.io object (on
+// UPDATE the old object is the same object, as for a no-op update).
 inline nlohmann::json MakeReview(std::string_view kind = "ResourceClaim",
                                  std::string_view version = "v1",
                                  std::string_view operation = "CREATE",
@@ -82,7 +83,7 @@ inline nlohmann::json MakeReview(std::string_view kind = "ResourceClaim",
             {"operation", operation},
             {"userInfo", {{"username", "alice"}}},
             {"object", object},
-            {"oldObject", nullptr},
+            {"oldObject", operation == "UPDATE" ? object : nlohmann::json(nullptr)},
             {"dryRun", false},
             {"options", {{"apiVersion", "meta.k8s.io/v1"}, {"kind", "CreateOptions"}}}}}};
 }

@@ -8,7 +8,8 @@
 // is cut off: slowloris), and the response write. A fresh request_parser per message applies
 // the header and body limits; a body over the limit is answered 413, oversized headers 431,
 // unparseable requests 400, a body that does not fit the bodies in flight of all connections
-// (BodyBudget) 503, and the connection is then closed.
+// (BodyBudget) 503, a transfer coding other than plain chunked 501, and the connection is then
+// closed.
 //
 // Draining: Stop() closes the connection if it is idle; otherwise the request in flight
 // completes and its response carries "Connection: close".
@@ -333,6 +334,9 @@ class HttpSession : public SessionBase,
 
   void OnHeader(beast::error_code header_ec) {
     if (header_ec) return OnRead(header_ec);
+    if (!OnlyChunkedTransferCoding(parser_->get())) {
+      return Respond(PlainText(501, "transfer coding not implemented: only chunked\n"), false);
+    }
     if (!ReserveBody()) {
       context_.metrics.BodyRefused();
       return Respond(PlainText(503, "server busy: too many request bodies in flight\n"), false);
@@ -341,6 +345,21 @@ class HttpSession : public SessionBase,
                      [self = this->shared_from_this()](beast::error_code ec, size_t) {
                        self->OnRead(ec);
                      });
+  }
+
+  // Whether the request uses no transfer coding but chunked. Beast reads a body whose last
+  // coding is chunked (`gzip, chunked`) as plain chunked and would hand over gzip bytes as
+  // JSON; RFC 9112 §6.1 lets a server answer a coding it does not implement with 501.
+  static bool OnlyChunkedTransferCoding(const http::request<http::string_body>& req) {
+    const size_t n = req.count(http::field::transfer_encoding);
+    if (n == 0) return true;
+    if (n > 1) return false;
+    return beast::iequals(Trim(req[http::field::transfer_encoding]), "chunked");
+  }
+  static std::string_view Trim(std::string_view s) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+    return s;
   }
 
   // What the body may take: its declared length (capped by the parser's limit, which

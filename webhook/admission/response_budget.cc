@@ -1,0 +1,200 @@
+#include "webhook/admission/response_budget.h"
+
+#include <set>
+#include <utility>
+
+#include "policy/common/utf8.h"
+
+namespace draguard::webhook {
+namespace {
+
+constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD
+constexpr std::string_view kEllipsis = "\xE2\x80\xA6";     // …
+
+// `text` with every invalid UTF-8 byte replaced by U+FFFD.
+std::string Sanitized(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    const size_t len = c < 0x80 ? 1 : Utf8SequenceLength(text, i);
+    out += len == 0 ? kReplacement : text.substr(i, len);
+    i += len == 0 ? 1 : len;
+  }
+  return out;
+}
+
+bool IsContinuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
+
+// Valid UTF-8 `text` cut at the code point boundary at or before byte `at`, plus "…".
+std::string CutWithEllipsis(std::string text, size_t at) {
+  while (at > 0 && at < text.size() && IsContinuation(text[at])) --at;
+  text.resize(at);
+  return text + std::string(kEllipsis);
+}
+
+// `text` (sanitized) within `max_bytes` bytes; "…" marks a cut.
+std::string ClipBytes(std::string_view text, size_t max_bytes) {
+  std::string out = Sanitized(text);
+  if (out.size() <= max_bytes) return out;
+  if (max_bytes < kEllipsis.size()) return {};
+  return CutWithEllipsis(std::move(out), max_bytes - kEllipsis.size());
+}
+
+std::string FieldMessage(const Diagnostic& d) {
+  std::string text = d.field.empty() ? d.message : d.field + ": " + d.message;
+  if (!d.suggestion.empty()) text += " (suggestion: " + d.suggestion + ")";
+  return text;
+}
+
+// Most important first: the first warning of each code, then the others, each group in the
+// checker's order; identical texts once (kube-apiserver drops repeats too).
+std::vector<std::string> OrderedWarnings(const Diagnostics& diagnostics, size_t max_runes) {
+  std::vector<std::string> first, rest;
+  std::set<std::string_view> codes;
+  std::set<std::string> seen;
+  for (const Diagnostic& d : diagnostics) {
+    if (d.severity != Severity::kWarning) continue;
+    std::string text = ClipRunes(FieldMessage(d), max_runes);
+    if (!seen.insert(text).second) continue;
+    (codes.insert(d.code).second ? first : rest).push_back(std::move(text));
+  }
+  for (std::string& text : rest) first.push_back(std::move(text));
+  return first;
+}
+
+std::string MoreWarnings(size_t n) {
+  return std::to_string(n) + (n == 1 ? " more warning" : " more warnings") +
+         " not shown; `draguard lint` on the object lists them all";
+}
+
+// A cause type from the apimachinery ErrorType text that starts an ErrorBody
+// (field.ErrorType.String(): "Required value", "Invalid value: ...").
+std::string_view TypeFromErrorBody(std::string_view message) {
+  static constexpr std::pair<std::string_view, std::string_view> kTypes[] = {
+      {"Required value", "FieldValueRequired"},
+      {"Invalid value", "FieldValueInvalid"},
+      {"Unsupported value", "FieldValueNotSupported"},
+      {"Duplicate value", "FieldValueDuplicate"},
+      {"Too long", "FieldValueTooLong"},
+      {"Too many", "FieldValueTooMany"},
+      {"Forbidden", "FieldValueForbidden"},
+      {"Internal error", "InternalError"},
+      {"Not found", "FieldValueNotFound"},
+  };
+  for (const auto& [text, type] : kTypes) {
+    if (!message.starts_with(text)) continue;
+    const std::string_view rest = message.substr(text.size());
+    if (rest.empty() || rest.starts_with(":")) return type;
+  }
+  return {};
+}
+
+}  // namespace
+
+size_t CountRunes(std::string_view text) {
+  size_t n = 0;
+  for (char c : text) n += !IsContinuation(c);
+  return n;
+}
+
+std::string ClipRunes(std::string_view text, size_t max_runes) {
+  std::string out = Sanitized(text);
+  if (CountRunes(out) <= max_runes) return out;
+  if (max_runes == 0) return {};
+  // The byte where rune number max_runes - 1 (0-based) starts: keep the runes before it.
+  size_t runes = 0, at = 0;
+  for (; at < out.size(); ++at) {
+    if (IsContinuation(out[at])) continue;
+    if (runes == max_runes - 1) break;
+    ++runes;
+  }
+  return CutWithEllipsis(std::move(out), at);
+}
+
+std::vector<std::string> BudgetWarnings(const Diagnostics& diagnostics,
+                                        const ResponseLimits& limits) {
+  std::vector<std::string> ordered = OrderedWarnings(diagnostics, limits.max_warning_runes);
+  size_t total = 0;
+  for (const std::string& w : ordered) total += CountRunes(w);
+  if (total <= limits.max_warnings_runes) return ordered;
+  // Not all fit: keep room for the summary (its count has at most 20 digits).
+  const size_t reserve = CountRunes(MoreWarnings(0)) + 20;
+  const size_t budget = limits.max_warnings_runes > reserve ? limits.max_warnings_runes - reserve
+                                                            : 0;
+  std::vector<std::string> kept;
+  size_t used = 0;
+  for (std::string& w : ordered) {
+    const size_t runes = CountRunes(w);
+    if (used + runes > budget) continue;  // a shorter one further on may still fit
+    used += runes;
+    kept.push_back(std::move(w));
+  }
+  kept.push_back(MoreWarnings(ordered.size() - kept.size()));
+  return kept;
+}
+
+std::string_view ApiCauseType(const Diagnostic& d) {
+  if (std::string_view type = TypeFromErrorBody(d.message); !type.empty()) return type;
+  // CEL selectors (validateCELSelector): a compile error is field.Invalid, the cost limit
+  // field.Forbidden, the length limit field.TooLong; draguard's messages carry the detail only.
+  const std::string_view code = d.code;
+  if (!code.starts_with("cel.")) return {};
+  if (code == "cel.cost-exceeded") return "FieldValueForbidden";
+  if (code == "cel.expression-too-long") return "FieldValueTooLong";
+  if (std::string_view(d.message).starts_with("compilation failed")) return "FieldValueInvalid";
+  return {};
+}
+
+Denial BuildDenial(std::string_view kind, std::string_view name, const Diagnostics& diagnostics,
+                   const ResponseLimits& limits) {
+  Denial denial;
+  bool all_api_errors = true;
+  std::vector<std::string> parts;
+  for (const Diagnostic& d : diagnostics) {
+    if (!d.is_error()) continue;
+    std::string_view type = ApiCauseType(d);
+    all_api_errors = all_api_errors && !type.empty();
+    parts.push_back(FieldMessage(d));
+    if (denial.causes.size() < limits.max_causes) {
+      denial.causes.push_back({.type = std::string(type.empty() ? "FieldValueForbidden" : type),
+                               .field = d.field,
+                               .message = ClipBytes(d.message, limits.max_cause_message_bytes)});
+    }
+  }
+  denial.code = all_api_errors ? 422 : 403;
+  denial.reason = all_api_errors ? "Invalid" : "Forbidden";
+  // `Kind.group "name" is invalid: field: message`, or `[a: x, b: y]` for several: the
+  // API server's StatusError text for a field.ErrorList (NewInvalid).
+  std::string head = std::string(kind) + ".resource.k8s.io \"" + std::string(name) + "\" is " +
+                     (all_api_errors ? "invalid: " : "forbidden: ");
+  if (parts.size() == 1) {
+    denial.message = ClipBytes(head + parts.front(), limits.max_message_bytes);
+    return denial;
+  }
+  // Room for the closing "; and N more errors (status.details.causes lists up to M)]".
+  const size_t reserve = 100;
+  const size_t budget = limits.max_message_bytes > reserve ? limits.max_message_bytes - reserve : 0;
+  std::string message = head + "[";
+  size_t shown = 0;
+  for (const std::string& part : parts) {
+    const std::string separator = shown > 0 ? ", " : "";
+    if (message.size() + separator.size() + part.size() > budget) {
+      if (shown > 0) break;
+      message += ClipBytes(part, budget > message.size() ? budget - message.size() : 0);
+      ++shown;
+      continue;
+    }
+    message += separator + part;
+    ++shown;
+  }
+  if (shown < parts.size()) {
+    message += "; and " + std::to_string(parts.size() - shown) +
+               " more errors (status.details.causes lists up to " +
+               std::to_string(limits.max_causes) + ")";
+  }
+  denial.message = ClipBytes(message + "]", limits.max_message_bytes);
+  return denial;
+}
+
+}  // namespace draguard::webhook
