@@ -123,7 +123,7 @@ Outcome CompileOutcome(const cel::SelectorCompileResult& compiled) {
 }
 
 Outcome Evaluate(const cel::SelectorCompileResult& compiled, const cel::DeviceData& data,
-                 bool consumable_capacity) {
+                 const cel::DeviceOptions& device_options) {
   Outcome o;
   o.phase = "runtime";
   StatusOr<cel::Program> program = cel::Plan(*compiled.ast);
@@ -133,7 +133,7 @@ Outcome Evaluate(const cel::SelectorCompileResult& compiled, const cel::DeviceDa
     return o;
   }
   StatusOr<cel::PreparedDevice> device =
-      cel::PreparedDevice::Prepare(data, {.consumable_capacity = consumable_capacity});
+      cel::PreparedDevice::Prepare(data, device_options);
   if (!device.ok()) {
     o.code = "cel.invalid-device";
     o.message = device.status().message();
@@ -254,7 +254,9 @@ int RunCel(const std::vector<std::string>& args, CommandContext& context) {
   }
   Outcome outcome = CompileOutcome(compiled);
   if (outcome.ok) {
-    outcome = Evaluate(compiled, *device, options.Enabled(Gate::kDRAConsumableCapacity));
+    outcome = Evaluate(compiled, *device,
+                       {.consumable_capacity = options.Enabled(Gate::kDRAConsumableCapacity),
+                        .list_type_attributes = options.Enabled(Gate::kDRAListTypeAttributes)});
   }
   PrintOutcome(outcome, flags.output == "json", context.out);
   return outcome.ok ? kExitOk : kExitFindings;

@@ -148,8 +148,12 @@ AllocationVerdict CheckPod(const Inventory& inv,
         internal::SearchNode(inv, plan, node.name, devices, o, facts, evaluator, budget);
     v.steps = budget.steps;
     if (out.kind == NodeOutcome::kFatal) {
+      // An error on any node fails the pod's scheduling cycle: no node is feasible then.
       v.kind = VerdictKind::kError;
       v.reasons = std::move(out.reasons);
+      v.feasible_nodes.clear();
+      v.allocations.clear();
+      v.node.clear();
       return v;
     }
     if (out.kind == NodeOutcome::kAborted) {

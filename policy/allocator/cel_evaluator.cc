@@ -20,6 +20,7 @@ cel::EnvOptions EnvFor(const AllocatorOptions& options) {
   env.version = options.version;
   env.mode = cel::EnvOptions::kStoredExpressions;
   env.consumable_capacity_gate = options.gates.Enabled(Gate::kDRAConsumableCapacity);
+  env.list_type_attributes_gate = options.gates.Enabled(Gate::kDRAListTypeAttributes);
   return env;
 }
 
@@ -96,7 +97,8 @@ const CelSelectorEvaluator::Prepared& CelSelectorEvaluator::PrepareOnce(const De
     data.allow_multiple_allocations = view.device->allow_multiple_allocations;
   }
   StatusOr<cel::PreparedDevice> prepared = cel::PreparedDevice::Prepare(
-      data, {.consumable_capacity = env_.consumable_capacity_gate});
+      data, {.consumable_capacity = env_.consumable_capacity_gate,
+             .list_type_attributes = env_.list_type_attributes_gate});
   if (prepared.ok()) {
     slot->device.emplace(std::move(prepared).value());
   } else {

@@ -107,6 +107,8 @@ void Inventory::IndexDevices() {
     }
   }
   slice_begin_.push_back(devices_.size());
+  size_t rank = 0;
+  for (const auto& [key, id] : pool_ids) pools_[id].rank = rank++;
 }
 
 void Inventory::MarkAllocated() {

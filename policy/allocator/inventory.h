@@ -45,6 +45,10 @@ using InventoryInput = inventory::ClusterObjects;
 struct PoolInfo {
   std::string driver;
   std::string name;
+  // Position in (driver, name) order: the order in which the 1.36 scheduler tries pools
+  // (incubating/experimental sort them), which decides which All device breaks a constraint
+  // first (an error) and which witness is found.
+  size_t rank = 0;
   std::vector<size_t> slices;  // indexes into Inventory::slices(), input order
   int64_t max_generation = 0;
   std::map<int64_t, int64_t> slices_per_generation;

@@ -26,7 +26,12 @@ void AdoptCompileErrors(const Diagnostics& found, Diagnostics& out) {
   }
 }
 
-bool AcceptedResultType(const Type& t) {
+// bool or the unknown type; with DRAListTypeAttributes also dyn (an attribute's type then).
+bool AcceptedResultType(const Type& t, const EnvOptions& options) {
+  if (t.kind() == TypeKind::kDyn) {
+    return ReleaseFor(options.version).cel.list_type_attributes &&
+           options.list_type_attributes_gate;
+  }
   return t.kind() == TypeKind::kBool || t.kind() == TypeKind::kAny;
 }
 
@@ -55,7 +60,7 @@ SelectorCompileResult CompileSelector(std::string_view expression, const EnvOpti
     return result;
   }
   const Type& type = result.checked.result_type();
-  if (!AcceptedResultType(type)) {
+  if (!AcceptedResultType(type, options)) {
     Diagnostic& d = result.issues.Error(
         "cel.result-type", FieldPath(),
         "must evaluate to bool or the unknown type, not " + type.DebugString(),
@@ -94,9 +99,12 @@ size_t SelectorCompileResult::ApproximateBytes() const {
 
 void SelectorCacheKey(std::string_view expression, const EnvOptions& options, std::string& key) {
   key.clear();
-  key.reserve(expression.size() + 4);
+  key.reserve(expression.size() + 6);
   // Keyed by the CEL dialect, not the release: releases with equal dialects share entries.
-  key.push_back(ReleaseFor(options.version).cel.lists_v3_in_new_expressions ? 'L' : 'l');
+  const CelDialect& cel = ReleaseFor(options.version).cel;
+  key.push_back(cel.lists_v3_in_new_expressions ? 'L' : 'l');
+  key.push_back(cel.list_type_attributes ? 'T' : 't');
+  key.push_back(options.list_type_attributes_gate ? 'A' : 'a');
   key.push_back(options.mode == EnvOptions::kStoredExpressions ? 'S' : 'N');
   key.push_back(options.consumable_capacity_gate ? 'G' : 'g');
   key.push_back(':');

@@ -280,6 +280,9 @@ class Coster {
     if (id == "string_format" && target) {  // cel-go: the format string is scanned once
       return Add(Factor(SizeOf(*target), kTraversal), SumOf(args));
     }
+    // draCostEstimator (dynamic-resource-allocation v0.36.0): `includes` is linear in a list
+    // of at most ResourceSliceMaxAttributeValuesPerDevice elements, whatever the target.
+    if (id == "dra_includes_dyn_dyn" && target) return Add({0, 48}, SumOf(args));
     if (id == "in_list" && a.size() == 2) {
       const SizeEstimate n = SizeOf(*a[1]);
       return Add({n.min, n.max}, SumOf(args));

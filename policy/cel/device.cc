@@ -14,6 +14,7 @@ struct PreparedDevice::Storage {
   std::deque<std::string> strings;
   std::deque<Quantity> quantities;
   std::deque<Semver> semvers;
+  std::deque<ListData> lists;
   std::deque<MapData> inner;
   MapData attributes{.entries = {}, .defaulting = true};
   MapData capacity{.entries = {}, .defaulting = true};
@@ -52,6 +53,30 @@ struct PreparedDevice::Storage {
     }
     map.entries.emplace_back(Value::StringView(Keep(std::string(id))), value);
   }
+
+  // The CEL list of list-typed attribute `name` (upstream: versions parsed one by one).
+  StatusOr<Value> ListOf(std::string_view name, const k8s::DeviceAttribute& attr) {
+    ListData& list = lists.emplace_back();
+    if (attr.int_values) {
+      for (int64_t v : *attr.int_values) list.elements.push_back(Value::Int(v));
+    } else if (attr.bool_values) {
+      for (bool v : *attr.bool_values) list.elements.push_back(Value::Bool(v));
+    } else if (attr.string_values) {
+      for (const std::string& v : *attr.string_values) {
+        list.elements.push_back(Value::StringView(Keep(v)));
+      }
+    } else if (attr.version_values) {
+      for (const std::string& text : *attr.version_values) {
+        StatusOr<Semver> v = Semver::Parse(text);
+        if (!v.ok()) {
+          return InvalidArgumentError("attribute " + std::string(name) +
+                                      ": parse semantic version: " + v.status().message());
+        }
+        list.elements.push_back(Value::SemverRef(&semvers.emplace_back(*std::move(v))));
+      }
+    }
+    return Value::ListRef(&list);
+  }
 };
 
 namespace {
@@ -73,9 +98,17 @@ StatusOr<PreparedDevice> PreparedDevice::Prepare(const DeviceData& data,
   Storage& s = *device.storage_;
   std::string_view driver = s.Keep(data.driver);
   for (const auto& [name, attr] : data.attributes) {
-    if (attr.set_count() != 1) return AttributeError(name, "unsupported attribute value");
+    // Upstream getAttributeValue: without the gate a list is no supported value.
+    if (attr.set_count() != 1 || (attr.has_list() && !options.list_type_attributes)) {
+      return AttributeError(name, "unsupported attribute value");
+    }
     auto [domain, id] = Storage::Split(name, driver);
     Value value;
+    if (attr.has_list()) {
+      StatusOr<Value> list = s.ListOf(name, attr);
+      if (!list.ok()) return list.status();
+      value = *list;
+    }
     if (attr.int_value) value = Value::Int(*attr.int_value);
     if (attr.bool_value) value = Value::Bool(*attr.bool_value);
     if (attr.string_value) value = Value::StringView(s.Keep(*attr.string_value));

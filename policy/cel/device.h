@@ -34,6 +34,10 @@ struct DeviceOptions {
   // Feature gate DRAConsumableCapacity: exposes device.allowMultipleAllocations
   // (false when the device does not set it).
   bool consumable_capacity = false;
+  // Feature gate DRAListTypeAttributes: list-typed attributes become CEL lists (versions:
+  // lists of Semver). Off, a device with a list attribute cannot be prepared ("attribute
+  // <name>: unsupported attribute value"), which fails every selector on it, as upstream.
+  bool list_type_attributes = false;
 };
 
 // Immutable, movable, shareable across threads once built.

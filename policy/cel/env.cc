@@ -94,17 +94,35 @@ StatusOr<std::shared_ptr<const Environment>> EnvironmentBuilder::Build() {
   return std::shared_ptr<const Environment>(std::move(env_));
 }
 
-ObjectTypeDecl DraDeviceType(bool allow_multiple_allocations) {
+ObjectTypeDecl DraDeviceType(bool allow_multiple_allocations, bool list_type_attributes) {
   ObjectTypeDecl device{kDraDeviceTypeName, {}};
   device.fields.emplace_back("driver", Type::String());
+  // Upstream uses DynType with DRAListTypeAttributes so that comprehensions and includes()
+  // type-check on attribute values, which may then be lists.
+  const Type value = list_type_attributes ? Type::Dyn() : Type::Any();
   device.fields.emplace_back("attributes",
-                             Type::Map(Type::String(), Type::Map(Type::String(), Type::Any())));
+                             Type::Map(Type::String(), Type::Map(Type::String(), value)));
   device.fields.emplace_back("capacity",
                              Type::Map(Type::String(), Type::Map(Type::String(), QuantityType())));
   if (allow_multiple_allocations) {
     device.fields.emplace_back("allowMultipleAllocations", Type::Bool());
   }
   return device;
+}
+
+FunctionDecl DraIncludesDecl() {
+  return FunctionDecl{"includes", {OverloadDecl{.id = "dra_includes_dyn_dyn",
+                                                .member = true,
+                                                .args = {Type::Dyn(), Type::Dyn()},
+                                                .result = Type::Bool()}}};
+}
+
+bool DraIncludesDeclared(const EnvOptions& options) {
+  // IntroducedVersion 1.36 with FeatureEnabled: StoredExpressions ignores the gate (and its
+  // compatibility version includes 1.36); NewExpressions honours the gate, which overrides
+  // the version.
+  if (!ReleaseFor(options.version).cel.list_type_attributes) return false;
+  return options.mode == EnvOptions::kStoredExpressions || options.list_type_attributes_gate;
 }
 
 std::vector<Library> DraLibraries(const EnvOptions& options) {
@@ -129,9 +147,13 @@ std::shared_ptr<const Environment> BuildDraEnvironment(const EnvOptions& options
   // so the gated device type with allowMultipleAllocations is always there.
   const bool gated_field =
       options.mode == EnvOptions::kStoredExpressions || options.consumable_capacity_gate;
+  // The attribute type follows the gate in both modes (upstream builds it from the features).
+  const bool lists = ReleaseFor(options.version).cel.list_type_attributes &&
+                     options.list_type_attributes_gate;
   EnvironmentBuilder builder;
   for (Library l : DraLibraries(options)) builder.AddLibrary(l);
-  builder.AddObjectType(DraDeviceType(gated_field));
+  if (DraIncludesDeclared(options)) builder.AddFunction(DraIncludesDecl());
+  builder.AddObjectType(DraDeviceType(gated_field, lists));
   builder.AddVariable("device", Type::Object(kDraDeviceTypeName));
   builder.SetHomogeneousAggregateLiterals(true).SetLiteralValidators(true);
   // The declaration tables are static and duplicate-free; Build() cannot fail here.
@@ -140,15 +162,17 @@ std::shared_ptr<const Environment> BuildDraEnvironment(const EnvOptions& options
 
 // Releases with the same CelDialect share environments.
 size_t DraIndex(const EnvOptions& o) {
-  return (ReleaseFor(o.version).cel.lists_v3_in_new_expressions ? 4 : 0) +
-         (o.mode == EnvOptions::kStoredExpressions ? 2 : 0) + (o.consumable_capacity_gate ? 1 : 0);
+  const CelDialect& cel = ReleaseFor(o.version).cel;
+  return (cel.lists_v3_in_new_expressions ? 16 : 0) + (cel.list_type_attributes ? 8 : 0) +
+         (o.mode == EnvOptions::kStoredExpressions ? 4 : 0) +
+         (o.consumable_capacity_gate ? 2 : 0) + (o.list_type_attributes_gate ? 1 : 0);
 }
 
 }  // namespace
 
 std::shared_ptr<const Environment> Environment::ForDraSelector(const EnvOptions& options) {
   static std::mutex mu;
-  static std::array<std::shared_ptr<const Environment>, 8> cache;
+  static std::array<std::shared_ptr<const Environment>, 32> cache;
   std::lock_guard<std::mutex> lock(mu);
   auto& slot = cache[DraIndex(options)];
   if (!slot) slot = BuildDraEnvironment(options);

@@ -35,6 +35,9 @@ struct EnvOptions {
   Mode mode = kNewExpressions;
   // Feature gate DRAConsumableCapacity (off by default in 1.34 and 1.35, on in 1.36).
   bool consumable_capacity_gate = false;
+  // Feature gate DRAListTypeAttributes (alpha in 1.36, off by default; unknown before):
+  // attribute values are dyn (lists possible) and `includes` is declared in new expressions.
+  bool list_type_attributes_gate = false;
 
   friend bool operator==(const EnvOptions&, const EnvOptions&) = default;
 };
@@ -117,8 +120,17 @@ class EnvironmentBuilder {
   std::vector<std::string> duplicate_names_;
 };
 
-// The DRA device object type for the gate setting (cel.md §1.4).
-ObjectTypeDecl DraDeviceType(bool allow_multiple_allocations);
+// The DRA device object type for the gate settings (cel.md §1.4): allowMultipleAllocations
+// with DRAConsumableCapacity, attribute values dyn instead of any with DRAListTypeAttributes.
+ObjectTypeDecl DraDeviceType(bool allow_multiple_allocations, bool list_type_attributes = false);
+
+// `<target>.includes(<arg>)` (dynamic-resource-allocation v0.36.0 cel/compile.go, overload
+// dra_includes_dyn_dyn): on a list, whether an element equals the argument; on anything
+// else, whether the target equals it. Declared where DraIncludesDeclared says.
+FunctionDecl DraIncludesDecl();
+// Whether `options`' environment declares `includes`: releases whose DRA CEL package has it,
+// always in StoredExpressions, in NewExpressions only with DRAListTypeAttributes.
+bool DraIncludesDeclared(const EnvOptions& options);
 
 // The libraries Kubernetes enables for the DRA environment with `options` (cel.md §1.3).
 std::vector<Library> DraLibraries(const EnvOptions& options);

@@ -110,9 +110,8 @@ constexpr AllocatorSemantics kAlloc134{
     .pool_completeness_counts_all_nodes = false,
     .incomplete_pool_usable = true,
     .skip_obsolete_generation = false,
+    .first_available_all_fixed = false,
 };
-// 1.36 keeps the 1.35 semantics for everything draguard models; what changes is which
-// features are on by default (the gates above).
 constexpr AllocatorSemantics kAlloc135{
     .invalid_pool_fatal = false,
     .all_taint_effects_block = false,
@@ -122,7 +121,17 @@ constexpr AllocatorSemantics kAlloc135{
     .pool_completeness_counts_all_nodes = true,
     .incomplete_pool_usable = false,
     .skip_obsolete_generation = true,
+    .first_available_all_fixed = false,
 };
+// 1.36 keeps the 1.35 semantics otherwise; what changes besides is which features are on by
+// default (the gates above). List-typed attribute semantics follow DRAListTypeAttributes,
+// which only 1.36 knows (the experimental allocator that implements them is the only one
+// supporting the feature).
+constexpr AllocatorSemantics kAlloc136 = [] {
+  AllocatorSemantics sem = kAlloc135;
+  sem.first_available_all_fixed = true;
+  return sem;
+}();
 
 // 1.36 validation differs from 1.35 mostly in which gates are on; the text of the rules that
 // run is the same (docs/k8s-releases.md A.4).
@@ -134,7 +143,7 @@ const Release kReleases[] = {
      .served = kServedBefore136,
      .counters = CounterModel::kSliceTotals,
      .validation = kValidation134,
-     .cel = {.lists_v3_in_new_expressions = false},
+     .cel = {.lists_v3_in_new_expressions = false, .list_type_attributes = false},
      .alloc = kAlloc134},
     {.version = KubernetesVersion::k1_35,
      .name = "1.35",
@@ -143,7 +152,7 @@ const Release kReleases[] = {
      .served = kServedBefore136,
      .counters = CounterModel::kCounterSets,
      .validation = kValidation135,
-     .cel = {.lists_v3_in_new_expressions = true},
+     .cel = {.lists_v3_in_new_expressions = true, .list_type_attributes = false},
      .alloc = kAlloc135},
     {.version = KubernetesVersion::k1_36,
      .name = "1.36",
@@ -152,8 +161,8 @@ const Release kReleases[] = {
      .served = kServed136,
      .counters = CounterModel::kCounterSets,
      .validation = kValidation135,
-     .cel = {.lists_v3_in_new_expressions = true},
-     .alloc = kAlloc135},
+     .cel = {.lists_v3_in_new_expressions = true, .list_type_attributes = true},
+     .alloc = kAlloc136},
 };
 
 }  // namespace

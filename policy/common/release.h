@@ -70,6 +70,10 @@ struct CelDialect {
   // cel-go lists v3 is declared for NewExpressions: the compatibility version (release - 1)
   // is at least 1.34, where base.go introduces it.
   bool lists_v3_in_new_expressions;
+  // The release's DRA CEL package knows list-typed attributes (1.36): the `includes` member
+  // function (always in StoredExpressions, in NewExpressions with DRAListTypeAttributes) and,
+  // with that gate, attribute values of type dyn that may be lists.
+  bool list_type_attributes;
 };
 
 // Differences of the scheduler's structured allocator that draguard reproduces.
@@ -90,6 +94,10 @@ struct AllocatorSemantics {
   bool incomplete_pool_usable;
   // A generation older than the newest seen anywhere is skipped.
   bool skip_obsolete_generation;
+  // firstAvailable with allocationMode All works (1.36, kubernetes/kubernetes#137347). Before,
+  // an All subrequest at index >= 1 used the selector results of its predecessor's cache slot
+  // and, after its first device, continued as subrequest 0 would at its second device.
+  bool first_available_all_fixed;
 };
 
 struct Release {

@@ -1,6 +1,7 @@
 // DeviceClass, ResourceSlice and DeviceTaintRule decoding. v1beta1 slices wrap each device's
 // fields in `basic:`; they are read into the same v1 Device.
 #include <string>
+#include <type_traits>
 
 #include "policy/common/release.h"
 #include "policy/k8s/decode_internal.h"
@@ -19,11 +20,37 @@ void ReadClassSelectors(MapReader& reader, std::vector<DeviceSelector>* out) {
   });
 }
 
+// A list member of an attribute (DRAListTypeAttributes): present (possibly empty) when the
+// key holds a sequence; items of the wrong kind are reported and skipped.
+template <typename T>
+void ReadValueList(MapReader& a, std::string_view key, NodeKind kind,
+                   std::optional<std::vector<T>>* out) {
+  const DocNode* v = a.Get(key);
+  const FieldPath path = a.path().Child(key);
+  if (v == nullptr || !ExpectKind(*v, NodeKind::kSequence, path, a.ctx())) return;
+  std::vector<T>& values = out->emplace();
+  for (size_t i = 0; i < v->items.size(); ++i) {
+    const DocNode& item = v->items[i];
+    if (!ExpectKind(item, kind, path.Index(i), a.ctx())) continue;
+    if constexpr (std::is_same_v<T, int64_t>) {
+      values.push_back(item.int_value);
+    } else if constexpr (std::is_same_v<T, bool>) {
+      values.push_back(item.bool_value);
+    } else {
+      values.push_back(item.text);
+    }
+  }
+}
+
 void ReadAttribute(MapReader& a, DeviceAttribute* out) {
   a.Int("int", &out->int_value);
   a.Bool("bool", &out->bool_value);
   a.String("string", &out->string_value);
   a.String("version", &out->version_value);
+  ReadValueList(a, "ints", NodeKind::kInt, &out->int_values);
+  ReadValueList(a, "bools", NodeKind::kBool, &out->bool_values);
+  ReadValueList(a, "strings", NodeKind::kString, &out->string_values);
+  ReadValueList(a, "versions", NodeKind::kString, &out->version_values);
 }
 
 void ReadCapacity(MapReader& c, DeviceCapacity* out) {

@@ -14,14 +14,44 @@ namespace draguard::k8s {
 
 // Exactly one member is set in a valid attribute; `set_count` lets validation report
 // "exactly one value must be specified" without guessing.
+//
+// The list members (`ints`, `bools`, `strings`, `versions`) are alpha in 1.36
+// (DRAListTypeAttributes); an explicit `[]` decodes as present and empty. Releases that do
+// not know them report them as unknown fields and drop them (validate/defaults.h).
 struct DeviceAttribute {
   std::optional<int64_t> int_value;
   std::optional<bool> bool_value;
   std::optional<std::string> string_value;
   std::optional<std::string> version_value;
+  std::optional<std::vector<int64_t>> int_values;
+  std::optional<std::vector<bool>> bool_values;
+  std::optional<std::vector<std::string>> string_values;
+  std::optional<std::vector<std::string>> version_values;
   int set_count() const {
     return int_value.has_value() + bool_value.has_value() + string_value.has_value() +
-           version_value.has_value();
+           version_value.has_value() + int_values.has_value() + bool_values.has_value() +
+           string_values.has_value() + version_values.has_value();
+  }
+  bool has_list() const {
+    return int_values.has_value() || bool_values.has_value() || string_values.has_value() ||
+           version_values.has_value();
+  }
+  // Values counted against ResourceSliceMaxAttributeValuesPerDevice: a scalar 1, a list its
+  // length.
+  size_t value_count() const {
+    size_t n = static_cast<size_t>(int_value.has_value() + bool_value.has_value() +
+                                   string_value.has_value() + version_value.has_value());
+    if (int_values) n += int_values->size();
+    if (bool_values) n += bool_values->size();
+    if (string_values) n += string_values->size();
+    if (version_values) n += version_values->size();
+    return n;
+  }
+  void clear_lists() {
+    int_values.reset();
+    bool_values.reset();
+    string_values.reset();
+    version_values.reset();
   }
 };
 

@@ -2,6 +2,7 @@
 // claims, run the allocator with the CEL adapter, turn verdicts into lint diagnostics.
 #include "policy/lint/satisfiability.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <tuple>
@@ -212,6 +213,15 @@ std::string ReasonText(const SatisfiabilityResult& r, const alloc::Reason& reaso
   return reason.message;
 }
 
+// An error of the scheduler's allocator (it aborts the pod's scheduling cycle), as opposed to
+// a pod claim this run cannot resolve.
+bool SchedulerError(const alloc::AllocationVerdict& v) {
+  if (v.kind != alloc::VerdictKind::kError) return false;
+  return std::none_of(v.reasons.begin(), v.reasons.end(), [](const alloc::Reason& r) {
+    return r.code == "alloc.claim.not-found" || r.code == "alloc.claim.invalid";
+  });
+}
+
 std::string DiagnosticMessage(const SatisfiabilityResult& r) {
   std::string subject = r.pod_claims.empty() ? "this claim" : "the claims of this pod";
   std::string text;
@@ -269,6 +279,7 @@ std::vector<Diagnostic> SatisfiabilityDiagnostics(const std::vector<Satisfiabili
     bool undecided = r.verdict.kind == alloc::VerdictKind::kUndecided;
     d.severity = undecided ? Severity::kInfo : unsatisfiable_severity;
     d.code = undecided ? "alloc.undecided" : "alloc.unsatisfiable";
+    if (SchedulerError(r.verdict)) d.code = "alloc.scheduler-error";
     d.field = r.field;
     d.message = DiagnosticMessage(r);
     if (undecided) d.suggestion = "raise the search budget (draguard explain --budget)";

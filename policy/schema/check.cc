@@ -314,6 +314,7 @@ struct Checker {
 
   void CheckComparison(const Access& a, const Entry& entry, const FieldPath& field) {
     const Comparison& cmp = *a.comparison;
+    if (entry.list) return ListComparison(a, entry, field);
     if (cmp.other) return CheckAccessComparison(a, entry, field);
     std::optional<ValueType> literal = LiteralType(cmp.literal);
     if (!literal) return;  // null: heterogeneous equality, reported by nobody
@@ -409,6 +410,44 @@ struct Checker {
         std::move(suggestion));
   }
 
+  // An attribute published as a list (DRAListTypeAttributes) compared with a scalar: a list
+  // never equals a scalar and has no ordering. Membership is includes() (a draguard rule:
+  // the API server accepts the expression, it just never matches).
+  void ListComparison(const Access& a, const Entry& entry, const FieldPath& field) {
+    const Comparison& cmp = *a.comparison;
+    std::optional<ValueType> literal = cmp.other ? std::nullopt : LiteralType(cmp.literal);
+    if (!cmp.other && !literal) return;
+    if (cmp.other && !cmp.access_on_left) return;
+    const std::string_view op = LeftOp(cmp);
+    const bool equality = op == "==" || op == "!=";
+    const std::string operand = cmp.other ? internal::AccessText(OtherAsAccess(*cmp.other))
+                                          : (*literal == ValueType::kString
+                                                 ? Quote(LiteralText(cmp.literal))
+                                                 : LiteralText(cmp.literal));
+    std::string message = Quote(a.domain + "/" + a.name) + " is published as a list of " +
+                          std::string(ValueTypeName(entry.type)) + "s but is compared with " +
+                          (cmp.other ? operand : "the " + std::string(ValueTypeName(*literal)) +
+                                                     " " + operand);
+    message += equality ? std::string(", which is never equal (a list is not a scalar)")
+                        : ", which fails with \"no such overload\"";
+    message += "; test membership with includes()";
+    std::string suggestion;
+    if (equality) {
+      suggestion = std::string(op == "!=" ? "!" : "") + internal::AccessText(a) + ".includes(" +
+                   operand + ")";
+    }
+    Add(Severity::kError, "schema.type.mismatch", field, cmp.literal_offset, cmp.literal_length,
+        std::move(message), std::move(suggestion));
+  }
+
+  static Access OtherAsAccess(const internal::OtherAccess& o) {
+    Access right;
+    right.capacity = o.capacity;
+    right.domain = o.domain;
+    right.name = o.name;
+    return right;
+  }
+
   static bool IsInteger(std::string_view s) {
     if (!s.empty() && s.front() == '-') s.remove_prefix(1);
     return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
@@ -452,6 +491,16 @@ struct Checker {
   }
 
   void CheckMethod(const Access& a, const Entry& entry, const FieldPath& field) {
+    if (a.method == "includes") return CheckIncludes(a, entry, field);
+    if (entry.list) {
+      Add(Severity::kError, "schema.type.mismatch", field, a.method_offset,
+          static_cast<int>(a.method.size()),
+          Quote(a.domain + "/" + a.name) + " is published as a list of " +
+              std::string(ValueTypeName(entry.type)) + "s, which has no " + a.method +
+              "(); the call fails with \"no such overload\"",
+          internal::AccessText(a) + ".exists(v, v." + a.method + "(...))");
+      return;
+    }
     const bool string_method = IsStringMethod(a.method);
     const bool ordering = IsOrderingMethod(a.method);
     if (string_method && entry.type != ValueType::kString) {
@@ -474,6 +523,17 @@ struct Checker {
                     (entry.type == ValueType::kInt ? "0" : "\"value\"")
               : std::string());
     }
+  }
+
+  // includes() on an attribute published as a scalar string is equality, not a substring
+  // test (dynamic-resource-allocation v0.36.0 includesFunc): "H100".includes("H1") is false.
+  void CheckIncludes(const Access& a, const Entry& entry, const FieldPath& field) {
+    if (entry.list || entry.type != ValueType::kString) return;
+    Add(Severity::kWarning, "schema.includes.scalar", field, a.method_offset,
+        static_cast<int>(a.method.size()),
+        Quote(a.domain + "/" + a.name) + " is published as a single string: includes() on it "
+            "is equality (true only for the whole value), not a substring test",
+        internal::AccessText(a) + ".contains(...)");
   }
 
   // Device types of `domain` that may reach the access: pinned ones, else all.

@@ -10,11 +10,12 @@
 namespace draguard::schema {
 namespace {
 
+// The element type of a list-typed attribute is its type; the entry then says `list`.
 std::optional<ValueType> TypeOf(const k8s::DeviceAttribute& a) {
   if (a.set_count() != 1) return std::nullopt;  // validation reports it
-  if (a.int_value) return ValueType::kInt;
-  if (a.bool_value) return ValueType::kBool;
-  if (a.version_value) return ValueType::kVersion;
+  if (a.int_value || a.int_values) return ValueType::kInt;
+  if (a.bool_value || a.bool_values) return ValueType::kBool;
+  if (a.version_value || a.version_values) return ValueType::kVersion;
   return ValueType::kString;
 }
 
@@ -43,13 +44,14 @@ struct Observer {
   std::map<std::pair<std::string, std::string>, ValueType> seen;
 
   void Attribute(const k8s::ResourceSlice& slice, const FieldPath& field,
-                 const std::string& qualified, ValueType type) {
+                 const std::string& qualified, ValueType type, bool list) {
     auto [domain_name, name] = Split(qualified, slice.spec.driver);
     DomainSchema& domain = schema.MutableDomain(domain_name);
     // resource.kubernetes.io is shared: any driver may publish it.
     if (domain_name != "resource.kubernetes.io") AddDriver(domain, slice.spec.driver);
     auto [it, first] = seen.emplace(std::make_pair(domain_name, name), type);
     Entry& entry = Published(domain, name, type);
+    entry.list = entry.list || list;
     entry.published_types.emplace(slice.spec.driver, type);
     if (!first && it->second != type) {
       Report(slice, field, "schema.slice.type-conflict",
@@ -114,7 +116,8 @@ void ObserveSlices(const std::vector<k8s::ResourceSlice>& slices, Schema& into,
       const k8s::Device& device = slice.spec.devices[i];
       for (const auto& [name, value] : device.attributes) {
         if (std::optional<ValueType> type = TypeOf(value)) {
-          observer.Attribute(slice, devices.Index(i).Child("attributes").Key(name), name, *type);
+          observer.Attribute(slice, devices.Index(i).Child("attributes").Key(name), name, *type,
+                             value.has_list());
         }
       }
       for (const auto& [name, capacity] : device.capacity) observer.Capacity(slice, name);

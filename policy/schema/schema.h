@@ -72,6 +72,9 @@ struct Entry {
   std::optional<ValueType> declared_type;
   // What ResourceSlices publish, per driver (the first type each driver was seen with).
   std::map<std::string, ValueType, std::less<>> published_types;
+  // Some ResourceSlice publishes it as a list of `type` (DRAListTypeAttributes, 1.36: `ints`,
+  // `bools`, `strings`, `versions`): compared with a scalar it is never equal.
+  bool list = false;
 };
 
 // One attribute domain (a driver's own domain or a shared one such as

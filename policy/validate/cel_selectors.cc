@@ -10,6 +10,7 @@ cel::EnvOptions CelEnvOptions(const ValidationOptions& options, SelectorKind kin
   env.mode = kind == SelectorKind::kStoredExpression ? cel::EnvOptions::kStoredExpressions
                                                      : cel::EnvOptions::kNewExpressions;
   env.consumable_capacity_gate = options.Enabled(Gate::kDRAConsumableCapacity);
+  env.list_type_attributes_gate = options.Enabled(Gate::kDRAListTypeAttributes);
   return env;
 }
 

@@ -184,6 +184,12 @@ constexpr auto kCodes = std::to_array<CodeInfo>({
      "string attribute longer than 64 bytes"},
     {"slice.device.attribute.version.invalid", Severity::kError,
      "version attribute longer than 64 bytes or not semver"},
+    {"slice.device.attribute.list.empty", Severity::kError,
+     "list-typed attribute (ints, bools, strings, versions) present but empty"},
+    {"slice.device.attribute.values.too-many", Severity::kError,
+     "more than 48 attribute values on one device (a list counts its length)"},
+    {"slice.device.list-attribute.dropped", Severity::kWarning,
+     "list-typed attribute dropped: DRAListTypeAttributes is off"},
     {"slice.device.capacity.name.invalid", Severity::kError,
      "capacity name is not a QualifiedName"},
     {"slice.device.capacity.request-policy.invalid", Severity::kError,
@@ -371,6 +377,9 @@ constexpr auto kCodes = std::to_array<CodeInfo>({
      "no device type that can reach the selector publishes the attribute"},
     {"schema.attribute.unguarded", Severity::kWarning,
      "some reachable device types lack the attribute: guard the lookup"},
+    {"schema.includes.scalar", Severity::kWarning,
+     "includes() on an attribute published as a single string: equality, not a substring "
+     "test"},
     {"schema.constraint.attribute.unknown", Severity::kWarning,
      "matchAttribute/distinctAttribute names an attribute its known domain does not publish "
      "(error with --strict-schema)"},
@@ -382,6 +391,9 @@ constexpr auto kCodes = std::to_array<CodeInfo>({
     // Satisfiability against an inventory (lint --inventory; policy/lint/satisfiability.h).
     {"alloc.unsatisfiable", Severity::kWarning,
      "no node of the inventory can allocate the claim (error with --unsatisfiable=error)"},
+    {"alloc.scheduler-error", Severity::kWarning,
+     "the scheduler's allocator fails the claim with an error (the pod's scheduling cycle "
+     "aborts) instead of finding a node or none (error with --unsatisfiable=error)"},
     {"alloc.undecided", Severity::kInfo,
      "the allocator's search budget ran out before deciding satisfiability"},
     // The upgrade check (lint --upgrade-to; policy/lint/upgrade.h): what changes between two

@@ -165,6 +165,9 @@ namespace {
 
 struct SliceKeeps {
   bool taints, partition, binding, multi;
+  // List-typed attribute members (DRAListTypeAttributes); `lists_known`: the release has the
+  // fields at all (1.36+), otherwise they are unknown fields.
+  bool lists, lists_known;
   // When binding fields are dropped: the gate of the two that is off (both must be on).
   Gate binding_gate;
 };
@@ -172,6 +175,13 @@ struct SliceKeeps {
 bool UsesRequestPolicy(const k8s::Device& dev) {
   for (const auto& [name, capacity] : dev.capacity) {
     if (capacity.request_policy.has_value()) return true;
+  }
+  return false;
+}
+
+bool UsesListAttribute(const k8s::Device& dev) {
+  for (const auto& [name, attr] : dev.attributes) {
+    if (attr.has_list()) return true;
   }
   return false;
 }
@@ -204,6 +214,9 @@ SliceKeeps ComputeSliceKeeps(const k8s::ResourceSlice* old, const ValidationOpti
       .multi = options.Enabled(Gate::kDRAConsumableCapacity) || old_any([](const k8s::Device& dev) {
                  return dev.allow_multiple_allocations.has_value() || UsesRequestPolicy(dev);
                }),
+      .lists = options.Enabled(Gate::kDRAListTypeAttributes) ||
+               old_any([](const k8s::Device& dev) { return UsesListAttribute(dev); }),
+      .lists_known = ReleaseFor(options.version).gate(Gate::kDRAListTypeAttributes).known,
       .binding_gate = options.Enabled(Gate::kDRADeviceBindingConditions)
                           ? Gate::kDRAResourceClaimDeviceStatus
                           : Gate::kDRADeviceBindingConditions};
@@ -218,8 +231,41 @@ void Drop(bool present, Clear clear, const FieldPath& at, std::string_view field
   d.Warning(std::string(code), at.Child(field), Ignored(field, gate));
 }
 
+// resourceslice strategy (1.36) dropDisabledDRAListTypeAttributesFields: only the list members
+// are cleared, so an attribute that held only a list is left empty and then fails validation
+// ("exactly one value must be specified"). Releases before 1.36 do not know the members: an
+// API server decoding strictly rejects them as unknown fields.
+void DropListAttributes(k8s::Device& dev, const SliceKeeps& keep, const FieldPath& at,
+                        KubernetesVersion version, Diagnostics& d) {
+  if (keep.lists) return;
+  for (auto& [key, attr] : dev.attributes) {
+    if (!attr.has_list()) continue;
+    const FieldPath attr_at = at.Child("attributes").Key(key);
+    for (auto [present, member] : {std::pair{attr.int_values.has_value(), "ints"},
+                                   std::pair{attr.bool_values.has_value(), "bools"},
+                                   std::pair{attr.string_values.has_value(), "strings"},
+                                   std::pair{attr.version_values.has_value(), "versions"}}) {
+      if (!present) continue;
+      if (keep.lists_known) {
+        d.Warning("slice.device.list-attribute.dropped", attr_at.Child(member),
+                  Ignored(member, Gate::kDRAListTypeAttributes),
+                  "list-typed attributes need DRAListTypeAttributes (alpha, off by default in "
+                  "Kubernetes 1.36)");
+      } else {
+        d.Error("decode.unknown-field", attr_at.Child(member),
+                "unknown field \"" + std::string(member) + "\" in " + attr_at.String() +
+                    ": Kubernetes " + std::string(KubernetesVersionName(version)) +
+                    " has no list-typed attributes (DRAListTypeAttributes, alpha in 1.36)",
+                "use a single int, bool, string or version value");
+      }
+    }
+    attr.clear_lists();
+  }
+}
+
 void DropDeviceFields(k8s::Device& dev, const SliceKeeps& keep, const FieldPath& at,
-                      Diagnostics& d) {
+                      KubernetesVersion version, Diagnostics& d) {
+  DropListAttributes(dev, keep, at, version, d);
   if (!keep.taints) {
     Drop(
         !dev.taints.empty(), [&] { dev.taints.clear(); }, at, "taints",
@@ -314,7 +360,8 @@ void DropDisabledResourceSliceFields(k8s::ResourceSlice& slice, const k8s::Resou
         kCode, kGate, d);
   }
   for (size_t i = 0; i < slice.spec.devices.size(); ++i) {
-    DropDeviceFields(slice.spec.devices[i], keep, spec.Child("devices").Index(i), d);
+    DropDeviceFields(slice.spec.devices[i], keep, spec.Child("devices").Index(i),
+                     options.version, d);
   }
   NodeAllocatableMappings(slice, old, options, d);
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "policy/common/semver.h"
+#include "policy/validate/attribute_lists.h"
 #include "policy/validate/capacity_policy.h"
 #include "policy/validate/defaults.h"
 #include "policy/validate/equality.h"
@@ -137,6 +138,7 @@ void ValidateAttribute(Reporter& r, const k8s::DeviceAttribute& attr, const Fiel
               attr.set_count() == 0 ? FieldValue::String("") : FieldValue::Raw("{...}"),
               "exactly one value must be specified");
   }
+  internal::ValidateAttributeList(r, attr, at);
   if (attr.string_value.has_value() && attr.string_value->size() > kMaxStringLength) {
     r.TooLong("slice.device.attribute.string.too-long", at.Child("string"), kMaxStringLength);
   }
@@ -240,6 +242,7 @@ void ValidateAttributesAndCapacity(Reporter& r, const k8s::Device& dev, const Fi
               FieldValue::Int(static_cast<int64_t>(combined)),
               "the total number of attributes and capacities must not exceed 32");
   }
+  internal::ValidateAttributeValueCount(r, dev, at);
   FieldPath attrs = at.Child("attributes");
   for (const auto& [key, attr] : dev.attributes) {
     ValidateQualifiedName(r, "slice.device.attribute.name.invalid", key,
@@ -397,7 +400,10 @@ void ValidateSpec(Reporter& r, const k8s::ResourceSliceSpec& spec,
   ValidateSliceNodeSelection(r, spec, path);
   bool heavy = false;
   for (const k8s::Device& dev : spec.devices) {
-    heavy = heavy || !dev.taints.empty() || !dev.consumes_counters.empty();
+    // ResourceSliceMaxDevicesWithAdvancedFeatures: list attributes count too (1.36; they
+    // reach validation only where the release knows them).
+    heavy = heavy || !dev.taints.empty() || !dev.consumes_counters.empty() ||
+            internal::HasListAttribute(dev);
   }
   size_t max_devices = (options.dialect().device_limit_for_taints_and_counters && heavy)
                            ? kMaxDevicesWithTaintsOrCounters

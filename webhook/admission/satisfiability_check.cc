@@ -261,12 +261,17 @@ SatisfiabilityResult SatisfiabilityCheck::Check(const k8s::ObjectVariant& object
       break;
     case alloc::VerdictKind::kUnsatisfiable:
     case alloc::VerdictKind::kError: {
-      std::string message = "no node can allocate this claim with the devices in the inventory (" +
+      // An error aborts the pod's scheduling cycle: not the same answer as "no node fits".
+      const bool fatal = verdict.kind == alloc::VerdictKind::kError;
+      const char* code = fatal ? "alloc.scheduler-error" : "alloc.unsatisfiable";
+      std::string message = (fatal ? "the scheduler would fail this claim with an error"
+                                   : "no node can allocate this claim") +
+                            std::string(" with the devices in the inventory (") +
                             prepared->snapshot->source + "): " + ReasonsText(verdict);
       if (options_.deny && !RestsOnUnknownClass(verdict)) {
-        out.Error("alloc.unsatisfiable", devices, std::move(message));
+        out.Error(code, devices, std::move(message));
       } else {
-        out.Warning("alloc.unsatisfiable", devices, std::move(message));
+        out.Warning(code, devices, std::move(message));
       }
       break;
     }

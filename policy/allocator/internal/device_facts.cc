@@ -1,18 +1,47 @@
 // Lazily computed, node-independent device facts (see device_facts.h).
 #include "policy/allocator/internal/device_facts.h"
 
+#include <algorithm>
+
 #include "policy/allocator/internal/amount.h"
 #include "policy/allocator/internal/capacity.h"
 
 namespace draguard::alloc::internal {
 namespace {
 
-std::string AttributeText(const k8s::DeviceAttribute& a) {
-  if (a.int_value) return "i:" + std::to_string(*a.int_value);
-  if (a.bool_value) return *a.bool_value ? "b:true" : "b:false";
-  if (a.string_value) return "s:" + *a.string_value;
-  if (a.version_value) return "v:" + *a.version_value;
-  return "?";
+// Upstream attributeAsSet (1.36 experimental): a non-empty list wins over a scalar, an empty
+// list counts as absent. Without list semantics a list is a value of unknown type that only
+// the first device of a matchAttribute group may have (`unique` makes it equal to nothing).
+std::optional<AttributeSet> AttributeValue(const k8s::DeviceAttribute& a, bool list_semantics,
+                                           size_t unique) {
+  AttributeSet set;
+  auto add = [&](const std::string& prefix, const auto& values, auto text) {
+    for (const auto& v : values) set.elements.push_back(prefix + text(v));
+  };
+  auto same = [](const std::string& v) { return v; };
+  auto num = [](int64_t v) { return std::to_string(v); };
+  auto truth = [](bool v) { return std::string(v ? "true" : "false"); };
+  if (a.has_list()) {
+    set.list = true;
+    if (!list_semantics) {
+      set.elements.push_back("list#" + std::to_string(unique));
+      return set;
+    }
+    if (a.int_values && !a.int_values->empty()) add("i:", *a.int_values, num);
+    else if (a.bool_values && !a.bool_values->empty()) add("b:", *a.bool_values, truth);
+    else if (a.string_values && !a.string_values->empty()) add("s:", *a.string_values, same);
+    else if (a.version_values && !a.version_values->empty()) add("v:", *a.version_values, same);
+    std::sort(set.elements.begin(), set.elements.end());
+    set.elements.erase(std::unique(set.elements.begin(), set.elements.end()), set.elements.end());
+    if (!set.elements.empty()) return set;
+    set.list = false;
+  }
+  if (a.int_value) set.elements.push_back("i:" + num(*a.int_value));
+  else if (a.bool_value) set.elements.push_back("b:" + truth(*a.bool_value));
+  else if (a.string_value) set.elements.push_back("s:" + *a.string_value);
+  else if (a.version_value) set.elements.push_back("v:" + *a.version_value);
+  if (set.elements.empty()) return std::nullopt;
+  return set;
 }
 
 bool Blocks(const k8s::DeviceTaint& t, const AllocatorSemantics& sem) {
@@ -30,6 +59,15 @@ bool ToleratesTaint(const k8s::DeviceToleration& tol, const k8s::DeviceTaint& t)
 
 }  // namespace
 
+bool AttributeSet::Intersects(const AttributeSet& other) const {
+  auto a = elements.begin(), b = other.elements.begin();
+  while (a != elements.end() && b != other.elements.end()) {
+    if (*a == *b) return true;
+    if (*a < *b) ++a; else ++b;
+  }
+  return false;
+}
+
 DeviceFacts::DeviceFacts(const Inventory& inv, const AllocatorOptions& options, const Plan& plan)
     : inv_(inv),
       options_(options),
@@ -38,7 +76,8 @@ DeviceFacts::DeviceFacts(const Inventory& inv, const AllocatorOptions& options, 
                  std::vector<SelectorState>(inv.selector_classes(), SelectorState::kUnknown)),
       states_(inv.devices().size()),
       layout_(CounterLayout(options.version)),
-      scopes_(inv.CounterScopes(layout_).size()) {}
+      scopes_(inv.CounterScopes(layout_).size()),
+      list_semantics_(options.gates.Enabled(Gate::kDRAListTypeAttributes)) {}
 
 SelectorState DeviceFacts::Selectors(const Alternative& alt, size_t device,
                                      SelectorEvaluator& evaluator) {
@@ -156,7 +195,7 @@ bool DeviceFacts::FitsCounters(size_t device) {
   return true;
 }
 
-const std::optional<std::string>& DeviceFacts::Attribute(size_t id, size_t device) {
+const std::optional<AttributeSet>& DeviceFacts::Attribute(size_t id, size_t device) {
   DeviceState& st = states_[device];
   if (st.attribute_known.empty()) {
     st.attribute_known.assign(plan_.attributes.size(), 0);
@@ -174,7 +213,7 @@ const std::optional<std::string>& DeviceFacts::Attribute(size_t id, size_t devic
       it = attrs.find(name.substr(slash + 1));
     }
   }
-  if (it != attrs.end()) st.attributes[id] = AttributeText(it->second);
+  if (it != attrs.end()) st.attributes[id] = AttributeValue(it->second, list_semantics_, device);
   return st.attributes[id];
 }
 

@@ -38,6 +38,17 @@ struct CounterState {
   std::vector<int64_t> used;
 };
 
+// A constraint attribute's value as the scheduler compares it: a set of typed elements
+// ("i:3", "s:x", "b:true", "v:1.2.3"), sorted and unique. A scalar is a one-element set; a
+// list (DRAListTypeAttributes) its elements, so that different types never intersect. Without
+// list semantics (the gate off: scalar comparison) a list is one element no other device
+// shares ("unknown type" upstream).
+struct AttributeSet {
+  std::vector<std::string> elements;
+  bool list = false;
+  bool Intersects(const AttributeSet& other) const;
+};
+
 class DeviceFacts {
  public:
   DeviceFacts(const Inventory& inventory, const AllocatorOptions& options, const Plan& plan);
@@ -59,9 +70,12 @@ class DeviceFacts {
   const std::optional<std::vector<std::pair<size_t, int64_t>>>& Consumption(size_t device);
   bool FitsCounters(size_t device);
   CounterState& counters() { return counters_; }
-  // Value of constraint attribute Plan::attributes[id] ("i:3", "s:x", "b:true", "v:1.2.3");
-  // nullopt when missing.
-  const std::optional<std::string>& Attribute(size_t id, size_t device);
+  // Value of constraint attribute Plan::attributes[id]; nullopt when missing (or a list
+  // without elements).
+  const std::optional<AttributeSet>& Attribute(size_t id, size_t device);
+  // matchAttribute/distinctAttribute compare lists as sets (1.36 experimental allocator, run
+  // when DRAListTypeAttributes is on).
+  bool list_semantics() const { return list_semantics_; }
 
   // Consumable capacity (§12). Allocated to another claim: a dedicated result, or a shared
   // one while the DRAConsumableCapacity gate is off.
@@ -96,7 +110,7 @@ class DeviceFacts {
     std::optional<std::vector<std::pair<size_t, int64_t>>> consumption;
     CapacityState capacity;
     std::vector<int8_t> attribute_known;  // by Plan::attributes index
-    std::vector<std::optional<std::string>> attributes;
+    std::vector<std::optional<AttributeSet>> attributes;
     std::vector<int8_t> demand_known;  // by Alternative::id
     std::vector<std::optional<std::vector<int64_t>>> demand;
   };
@@ -123,6 +137,7 @@ class DeviceFacts {
   size_t layout_;
   PagedVector<ScopeInfo> scopes_;
   CounterState counters_;
+  bool list_semantics_ = false;
 };
 
 }  // namespace draguard::alloc::internal

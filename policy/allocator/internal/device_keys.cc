@@ -51,6 +51,26 @@ void Strings(std::string& key, const std::vector<std::string>& list) {
   for (const auto& s : list) Str(key, s);
 }
 
+// The list members of an attribute (DRAListTypeAttributes), each tagged.
+void Lists(std::string& key, const k8s::DeviceAttribute& a) {
+  if (!a.has_list()) return;
+  key += 'L';
+  key += a.int_values ? 'i' : '-';
+  if (a.int_values) {
+    Int(key, static_cast<int64_t>(a.int_values->size()));
+    for (int64_t v : *a.int_values) Int(key, v);
+  }
+  key += a.bool_values ? 'b' : '-';
+  if (a.bool_values) {
+    Int(key, static_cast<int64_t>(a.bool_values->size()));
+    for (bool v : *a.bool_values) key += v ? 'T' : 'F';
+  }
+  key += a.string_values ? 's' : '-';
+  if (a.string_values) Strings(key, *a.string_values);
+  key += a.version_values ? 'v' : '-';
+  if (a.version_values) Strings(key, *a.version_values);
+}
+
 }  // namespace
 
 void AppendSelectorKey(std::string_view driver, const k8s::Device& d, std::string& key) {
@@ -65,6 +85,7 @@ void AppendSelectorKey(std::string_view driver, const k8s::Device& d, std::strin
     Flag(key, a.bool_value);
     Opt(key, a.string_value);
     Opt(key, a.version_value);
+    Lists(key, a);
   }
   key += 'C';
   Int(key, static_cast<int64_t>(d.capacity.size()));

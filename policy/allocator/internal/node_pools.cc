@@ -184,7 +184,8 @@ void CollectNodeDevices(const Inventory& inv, const NodeView& node, const Alloca
     }
   }
   std::sort(out.slices.begin(), out.slices.end(), [&](size_t a, size_t b) {
-    return std::make_pair(inv.PoolOfSlice(a), a) < std::make_pair(inv.PoolOfSlice(b), b);
+    return std::make_pair(inv.pools()[inv.PoolOfSlice(a)].rank, a) <
+           std::make_pair(inv.pools()[inv.PoolOfSlice(b)].rank, b);
   });
   // Per pool keep the slices of the highest visible generation, compacted in place.
   size_t kept = 0;

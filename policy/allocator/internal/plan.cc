@@ -68,8 +68,10 @@ bool PlanRequest(const Inventory& inv, const AllocatorOptions& o, size_t claim,
                               "DRAPrioritizedList feature gate is off"));
       return false;
     }
+    out.first_available = true;
     for (const auto& sub : req.first_available) {
       out.alternatives.push_back(MakeAlternative(sub, req.name + "/" + sub.name, req.name));
+      out.alternatives.back().sub_index = out.alternatives.size() - 1;
     }
   }
   if (out.alternatives.empty()) {
@@ -108,6 +110,18 @@ bool PlanConstraints(const AllocatorOptions& o, size_t claim, const k8s::DeviceC
   return true;
 }
 
+// 1.34/1.35 Allocate validated subrequest i under the selector-cache key of subrequest i-1
+// (the index was updated after the call; fixed in 1.36 by kubernetes/kubernetes#137347). So an
+// All subrequest 1 reuses the results of an All subrequest 0, and an All subrequest i+1
+// stores its own results where the ExactCount subrequest i later reads them.
+void LinkBuggySelections(PlannedRequest& pr) {
+  std::vector<Alternative>& alts = pr.alternatives;
+  for (size_t i = 0; i < alts.size(); ++i) {
+    if (alts[i].all && i == 1 && alts[0].all) alts[i].selection = &alts[0];
+    if (!alts[i].all && i + 1 < alts.size() && alts[i + 1].all) alts[i].selection = &alts[i + 1];
+  }
+}
+
 }  // namespace
 
 bool PlannedConstraint::Covers(const Alternative& alt) const {
@@ -134,12 +148,20 @@ bool BuildPlan(const Inventory& inv, const std::vector<const k8s::ResourceClaimS
     for (size_t r = pc.requests.size(); r-- > 0;) {
       pc.min_after[r] = pc.min_after[r + 1] + pc.requests[r].min_count;
     }
-    if (pc.min_after[0] > o.max_results_per_claim) {
+    // Allocate's check before any search, on every node: an All request counts the devices
+    // it selects on the node (at least zero; the node's own count is checked by the search).
+    int64_t least = 0;
+    for (const PlannedRequest& pr : pc.requests) {
+      int64_t smallest = INT64_MAX;
+      for (const Alternative& alt : pr.alternatives) smallest = std::min(smallest, alt.count);
+      least += smallest;
+    }
+    if (least > o.max_results_per_claim) {
       kind = VerdictKind::kError;
       reasons.push_back(Fatal(c, "alloc.request.too-many-results", "",
-                              "the claim needs at least " + std::to_string(pc.min_after[0]) +
-                                  " devices; at most " + std::to_string(o.max_results_per_claim) +
-                                  " can be allocated to one claim"));
+                              "number of requested devices " + std::to_string(least) +
+                                  " exceeds the claim limit of " +
+                                  std::to_string(o.max_results_per_claim)));
       return false;
     }
   }
@@ -150,6 +172,9 @@ bool BuildPlan(const Inventory& inv, const std::vector<const k8s::ResourceClaimS
       if (it == plan.attributes.end()) plan.attributes.push_back(pc.attribute);
     }
     for (PlannedRequest& pr : plan.claims[c].requests) {
+      if (pr.first_available && !o.release().alloc.first_available_all_fixed) {
+        LinkBuggySelections(pr);
+      }
       for (Alternative& alt : pr.alternatives) {
         alt.claim = c;
         alt.id = plan.alternatives.size();

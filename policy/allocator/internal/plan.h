@@ -25,11 +25,17 @@ struct Alternative {
   int64_t count = 1;  // ExactCount only
   size_t id = 0;      // dense over the whole plan: selector memo and per-node candidates
   size_t claim = 0;   // index of the claim among those checked together
+  size_t sub_index = 0;  // index among the request's firstAvailable subrequests
+  // Whose selector results decide which devices this alternative selects: null for its own.
+  // Set only where the release's scheduler mixes them up (1.34/1.35 firstAvailable with
+  // All, AllocatorSemantics::first_available_all_fixed false).
+  const Alternative* selection = nullptr;
 };
 
 struct PlannedRequest {
   std::vector<Alternative> alternatives;  // tried in order
   int64_t min_count = 1;                  // smallest count of an alternative (All: 1)
+  bool first_available = false;           // alternatives are firstAvailable subrequests
 };
 
 struct PlannedConstraint {

@@ -17,6 +17,7 @@
 #include "policy/allocator/internal/search.h"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <set>
 
@@ -34,10 +35,19 @@ bool Budget::Step() {
 namespace {
 
 struct ConstraintState {
-  const std::string* fixed = nullptr;  // matchAttribute value once set
-  int64_t count = 0;
-  std::vector<const std::string*> seen;  // distinctAttribute values
+  // matchAttribute: the values shared by every device placed so far, one entry per placed
+  // device (the running intersection; a scalar is a one-element set).
+  std::vector<AttributeSet> shared;
+  std::vector<const AttributeSet*> seen;  // distinctAttribute values
 };
+
+// What `set` keeps of `shared`.
+AttributeSet Intersect(const AttributeSet& shared, const AttributeSet& set) {
+  AttributeSet out;
+  std::set_intersection(shared.elements.begin(), shared.elements.end(), set.elements.begin(),
+                        set.elements.end(), std::back_inserter(out.elements));
+  return out;
+}
 
 std::string DeviceName(const Inventory& inv, size_t d) {
   DeviceView v = inv.View(d);
@@ -57,13 +67,17 @@ class NodeSearch {
  private:
   bool CheckAllPools();
   bool BuildCandidates();
+  bool CheckClaimSizes();
+  bool SearchMayFail() const;
+  void Fatal(Reason reason);
   void BuildAlternative(const Alternative& alt, size_t claim);
   bool PreCheckCounts();
   bool PreCheckMatch(size_t claim, const PlannedConstraint& pc);
   bool SolveRequest(size_t c, size_t r);
   bool PlaceSlot(size_t c, size_t r, const Alternative& alt, int64_t need, int64_t k, size_t start);
-  enum class Fit { kOk, kUsed, kConstraint, kCounters, kCapacity };
-  Fit CanPlace(size_t c, const Alternative& alt, size_t d);
+  bool ContinueAsFirst(size_t c, size_t r);
+  enum class Fit { kOk, kUsed, kConstraint, kCounters, kTaint, kCapacity };
+  Fit CanPlace(size_t c, const Alternative& alt, size_t d, bool tolerated = true);
   void Apply(size_t c, const Alternative& alt, size_t d);
   void Undo();
   void Infeasible(size_t claim, std::string code, std::string request, std::string message) {
@@ -92,7 +106,7 @@ class NodeSearch {
 
 NodeOutcome NodeSearch::Run() {
   for (const NodePool& p : nd_.pools) out_.invalid_pool |= p.state == PoolState::kInvalid;
-  if (!CheckAllPools() || !BuildCandidates()) {
+  if (!CheckAllPools() || !BuildCandidates() || !CheckClaimSizes()) {
     out_.kind = NodeOutcome::kFatal;
     return std::move(out_);
   }
@@ -102,12 +116,16 @@ NodeOutcome NodeSearch::Run() {
       if (pc.match && !PreCheckMatch(c, pc)) pre = false;
     }
   }
-  if (!pre) return std::move(out_);
+  // A failed pre-check proves that no allocation exists, but the scheduler's ordered search
+  // may fail outright before it finds out (an All request whose device breaks a constraint,
+  // issue #19 item 23). Only then is the search run anyway, to learn which comes first.
+  if (!pre && !SearchMayFail()) return std::move(out_);
   claim_start_.assign(plan_.claims.size() + 1, 0);
   cstate_.resize(plan_.claims.size());
   for (size_t c = 0; c < plan_.claims.size(); ++c) {
     cstate_[c].resize(plan_.claims[c].constraints.size());
   }
+  const size_t explained = out_.reasons.size();
   bool found = SolveRequest(0, 0);
   if (fatal_) {
     out_.kind = NodeOutcome::kFatal;
@@ -116,13 +134,60 @@ NodeOutcome NodeSearch::Run() {
     out_.picks = picks_;
   } else if (budget_.exhausted) {
     out_.kind = NodeOutcome::kAborted;
-  } else {
+  } else if (explained == 0) {
     Infeasible(0, "alloc.search.exhausted", "",
                "enough devices pass each request's filters, but no combination satisfies the "
                "constraints, counters and device sharing rules together");
   }
   while (!picks_.empty()) Undo();
   return std::move(out_);
+}
+
+// True when the ordered search can end in an error rather than "no solution": some All
+// request is covered by a claim constraint (allocateDevice with must=true).
+bool NodeSearch::SearchMayFail() const {
+  for (const PlannedClaim& claim : plan_.claims) {
+    for (const PlannedRequest& pr : claim.requests) {
+      for (const Alternative& alt : pr.alternatives) {
+        if (!alt.all) continue;
+        for (const PlannedConstraint& pc : claim.constraints) {
+          if (pc.Covers(alt)) return true;
+        }
+      }
+    }
+  }
+  return false;
+}
+
+void NodeSearch::Fatal(Reason reason) {
+  out_.reasons.clear();
+  reason.node = node_;
+  out_.reasons.push_back(std::move(reason));
+  fatal_ = true;
+}
+
+// Allocate's per-claim limit on this node: the least number of results each claim needs, an
+// All request counting every device it selects here (zero when none), a firstAvailable request
+// its smallest subrequest. Over the limit the scheduler fails the claim, it does not try.
+bool NodeSearch::CheckClaimSizes() {
+  for (size_t c = 0; c < plan_.claims.size(); ++c) {
+    int64_t least = 0;
+    for (const PlannedRequest& pr : plan_.claims[c].requests) {
+      int64_t smallest = INT64_MAX;
+      for (const Alternative& alt : pr.alternatives) {
+        const int64_t n = alt.all ? static_cast<int64_t>(cands_[alt.id].size()) : alt.count;
+        smallest = std::min(smallest, n);
+      }
+      least += smallest;
+    }
+    if (least <= o_.max_results_per_claim) continue;
+    Fatal(Reason{.code = "alloc.request.too-many-results", .claim = c,
+                 .message = "number of requested devices " + std::to_string(least) +
+                            " exceeds the claim limit of " +
+                            std::to_string(o_.max_results_per_claim) + " on node " + node_});
+    return false;
+  }
+  return true;
 }
 
 // All mode with an incomplete or invalid pool visible from the node is fatal (§5, §7).
@@ -133,9 +198,8 @@ bool NodeSearch::CheckAllPools() {
         if (!alt.all) continue;
         for (const NodePool& p : nd_.pools) {
           if (p.state == PoolState::kComplete) continue;
-          out_.reasons.push_back(Reason{
+          Fatal(Reason{
               .code = "alloc.request.all-incomplete-pool", .claim = c, .request = alt.name,
-              .node = node_,
               .message = "request " + alt.name + " asks for all devices, but " + p.problem +
                          (p.state == PoolState::kInvalid ? " (pool is invalid)"
                                                          : " (pool is being updated)")});
@@ -174,16 +238,15 @@ void NodeSearch::BuildAlternative(const Alternative& alt, size_t claim) {
   std::string blocker;
   for (size_t d : nd_.devices) {
     bool in_use = facts_.InUse(d) && !alt.admin;
-    SelectorState s = facts_.Selectors(alt, d, eval_);
+    SelectorState s = facts_.Selectors(alt.selection ? *alt.selection : alt, d, eval_);
     if (s == SelectorState::kError && (!in_use || alt.all)) {
       const SelectorFailure& fail = facts_.Failure(alt, d);
-      out_.reasons.push_back(Reason{
-          .code = "alloc.selector.error", .claim = claim, .request = alt.name, .node = node_,
+      Fatal(Reason{
+          .code = "alloc.selector.error", .claim = claim, .request = alt.name,
           .device = DeviceName(inv_, d),
           .message = "request " + alt.name + ": " + (fail.from_class ? "class" : "request") +
                      " selector \"" + fail.expression + "\" fails on device " +
                      DeviceName(inv_, d) + ": " + fail.error});
-      fatal_ = true;
       return;
     }
     if (s == SelectorState::kClassMismatch || s == SelectorState::kError) continue;
@@ -217,7 +280,10 @@ void NodeSearch::BuildAlternative(const Alternative& alt, size_t claim) {
     if (!alt.all && facts_.Multi(d)) alt_multi_[alt.id] = 1;
   }
   if (alt.all) {
-    alt_ok_[alt.id] = !cands.empty() && all_usable;
+    // The scheduler tries an All request whenever it selects a device: an unusable one
+    // ends the request in device order, after the devices before it were placed (a
+    // constraint they break first is fatal), so it is found by the search, not here.
+    alt_ok_[alt.id] = !cands.empty();
     if (!cands.empty() && !all_usable) {
       Infeasible(claim, "alloc.request.all-unavailable", alt.name,
                  "request " + alt.name + " asks for all matching devices, but " + blocker);
@@ -302,15 +368,18 @@ bool NodeSearch::PreCheckMatch(size_t claim, const PlannedConstraint& pc) {
     alts.push_back(&pr.alternatives[0]);
   }
   if (alts.empty()) return true;
+  // One group per value: the devices that carry it (a list joins the group of each element).
   std::map<std::string, std::pair<std::vector<int64_t>, std::set<size_t>>> groups;
   for (size_t i = 0; i < alts.size(); ++i) {
     for (size_t d : cands_[alts[i]->id]) {
       const auto& v = facts_.Attribute(pc.attribute_id, d);
       if (!v) continue;
-      auto& g = groups[*v];
-      g.first.resize(alts.size());
-      ++g.first[i];
-      g.second.insert(d);
+      for (const std::string& element : v->elements) {
+        auto& g = groups[element];
+        g.first.resize(alts.size());
+        ++g.first[i];
+        g.second.insert(d);
+      }
     }
   }
   int64_t total = 0, largest = 0;
@@ -354,17 +423,23 @@ bool NodeSearch::PlaceSlot(size_t c, size_t r, const Alternative& alt, int64_t n
   if (alt.all) {
     size_t d = cands[static_cast<size_t>(k)];
     if (!budget_.Step()) return false;
-    Fit fit = CanPlace(c, alt, d);
+    // allocateDevice's order: in use, counters, taints, then the constraints, whose failure
+    // is an error because the request must have this device.
+    if (facts_.InUse(d) && !alt.admin) return false;
+    Fit fit = CanPlace(c, alt, d, facts_.Tolerated(d, alt.common->tolerations));
     if (fit == Fit::kConstraint) {
-      Infeasible(c, "alloc.request.all-constraint", alt.name,
-                 "request " + alt.name + " asks for all matching devices, but device " +
-                     DeviceName(inv_, d) + " would violate a claim constraint");
-      fatal_ = true;
+      Fatal(Reason{.code = "alloc.request.all-constraint", .claim = c, .request = alt.name,
+                   .device = DeviceName(inv_, d),
+                   .message = "request " + alt.name + ": cannot add device " +
+                              DeviceName(inv_, d) +
+                              " because a claim constraint would not be satisfied (the "
+                              "request asks for all matching devices)"});
       return false;
     }
     if (fit != Fit::kOk) return false;
     Apply(c, alt, d);
-    if (PlaceSlot(c, r, alt, need, k + 1, 0)) return true;
+    const bool lost_index = k == 0 && alt.sub_index > 0 && !o_.release().alloc.first_available_all_fixed;
+    if (lost_index ? ContinueAsFirst(c, r) : PlaceSlot(c, r, alt, need, k + 1, 0)) return true;
     Undo();
     return false;
   }
@@ -389,12 +464,31 @@ bool NodeSearch::PlaceSlot(size_t c, size_t r, const Alternative& alt, int64_t n
   return false;
 }
 
-NodeSearch::Fit NodeSearch::CanPlace(size_t c, const Alternative& alt, size_t d) {
+// 1.34/1.35: after the first device of an All subrequest at index >= 1 the scheduler lost the
+// subrequest index and went on as subrequest 0 would at its second device (allocateOne's
+// recursion for All omitted subRequestIndex; fixed in 1.36 by kubernetes/kubernetes#137347).
+bool NodeSearch::ContinueAsFirst(size_t c, size_t r) {
+  const Alternative& first = plan_.claims[c].requests[r].alternatives.front();
+  const int64_t need = first.all ? static_cast<int64_t>(cands_[first.id].size()) : first.count;
+  if (first.all && need == 0) return false;
+  if (need <= 1) return SolveRequest(c, r + 1);
+  // Results so far (the one just placed included) plus the rest of subrequest 0's.
+  const int64_t results = static_cast<int64_t>(picks_.size() - claim_start_[c]);
+  if (results + need - 1 > o_.max_results_per_claim) return false;
+  return PlaceSlot(c, r, first, need, 1, 0);
+}
+
+// In the order of the scheduler's allocateDevice: in use, counters, taints, constraints,
+// capacity (only the order of constraint failures against the others is observable: with
+// All it decides between "no solution" and an error).
+NodeSearch::Fit NodeSearch::CanPlace(size_t c, const Alternative& alt, size_t d, bool tolerated) {
   for (size_t i = 0; i < picks_.size() && !facts_.Multi(d); ++i) {
     if (picks_[i].device != d) continue;
     // Admin access may reuse a device picked by another claim, never within its own claim.
     if (!alt.admin || i >= claim_start_[c]) return Fit::kUsed;
   }
+  if (facts_.DrawsCounters(d) && !facts_.FitsCounters(d)) return Fit::kCounters;
+  if (!tolerated) return Fit::kTaint;
   const PlannedClaim& claim = plan_.claims[c];
   for (size_t j = 0; j < claim.constraints.size(); ++j) {
     const PlannedConstraint& pc = claim.constraints[j];
@@ -402,14 +496,17 @@ NodeSearch::Fit NodeSearch::CanPlace(size_t c, const Alternative& alt, size_t d)
     const auto& v = facts_.Attribute(pc.attribute_id, d);
     if (!v) return Fit::kConstraint;
     const ConstraintState& st = cstate_[c][j];
-    if (pc.match && st.count > 0 && *st.fixed != *v) return Fit::kConstraint;
+    if (pc.match && !st.shared.empty() && !st.shared.back().Intersects(*v)) {
+      return Fit::kConstraint;
+    }
     if (!pc.match) {
-      for (const std::string* seen : st.seen) {
-        if (*seen == *v) return Fit::kConstraint;
+      // Scalar comparison (list gate off) cannot compare a list with anything.
+      if (v->list && !facts_.list_semantics() && !st.seen.empty()) return Fit::kConstraint;
+      for (const AttributeSet* seen : st.seen) {
+        if (seen->Intersects(*v)) return Fit::kConstraint;
       }
     }
   }
-  if (facts_.DrawsCounters(d) && !facts_.FitsCounters(d)) return Fit::kCounters;
   if (!facts_.FitsCapacity(alt, d)) return Fit::kCapacity;
   return Fit::kOk;
 }
@@ -425,10 +522,10 @@ void NodeSearch::Apply(size_t c, const Alternative& alt, size_t d) {
   for (size_t j = 0; j < claim.constraints.size(); ++j) {
     const PlannedConstraint& pc = claim.constraints[j];
     if (!pc.Covers(alt)) continue;
-    const std::string* v = &*facts_.Attribute(pc.attribute_id, d);
+    const AttributeSet* v = &*facts_.Attribute(pc.attribute_id, d);
     ConstraintState& st = cstate_[c][j];
     if (pc.match) {
-      if (st.count++ == 0) st.fixed = v;
+      st.shared.push_back(st.shared.empty() ? *v : Intersect(st.shared.back(), *v));
     } else {
       st.seen.push_back(v);
     }
@@ -448,7 +545,7 @@ void NodeSearch::Undo() {
     if (!pc.Covers(*p.alt)) continue;
     ConstraintState& st = cstate_[p.claim][j];
     if (pc.match) {
-      if (--st.count == 0) st.fixed = nullptr;
+      st.shared.pop_back();
     } else {
       st.seen.pop_back();
     }

@@ -188,9 +188,33 @@ Value MapInsert(Args a, EvalState&) {
   return Value::Map(std::move(out));
 }
 
+// ResourceSliceMaxAttributeValuesPerDevice: includes() scans at most this many elements.
+constexpr size_t kIncludesMaxScan = 48;
+
+// DRA `<target>.includes(<arg>)` (dynamic-resource-allocation v0.36.0 cel/compile.go
+// includesFunc): on a list, whether some element Equals the argument (an error, e.g. a
+// Semver against a string, counts as unequal), reading at most 48 elements; on anything
+// else, whether the target itself Equals it (so not a substring test on strings).
+Value Includes(Args a, EvalState&) {
+  auto equal = [](const Value& x, const Value& y) {
+    Value r = Equal(x, y);
+    return r.is_bool() && r.bool_value();
+  };
+  if (a[0].kind() != Kind::kList) return Value::Bool(equal(a[0], a[1]));
+  size_t scanned = 0;
+  for (const Value& item : a[0].list().elements) {
+    if (scanned++ >= kIncludesMaxScan) {
+      return Value::ErrorView("'includes' function cannot be applied to lists longer than 48 values");
+    }
+    if (equal(item, a[1])) return Value::Bool(true);
+  }
+  return Value::Bool(false);
+}
+
 }  // namespace
 
 void RegisterListFunctions(Registry& r) {
+  r.Add("includes", 2, Includes);
   r.Add("isSorted", 1, IsSorted);
   r.Add("sum", 1, Sum);
   r.Add("min", 1, Extreme<false>);

@@ -90,6 +90,57 @@ InventoryInput Partitions() {
   return in;
 }
 
+// One pool "p" on node-1 of devices d0, d1, ... with attribute model = models[i]; `in_use`
+// lists "driver/pool/device" keys allocated to another claim. Class "gpu" takes every device,
+// class "none" none.
+InventoryInput ModelPool(std::vector<std::string> models, std::vector<std::string> in_use) {
+  InventoryInput in;
+  std::vector<k8s::Device> devices;
+  for (size_t i = 0; i < models.size(); ++i) {
+    devices.push_back(MakeDevice("d" + std::to_string(i), {{"model", models[i]}}));
+  }
+  in.slices = {MakeSlice("gpu.x", "p", "node-1", std::move(devices))};
+  in.classes = {MakeClass("gpu"), MakeClass("none", {"false"})};
+  if (!in_use.empty()) in.claims = {AllocatedClaim(std::move(in_use))};
+  return in;
+}
+
+// One pool "p" on node-1 whose device i has the int-list attribute cores = lists[i].
+InventoryInput ListPool(std::vector<std::vector<int64_t>> lists) {
+  InventoryInput in;
+  std::vector<k8s::Device> devices;
+  for (size_t i = 0; i < lists.size(); ++i) {
+    k8s::Device d = MakeDevice("d" + std::to_string(i));
+    d.attributes["cores"].int_values = lists[i];
+    devices.push_back(std::move(d));
+  }
+  in.slices = {MakeSlice("gpu.x", "p", "node-1", std::move(devices))};
+  in.classes = {MakeClass("gpu")};
+  return in;
+}
+
+k8s::DeviceSubRequest AllSub(std::string name, std::string device_class) {
+  k8s::DeviceSubRequest sub = Sub(std::move(name), std::move(device_class), 1);
+  sub.allocation_mode = k8s::kAllocationModeAll;
+  sub.count = 0;
+  return sub;
+}
+
+k8s::DeviceSubRequest TolerantAll(std::string name) {
+  k8s::DeviceSubRequest sub = AllSub(std::move(name), "gpu");
+  sub.tolerations.push_back(k8s::DeviceToleration{.key = "broken", .op = "Exists"});
+  return sub;
+}
+
+// Two devices tainted NoSchedule ("broken"); d1 is allocated to another claim.
+InventoryInput TaintedPair() {
+  InventoryInput in = ModelPool({"ma", "ma"}, {"gpu.x/p/d1"});
+  for (k8s::Device& d : in.slices[0].spec.devices) {
+    d.taints.push_back(k8s::DeviceTaint{.key = "broken", .value = "1", .effect = "NoSchedule"});
+  }
+  return in;
+}
+
 Options Gates(std::string spec, KubernetesVersion version = KubernetesVersion::k1_35) {
   return [spec, version](AllocatorOptions& o) {
     o.version = version;
@@ -494,6 +545,137 @@ INSTANTIATE_TEST_SUITE_P(
              },
              .claims = {Claim({AllOf("gpu", "gpu")}, {MatchAttr("resource.kubernetes.io/pcieRoot")})},
              .want = VerdictKind::kError, .code = "alloc.request.all-constraint"},
+        // Issue #19 item 23: the scheduler's ordered search fails with an error before it
+        // finds out that no device fits (allocateDevice: in use, counters, taints, then the
+        // constraints, an error for an All request); pre-checks must not answer first.
+        Case{.name = "AllConstraintErrorBeforeDeviceInUse",
+             .inventory = [] { return ModelPool({"ma", "mb", "ma"}, {"gpu.x/p/d2"}); },
+             .claims = {Claim({AllOf("gpu", "gpu")}, {MatchAttr("gpu.x/model")})},
+             .want = VerdictKind::kError, .code = "alloc.request.all-constraint"},
+        Case{.name = "AllDeviceInUseBeforeConstraintError",
+             .inventory = [] { return ModelPool({"ma", "ma", "mb"}, {"gpu.x/p/d1"}); },
+             .claims = {Claim({AllOf("gpu", "gpu")}, {MatchAttr("gpu.x/model")})},
+             .want = VerdictKind::kUnsatisfiable, .absent = "alloc.request.all-constraint"},
+        Case{.name = "AllConstraintErrorBeforeLaterRequestFails",
+             .inventory = [] { return ModelPool({"ma", "mb"}, {}); },
+             .claims = {Claim({AllOf("r0", "gpu"), Exact("r1", "none", 1)},
+                              {MatchAttr("gpu.x/model")})},
+             .want = VerdictKind::kError, .code = "alloc.request.all-constraint"},
+        Case{.name = "EarlierRequestFailsBeforeAllConstraint",
+             .inventory = [] { return ModelPool({"ma", "mb"}, {}); },
+             .claims = {Claim({Exact("r1", "none", 1), AllOf("r0", "gpu")},
+                              {MatchAttr("gpu.x/model")})},
+             .want = VerdictKind::kUnsatisfiable, .absent = "alloc.request.all-constraint"},
+        // Allocate's claim limit counts an All request as the devices it selects on the node.
+        Case{.name = "AllOver33DevicesExceedsClaimLimit",
+             .inventory = [] { return ModelPool(std::vector<std::string>(33, "ma"), {}); },
+             .claims = {Claim({AllOf("gpu", "gpu")})}, .want = VerdictKind::kError,
+             .code = "alloc.request.too-many-results"},
+        Case{.name = "AllOver32DevicesFits",
+             .inventory = [] { return ModelPool(std::vector<std::string>(32, "ma"), {}); },
+             .claims = {Claim({AllOf("gpu", "gpu")})}},
+        Case{.name = "TwoAllRequestsOver17ExceedClaimLimit",
+             .inventory = [] { return ModelPool(std::vector<std::string>(17, "ma"), {}); },
+             .claims = {Claim({AllOf("a", "gpu"), AllOf("b", "gpu")})}, .want = VerdictKind::kError,
+             .code = "alloc.request.too-many-results"},
+        Case{.name = "AllOver32PlusOneExceedsClaimLimit",
+             .inventory = [] { return ModelPool(std::vector<std::string>(32, "ma"), {}); },
+             .claims = {Claim({AllOf("a", "gpu"), Exact("b", "gpu", 1)})},
+             .want = VerdictKind::kError, .code = "alloc.request.too-many-results"},
+        // An All request that selects nothing counts zero: 32 + 0 is within the limit.
+        Case{.name = "EmptyAllDoesNotCountTowardsClaimLimit",
+             .inventory = [] { return ModelPool(std::vector<std::string>(32, "ma"), {}); },
+             .claims = {Claim({Exact("a", "gpu", 32), AllOf("b", "none")})},
+             .want = VerdictKind::kUnsatisfiable, .absent = "alloc.request.too-many-results"},
+        // Issue #14 item 4, docs/k8s-releases.md A.6/C.9 A7: with DRAListTypeAttributes (1.36,
+        // experimental allocator) matchAttribute keeps the running intersection of the
+        // devices' value sets and distinctAttribute wants disjoint sets; a scalar is a
+        // one-element set, different types never meet. Without the gate (scalar comparison) a
+        // list matches nothing after the first device.
+        Case{.name = "ListMatchIntersects", .inventory = [] { return ListPool({{1, 2}, {2, 3}}); },
+             .claims = {Claim({Exact("gpu", "gpu", 2)}, {MatchAttr("gpu.x/cores")})},
+             .options = Gates("DRAListTypeAttributes=true", KubernetesVersion::k1_36)},
+        Case{.name = "ListMatchWithoutGate", .inventory = [] { return ListPool({{1, 2}, {2, 3}}); },
+             .claims = {Claim({Exact("gpu", "gpu", 2)}, {MatchAttr("gpu.x/cores")})},
+             .options = Gates("", KubernetesVersion::k1_36), .want = VerdictKind::kUnsatisfiable},
+        Case{.name = "ListMatchDisjoint", .inventory = [] { return ListPool({{1}, {2}}); },
+             .claims = {Claim({Exact("gpu", "gpu", 2)}, {MatchAttr("gpu.x/cores")})},
+             .options = Gates("DRAListTypeAttributes=true", KubernetesVersion::k1_36),
+             .want = VerdictKind::kUnsatisfiable},
+        Case{.name = "ListMatchRunningIntersectionEmpties",
+             .inventory = [] { return ListPool({{1, 2}, {2, 3}, {3, 4}}); },
+             .claims = {Claim({Exact("gpu", "gpu", 3)}, {MatchAttr("gpu.x/cores")})},
+             .options = Gates("DRAListTypeAttributes=true", KubernetesVersion::k1_36),
+             .want = VerdictKind::kUnsatisfiable},
+        Case{.name = "ListMatchScalarIsOneElementSet",
+             .inventory = [] {
+               InventoryInput in = ListPool({{1, 2}});
+               k8s::Device d = MakeDevice("scalar", {}, {{"cores", 2}});
+               in.slices[0].spec.devices.push_back(d);
+               return in;
+             },
+             .claims = {Claim({Exact("gpu", "gpu", 2)}, {MatchAttr("gpu.x/cores")})},
+             .options = Gates("DRAListTypeAttributes=true", KubernetesVersion::k1_36)},
+        Case{.name = "ListMatchTypeMismatch",
+             .inventory = [] {
+               InventoryInput in = ListPool({{1}});
+               k8s::Device d = MakeDevice("strings", {});
+               d.attributes["cores"].string_values = std::vector<std::string>{"1"};
+               in.slices[0].spec.devices.push_back(d);
+               return in;
+             },
+             .claims = {Claim({Exact("gpu", "gpu", 2)}, {MatchAttr("gpu.x/cores")})},
+             .options = Gates("DRAListTypeAttributes=true", KubernetesVersion::k1_36),
+             .want = VerdictKind::kUnsatisfiable},
+        Case{.name = "ListDistinctOverlapping", .inventory = [] { return ListPool({{1, 2}, {2, 3}}); },
+             .claims = {Claim({Exact("gpu", "gpu", 2)}, {DistinctAttr("gpu.x/cores")})},
+             .options = Gates("DRAListTypeAttributes=true", KubernetesVersion::k1_36),
+             .want = VerdictKind::kUnsatisfiable},
+        Case{.name = "ListDistinctDisjoint", .inventory = [] { return ListPool({{1}, {2, 3}}); },
+             .claims = {Claim({Exact("gpu", "gpu", 2)}, {DistinctAttr("gpu.x/cores")})},
+             .options = Gates("DRAListTypeAttributes=true", KubernetesVersion::k1_36)},
+        Case{.name = "ListDistinctWithoutGate", .inventory = [] { return ListPool({{1}, {2, 3}}); },
+             .claims = {Claim({Exact("gpu", "gpu", 2)}, {DistinctAttr("gpu.x/cores")})},
+             .options = Gates("", KubernetesVersion::k1_36), .want = VerdictKind::kUnsatisfiable},
+        // docs/k8s-releases.md A.6/C.9 A5: firstAvailable with All at subrequest >= 1 works
+        // from 1.36 on (kubernetes/kubernetes#137347). Before, subrequest i was validated under
+        // the selector-cache slot of subrequest i-1: an All subrequest 1 selects what an All
+        // subrequest 0 selected, and an ExactCount subrequest 0 selects what an All
+        // subrequest 1 selected.
+        Case{.name = "FirstAvailableAllAfterEmptyAll134",
+             .inventory = [] { return ModelPool({"ma", "ma"}, {}); },
+             .claims = {Claim({FirstAvailable("req", {AllSub("a", "none"), AllSub("b", "gpu")})})},
+             .options = Gates("", KubernetesVersion::k1_34), .want = VerdictKind::kUnsatisfiable},
+        Case{.name = "FirstAvailableAllAfterEmptyAll135",
+             .inventory = [] { return ModelPool({"ma", "ma"}, {}); },
+             .claims = {Claim({FirstAvailable("req", {AllSub("a", "none"), AllSub("b", "gpu")})})},
+             .options = Gates("", KubernetesVersion::k1_35), .want = VerdictKind::kUnsatisfiable},
+        Case{.name = "FirstAvailableAllAfterEmptyAll136",
+             .inventory = [] { return ModelPool({"ma", "ma"}, {}); },
+             .claims = {Claim({FirstAvailable("req", {AllSub("a", "none"), AllSub("b", "gpu")})})},
+             .options = Gates("", KubernetesVersion::k1_36), .devices = {"p/d0", "p/d1"},
+             .requests = {"req/b", "req/b"}},
+        Case{.name = "FirstAvailableSelectorSlotMixUp135",
+             .inventory = [] { return ModelPool({"ma", "ma"}, {"gpu.x/p/d1"}); },
+             .claims = {Claim({FirstAvailable("req", {Sub("a", "none", 1), AllSub("b", "gpu")})})},
+             .options = Gates("", KubernetesVersion::k1_35), .devices = {"p/d0"},
+             .requests = {"req/a"}},
+        Case{.name = "FirstAvailableSelectorSlotMixUp136",
+             .inventory = [] { return ModelPool({"ma", "ma"}, {"gpu.x/p/d1"}); },
+             .claims = {Claim({FirstAvailable("req", {Sub("a", "none", 1), AllSub("b", "gpu")})})},
+             .options = Gates("", KubernetesVersion::k1_36), .want = VerdictKind::kUnsatisfiable},
+        // After its first device the All subrequest continues as subrequest 0 would (count
+        // 1: done), so the device in use is never looked at. Both devices are tainted; only
+        // subrequest b tolerates it.
+        Case{.name = "FirstAvailableAllContinuesAsFirst135",
+             .inventory = TaintedPair,
+             .claims = {Claim({FirstAvailable("req", {Sub("a", "gpu", 1), TolerantAll("b")})})},
+             .options = Gates("DRADeviceTaints=true", KubernetesVersion::k1_35),
+             .devices = {"p/d0"}, .requests = {"req/b"}},
+        Case{.name = "FirstAvailableAllContinuesAsFirst136",
+             .inventory = TaintedPair,
+             .claims = {Claim({FirstAvailable("req", {Sub("a", "gpu", 1), TolerantAll("b")})})},
+             .options = Gates("", KubernetesVersion::k1_36), .want = VerdictKind::kUnsatisfiable},
         // §11 partitionable devices
         // Default gates: DRAPartitionableDevices off in 1.34/1.35, on in 1.36.
         Case{.name = "PartitionsNeedGate", .inventory = Partitions,
@@ -579,6 +761,26 @@ INSTANTIATE_TEST_SUITE_P(
              .claims = {Claim({Exact("gpu", "gpu", 1)})},
              .options = Gates("DRADeviceTaints=true", KubernetesVersion::k1_34),
              .want = VerdictKind::kUnsatisfiable},
+        // docs/k8s-releases.md C.9 A2/A3: 1.36 has DRADeviceTaints on by default; None never
+        // blocks, NoSchedule does unless tolerated.
+        Case{.name = "EffectNoneIgnoredByDefault136",
+             .inventory = [] {
+               InventoryInput in;
+               in.slices = {MakeSlice("gpu.x", "p", "node-1", {Tainted(Gpus(1)[0], "None")})};
+               in.classes = {MakeClass("gpu")};
+               return in;
+             },
+             .claims = {Claim({Exact("gpu", "gpu", 1)})},
+             .options = Gates("", KubernetesVersion::k1_36)},
+        Case{.name = "NoScheduleBlocksByDefault136",
+             .inventory = [] {
+               InventoryInput in;
+               in.slices = {MakeSlice("gpu.x", "p", "node-1", {Tainted(Gpus(1)[0], "NoSchedule")})};
+               in.classes = {MakeClass("gpu")};
+               return in;
+             },
+             .claims = {Claim({Exact("gpu", "gpu", 1)})},
+             .options = Gates("", KubernetesVersion::k1_36), .want = VerdictKind::kUnsatisfiable},
         Case{.name = "TaintRuleApplies",
              .inventory = [] {
                InventoryInput in = TwoNodes();

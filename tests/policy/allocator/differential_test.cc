@@ -18,7 +18,9 @@ constexpr int kCases = 1500;
 // A compact dump of a random case for failure messages.
 std::string Describe(const RandomCase& rc) {
   std::string out =
-      std::string("version ") + (rc.options.version == KubernetesVersion::k1_34 ? "1.34" : "1.35") +
+      std::string("version ") + std::string(KubernetesVersionName(rc.options.version)) +
+      " lists=" + std::to_string(rc.options.gates.Enabled(Gate::kDRAListTypeAttributes)) +
+      " max-results=" + std::to_string(rc.options.max_results_per_claim) +
       " taints=" + std::to_string(rc.options.gates.Enabled(Gate::kDRADeviceTaints)) +
       " partitionable=" + std::to_string(rc.options.gates.Enabled(Gate::kDRAPartitionableDevices)) +
       " consumable=" + std::to_string(rc.options.gates.Enabled(Gate::kDRAConsumableCapacity)) +
@@ -31,11 +33,18 @@ std::string Describe(const RandomCase& rc) {
     }
     for (const auto& d : s.spec.devices) {
       out += "  " + d.name;
-      for (const auto& [k, a] : d.attributes) out += " " + k + "=" + a.string_value.value_or("?");
+      for (const auto& [k, a] : d.attributes) {
+        out += " " + k + "=" + a.string_value.value_or("?");
+        if (a.string_values) {
+          out += "[";
+          for (const auto& v : *a.string_values) out += v + ",";
+          out += "]";
+        }
+      }
       for (const auto& cc : d.consumes_counters) {
         for (const auto& [n, c] : cc.counters) out += " uses " + n + "=" + c.value;
       }
-      for (const auto& t : d.taints) out += " taint " + t.key;
+      for (const auto& t : d.taints) out += " taint " + t.key + ":" + t.effect;
       out += "\n";
     }
   }
@@ -66,6 +75,18 @@ std::string Describe(const RandomCase& rc) {
   return out;
 }
 
+// Whether some device publishes a list-typed attribute.
+bool HasList(const RandomCase& rc) {
+  for (const auto& s : rc.input.slices) {
+    for (const auto& d : s.spec.devices) {
+      for (const auto& [name, a] : d.attributes) {
+        if (a.has_list()) return true;
+      }
+    }
+  }
+  return false;
+}
+
 // The cases are split into shards that CTest runs in parallel (the reference search is slow
 // under the sanitizers); every shard draws the whole sequence from the same seed and checks
 // only its own cases, so the set of cases does not depend on the number of shards.
@@ -83,7 +104,7 @@ TEST_P(DifferentialTest, AgreesWithReferenceOnRandomInventories) {
   const int shard = GetParam();
   std::mt19937 rng(20261122);
   auto next = [&](uint32_t n) { return static_cast<uint32_t>(rng() % n); };
-  int satisfiable = 0, checked = 0, skipped = 0;
+  int satisfiable = 0, checked = 0, skipped = 0, errors = 0, list_cases = 0;
   for (int i = 0; i < kCases; ++i) {
     RandomCase rc = MakeRandomCase(next);
     if (i % kShards != shard) continue;
@@ -98,10 +119,12 @@ TEST_P(DifferentialTest, AgreesWithReferenceOnRandomInventories) {
     std::vector<const k8s::ResourceClaimSpec*> ptrs;
     for (const auto& c : rc.claims) ptrs.push_back(&c);
     AllocationVerdict got = CheckPod(inv, ptrs, real_eval, rc.options);
-    VerdictKind expected = want.verdict == ReferenceVerdict::kSatisfiable
-                               ? VerdictKind::kSatisfiable
-                               : VerdictKind::kUnsatisfiable;
+    VerdictKind expected = want.verdict == ReferenceVerdict::kSatisfiable ? VerdictKind::kSatisfiable
+                           : want.verdict == ReferenceVerdict::kError   ? VerdictKind::kError
+                                                                         : VerdictKind::kUnsatisfiable;
     satisfiable += want.verdict == ReferenceVerdict::kSatisfiable;
+    errors += want.verdict == ReferenceVerdict::kError;
+    list_cases += rc.options.gates.Enabled(Gate::kDRAListTypeAttributes) && HasList(rc);
     ASSERT_EQ(got.kind, expected) << "case " << i << "\n" << Describe(rc) << RenderVerdict(got);
     // Every feasible node, not only the first: node grouping must not merge nodes that differ.
     if (inv.node_names().empty()) {
@@ -114,8 +137,12 @@ TEST_P(DifferentialTest, AgreesWithReferenceOnRandomInventories) {
   EXPECT_GT(satisfiable, 0);
   EXPECT_LT(satisfiable, checked);
   EXPECT_LE(skipped * 100, (checked + skipped) * kMaxSkippedPercent) << skipped << " skipped";
-  std::printf("shard %d: %d cases checked (%d satisfiable), %d skipped as too large\n", shard,
-              checked, satisfiable, skipped);
+  // The 1.36 axis: scheduler errors and set semantics of list attributes occur in every shard.
+  EXPECT_GT(errors, 0);
+  EXPECT_GT(list_cases, 0);
+  std::printf("shard %d: %d cases checked (%d satisfiable, %d errors, %d with list semantics), "
+              "%d skipped as too large\n",
+              shard, checked, satisfiable, errors, list_cases, skipped);
 }
 
 INSTANTIATE_TEST_SUITE_P(Shards, DifferentialTest, ::testing::Range(0, kShards));

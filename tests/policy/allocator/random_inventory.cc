@@ -70,7 +70,9 @@ k8s::ResourceClaimSpec RandomClaim(const std::function<uint32_t(uint32_t)>& next
     spec.devices.requests.push_back(
         RandomRequest(next, i, slots, has_all, o.gates.Enabled(Gate::kDRAConsumableCapacity)));
   }
-  if (!has_all && next(2)) {
+  // A constraint over an All request may make the scheduler fail outright (issue #19 item
+  // 23): rarer, so that most cases still exercise the search.
+  if (has_all ? next(4) == 0 : next(2) != 0) {
     bool distinct = o.gates.Enabled(Gate::kDRAConsumableCapacity) && next(2);
     std::vector<std::string> reqs;
     if (next(2)) reqs.push_back("r0");
@@ -93,18 +95,32 @@ void MaybeCapacity(const std::function<uint32_t(uint32_t)>& next, k8s::Device& d
   d.capacity["mem"] = std::move(cap);
 }
 
+// What 1.36 adds to the random cases: list-typed attributes and taint effect None.
+struct Extras {
+  bool lists = false;        // some `root` attributes are string lists
+  bool effect_none = false;  // some taints have effect None
+};
+
 k8s::Device RandomDevice(const std::function<uint32_t(uint32_t)>& next, int id, bool counters,
-                         bool taints, bool capacity) {
+                         bool taints, bool capacity, const Extras& extras) {
   std::map<std::string, std::string> strings{{"model", kModels[next(2)]}};
   if (next(6) != 0) strings["resource.kubernetes.io/pcieRoot"] = kRoots[next(3)];
   k8s::Device d = MakeDevice("d" + std::to_string(id), strings);
-  if (next(5) != 0) d.attributes["root"].string_value = kRoots[next(3)];
+  if (extras.lists && next(3) == 0) {
+    // One or two roots; a constraint then compares sets.
+    std::vector<std::string> roots{kRoots[next(3)]};
+    if (next(2)) roots.push_back(kRoots[next(3)]);
+    d.attributes["root"].string_values = std::move(roots);
+  } else if (next(5) != 0) {
+    d.attributes["root"].string_value = kRoots[next(3)];
+  }
   if (counters && next(2)) {
     d.consumes_counters.push_back(k8s::DeviceCounterConsumption{
         .counter_set = "s", .counters = {{"c", k8s::Counter{std::to_string(1 + next(2))}}}});
   }
   if (taints && next(4) == 0) {
-    d.taints.push_back(k8s::DeviceTaint{.key = "k", .value = "v", .effect = "NoSchedule"});
+    const char* effect = extras.effect_none && next(2) ? "None" : "NoSchedule";
+    d.taints.push_back(k8s::DeviceTaint{.key = "k", .value = "v", .effect = effect});
   }
   if (capacity) MaybeCapacity(next, d);
   return d;
@@ -115,11 +131,24 @@ k8s::Device RandomDevice(const std::function<uint32_t(uint32_t)>& next, int id, 
 RandomCase MakeRandomCase(const std::function<uint32_t(uint32_t)>& next) {
   RandomCase rc;
   AllocatorOptions& o = rc.options;
-  o.version = next(2) ? KubernetesVersion::k1_34 : KubernetesVersion::k1_35;
+  const uint32_t release = next(3);
+  o.version = release == 0   ? KubernetesVersion::k1_34
+              : release == 1 ? KubernetesVersion::k1_35
+                             : KubernetesVersion::k1_36;
+  o.gates = FeatureGates(o.version);
   o.gates.SetEnabled(Gate::kDRADeviceTaints, next(2));
   o.gates.SetEnabled(Gate::kDRAConsumableCapacity, next(3) == 0);
   bool counters = o.version == KubernetesVersion::k1_34 && next(2);
   o.gates.SetEnabled(Gate::kDRAPartitionableDevices, counters || next(4) == 0);
+  Extras extras;
+  if (o.version == KubernetesVersion::k1_36) {
+    // Lists are generated with the gate off too (stored while it was on): scalar comparison.
+    o.gates.SetEnabled(Gate::kDRAListTypeAttributes, next(2));
+    extras.lists = next(2);
+    extras.effect_none = true;
+  }
+  // A small claim limit makes Allocate's limit error reachable with a few devices.
+  if (next(6) == 0) o.max_results_per_claim = 2 + static_cast<int>(next(2));
   o.time_budget = std::chrono::milliseconds(10000);
   int nodes = 1 + static_cast<int>(next(3));
   int device_id = 0;
@@ -128,7 +157,7 @@ RandomCase MakeRandomCase(const std::function<uint32_t(uint32_t)>& next) {
     for (int i = 0, n = static_cast<int>(next(4)); i < n && device_id < 8; ++i) {
       devices.push_back(RandomDevice(next, device_id++, counters,
                                      o.gates.Enabled(Gate::kDRADeviceTaints),
-                                     o.gates.Enabled(Gate::kDRAConsumableCapacity)));
+                                     o.gates.Enabled(Gate::kDRAConsumableCapacity), extras));
     }
     std::string node = next(5) == 0 ? "" : "n" + std::to_string(next(static_cast<uint32_t>(nodes)));
     k8s::ResourceSlice slice = MakeSlice(next(4) == 0 ? "b" : "a", "p" + std::to_string(p), node,

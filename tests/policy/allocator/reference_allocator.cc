@@ -6,6 +6,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 
 #include "policy/allocator/internal/amount.h"
 
@@ -54,7 +55,14 @@ class Reference {
     }
     for (const auto& node : nodes) {
       Collect(node);
-      if (Solve(0, 0)) out.feasible_nodes.push_back(node);
+      error_ = ClaimTooLarge();
+      if (!error_ && Solve(0, 0)) out.feasible_nodes.push_back(node);
+      // An error on any node fails the pod's scheduling cycle.
+      if (error_) {
+        out.verdict = ReferenceVerdict::kError;
+        out.feasible_nodes.clear();
+        return out;
+      }
     }
     out.verdict = out.feasible_nodes.empty() ? ReferenceVerdict::kUnsatisfiable
                                              : ReferenceVerdict::kSatisfiable;
@@ -69,7 +77,39 @@ class Reference {
     return b != 0 && a > INT64_MAX / b ? INT64_MAX : a * b;
   }
 
-  // The devices visible from `node`.
+  // Allocate's limit before any search: per claim, the least number of results (an All
+  // request counts the devices it selects here, a firstAvailable request its smallest
+  // subrequest) above max_results_per_claim is an error.
+  bool ClaimTooLarge() {
+    for (const auto& claim : claims_) {
+      int64_t least = 0;
+      for (const auto& req : claim.devices.requests) {
+        int64_t smallest = INT64_MAX;
+        auto count = [&](const k8s::DeviceRequestCommon& c) {
+          if (c.allocation_mode != k8s::kAllocationModeAll) return std::max<int64_t>(c.count, 1);
+          return static_cast<int64_t>(AllDevices(c).size());
+        };
+        if (req.exactly) smallest = count(*req.exactly);
+        for (const auto& sub : req.first_available) smallest = std::min(smallest, count(sub));
+        least += smallest;
+      }
+      if (least > o_.max_results_per_claim) return true;
+    }
+    return false;
+  }
+
+  // What an All request selects on the node, in the scheduler's device order.
+  std::vector<size_t> AllDevices(const k8s::DeviceRequestCommon& common) {
+    std::vector<size_t> out;
+    for (const Dev& d : devs_) {
+      bool fits = !o_.gates.Enabled(Gate::kDRAConsumableCapacity) || CapacityFits(d, {&common});
+      if (Passes(common, d) && fits) out.push_back(d.id);
+    }
+    return out;
+  }
+
+  // The devices visible from `node`, in the scheduler's order: pools by (driver, pool name),
+  // slices in input order (the generator puts one slice in each pool).
   void Collect(const std::string& node) {
     devs_.clear();
     for (const auto& s : in_.slices) {
@@ -89,6 +129,11 @@ class Reference {
         devs_.push_back(std::move(dev));
       }
     }
+    std::stable_sort(devs_.begin(), devs_.end(), [](const Dev& a, const Dev& b) {
+      return std::tie(a.slice->spec.driver, a.slice->spec.pool.name) <
+             std::tie(b.slice->spec.driver, b.slice->spec.pool.name);
+    });
+    for (size_t i = 0; i < devs_.size(); ++i) devs_[i].id = i;
   }
 
   // How many complete assignments Solve enumerates on the collected devices: per request the
@@ -218,6 +263,7 @@ class Reference {
 
   // Claims in order, requests in order; every alternative; every device for every slot.
   bool Solve(size_t c, size_t r) {
+    if (error_) return false;
     if (c == claims_.size()) return Valid();
     const auto& reqs = claims_[c].devices.requests;
     if (r == reqs.size()) return Solve(c + 1, 0);
@@ -227,6 +273,7 @@ class Reference {
     }
     for (const auto& sub : req.first_available) {
       if (Fill(c, r, req.name, req.name + "/" + sub.name, sub, false)) return true;
+      if (error_) return false;
     }
     return false;
   }
@@ -234,14 +281,29 @@ class Reference {
   bool Fill(size_t c, size_t r, const std::string& request, const std::string& name,
             const k8s::DeviceRequestCommon& common, bool admin) {
     if (common.allocation_mode == k8s::kAllocationModeAll) {
+      // The scheduler gets here only with a valid partial allocation, then takes the devices
+      // in order; one that breaks a claim constraint is an error (allocateDevice with
+      // must=true), after the in-use, counter and taint checks (which only fail).
+      if (error_ || !Valid()) return false;
+      const std::vector<size_t> all = AllDevices(common);
       size_t before = chosen_.size();
-      for (const Dev& d : devs_) {
-        bool fits = !o_.gates.Enabled(Gate::kDRAConsumableCapacity) || CapacityFits(d, {&common});
-        if (Passes(common, d) && fits) {
-          chosen_.push_back(Choice{c, request, name, &common, admin, d.id});
+      int64_t in_claim = 0;
+      for (const Choice& ch : chosen_) in_claim += ch.claim == c;
+      bool ok = !all.empty() && in_claim + static_cast<int64_t>(all.size()) <= o_.max_results_per_claim;
+      for (size_t i = 0; ok && i < all.size(); ++i) {
+        chosen_.push_back(Choice{c, request, name, &common, admin, all[i]});
+        const Choice& ch = chosen_.back();
+        const Dev& d = devs_[ch.dev];
+        if ((d.in_use && !admin) || !SharingHolds() || !CountersFit() || !Tolerated(ch, d)) {
+          ok = false;
+        } else if (!ConstraintsHold()) {
+          error_ = true;
+          ok = false;
+        } else {
+          ok = CapacitiesFit();
         }
       }
-      bool ok = chosen_.size() > before && Solve(c, r + 1);
+      ok = ok && Solve(c, r + 1);
       chosen_.resize(before);
       return ok;
     }
@@ -256,6 +318,7 @@ class Reference {
       bool ok = Slots(c, r, request, name, common, admin, left - 1);
       chosen_.pop_back();
       if (ok) return true;
+      if (error_) return false;
     }
     return false;
   }
@@ -263,7 +326,10 @@ class Reference {
   bool Tolerated(const Choice& ch, const Dev& d) const {
     if (!o_.gates.Enabled(Gate::kDRADeviceTaints)) return true;
     for (const auto& t : d.device->taints) {
-      if (t.effect != "NoSchedule" && t.effect != "NoExecute") continue;
+      // 1.34: every effect blocks; later only NoSchedule and NoExecute (None never).
+      const bool blocks = o_.release().alloc.all_taint_effects_block || t.effect == "NoSchedule" ||
+                          t.effect == "NoExecute";
+      if (!blocks) continue;
       bool ok = false;
       for (const auto& tol : ch.common->tolerations) {
         bool effect = tol.effect.empty() || tol.effect == t.effect;
@@ -276,7 +342,13 @@ class Reference {
     return true;
   }
 
-  static std::optional<std::string> Attr(const Dev& d, const std::string& name) {
+  // An attribute value as typed elements ("s:x"); `list` when it came from a list member.
+  struct AttrValue {
+    std::set<std::string> elements;
+    bool list = false;
+  };
+
+  static std::optional<AttrValue> Attr(const Dev& d, const std::string& name) {
     const auto& attrs = d.device->attributes;
     auto it = attrs.find(name);
     if (it == attrs.end() && name.rfind(d.slice->spec.driver + "/", 0) == 0) {
@@ -284,17 +356,77 @@ class Reference {
     }
     if (it == attrs.end()) return std::nullopt;
     const auto& a = it->second;
-    if (a.int_value) return "i" + std::to_string(*a.int_value);
-    if (a.bool_value) return std::string(*a.bool_value ? "bt" : "bf");
-    if (a.string_value) return "s" + *a.string_value;
-    return "v" + a.version_value.value_or("");
+    AttrValue v;
+    if (a.string_values && !a.string_values->empty()) {
+      v.list = true;
+      for (const auto& e : *a.string_values) v.elements.insert("s" + e);
+    } else if (a.int_value) {
+      v.elements.insert("i" + std::to_string(*a.int_value));
+    } else if (a.bool_value) {
+      v.elements.insert(*a.bool_value ? "bt" : "bf");
+    } else if (a.string_value) {
+      v.elements.insert("s" + *a.string_value);
+    } else if (a.version_value) {
+      v.elements.insert("v" + *a.version_value);
+    } else {
+      return std::nullopt;
+    }
+    return v;
+  }
+
+  static bool Meet(const AttrValue& a, const AttrValue& b) {
+    for (const auto& e : a.elements) {
+      if (b.elements.count(e)) return true;
+    }
+    return false;
+  }
+
+  // With DRAListTypeAttributes (1.36 experimental allocator): matchAttribute needs a value
+  // common to all devices, distinctAttribute pairwise disjoint sets. Without it a list is a
+  // value of unknown type: only the first device of the group may have one (match), and a
+  // later device may not have one (distinct).
+  bool ValuesHold(const k8s::DeviceConstraint& con,
+                  const std::vector<std::optional<AttrValue>>& values) const {
+    const bool sets = o_.gates.Enabled(Gate::kDRAListTypeAttributes);
+    for (const auto& v : values) {
+      if (!v) return false;
+    }
+    if (con.match_attribute) {
+      if (sets) {
+        std::set<std::string> common = values.empty() ? std::set<std::string>{} : values[0]->elements;
+        for (const auto& v : values) {
+          std::set<std::string> next;
+          for (const auto& e : common) {
+            if (v->elements.count(e)) next.insert(e);
+          }
+          common = std::move(next);
+        }
+        return values.empty() || !common.empty();
+      }
+      for (size_t i = 1; i < values.size(); ++i) {
+        if (values[i]->list || values[0]->list || values[i]->elements != values[0]->elements) {
+          return false;
+        }
+      }
+      return true;
+    }
+    for (size_t i = 0; i < values.size(); ++i) {
+      if (!sets && i > 0 && values[i]->list) return false;
+      for (size_t j = 0; j < i; ++j) {
+        if (sets ? Meet(*values[i], *values[j])
+                 : !values[i]->list && !values[j]->list && values[i]->elements == values[j]->elements) {
+          return false;
+        }
+      }
+    }
+    return true;
   }
 
   bool ConstraintsHold() const {
     for (size_t c = 0; c < claims_.size(); ++c) {
       for (const auto& con : claims_[c].devices.constraints) {
         std::string attr = con.match_attribute ? *con.match_attribute : *con.distinct_attribute;
-        std::vector<std::optional<std::string>> values;
+        std::vector<std::optional<AttrValue>> values;
         for (const Choice& ch : chosen_) {
           bool in_scope = ch.claim == c &&
                           (con.requests.empty() ||
@@ -302,13 +434,7 @@ class Reference {
                            std::count(con.requests.begin(), con.requests.end(), ch.name));
           if (in_scope) values.push_back(Attr(devs_[ch.dev], attr));
         }
-        for (size_t i = 0; i < values.size(); ++i) {
-          if (!values[i]) return false;
-          for (size_t j = 0; j < i; ++j) {
-            if (con.match_attribute && *values[i] != *values[j]) return false;
-            if (con.distinct_attribute && *values[i] == *values[j]) return false;
-          }
-        }
+        if (!ValuesHold(con, values)) return false;
       }
     }
     return true;
@@ -349,15 +475,11 @@ class Reference {
     return true;
   }
 
-  bool Valid() const {
-    std::vector<int> per_claim(claims_.size());
+  // No device is taken twice except as allowed (admin access, multiple allocations).
+  bool SharingHolds() const {
     for (size_t i = 0; i < chosen_.size(); ++i) {
       const Choice& ch = chosen_[i];
       const Dev& d = devs_[ch.dev];
-      if (++per_claim[ch.claim] > o_.max_results_per_claim) return false;
-      if (!const_cast<Reference*>(this)->Passes(*ch.common, d)) return false;
-      if (d.in_use && !ch.admin) return false;
-      if (!Tolerated(ch, d)) return false;
       for (size_t j = 0; j < chosen_.size() && !d.multi; ++j) {
         if (j == i || chosen_[j].dev != ch.dev) continue;
         if (chosen_[j].claim == ch.claim) return false;   // never twice in one claim
@@ -368,7 +490,20 @@ class Reference {
         }
       }
     }
-    return ConstraintsHold() && CountersFit() && CapacitiesFit();
+    return true;
+  }
+
+  bool Valid() const {
+    std::vector<int> per_claim(claims_.size());
+    for (size_t i = 0; i < chosen_.size(); ++i) {
+      const Choice& ch = chosen_[i];
+      const Dev& d = devs_[ch.dev];
+      if (++per_claim[ch.claim] > o_.max_results_per_claim) return false;
+      if (!const_cast<Reference*>(this)->Passes(*ch.common, d)) return false;
+      if (d.in_use && !ch.admin) return false;
+      if (!Tolerated(ch, d)) return false;
+    }
+    return SharingHolds() && ConstraintsHold() && CountersFit() && CapacitiesFit();
   }
 
   bool CapacitiesFit() const {
@@ -387,6 +522,7 @@ class Reference {
   const AllocatorOptions& o_;
   std::vector<Dev> devs_;
   std::vector<Choice> chosen_;
+  bool error_ = false;  // the scheduler fails the claims on this node
   std::map<std::pair<const k8s::DeviceRequestCommon*, const k8s::Device*>, bool> passes_;
 };
 

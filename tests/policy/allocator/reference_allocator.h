@@ -5,8 +5,12 @@
 //
 // Supported subset (the random generators stay inside it): slices with nodeName or allNodes,
 // one slice per pool at one generation (complete), class and request selectors, ExactCount
-// and All, firstAvailable, matchAttribute and distinctAttribute, devices in use, admin access,
-// taints with tolerations (1.35 effects), counters in the devices' own slice (1.34 layout).
+// and All (not inside firstAvailable), firstAvailable, matchAttribute and distinctAttribute
+// (string lists with set semantics under DRAListTypeAttributes), devices in use, admin access,
+// taints with tolerations (effects per release), counters in the devices' own slice (1.34
+// layout), and the scheduler's two errors: a claim over max_results_per_claim before the
+// search, and an All request whose device breaks a constraint (reached in device order with a
+// valid partial allocation; issue #19 item 23).
 #ifndef DRAGUARD_TESTS_POLICY_ALLOCATOR_REFERENCE_ALLOCATOR_H_
 #define DRAGUARD_TESTS_POLICY_ALLOCATOR_REFERENCE_ALLOCATOR_H_
 
@@ -21,7 +25,7 @@
 
 namespace draguard::alloc::testing {
 
-enum class ReferenceVerdict { kSatisfiable, kUnsatisfiable, kTooLarge };
+enum class ReferenceVerdict { kSatisfiable, kUnsatisfiable, kError, kTooLarge };
 
 struct ReferenceResult {
   ReferenceVerdict verdict = ReferenceVerdict::kUnsatisfiable;

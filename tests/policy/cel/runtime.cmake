@@ -3,6 +3,7 @@ if(TARGET draguard_cel_runtime AND TARGET draguard_cel_parser)
   draguard_add_test(cel_runtime_test
     SOURCES ${CMAKE_CURRENT_LIST_DIR}/evaluator_test.cc
             ${CMAKE_CURRENT_LIST_DIR}/device_test.cc
+            ${CMAKE_CURRENT_LIST_DIR}/includes_test.cc
             ${CMAKE_CURRENT_LIST_DIR}/value_test.cc
             ${CMAKE_CURRENT_LIST_DIR}/functions_test.cc
             ${CMAKE_CURRENT_LIST_DIR}/fast_predicate_test.cc

@@ -396,6 +396,44 @@ spec:
             (SourcePosition{12, 9}));
 }
 
+// List-typed attributes (kubernetes/api v0.36.0 resource/v1 DeviceAttribute: ints, bools,
+// strings, versions) decode in every release; an explicit [] stays present and empty, and
+// items of the wrong type are wrong-type findings. Which release knows them is decided after
+// decoding (validate/defaults.h).
+TEST(DecodeTest, ReadsListTypedAttributes) {
+  DecodeResult r = DecodeText(R"(apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: s}
+spec:
+  driver: d
+  pool: {name: p, generation: 1, resourceSliceCount: 1}
+  nodeName: node-1
+  devices:
+  - name: gpu-0
+    attributes:
+      cores: {ints: [1, 2]}
+      flags: {bools: [true]}
+      names: {strings: [a, b]}
+      versions: {versions: ["1.0.0"]}
+      empty: {ints: []}
+      bad: {ints: [1, x]}
+)");
+  ASSERT_EQ(r.objects.size(), 1u);
+  const auto& attrs = std::get<ResourceSlice>(r.objects[0].object).spec.devices[0].attributes;
+  EXPECT_EQ(attrs.at("cores").int_values, (std::vector<int64_t>{1, 2}));
+  EXPECT_EQ(attrs.at("flags").bool_values, (std::vector<bool>{true}));
+  EXPECT_EQ(attrs.at("names").string_values, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(attrs.at("versions").version_values, (std::vector<std::string>{"1.0.0"}));
+  ASSERT_TRUE(attrs.at("empty").int_values.has_value());
+  EXPECT_TRUE(attrs.at("empty").int_values->empty());
+  EXPECT_EQ(attrs.at("cores").set_count(), 1);
+  EXPECT_EQ(attrs.at("names").value_count(), 2u);
+  std::vector<std::string> found;
+  for (const Diagnostic& d : r.diagnostics) found.push_back(d.code + " @ " + d.field);
+  EXPECT_EQ(found, std::vector<std::string>{
+                       "decode.wrong-type @ spec.devices[0].attributes[bad].ints[1]"});
+}
+
 TEST(DecodeTest, ExpandsListsAndWorkloads) {
   DecodeResult r = DecodeText(R"(apiVersion: v1
 kind: List

@@ -202,5 +202,21 @@ TEST(SatisfiabilityLintTest, ReportsUnsatisfiableClaimsOnlyWithAnInventory) {
   for (const Diagnostic& d : without.diagnostics) EXPECT_NE(d.code, "alloc.unsatisfiable");
 }
 
+// Issue #19 item 23: a claim the scheduler fails with an error (33 devices, over the claim
+// limit of 32) is alloc.scheduler-error, not alloc.unsatisfiable.
+TEST(SatisfiabilityLintTest, SchedulerErrorIsItsOwnCode) {
+  std::vector<k8s::DecodeResult> inventory_files = DecodeAll({kCluster});
+  LintOptions options;
+  options.inventory = std::make_shared<const inventory::ClusterObjects>(
+      MergeClusterObjects(nullptr, inventory_files));
+  LintReport report =
+      LintSources({SourceText("c.yaml", Claim("ResourceClaim", "big", 33))}, options);
+  std::vector<std::string> codes;
+  for (const Diagnostic& d : report.diagnostics) {
+    if (d.code.starts_with("alloc.")) codes.push_back(d.code);
+  }
+  EXPECT_EQ(codes, std::vector<std::string>{"alloc.scheduler-error"});
+}
+
 }  // namespace
 }  // namespace draguard::lint

@@ -178,5 +178,55 @@ spec:
             ValueType::kString);
 }
 
+// Issue #14 item 3: an attribute a slice publishes as a list (DRAListTypeAttributes) compared
+// with a scalar never matches; the suggestion is includes(). includes() on a scalar string
+// is equality, not a substring test.
+TEST(ObserveSlicesTest, ListAttributeComparedWithScalarSuggestsIncludes) {
+  Schema schema = testing::CatalogSchema();
+  Diagnostics observed;
+  ObserveSlices({SliceFrom(R"(apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: fpga}
+spec:
+  driver: fpga.corp.example
+  nodeName: n
+  pool: {name: n, resourceSliceCount: 1}
+  devices:
+  - name: fpga-0
+    attributes:
+      ports: {strings: [p0, p1]}
+      board: {string: u280}
+)")},
+                schema, observed);
+  EXPECT_TRUE(observed.empty());
+  ASSERT_NE(schema.FindDomain("fpga.corp.example"), nullptr);
+  EXPECT_TRUE(schema.FindDomain("fpga.corp.example")->FindAttribute("ports")->list);
+  auto check = [&](const std::string& expression) {
+    return testing::CheckYaml(R"(apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: c, namespace: ns}
+spec:
+  devices:
+    requests:
+    - name: r
+      exactly:
+        deviceClassName: fpga
+        selectors:
+        - cel:
+            expression: ')" + expression + "'\n",
+                     schema);
+  };
+  Diagnostics eq = check("device.attributes[\"fpga.corp.example\"].ports == \"p0\"");
+  ASSERT_EQ(eq.size(), 1u);
+  EXPECT_EQ(eq.items()[0].code, "schema.type.mismatch");
+  EXPECT_EQ(eq.items()[0].severity, Severity::kError);
+  EXPECT_EQ(eq.items()[0].suggestion,
+            "device.attributes[\"fpga.corp.example\"].ports.includes(\"p0\")");
+  EXPECT_TRUE(check("device.attributes[\"fpga.corp.example\"].ports.includes(\"p0\")").empty());
+  Diagnostics scalar = check("device.attributes[\"fpga.corp.example\"].board.includes(\"u2\")");
+  ASSERT_EQ(scalar.size(), 1u);
+  EXPECT_EQ(scalar.items()[0].code, "schema.includes.scalar");
+}
+
 }  // namespace
 }  // namespace draguard::schema
