@@ -29,8 +29,8 @@
 namespace draguard::cli {
 namespace {
 
-constexpr char kUsage[] = "draguard explain [PATH|-]... [flags]";
-constexpr char kDescription[] =
+constexpr char kExplainUsage[] = "draguard explain [PATH|-]... [flags]";
+constexpr char kExplainDescription[] =
     "Decide whether the ResourceClaims, ResourceClaimTemplates and pod claims among the\n"
     "inputs can be allocated on the cluster the inputs and --inventory describe, as\n"
     "kube-scheduler would, and explain every \"no\". PATH is a file, a directory or -.\n"
@@ -242,7 +242,7 @@ StatusOr<std::vector<lint::SatisfiabilityResult>> Explain(
 
 int RunExplain(const std::vector<std::string>& args, CommandContext& context) {
   ExplainFlags raw;
-  FlagSet flags(kUsage);
+  FlagSet flags(kExplainUsage);
   raw.Register(flags);
   std::vector<std::string> paths;
   Status parsed = flags.Parse(args, &paths);
@@ -251,7 +251,7 @@ int RunExplain(const std::vector<std::string>& args, CommandContext& context) {
     return kExitUsage;
   }
   if (raw.help) {
-    context.out << kDescription << flags.Help();
+    context.out << kExplainDescription << flags.Help();
     return kExitOk;
   }
   StatusOr<ExplainSettings> settings = ToSettings(raw, context.err);

@@ -12,8 +12,8 @@
 namespace draguard::cli {
 namespace {
 
-constexpr char kUsage[] = "draguard lint [PATH|-]... [flags]";
-constexpr char kDescription[] =
+constexpr char kLintUsage[] = "draguard lint [PATH|-]... [flags]";
+constexpr char kLintDescription[] =
     "Lint DRA manifests (ResourceClaim, ResourceClaimTemplate, DeviceClass, ResourceSlice,\n"
     "DeviceTaintRule, and the Pods and workloads that use them) as the API server would\n"
     "validate them, plus cross-object checks. PATH is a file, a directory (searched\n"
@@ -71,7 +71,7 @@ void ReportInputs(const lint::LintReport& report, bool verbose, std::ostream& er
 
 int RunLint(const std::vector<std::string>& args, CommandContext& context) {
   LintFlags raw;
-  FlagSet flags(kUsage);
+  FlagSet flags(kLintUsage);
   raw.Register(flags);
   std::vector<std::string> paths;
   Status parsed = flags.Parse(args, &paths);
@@ -80,7 +80,7 @@ int RunLint(const std::vector<std::string>& args, CommandContext& context) {
     return kExitUsage;
   }
   if (raw.help) {
-    context.out << kDescription << flags.Help();
+    context.out << kLintDescription << flags.Help();
     return kExitOk;
   }
   StatusOr<LintSettings> settings = ToLintSettings(raw, context.err);

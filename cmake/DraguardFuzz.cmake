@@ -15,7 +15,7 @@ function(draguard_add_fuzzer name)
   set(corpus "${PROJECT_SOURCE_DIR}/fuzz/corpus/${name}")
 
   add_executable(${name}_fuzz_replay ${ARG_SOURCES} "${PROJECT_SOURCE_DIR}/fuzz/replay_main.cc")
-  draguard_target_defaults(${name}_fuzz_replay)
+  draguard_test_code_defaults(${name}_fuzz_replay)
   target_link_libraries(${name}_fuzz_replay PRIVATE ${ARG_LIBS})
   if(BUILD_TESTING)
     add_test(NAME fuzz_replay.${name} COMMAND ${name}_fuzz_replay "${corpus}")

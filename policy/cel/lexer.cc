@@ -7,17 +7,18 @@
 #include <algorithm>
 #include <string>
 
+#include "policy/common/ascii.h"
+
 namespace draguard::cel {
 namespace {
 
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 bool IsHexDigit(char c) {
-  return IsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+  return IsAsciiDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 bool IsIdentStart(char c) {
   return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
-bool IsIdentChar(char c) { return IsIdentStart(c) || IsDigit(c); }
+bool IsIdentChar(char c) { return IsIdentStart(c) || IsAsciiDigit(c); }
 bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f'; }
 
 class Lexer {
@@ -59,7 +60,7 @@ class Lexer {
   // Lexes one token starting at pos_; kEof with pos_ advanced means "error, skipped".
   TokenKind Next() {
     char c = text_[pos_];
-    if (IsDigit(c) || (c == '.' && IsDigit(At(pos_ + 1)))) return Number();
+    if (IsAsciiDigit(c) || (c == '.' && IsAsciiDigit(At(pos_ + 1)))) return Number();
     if (c == '"' || c == '\'') return String(TokenKind::kStringLit, /*raw=*/false, pos_);
     if (IsIdentStart(c)) return IdentOrPrefixedString();
     return Punctuation(c);
@@ -133,19 +134,19 @@ class Lexer {
       return IntSuffix();
     }
     bool is_double = false;
-    while (IsDigit(At(pos_))) ++pos_;
-    if (At(pos_) == '.' && IsDigit(At(pos_ + 1))) {
+    while (IsAsciiDigit(At(pos_))) ++pos_;
+    if (At(pos_) == '.' && IsAsciiDigit(At(pos_ + 1))) {
       is_double = true;
       ++pos_;
-      while (IsDigit(At(pos_))) ++pos_;
+      while (IsAsciiDigit(At(pos_))) ++pos_;
     }
     if (At(pos_) == 'e' || At(pos_) == 'E') {
       size_t digits = pos_ + 1;
       if (At(digits) == '+' || At(digits) == '-') ++digits;
-      if (IsDigit(At(digits))) {
+      if (IsAsciiDigit(At(digits))) {
         is_double = true;
         pos_ = digits;
-        while (IsDigit(At(pos_))) ++pos_;
+        while (IsAsciiDigit(At(pos_))) ++pos_;
       }
     }
     return is_double ? TokenKind::kDoubleLit : IntSuffix();

@@ -4,6 +4,8 @@
 #include <charconv>
 #include <cstring>
 
+#include "policy/common/strings.h"
+
 namespace draguard {
 
 FieldPath FieldPath::Appended(char open, std::string_view part, char close) const {
@@ -40,13 +42,6 @@ FieldPath FieldPath::Key(std::string_view key) const { return Appended('[', key,
 
 namespace {
 
-bool AllDigits(std::string_view s) {
-  if (s.empty()) return false;
-  for (char c : s) {
-    if (c < '0' || c > '9') return false;
-  }
-  return true;
-}
 
 }  // namespace
 
@@ -63,7 +58,7 @@ std::vector<FieldPathSegment> SplitFieldPath(std::string_view path) {
       if (close == std::string_view::npos) close = path.size();
       std::string_view inner = path.substr(i + 1, close - i - 1);
       FieldPathSegment seg;
-      if (AllDigits(inner) && inner.size() < 19) {
+      if (AllAsciiDigits(inner) && inner.size() < 19) {
         seg.kind = FieldPathSegment::Kind::kIndex;
         seg.index = std::stoull(std::string(inner));
       } else {

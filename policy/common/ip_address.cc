@@ -4,17 +4,10 @@
 
 #include <optional>
 
+#include "policy/common/strings.h"
+
 namespace draguard {
 namespace {
-
-std::string Quote(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
 
 Status AddrError(std::string_view in, std::string_view msg) {
   return InvalidArgumentError("ParseAddr(" + Quote(in) + "): " + std::string(msg));

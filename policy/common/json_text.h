@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <string_view>
 
 #if defined(__SSE2__)
@@ -69,6 +70,25 @@ inline size_t FindNonPlainJsonByte(std::string_view text, size_t pos) {
   }
   while (pos < size && IsPlainJsonByte(static_cast<unsigned char>(data[pos]))) ++pos;
   return pos;
+}
+
+// Appends the escape of an ASCII byte that is not plain (c < 0x80, !IsPlainJsonByte(c)) as
+// nlohmann's dump() writes it: the short escapes where JSON has one, else \u00XX.
+inline void AppendEscapedJsonAscii(unsigned char c, std::string& out) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  switch (c) {
+    case '"': out += "\\\""; return;
+    case '\\': out += "\\\\"; return;
+    case '\b': out += "\\b"; return;
+    case '\f': out += "\\f"; return;
+    case '\n': out += "\\n"; return;
+    case '\r': out += "\\r"; return;
+    case '\t': out += "\\t"; return;
+    default: break;
+  }
+  out += "\\u00";
+  out += kHex[c >> 4];
+  out += kHex[c & 0xF];
 }
 
 }  // namespace draguard

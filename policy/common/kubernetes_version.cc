@@ -5,6 +5,7 @@
 #include <string>
 
 #include "policy/common/release.h"
+#include "policy/common/strings.h"
 
 namespace draguard {
 namespace {
@@ -32,11 +33,6 @@ constexpr std::array<std::string_view, kGateCount> kGateNames = {
     "DeclarativeValidationBeta",
 };
 
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
 
 // Go's strconv.ParseBool.
 std::optional<bool> ParseGoBool(std::string_view v) {
@@ -61,7 +57,7 @@ std::optional<Gate> FindGate(std::string_view name, const Release& release) {
 }  // namespace
 
 StatusOr<KubernetesVersion> ParseKubernetesVersion(std::string_view text) {
-  std::string_view t = Trim(text);
+  std::string_view t = TrimAsciiSpace(text);
   if (!t.empty() && t.front() == 'v') t.remove_prefix(1);
   for (const Release& release : KnownReleases()) {
     std::string_view name = release.name;
@@ -111,11 +107,11 @@ StatusOr<FeatureGates> FeatureGates::Parse(std::string_view text, KubernetesVers
     std::string_view item = text.substr(0, comma);
     if (!item.empty()) {
       size_t eq = item.find('=');
-      std::string name(Trim(item.substr(0, eq)));
+      std::string name(TrimAsciiSpace(item.substr(0, eq)));
       if (eq == std::string_view::npos) {
         return InvalidArgumentError("missing bool value for " + name);
       }
-      std::string value(Trim(item.substr(eq + 1)));
+      std::string value(TrimAsciiSpace(item.substr(eq + 1)));
       std::optional<bool> enabled = ParseGoBool(value);
       if (!enabled.has_value()) {
         return InvalidArgumentError("invalid value of " + name + "=" + value +

@@ -11,6 +11,8 @@
 #include <charconv>
 #include <cmath>
 
+#include "policy/common/ascii.h"
+
 namespace draguard {
 namespace {
 
@@ -44,7 +46,6 @@ std::optional<Suffix> InterpretSuffix(std::string_view s) {
   return Suffix{10, exp, F::kDecimalExponent};
 }
 
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
 // Multiplies |v| by 10^n, or returns false past kMaxNanos.
 bool ScaleUp(i128& v, int n) {
@@ -117,12 +118,12 @@ StatusOr<Quantity> Quantity::Parse(std::string_view text) {
   bool negative = false;
   if (pos < end && (text[pos] == '+' || text[pos] == '-')) negative = text[pos++] == '-';
   const size_t int_start = pos;
-  while (pos < end && IsDigit(text[pos])) ++pos;
+  while (pos < end && IsAsciiDigit(text[pos])) ++pos;
   std::string_view int_digits = text.substr(int_start, pos - int_start);
   std::string_view frac_digits;
   if (pos < end && text[pos] == '.') {
     const size_t frac_start = ++pos;
-    while (pos < end && IsDigit(text[pos])) ++pos;
+    while (pos < end && IsAsciiDigit(text[pos])) ++pos;
     frac_digits = text.substr(frac_start, pos - frac_start);
   }
   if (int_digits.empty() && frac_digits.empty()) return SyntaxError(text);

@@ -6,17 +6,11 @@
 #include <charconv>
 
 #include "policy/common/status_macros.h"
+#include "policy/common/strings.h"
 
 namespace draguard {
 namespace {
 
-bool AllDigits(std::string_view s) {
-  if (s.empty()) return false;
-  for (char c : s) {
-    if (c < '0' || c > '9') return false;
-  }
-  return true;
-}
 
 bool AlphanumOrHyphen(std::string_view s) {
   if (s.empty()) return false;
@@ -45,7 +39,7 @@ Status Invalid(std::string_view text, std::string_view why) {
 
 // Parses a version number: digits, no leading zero unless "0", fits uint64.
 bool ParseNumber(std::string_view s, uint64_t& out) {
-  if (!AllDigits(s) || (s.size() > 1 && s[0] == '0')) return false;
+  if (!AllAsciiDigits(s) || (s.size() > 1 && s[0] == '0')) return false;
   auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
   return ec == std::errc() && ptr == s.data() + s.size();
 }
@@ -72,7 +66,7 @@ StatusOr<std::string> Normalize(std::string_view text) {
     if (i > 0) out += '.';
     if (i >= parts.size()) {
       out += '0';
-    } else if (AllDigits(parts[i])) {
+    } else if (AllAsciiDigits(parts[i])) {
       out += StripLeadingZeros(parts[i]);
     } else {
       out += parts[i];
@@ -104,7 +98,7 @@ StatusOr<Semver> Semver::Parse(std::string_view text, bool normalize) {
     for (std::string_view id : Split(s.substr(dash + 1), '.')) {
       if (!AlphanumOrHyphen(id)) return Invalid(text, "invalid pre-release identifier");
       PreRelease pre{.text = std::string(id)};
-      if (AllDigits(id)) {
+      if (AllAsciiDigits(id)) {
         if (!ParseNumber(id, pre.number)) {
           return Invalid(text, "numeric pre-release identifier has a leading zero");
         }

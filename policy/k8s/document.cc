@@ -314,7 +314,7 @@ struct Span {
   size_t end;
 };
 
-bool IsDocumentMarker(std::string_view line) {
+bool StartsKubectlDocument(std::string_view line) {
   return line.starts_with("---") &&
          (line.size() == 3 || line[3] == ' ' || line[3] == '\t' || line[3] == '\r');
 }
@@ -330,7 +330,7 @@ std::vector<Span> SplitDocuments(std::string_view text) {
   for (size_t start = 0; start < text.size();) {
     size_t end = std::min(text.find('\n', start), text.size());
     std::string_view line = text.substr(start, end - start);
-    if (IsDocumentMarker(line)) {
+    if (StartsKubectlDocument(line)) {
       size_t begin = directives != std::string_view::npos ? directives : start;
       if (begin > spans.back().begin) {
         spans.back().end = begin;

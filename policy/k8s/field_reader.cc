@@ -60,7 +60,6 @@ nlohmann::json ToJson(const DocNode& node) {
 // False for text with a non-ASCII byte, whose UTF-8 checks and replacement are left to
 // nlohmann.
 bool AppendAsciiJsonString(std::string_view text, std::string& out) {
-  static constexpr char kHex[] = "0123456789abcdef";
   out += '"';
   size_t i = 0;
   while (true) {
@@ -69,19 +68,7 @@ bool AppendAsciiJsonString(std::string_view text, std::string& out) {
     if (special == text.size()) break;
     const auto byte = static_cast<unsigned char>(text[special]);
     if (byte >= 0x80) return false;
-    switch (byte) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        out += "\\u00";
-        out += kHex[byte >> 4];
-        out += kHex[byte & 0xF];
-    }
+    AppendEscapedJsonAscii(byte, out);
     i = special + 1;
   }
   out += '"';

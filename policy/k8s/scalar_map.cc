@@ -12,12 +12,11 @@
 #include <string_view>
 #include <vector>
 
+#include "policy/common/strings.h"
 #include "policy/k8s/document.h"
 
 namespace draguard::k8s {
 namespace {
-
-bool IsBlank(char c) { return c == ' ' || c == '\t'; }
 
 size_t LineBreakLength(std::string_view t, size_t i) {
   if (i < t.size() && t[i] == '\n') return 1;
@@ -73,7 +72,7 @@ class OffsetRecorder {
     for (size_t k = 0; k < count; ++k) map_.push_back(src);
   }
   void DropTrailingBlanks(std::string_view t) {
-    while (!map_.empty() && map_.size() > protected_ && IsBlank(t[map_.back()])) {
+    while (!map_.empty() && map_.size() > protected_ && IsSpaceOrTab(t[map_.back()])) {
       map_.pop_back();
     }
   }
@@ -98,7 +97,7 @@ size_t FoldBreak(std::string_view t, size_t i, OffsetRecorder& out) {
     if (br == 0) break;
     ++breaks;
     i += br;
-    while (i < t.size() && IsBlank(t[i])) ++i;
+    while (i < t.size() && IsSpaceOrTab(t[i])) ++i;
   }
   out.DropTrailingBlanks(t);
   if (breaks == 1) {
@@ -130,7 +129,7 @@ void MapFlow(std::string_view t, size_t i, ScalarStyle style, OffsetRecorder& ou
       size_t br = LineBreakLength(t, i + 1);
       if (br > 0) {  // escaped line break: joins lines without a space
         i += 1 + br;
-        while (i < t.size() && IsBlank(t[i])) ++i;
+        while (i < t.size() && IsSpaceOrTab(t[i])) ++i;
         continue;
       }
       size_t produced = 0;
@@ -205,7 +204,7 @@ void MapBlock(std::string_view t, size_t i, ScalarStyle style, OffsetRecorder& o
       continue;
     }
     if (n < indent) break;  // a less indented line ends the scalar
-    const bool normal = !IsBlank(t[i + n]);
+    const bool normal = !IsSpaceOrTab(t[i + n]);
     if (seen_content) {
       const bool fold = style == ScalarStyle::kFolded && normal && previous_normal;
       if (fold && pending_breaks == 1) {

@@ -1,21 +1,21 @@
 #include "policy/k8s/yaml_lines.h"
 
+#include "policy/common/strings.h"
+
 namespace draguard::k8s {
 namespace {
 
 constexpr int kNoBlock = -2;
 
-bool IsBlank(char c) { return c == ' ' || c == '\t'; }
-
 // Whether line[i] is followed by a blank or the line end (how `- `, `? `, `: ` and the
 // document markers end).
 bool BlankOrEndAfter(std::string_view line, size_t i) {
-  return i + 1 >= line.size() || IsBlank(line[i + 1]);
+  return i + 1 >= line.size() || IsSpaceOrTab(line[i + 1]);
 }
 
 bool IsDocumentMarker(std::string_view line) {
   return (line.starts_with("---") || line.starts_with("...")) &&
-         (line.size() == 3 || IsBlank(line[3]));
+         (line.size() == 3 || IsSpaceOrTab(line[3]));
 }
 
 // The lexer state that crosses lines: open quotes, flow nesting, block scalar content.
@@ -69,7 +69,7 @@ YamlLine Scanner::Scan(std::string_view line) {
       continue;
     }
     const char c = line[i];
-    if (IsBlank(c)) {
+    if (IsSpaceOrTab(c)) {
       after_blank = true;
       ++i;
       continue;
@@ -127,7 +127,7 @@ size_t Scanner::TokenStart(std::string_view line, size_t i, int indent) {
     return i + 1;
   }
   if (c == '!' || c == '&' || c == '*') {  // tag, anchor (a node follows) or alias
-    while (i < line.size() && !IsBlank(line[i])) ++i;
+    while (i < line.size() && !IsSpaceOrTab(line[i])) ++i;
     token_start_ = c != '*';
     return i;
   }

@@ -14,6 +14,7 @@
 #include "policy/cel/parser.h"
 #include "policy/common/ascii.h"
 #include "policy/common/semver.h"
+#include "policy/common/strings.h"
 #include "policy/common/suggest.h"
 #include "policy/schema/expression_facts.h"
 
@@ -27,7 +28,6 @@ using internal::Facts;
 // Unknown domains this close to a known one (edits, ignoring case) are taken for typos.
 constexpr size_t kTypoDistance = 2;
 
-std::string Quote(std::string_view s) { return "\"" + std::string(s) + "\""; }
 
 std::vector<std::string_view> Names(const std::map<std::string, Entry, std::less<>>& entries) {
   std::vector<std::string_view> out;

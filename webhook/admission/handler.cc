@@ -35,7 +35,8 @@ HttpAdmissionResponse Reject(int http_status, std::string message, std::string_v
   return Respond(http_status, Verdict::kBadRequest, f);
 }
 
-std::string_view Trim(std::string_view s) {
+// HTTP optional whitespace (OWS: SP / HTAB) around `s` removed.
+std::string_view TrimOws(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
   return s;
@@ -52,7 +53,7 @@ bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
 
 // application/json, ignoring case and parameters such as "; charset=utf-8".
 bool IsJsonContentType(std::string_view content_type) {
-  return EqualsIgnoreCase(Trim(content_type.substr(0, content_type.find(';'))),
+  return EqualsIgnoreCase(TrimOws(content_type.substr(0, content_type.find(';'))),
                           "application/json");
 }
 

@@ -9,22 +9,6 @@
 namespace draguard::webhook {
 namespace {
 
-constexpr char kHex[] = "0123456789abcdef";
-
-void AppendEscaped(unsigned char c, std::string& out) {
-  switch (c) {
-    case '"': out += "\\\""; return;
-    case '\\': out += "\\\\"; return;
-    case '\n': out += "\\n"; return;
-    case '\r': out += "\\r"; return;
-    case '\t': out += "\\t"; return;
-    default: break;
-  }
-  out += "\\u00";
-  out += kHex[c >> 4];
-  out += kHex[c & 0xF];
-}
-
 void AppendKey(std::string_view key, std::string& out) {
   out += '"';
   out += key;
@@ -73,7 +57,7 @@ void AppendJsonString(std::string_view text, std::string& out) {
     if (special == text.size()) break;
     const auto c = static_cast<unsigned char>(text[special]);
     if (c < 0x80) {
-      AppendEscaped(c, out);
+      AppendEscapedJsonAscii(c, out);
       i = special + 1;
       continue;
     }

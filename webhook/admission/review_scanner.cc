@@ -16,12 +16,12 @@
 namespace draguard::webhook {
 namespace {
 
-enum class ObjectRole { kOther, kReview, kRequest, kRequestKind };
+enum class ReviewObjectRole { kOther, kReview, kRequest, kRequestKind };
 
 struct Target {
   enum class Kind { kIgnore, kObject, kString, kBool, kTree };
   Kind kind = Kind::kIgnore;
-  ObjectRole role = ObjectRole::kOther;
+  ReviewObjectRole role = ReviewObjectRole::kOther;
   std::string* str = nullptr;
   bool* boolean = nullptr;
   bool* present = nullptr;
@@ -32,7 +32,7 @@ struct Target {
 };
 
 Target Ignore() { return {}; }
-Target Object(ObjectRole role) { return {.kind = Target::Kind::kObject, .role = role}; }
+Target Object(ReviewObjectRole role) { return {.kind = Target::Kind::kObject, .role = role}; }
 Target String(std::string* s, bool* present = nullptr) {
   return {.kind = Target::Kind::kString, .str = s, .present = present};
 }
@@ -58,7 +58,7 @@ class Scanner {
   Status Run() {
     lexer_.SkipSpace();
     if (lexer_.Peek() != '{') return Fail("an AdmissionReview must be a JSON object");
-    if (!ParseValue(0, Object(ObjectRole::kReview))) return error_;
+    if (!ParseValue(0, Object(ReviewObjectRole::kReview))) return error_;
     lexer_.SkipSpace();
     if (!lexer_.AtEnd()) return Fail("unexpected data after the JSON object");
     return OkStatus();
@@ -157,8 +157,8 @@ class Scanner {
     if (WrongType(target) && target.kind != Target::Kind::kObject) {
       return FailFalse("expected a different type than an object");
     }
-    ObjectRole role = target.kind == Target::Kind::kObject ? target.role : ObjectRole::kOther;
-    if (role == ObjectRole::kRequest) out_.has_request = true;
+    ReviewObjectRole role = target.kind == Target::Kind::kObject ? target.role : ReviewObjectRole::kOther;
+    if (role == ReviewObjectRole::kRequest) out_.has_request = true;
     lexer_.Advance();
     lexer_.SkipSpace();
     if (lexer_.Consume('}')) return true;
@@ -168,7 +168,7 @@ class Scanner {
       if (lexer_.Peek() != '"') return FailFalse("expected a member name");
       key.clear();
       // Only the members of the review, its request and request.kind are looked at.
-      if (!lexer_.ReadString(role == ObjectRole::kOther ? nullptr : &key)) return LexError();
+      if (!lexer_.ReadString(role == ReviewObjectRole::kOther ? nullptr : &key)) return LexError();
       lexer_.SkipSpace();
       if (!lexer_.Consume(':')) return FailFalse("expected ':' after a member name");
       if (!ParseValue(depth, ChildTarget(role, key))) return false;
@@ -180,27 +180,27 @@ class Scanner {
     }
   }
 
-  Target ChildTarget(ObjectRole role, const std::string& key) {
+  Target ChildTarget(ReviewObjectRole role, const std::string& key) {
     switch (role) {
-      case ObjectRole::kReview:
+      case ReviewObjectRole::kReview:
         if (key == "apiVersion") return String(&out_.api_version);
         if (key == "kind") return String(&out_.review_kind);
-        if (key == "request") return Object(ObjectRole::kRequest);
+        if (key == "request") return Object(ReviewObjectRole::kRequest);
         return Ignore();
-      case ObjectRole::kRequest: return RequestChild(key);
-      case ObjectRole::kRequestKind:
+      case ReviewObjectRole::kRequest: return RequestChild(key);
+      case ReviewObjectRole::kRequestKind:
         if (key == "group") return String(&out_.group);
         if (key == "version") return String(&out_.version);
         if (key == "kind") return String(&out_.kind);
         return Ignore();
-      case ObjectRole::kOther: return Ignore();
+      case ReviewObjectRole::kOther: return Ignore();
     }
     return Ignore();
   }
 
   Target RequestChild(const std::string& key) {
     if (key == "uid") return String(&out_.uid, &out_.has_uid);
-    if (key == "kind") return Object(ObjectRole::kRequestKind);
+    if (key == "kind") return Object(ReviewObjectRole::kRequestKind);
     if (key == "operation") return String(&out_.operation);
     if (key == "namespace") return String(&out_.name_space);
     if (key == "name") return String(&out_.name);

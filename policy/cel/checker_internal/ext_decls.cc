@@ -2,15 +2,11 @@
 // and the Kubernetes regex (find/findAll) and list libraries (cel.md §1.7).
 #include <string>
 
+#include "policy/cel/checker_internal/decl_types.h"
 #include "policy/cel/checker_internal/library_decls.h"
 #include "policy/cel/operators.h"
 
 namespace draguard::cel::checker_internal {
-namespace {
-
-const Type kBool = Type::Bool(), kInt = Type::Int(), kString = Type::String();
-
-}  // namespace
 
 std::vector<FunctionDecl> StringsV2Decls() {
   DeclSet d;

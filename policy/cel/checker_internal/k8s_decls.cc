@@ -3,14 +3,10 @@
 // ordering operators.
 #include <string>
 
+#include "policy/cel/checker_internal/decl_types.h"
 #include "policy/cel/checker_internal/library_decls.h"
 
 namespace draguard::cel::checker_internal {
-namespace {
-
-const Type kBool = Type::Bool(), kInt = Type::Int(), kString = Type::String();
-
-}  // namespace
 
 std::vector<FunctionDecl> QuantityDecls() {
   const Type& q = QuantityType();

@@ -2,15 +2,12 @@
 // cel-go's overload ids, plus Kubernetes' cross-type numeric comparison overloads.
 #include <string>
 
+#include "policy/cel/checker_internal/decl_types.h"
 #include "policy/cel/checker_internal/library_decls.h"
 #include "policy/cel/operators.h"
 
 namespace draguard::cel::checker_internal {
 namespace {
-
-const Type kBool = Type::Bool(), kInt = Type::Int(), kUint = Type::Uint(),
-           kDouble = Type::Double(), kString = Type::String(), kBytes = Type::Bytes(),
-           kTs = Type::Timestamp(), kDur = Type::Duration();
 
 void AddLogic(DeclSet& d) {
   d.Global(op::kLogicalNot, "logical_not", {kBool}, kBool);

@@ -15,6 +15,7 @@
 
 #include "policy/cel/functions/registry.h"
 #include "policy/cel/internal/go_url.h"
+#include "policy/common/ascii.h"
 #include "policy/common/name_validation.h"
 #include "policy/common/utf8.h"
 
@@ -27,7 +28,6 @@ using Messages = std::vector<std::string>;
 bool IsHex(char c) {
   return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
 // strfmt.UUIDPattern: (?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$
 bool IsUuid(std::string_view s) {
@@ -45,7 +45,7 @@ bool IsUuid(std::string_view s) {
 // govalidator's Base64 pattern: groups of four, the last one possibly "xx==" or "xxx=".
 bool IsBase64(std::string_view s) {
   const auto alphabet = [](char c) {
-    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || IsDigit(c) || c == '+' || c == '/';
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || IsAsciiDigit(c) || c == '+' || c == '/';
   };
   if (s.empty() || s.size() % 4 != 0) return false;
   size_t data = s.size();
@@ -69,7 +69,7 @@ int TwoDigits(std::string_view s, size_t pos) { return (s[pos] - '0') * 10 + (s[
 bool IsDate(std::string_view s) {
   if (s.size() != 10 || s[4] != '-' || s[7] != '-') return false;
   for (size_t i : {0, 1, 2, 3, 5, 6, 8, 9}) {
-    if (!IsDigit(s[i])) return false;
+    if (!IsAsciiDigit(s[i])) return false;
   }
   const int year = TwoDigits(s, 0) * 100 + TwoDigits(s, 2);
   const int month = TwoDigits(s, 5);
@@ -83,15 +83,15 @@ bool IsDate(std::string_view s) {
 bool MatchesTimePart(std::string_view t, int* hour, int* minute, int* second) {
   if (t.size() < 9 || t[2] != ':' || t[5] != ':') return false;
   for (size_t i : {0, 1, 3, 4, 6, 7}) {
-    if (!IsDigit(t[i])) return false;
+    if (!IsAsciiDigit(t[i])) return false;
   }
   *hour = TwoDigits(t, 0);
   *minute = TwoDigits(t, 3);
   *second = TwoDigits(t, 6);
   std::string_view rest = t.substr(8);
   const auto zone = [](std::string_view z) {
-    return z == "z" || (z.size() == 6 && (z[0] == '+' || z[0] == '-') && IsDigit(z[1]) &&
-                        IsDigit(z[2]) && z[3] == ':' && IsDigit(z[4]) && IsDigit(z[5]));
+    return z == "z" || (z.size() == 6 && (z[0] == '+' || z[0] == '-') && IsAsciiDigit(z[1]) &&
+                        IsAsciiDigit(z[2]) && z[3] == ':' && IsAsciiDigit(z[4]) && IsAsciiDigit(z[5]));
   };
   if (zone(rest)) return true;
   // One arbitrary character, then digits, then the zone; digits may end early (RE2 tries
@@ -103,7 +103,7 @@ bool MatchesTimePart(std::string_view t, int* hour, int* minute, int* second) {
     if (skip == 0) skip = 1;
   }
   size_t i = skip;
-  while (i < rest.size() && IsDigit(rest[i])) ++i;
+  while (i < rest.size() && IsAsciiDigit(rest[i])) ++i;
   return i > skip && zone(rest.substr(i));
 }
 

@@ -2,13 +2,13 @@
 // netip semantics, with Kubernetes' extra rejections of zones and IPv4-mapped IPv6
 // addresses, and its error texts.
 #include "policy/cel/functions/registry.h"
+#include "policy/common/strings.h"
 
 namespace draguard::cel {
 namespace {
 
 using Args = std::span<const Value>;
 
-std::string Quote(std::string_view s) { return "\"" + std::string(s) + "\""; }
 
 // Kubernetes' parseIPAddr.
 StatusOr<IpAddress> ParseIp(std::string_view text) {

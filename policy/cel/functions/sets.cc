@@ -23,7 +23,7 @@ bool ContainsAll(const ListData& a, const ListData& b) {
 
 bool BothLists(Args a) { return a[0].kind() == Kind::kList && a[1].kind() == Kind::kList; }
 
-Value Contains(Args a, EvalState&) {
+Value SetsContains(Args a, EvalState&) {
   if (!BothLists(a)) return NoSuchOverload();
   return Value::Bool(ContainsAll(a[0].list(), a[1].list()));
 }
@@ -45,7 +45,7 @@ Value Intersects(Args a, EvalState&) {
 }  // namespace
 
 void RegisterSetFunctions(Registry& r) {
-  r.Add("sets.contains", 2, Contains);
+  r.Add("sets.contains", 2, SetsContains);
   r.Add("sets.equivalent", 2, Equivalent);
   r.Add("sets.intersects", 2, Intersects);
 }

@@ -14,7 +14,7 @@ bool BothStrings(Args a) {
   return a[0].kind() == Kind::kString && a[1].kind() == Kind::kString;
 }
 
-Value Contains(Args a, EvalState&) {
+Value StringContains(Args a, EvalState&) {
   if (!BothStrings(a)) return NoSuchOverload();
   return Value::Bool(a[0].text().find(a[1].text()) != std::string_view::npos);
 }
@@ -270,7 +270,7 @@ void RegisterStringFunctions(Registry& r) {
   r.Add("join", 1, Join);
   r.Add("join", 2, Join);
   r.Add("strings.quote", 1, Quote);
-  r.Add("contains", 2, Contains);
+  r.Add("contains", 2, StringContains);
   r.Add("startsWith", 2, StartsWith);
   r.Add("endsWith", 2, EndsWith);
   r.Add("lowerAscii", 1, ChangeCase<false>);

@@ -34,6 +34,12 @@ k8s::Device Device(std::string name);
 k8s::DeviceTaintRule TaintRule();
 std::string Repeat(char c, size_t n);
 
+// An expected finding's text with a field path built from a shared prefix:
+// At("E code @ ", kPrefix) + ".field".
+inline std::string At(std::string_view head, std::string_view tail) {
+  return std::string(head) + std::string(tail);
+}
+
 // Options for a version with gates parsed from kube syntax (aborts the test on bad gates).
 ValidationOptions Options(KubernetesVersion version = KubernetesVersion::k1_35,
                           std::string_view gates = "");

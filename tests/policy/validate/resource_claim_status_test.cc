@@ -64,8 +64,6 @@ TEST_P(StatusTest, Findings) {
 
 constexpr char kRes0[] = "status.allocation.devices.results[0]";
 
-std::string At(std::string head, std::string_view tail) { return head + std::string(tail); }
-
 INSTANTIATE_TEST_SUITE_P(
     Status, StatusTest,
     ::testing::Values(

@@ -20,10 +20,6 @@ using Mut = std::function<void(k8s::ResourceClaim&)>;
 constexpr char kReq[] = "spec.devices.requests[0]";
 constexpr char kExact[] = "spec.devices.requests[0].exactly";
 
-std::string At(std::string_view base, std::string_view rest) {
-  return std::string(base) + std::string(rest);
-}
-
 struct ClaimCase {
   std::string name;
   Mut mutate;

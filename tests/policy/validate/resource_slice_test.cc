@@ -95,7 +95,6 @@ k8s::DeviceTaint Taint(std::string effect = "NoSchedule") {
 }
 
 constexpr char kDev0[] = "spec.devices[0]";
-std::string At(std::string head, std::string_view tail) { return head + std::string(tail); }
 
 INSTANTIATE_TEST_SUITE_P(
     SliceFields, ResourceSliceTest,

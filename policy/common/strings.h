@@ -1,0 +1,47 @@
+// Small string helpers every layer shares (one way to trim, to test for digits, to quote).
+#ifndef DRAGUARD_POLICY_COMMON_STRINGS_H_
+#define DRAGUARD_POLICY_COMMON_STRINGS_H_
+
+#include <string>
+#include <string_view>
+
+#include "policy/common/ascii.h"
+
+namespace draguard {
+
+// A YAML blank, and HTTP's optional whitespace: space or tab.
+inline bool IsSpaceOrTab(char c) { return c == ' ' || c == '\t'; }
+
+// The C locale's isspace: space, \t, \n, \v, \f, \r.
+inline bool IsAsciiSpace(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+
+// `s` without leading and trailing IsAsciiSpace bytes.
+inline std::string_view TrimAsciiSpace(std::string_view s) {
+  while (!s.empty() && IsAsciiSpace(s.front())) s.remove_prefix(1);
+  while (!s.empty() && IsAsciiSpace(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+// True when `s` is non-empty and every byte is 0-9.
+inline bool AllAsciiDigits(std::string_view s) {
+  if (s.empty()) return false;
+  for (char c : s) {
+    if (!IsAsciiDigit(c)) return false;
+  }
+  return true;
+}
+
+// `s` in double quotes with `"` and `\` escaped: a valid CEL (and Go) string literal for any
+// text without control characters, and how messages name user-given values.
+inline std::string Quote(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+}  // namespace draguard
+
+#endif  // DRAGUARD_POLICY_COMMON_STRINGS_H_
