@@ -2,7 +2,8 @@
 // may use.
 //
 // Environment::ForDraSelector builds the DRA selector environment exactly as Kubernetes
-// does for a version and mode (cel.md §1.2–1.4): NewExpressions is what the API server
+// does for a version and mode (apiserver pkg/cel/environment/{base,environment}.go and
+// dynamic-resource-allocation cel/compile.go `newCompiler`): NewExpressions is what the API server
 // accepts in a new selector, StoredExpressions what the scheduler evaluates (a superset).
 // EnvironmentBuilder assembles general environments (conformance tests, tools).
 //
@@ -117,10 +118,12 @@ class EnvironmentBuilder {
   std::vector<std::string> duplicate_names_;
 };
 
-// The DRA device object type for the gate setting (cel.md §1.4).
+// The DRA device object type for the gate setting (dynamic-resource-allocation
+// cel/compile.go `newCompiler`: kubernetes.DRADevice).
 ObjectTypeDecl DraDeviceType(bool allow_multiple_allocations);
 
-// The libraries Kubernetes enables for the DRA environment with `options` (cel.md §1.3).
+// The libraries Kubernetes enables for the DRA environment with `options` (apiserver
+// pkg/cel/environment/base.go `baseOpts`, plus compile.go's cel.bind).
 std::vector<Library> DraLibraries(const EnvOptions& options);
 
 }  // namespace draguard::cel
