@@ -56,7 +56,8 @@ void ValidateAllocationMode(Reporter& r, const k8s::DeviceRequestCommon& req, co
   }
 }
 
-// draguard's own checks of capacity requests, which upstream does not validate (§4.9).
+// draguard's own checks of capacity requests, which upstream does not validate
+// (validation.go's `validateExactDeviceRequest` has no capacity check).
 void AdviseCapacity(Reporter& r, const k8s::CapacityRequirements& capacity, const FieldPath& at) {
   FieldPath requests = at.Child("capacity").Child("requests");
   for (const auto& [key, value] : capacity.requests) {
