@@ -63,8 +63,8 @@ class DeviceFacts {
   // nullopt when missing.
   const std::optional<std::string>& Attribute(size_t id, size_t device);
 
-  // Consumable capacity (§12). Allocated to another claim: a dedicated result, or a shared
-  // one while the DRAConsumableCapacity gate is off.
+  // Consumable capacity (allocator_*.go `deviceInUse`). Allocated to another claim: a dedicated
+  // result, or a shared one while the DRAConsumableCapacity gate is off.
   bool InUse(size_t device) const;
   // The device may back several results (allowMultipleAllocations, gate on).
   bool Multi(size_t device) const;
