@@ -1,4 +1,4 @@
-// DeviceClaim validation follows VAL's validateDeviceClaim: requests first (collecting the
+// DeviceClaim validation follows validateDeviceClaim (validation.go): requests first (collecting the
 // names that constraints and config may reference: every request name, plus "req/sub" for
 // each subrequest of a firstAvailable request), then constraints, then config.
 #include "policy/validate/device_claim.h"
@@ -159,7 +159,7 @@ constexpr RequestRefCodes kConfigRefCodes = {
     "claim.config.requests.too-many", "claim.config.requests.duplicate",
     "claim.config.requests.invalid", "claim.config.requests.unknown"};
 
-// VAL validateRequestNameRef.
+// validation.go validateRequestNameRef.
 void ValidateRequestRef(Reporter& r, const RequestRefCodes& codes, const std::string& ref,
                         const FieldPath& at, const RequestNames& names) {
   std::vector<std::string_view> segments = SplitString(ref, '/');

@@ -1,4 +1,4 @@
-// ResourceSlice validation follows VAL validateResourceSliceSpec: the slice-level fields,
+// ResourceSlice validation follows validation.go validateResourceSliceSpec: the slice-level fields,
 // the node-selection one-of, then the device list (size limit depends on taints and
 // counters in 1.35), each device (validateDevice), and the shared counters. 1.34 and 1.35
 // differ in limits, the attribute-key error path and the counter model (kubernetes/api
