@@ -1,6 +1,6 @@
-// DeviceClaim validation follows validateDeviceClaim (validation.go): requests first (collecting the
-// names that constraints and config may reference: every request name, plus "req/sub" for
-// each subrequest of a firstAvailable request), then constraints, then config.
+// DeviceClaim validation follows validateDeviceClaim (validation.go): requests first (collecting
+// the names that constraints and config may reference: every request name, plus "req/sub" for each
+// subrequest of a firstAvailable request), then constraints, then config.
 #include "policy/validate/device_claim.h"
 
 #include <set>
