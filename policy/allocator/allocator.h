@@ -1,12 +1,13 @@
 // The bundled allocator: decides whether claims can be allocated against an Inventory.
 //
 // Semantics are those of kube-scheduler's structured allocator for the release and gates in
-// AllocatorOptions (../shared/spec/allocator.md, summarised in docs/allocator.md), with the
-// upstream bugs of §19 fixed. The search is exact: `kSatisfiable` comes with a witness
-// allocation that the scheduler's own checks accept; `kUnsatisfiable` means no node can
-// allocate the claims, with reasons; `kError` is a fatal outcome upstream would raise (CEL
-// runtime error, All on an incomplete pool, a disabled feature, ...); `kUndecided` means the
-// budget (options.time_budget, options.max_steps) ran out.
+// AllocatorOptions (k8s.io/dynamic-resource-allocation structured/allocator.go and
+// structured/internal/{stable,incubating,experimental}; summarised in docs/allocator.md), with the
+// upstream bugs that docs/allocator.md lists fixed. The search is exact: `kSatisfiable` comes with
+// a witness allocation that the scheduler's own checks accept; `kUnsatisfiable` means no node can
+// allocate the claims, with reasons; `kError` is a fatal outcome upstream would raise (CEL runtime
+// error, All on an incomplete pool, a disabled feature, ...); `kUndecided` means the budget
+// (options.time_budget, options.max_steps) ran out.
 //
 // Thread-compatible: concurrent calls need their own SelectorEvaluator. Never throws.
 #ifndef DRAGUARD_POLICY_ALLOCATOR_ALLOCATOR_H_

@@ -1,6 +1,7 @@
 // CelSelectorEvaluator: the production SelectorEvaluator, over draguard's CEL (policy/cel).
 //
-// As the scheduler does (allocator.md §6): each selector is compiled once per expression text
+// As the scheduler does (dynamic-resource-allocation cel/cache.go `GetOrCompile`, compile.go
+// `CompileCELExpression`): each selector is compiled once per expression text
 // in the StoredExpressions environment of the chosen Kubernetes version and gates (the
 // superset the scheduler accepts for objects already stored), without the compile-time cost
 // estimate (the scheduler skips it; the 1,000,000 runtime cost limit still applies). Each

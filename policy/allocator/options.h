@@ -2,8 +2,9 @@
 // and the search budget.
 //
 // The allocator reproduces kube-scheduler's structured allocator for one release and one
-// feature-gate set (../shared/spec/allocator.md §2, §18). Defaults are those of a default
-// cluster of that release.
+// feature-gate set (structured/allocator.go `NewAllocator` picks the stable, incubating or
+// experimental implementation by the gates; they differ between 1.34 and 1.35). Defaults are those
+// of a default cluster of that release.
 #ifndef DRAGUARD_POLICY_ALLOCATOR_OPTIONS_H_
 #define DRAGUARD_POLICY_ALLOCATOR_OPTIONS_H_
 

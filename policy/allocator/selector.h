@@ -37,12 +37,12 @@ struct SelectorResult {
   static SelectorResult Error(std::string text) { return {SelectorOutcome::kError, std::move(text)}; }
 };
 
-// Decides whether a device passes one CEL selector. An error is fatal for the claim, as in
-// the scheduler (allocator.md §6). Implementations may cache compiled programs; they are
-// called from one thread per CheckClaim call and must not throw. The result (and an error's
-// text) must depend only on what CEL sees of the device: the driver, the attributes, the
-// capacity values and allowMultipleAllocations, never on the device's name or pool, because
-// the allocator evaluates one device per distinct content and reuses the result.
+// Decides whether a device passes one CEL selector. An error is fatal for the claim, as in the
+// scheduler (allocator_*.go `selectorsMatch`). Implementations may cache compiled programs; they
+// are called from one thread per CheckClaim call and must not throw. The result (and an error's
+// text) must depend only on what CEL sees of the device: the driver, the attributes, the capacity
+// values and allowMultipleAllocations, never on the device's name or pool, because the allocator
+// evaluates one device per distinct content and reuses the result.
 class SelectorEvaluator {
  public:
   virtual ~SelectorEvaluator() = default;

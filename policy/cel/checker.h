@@ -1,6 +1,6 @@
 // The CEL type checker: resolves identifiers, selects and calls against an Environment and
 // computes the type of every node, with cel-go's gradual typing (dyn/any defer to run time)
-// and cel-go's messages (cel.md §1.9).
+// and cel-go's messages (cel-go checker/errors.go).
 //
 // Diagnostics (user mistakes) carry a stable code, the message cel-go prints, and
 // value_offset = the offending node's byte offset in the expression; `field` is left empty

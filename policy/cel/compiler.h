@@ -1,4 +1,5 @@
-// The API server's selector compile (cel.md §1.1), in its order:
+// The API server's selector compile (validation.go `validateCELSelector`, then
+// dynamic-resource-allocation cel/compile.go `CompileCELExpression`), in its order:
 //   1. more than 10,240 bytes → cel.expression-too-long (not compiled);
 //   2. parse, then check in the DRA environment for the options → compile errors, whose
 //      message is "compilation failed: " + the message, with the issue's

@@ -1,6 +1,7 @@
 // Worst-case cost estimation of a checked expression, reproducing cel-go's checker cost
-// model as Kubernetes configures it (cel.md §1.8): Kubernetes' library cost estimator and
-// the DRA size estimator, with the "has costs 1" rule off.
+// model (cel-go checker/cost.go) as Kubernetes configures it: Kubernetes' library cost estimator
+// (apiserver pkg/cel/library/cost.go) and
+// the DRA size estimator (cel/compile.go `sizeEstimator`), with the "has costs 1" rule off.
 //
 // Costs and sizes are [min, max] ranges of uint64 with saturating arithmetic; anything of
 // unknown size pushes the max to UINT64_MAX ("effectively infinite"). The API server
@@ -41,7 +42,8 @@ class SizeEstimator {
   virtual std::optional<SizeEstimate> EstimateSize(const std::vector<std::string>& path) const = 0;
 };
 
-// The DRA bounds of cel.md §1.4: driver ≤ 63, 32 domains of ≤ 63 bytes, 32 identifiers of
+// The DRA bounds (compile.go `sizeEstimator.EstimateSize`, limits of resource/v1 types.go):
+// driver ≤ 63, 32 domains of ≤ 63 bytes, 32 identifiers of
 // ≤ 32 bytes per domain, values ≤ 64. A process-wide immutable instance.
 const SizeEstimator& DraSizeEstimator();
 

@@ -1,11 +1,13 @@
 // Function declarations for the CEL checker: every overload of every library the DRA
-// environments can contain (cel.md §1.7), with cel-go's overload ids.
+// environments can contain (cel-go common/stdlib and ext/, apiserver pkg/cel/library/),
+// with cel-go's overload ids.
 //
 // An overload is either global (`f(a, b)`) or receiver style (`a.f(b)`); for receiver
 // overloads `args[0]` is the receiver. Calling one in the other style does not match.
 // Generic overloads use Type::Param("A") etc.; the checker instantiates fresh variables per
 // call. Declarations are grouped by Library, the unit Kubernetes versions and gates switch
-// on and off (cel.md §1.3), so an Environment includes or excludes whole groups.
+// on and off (apiserver pkg/cel/environment/base.go `baseOpts`), so an Environment includes
+// or excludes whole groups.
 #ifndef DRAGUARD_POLICY_CEL_DECLS_H_
 #define DRAGUARD_POLICY_CEL_DECLS_H_
 
@@ -29,7 +31,7 @@ struct FunctionDecl {
   std::vector<OverloadDecl> overloads;
 };
 
-// Option sets of cel.md §1.3 that carry function declarations.
+// Option sets of apiserver's `baseOpts` (and DRA's cel.bind) that carry function declarations.
 enum class Library {
   kStandard,          // cel-spec standard library (operators, size, conversions, time)
   kCrossTypeNumeric,  // mixed int/uint/double ordering overloads

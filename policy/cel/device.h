@@ -1,10 +1,12 @@
 // The DRA `device` variable: a device's attributes and capacity prepared once as CEL
 // values, and selector evaluation as the Kubernetes scheduler does it.
 //
-// Preparation applies the domain rule (cel.md §1.5): a qualified name is split at the
+// Preparation applies the domain rule (dynamic-resource-allocation cel/compile.go
+// `parseQualifiedName`): a qualified name is split at the
 // first '/'; a name without '/' belongs to the driver's domain. Version attributes become
 // Semver values, capacities Quantity values. The outer maps `device.attributes` and
-// `device.capacity` are defaulting maps (§1.6): an unknown domain reads as an empty map,
+// `device.capacity` are defaulting maps (compile.go `newStringInterfaceMapWithDefault`):
+// an unknown domain reads as an empty map,
 // while `in` sees the real key set. Evaluating a selector borrows the prepared data and
 // copies nothing.
 #ifndef DRAGUARD_POLICY_CEL_DEVICE_H_

@@ -129,7 +129,7 @@ std::vector<Library> DraLibraries(const EnvOptions& options) {
   std::vector<Library> libs;
   for (Library l : AllLibraries()) {
     // cel-go lists v3 is introduced in 1.34, so a 1.34 server (compatibility version 1.33)
-    // rejects it in new expressions (cel.md §1.3).
+    // rejects it in new expressions (apiserver pkg/cel/environment/base.go `baseOpts`).
     const bool lists_v3_new = ReleaseFor(options.version).cel.lists_v3_in_new_expressions;
     if (l == Library::kListsV3 && options.mode == EnvOptions::kNewExpressions &&
         !lists_v3_new) {
@@ -143,7 +143,8 @@ std::vector<Library> DraLibraries(const EnvOptions& options) {
 namespace {
 
 std::shared_ptr<const Environment> BuildDraEnvironment(const EnvOptions& options) {
-  // StoredExpressions ignores feature gates and includes every option set (cel.md §1.2),
+  // StoredExpressions ignores feature gates and includes every option set (apiserver
+  // pkg/cel/environment/environment.go, `VersionedOptions.FeatureEnabled`),
   // so the gated device type with allowMultipleAllocations is always there.
   const bool gated_field =
       options.mode == EnvOptions::kStoredExpressions || options.consumable_capacity_gate;

@@ -2,7 +2,8 @@
 // may use.
 //
 // Environment::ForDraSelector builds the DRA selector environment exactly as Kubernetes
-// does for a version and mode (cel.md §1.2–1.4): NewExpressions is what the API server
+// does for a version and mode (apiserver pkg/cel/environment/{base,environment}.go and
+// dynamic-resource-allocation cel/compile.go `newCompiler`): NewExpressions is what the API server
 // accepts in a new selector, StoredExpressions what the scheduler evaluates (a superset).
 // EnvironmentBuilder assembles general environments (conformance tests, tools).
 //
@@ -120,8 +121,9 @@ class EnvironmentBuilder {
   std::vector<std::string> duplicate_names_;
 };
 
-// The DRA device object type for the gate settings (cel.md §1.4): allowMultipleAllocations
-// with DRAConsumableCapacity, attribute values dyn instead of any with DRAListTypeAttributes.
+// The DRA device object type for the gate settings (dynamic-resource-allocation
+// cel/compile.go `newCompiler`: kubernetes.DRADevice): allowMultipleAllocations with
+// DRAConsumableCapacity, attribute values dyn instead of any with DRAListTypeAttributes.
 ObjectTypeDecl DraDeviceType(bool allow_multiple_allocations, bool list_type_attributes = false);
 
 // `<target>.includes(<arg>)` (dynamic-resource-allocation v0.36.0 cel/compile.go, overload
@@ -132,7 +134,8 @@ FunctionDecl DraIncludesDecl();
 // always in StoredExpressions, in NewExpressions only with DRAListTypeAttributes.
 bool DraIncludesDeclared(const EnvOptions& options);
 
-// The libraries Kubernetes enables for the DRA environment with `options` (cel.md §1.3).
+// The libraries Kubernetes enables for the DRA environment with `options` (apiserver
+// pkg/cel/environment/base.go `baseOpts`, plus compile.go's cel.bind).
 std::vector<Library> DraLibraries(const EnvOptions& options);
 
 }  // namespace draguard::cel

@@ -248,7 +248,7 @@ const Value* FastPredicate::Resolve(const Node& node, Context cx, std::optional<
                                                                              const Value& v,
                                                                              uint64_t& cost) {
   const Value& c = *node.constant;
-  // Operand order matters here: Equal() errs for some left-hand types (cel.md §1.10).
+  // Operand order matters here: Equal() errs for some left-hand types (Quantity, Semver).
   Value r = node.constant_left ? Equal(c, v) : Equal(v, c);
   if (!r.is_bool()) return Outcome::kBail;
   cost += node.cost;

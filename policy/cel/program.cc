@@ -210,7 +210,8 @@ StatusOr<NodePtr> Planner::PlanCall(const CallExpr& call) {
   return Fold(std::move(node));
 }
 
-// Folds a conversion with a constant argument: the Kubernetes quirk of §1.10. Constant
+// Folds a conversion with a constant argument, as cel-go's optimiser does with Kubernetes'
+// cel.OptOptimize (interpreter/decorators.go, maybeOptimizeConstUnary). Constant
 // quantity()/semver() calls are folded too, but only when they succeed, so that an
 // invalid literal still fails at evaluation time as in Kubernetes.
 StatusOr<NodePtr> Planner::Fold(NodePtr node) {

@@ -313,7 +313,8 @@ Value Equal(const Value& a, const Value& b) {
   if (IsNumber(a.kind()) && IsNumber(b.kind())) return Value::Bool(CompareNumbers(a, b) == 0);
   if (a.kind() == Kind::kQuantity || a.kind() == Kind::kSemver || a.kind() == Kind::kFormat ||
       a.kind() == Kind::kIp || a.kind() == Kind::kCidr || a.kind() == Kind::kUrl) {
-    // Kubernetes' types implement equality only against their own type (§1.10).
+    // Kubernetes' types implement equality only against their own type (apiserver
+    // pkg/cel/{quantity,semver,ip,cidr,url,format}.go, `Equal`).
     if (b.kind() != a.kind()) return NoSuchOverload();
     if (a.kind() == Kind::kFormat) return Value::Bool(a.named_format().name == b.named_format().name);
     if (a.kind() == Kind::kIp) return Value::Bool(a.ip() == b.ip());

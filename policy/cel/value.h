@@ -232,8 +232,9 @@ struct MapData {
 // An empty map with static lifetime (the defaulting maps' answer for missing keys).
 const MapData& EmptyMap();
 
-// Heterogeneous equality (§2.4). Returns a bool Value, or an error Value when the left
-// operand's type has no equality with the right one (Quantity/Semver quirk, §1.10).
+// Heterogeneous equality (cel-spec langdef.md "Equality"). Returns a bool Value, or an error
+// Value when the left operand's type has no equality with the right one (Quantity/Semver:
+// apiserver pkg/cel/{quantity,semver}.go `Equal`).
 Value Equal(const Value& a, const Value& b);
 // The plain boolean form of Equal for containers (errors compare unequal).
 bool ValuesEqual(const Value& a, const Value& b);

@@ -1,6 +1,6 @@
-// ResourceClaim and ResourceClaimTemplate decoding, with the v1beta1 → v1 conversion of
-// requests (k8s-validation.md §12): a v1beta1 request that sets any of the flat exact-request
-// fields gets an `exactly` built from them; `firstAvailable` converts independently.
+// ResourceClaim and ResourceClaimTemplate decoding, with the v1beta1 → v1 conversion of requests
+// (pkg/apis/resource/v1beta1/conversion.go): a v1beta1 request that sets any of the flat
+// exact-request fields gets an `exactly` built from them; `firstAvailable` converts independently.
 #include <string>
 
 #include "policy/k8s/decode_internal.h"

@@ -1,5 +1,6 @@
-// Learning the schema from what ResourceSlices publish (cel.md §1.5: a name without '/' is in
-// the driver's own domain; a qualified name is split at the first '/').
+// Learning the schema from what ResourceSlices publish (as dynamic-resource-allocation
+// cel/compile.go `parseQualifiedName` reads names: a name without '/' is in the driver's own
+// domain; a qualified name is split at the first '/').
 #include <algorithm>
 #include <string>
 #include <utility>

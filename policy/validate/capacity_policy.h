@@ -1,8 +1,9 @@
-// Validation of a device capacity's `requestPolicy` (DRAConsumableCapacity, spec §8): either
+// Validation of a device capacity's `requestPolicy` (DRAConsumableCapacity, validation.go
+// `validateRequestPolicy`): either
 // a list of valid values (at most 10, ascending, unique, none above the capacity, the default
 // listed) or a range (min required, min <= default <= max <= capacity, default reachable from
-// min in steps). The field rules come from spec §8; the message texts are draguard's, since
-// the spec records the rules but not upstream's wording (medium confidence).
+// min in steps). The field rules are upstream's; the message texts are draguard's, since
+// upstream's wording was not reproduced (medium confidence).
 #ifndef DRAGUARD_POLICY_VALIDATE_CAPACITY_POLICY_H_
 #define DRAGUARD_POLICY_VALIDATE_CAPACITY_POLICY_H_
 

@@ -1,4 +1,5 @@
-// What the API server does to an object before validation (spec §1 steps 2 and 5, §10):
+// What the API server does to an object before validation (pkg/apis/resource/v1/defaults.go;
+// `PrepareForCreate`/`PrepareForUpdate` in pkg/registry/resource/*/strategy.go):
 // defaulting, and the silent removal of fields whose feature gate is off. draguard applies
 // both the same way and adds a warning for every dropped field ("will be ignored"), since
 // the API server says nothing. Validators call these on a copy; the webhook's mutation side

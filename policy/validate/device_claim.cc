@@ -1,6 +1,6 @@
-// DeviceClaim validation follows VAL's validateDeviceClaim: requests first (collecting the
-// names that constraints and config may reference: every request name, plus "req/sub" for
-// each subrequest of a firstAvailable request), then constraints, then config.
+// DeviceClaim validation follows validateDeviceClaim (validation.go): requests first (collecting
+// the names that constraints and config may reference: every request name, plus "req/sub" for each
+// subrequest of a firstAvailable request), then constraints, then config.
 #include "policy/validate/device_claim.h"
 
 #include <set>
@@ -56,7 +56,8 @@ void ValidateAllocationMode(Reporter& r, const k8s::DeviceRequestCommon& req, co
   }
 }
 
-// draguard's own checks of capacity requests, which upstream does not validate (§4.9).
+// draguard's own checks of capacity requests, which upstream does not validate
+// (validation.go's `validateExactDeviceRequest` has no capacity check).
 void AdviseCapacity(Reporter& r, const k8s::CapacityRequirements& capacity, const FieldPath& at) {
   FieldPath requests = at.Child("capacity").Child("requests");
   for (const auto& [key, value] : capacity.requests) {
@@ -158,7 +159,7 @@ constexpr RequestRefCodes kConfigRefCodes = {
     "claim.config.requests.too-many", "claim.config.requests.duplicate",
     "claim.config.requests.invalid", "claim.config.requests.unknown"};
 
-// VAL validateRequestNameRef.
+// validation.go validateRequestNameRef.
 void ValidateRequestRef(Reporter& r, const RequestRefCodes& codes, const std::string& ref,
                         const FieldPath& at, const RequestNames& names) {
   std::vector<std::string_view> segments = SplitString(ref, '/');

@@ -1,5 +1,6 @@
 // Validation of a DeviceClaim (`spec.devices` of a ResourceClaim, `spec.spec.devices` of a
-// template): requests, subrequests, constraints and config, spec §4.2-§4.12. Shared by the
+// template): requests, subrequests, constraints and config, as validation.go's
+// `validateDeviceClaim` and the functions it calls. Shared by the
 // claim and template validators; operates on an already defaulted and gate-filtered spec.
 #ifndef DRAGUARD_POLICY_VALIDATE_DEVICE_CLAIM_H_
 #define DRAGUARD_POLICY_VALIDATE_DEVICE_CLAIM_H_
@@ -23,7 +24,8 @@ inline constexpr size_t kFirstAvailableDeviceRequestMaxSize = 8;
 void ValidateDeviceClaim(Reporter& r, const k8s::DeviceClaim& claim, const FieldPath& devices,
                          const ValidationOptions& options, bool stored);
 
-// The admin-access namespace check (spec §4.10): the first request with
+// The admin-access namespace check (pkg/registry/resource/utils.go `AuthorizedForAdmin`,
+// called by the claim and template strategies' `Validate`): the first request with
 // `exactly.adminAccess: true` is Forbidden at `<requests>[i].adminAccess` unless namespace
 // `name_space` carries `resource.kubernetes.io/admin-access: "true"`; a warning when the
 // namespace's labels are unknown. `requests` is `spec.devices.requests` for claims *and*

@@ -1,6 +1,7 @@
-// DeviceClass validation (spec §7): cluster-scoped metadata, selectors, opaque config and
-// the gated extendedResourceName. Same conventions as resource_claim.h: the object is taken
-// as sent, gated fields are dropped on a copy with warnings, findings go to `diagnostics`.
+// DeviceClass validation (validation.go `ValidateDeviceClass`): cluster-scoped metadata, selectors,
+// opaque config and the gated extendedResourceName. Same conventions as resource_claim.h: the
+// object is taken as sent, gated fields are dropped on a copy with warnings, findings go to
+// `diagnostics`.
 #ifndef DRAGUARD_POLICY_VALIDATE_DEVICE_CLASS_H_
 #define DRAGUARD_POLICY_VALIDATE_DEVICE_CLASS_H_
 

@@ -1,4 +1,5 @@
-// DeviceTaintRule validation (resource.k8s.io/v1alpha3, spec §9): name, the optional device
+// DeviceTaintRule validation (resource.k8s.io/v1alpha3, validation.go
+// `ValidateDeviceTaintRule`): name, the optional device
 // selector and the taint. 1.34 still had `deviceClassName` and CEL `selectors` in the
 // selector; 1.35 removed them.
 #ifndef DRAGUARD_POLICY_VALIDATE_DEVICE_TAINT_RULE_H_

@@ -1,4 +1,5 @@
-// Deep equality of the model pieces that immutability rules compare (spec §11). The model
+// Deep equality of the model pieces that immutability rules compare (validation.go's
+// `ValidateImmutableField` calls in the `Validate...Update` functions). The model
 // structs carry no operator==, so validation defines the comparisons it needs.
 #ifndef DRAGUARD_POLICY_VALIDATE_EQUALITY_H_
 #define DRAGUARD_POLICY_VALIDATE_EQUALITY_H_

@@ -1,4 +1,5 @@
-// Name and value formats shared by all DRA objects (spec §2), in two layers:
+// Name and value formats shared by all DRA objects (the name validators of validation.go:
+// `validateDriverName`, `validatePoolName`, ...), in two layers:
 //  - `Is...` functions return apimachinery's error texts (empty when valid), exactly as
 //    k8s.io/apimachinery/pkg/util/validation words them;
 //  - `Validate...` functions report those texts as API-server field errors with the given

@@ -1,4 +1,5 @@
-// metadata validation shared by the five kinds (spec §4.1, §6): name/generateName as DNS
+// metadata validation shared by the five kinds (core validation `ValidateObjectMeta` and
+// `ValidateTemplateObjectMeta`): name/generateName as DNS
 // subdomains, labels and annotations as apimachinery checks them, and the template object
 // meta of ResourceClaimTemplate where only labels and annotations may be set.
 #ifndef DRAGUARD_POLICY_VALIDATE_OBJECT_META_H_

@@ -20,7 +20,8 @@
 
 namespace draguard::validate {
 
-// Which CEL environment a selector expression must compile in (spec §4.7): new expressions
+// Which CEL environment a selector expression must compile in (validation.go
+// `validateCELSelector`, its `stored` flag): new expressions
 // (create, changed selectors) use the NewExpressions environment; expressions that were
 // already stored (unchanged DeviceClass selectors on update, 1.34 claim re-validation on
 // update) use the more permissive StoredExpressions environment.

@@ -1,5 +1,6 @@
 // Validation of ResourceClaim and ResourceClaimTemplate as kube-apiserver performs it on
-// create and update (spec §4, §5, §6, §11), with draguard's extra warnings.
+// create and update (validation.go `ValidateResourceClaim*`, `ValidateResourceClaimTemplate*`),
+// with draguard's extra warnings.
 //
 // All entry points take the object as the client sent it: they default it and drop the fields
 // of disabled feature gates on a private copy first (defaults.h), exactly as the API server
@@ -15,7 +16,8 @@
 
 namespace draguard::validate {
 
-// Create: admin-access namespace check (§4.10), metadata, `spec.devices` (§4.2-§4.12). A
+// Create: admin-access namespace check (`AuthorizedForAdmin`), metadata, `spec.devices`
+// (`validateDeviceClaim`). A
 // `status` in the body draws a warning (the API server discards it).
 void ValidateResourceClaim(const k8s::ResourceClaim& claim, const ValidationOptions& options,
                            Diagnostics& diagnostics);
@@ -26,8 +28,8 @@ void ValidateResourceClaimUpdate(const k8s::ResourceClaim& old_claim,
                                  const k8s::ResourceClaim& new_claim,
                                  const ValidationOptions& options, Diagnostics& diagnostics);
 
-// Update through /status (§5): reservedFor, write-once allocation with its results and
-// config, admin access of new allocations, device status entries.
+// Update through /status (`validateResourceClaimStatusUpdate`): reservedFor, write-once allocation
+// with its results and config, admin access of new allocations, device status entries.
 void ValidateResourceClaimStatusUpdate(const k8s::ResourceClaim& old_claim,
                                        const k8s::ResourceClaim& new_claim,
                                        const ValidationOptions& options, Diagnostics& diagnostics);

@@ -1,4 +1,4 @@
-// ResourceClaim status update (spec §5, VAL validateResourceClaimStatusUpdate): reservedFor,
+// ResourceClaim status update (validation.go validateResourceClaimStatusUpdate): reservedFor,
 // the write-once allocation and, with DRAResourceClaimDeviceStatus, status.devices.
 #include <set>
 #include <string>

@@ -1,7 +1,8 @@
-// ResourceSlice validation follows VAL validateResourceSliceSpec: the slice-level fields,
+// ResourceSlice validation follows validation.go validateResourceSliceSpec: the slice-level fields,
 // the node-selection one-of, then the device list (size limit depends on taints and
 // counters in 1.35), each device (validateDevice), and the shared counters. 1.34 and 1.35
-// differ in limits, the attribute-key error path and the counter model (spec §13).
+// differ in limits, the attribute-key error path and the counter model (kubernetes/api
+// resource/v1/types.go v0.34.0 against v0.35.0, and validation.go's 1.35 changes).
 #include "policy/validate/resource_slice.h"
 
 #include <set>

@@ -1,6 +1,6 @@
-// ResourceSlice validation (spec §8): driver, pool, node selection, devices with their
-// attributes, capacities, taints, counters and binding conditions, plus the update rules
-// (driver, pool.name and nodeName immutable). Same conventions as resource_claim.h.
+// ResourceSlice validation (validation.go `ValidateResourceSlice`): driver, pool, node selection,
+// devices with their attributes, capacities, taints, counters and binding conditions, plus the
+// update rules (driver, pool.name and nodeName immutable). Same conventions as resource_claim.h.
 #ifndef DRAGUARD_POLICY_VALIDATE_RESOURCE_SLICE_H_
 #define DRAGUARD_POLICY_VALIDATE_RESOURCE_SLICE_H_
 

@@ -1,6 +1,7 @@
 // Rules used by more than one kind: CEL selectors (claims, subrequests, classes), opaque
 // driver configuration (claims, classes, allocation results), tolerations (requests,
-// subrequests) and taints (slices, taint rules). Spec §4.7, §4.8, §4.12, §8.
+// subrequests) and taints (slices, taint rules): validation.go `validateCELSelector`,
+// `validateOpaqueConfiguration`, `validateDeviceToleration`, `validateDeviceTaint`.
 #ifndef DRAGUARD_POLICY_VALIDATE_SHARED_RULES_H_
 #define DRAGUARD_POLICY_VALIDATE_SHARED_RULES_H_
 

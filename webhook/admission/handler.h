@@ -1,6 +1,6 @@
 // HandleAdmission: the pure admission handler. HTTP request parts in, HTTP status and body out;
-// no sockets, no TLS (STYLE.md §3), behaviour after controller-runtime's pkg/webhook/admission
-// (STYLE.md §4):
+// no sockets, no TLS (as `handle_request` in Beast's http_server_async_ssl.cpp), behaviour after
+// controller-runtime's pkg/webhook/admission (http.go `ServeHTTP`):
 //
 //   empty body -> 400; body over HandlerOptions::max_body_bytes -> 413; Content-Type other than
 //   application/json -> 400; malformed AdmissionReview (bad JSON, wrong apiVersion/kind, no

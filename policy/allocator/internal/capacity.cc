@@ -1,5 +1,6 @@
 // Consumption of one device allocation (capacity.h), following the scheduler's
-// consumable_capacity.go rules as summarised in allocator.md §12.
+// structured/internal/experimental/consumable_capacity.go (`GetConsumedCapacityFromRequest`,
+// `CmpRequestOverCapacity`).
 #include "policy/allocator/internal/capacity.h"
 
 #include <algorithm>

@@ -1,4 +1,5 @@
-// Consumable capacity (allocator.md §12): what one allocation of a device consumes from each
+// Consumable capacity (structured/internal/experimental/consumable_capacity.go): what one
+// allocation of a device consumes from each
 // capacity it declares, under the device's requestPolicy and the request's capacity.requests.
 #ifndef DRAGUARD_POLICY_ALLOCATOR_INTERNAL_CAPACITY_H_
 #define DRAGUARD_POLICY_ALLOCATOR_INTERNAL_CAPACITY_H_

@@ -77,8 +77,8 @@ class DeviceFacts {
   // when DRAListTypeAttributes is on).
   bool list_semantics() const { return list_semantics_; }
 
-  // Consumable capacity (§12). Allocated to another claim: a dedicated result, or a shared
-  // one while the DRAConsumableCapacity gate is off.
+  // Consumable capacity (allocator_*.go `deviceInUse`). Allocated to another claim: a dedicated
+  // result, or a shared one while the DRAConsumableCapacity gate is off.
   bool InUse(size_t device) const;
   // The device may back several results (allowMultipleAllocations, gate on).
   bool Multi(size_t device) const;

@@ -1,10 +1,10 @@
 // Node visibility and pool rules.
 //
-// For one node: every slice that can be visible (the node's own nodeName slices plus the
-// slices without a nodeName) is tested (§4), visible slices are grouped by pool, the
-// highest visible generation is kept, and the pool is classified complete, incomplete or
-// invalid with the rules of the version (§5). 1.35 recounts a pool cluster-wide when the
-// node does not see all of it and drops pools that have a newer generation elsewhere.
+// For one node: every slice that can be visible (the node's own nodeName slices plus the slices
+// without a nodeName) is tested (`NodeMatches`), visible slices are grouped by pool, the highest
+// visible generation is kept, and the pool is classified complete, incomplete or invalid with the
+// rules of the version (pools_*.go `GatherPools`). 1.35 recounts a pool cluster-wide when the node
+// does not see all of it and drops pools that have a newer generation elsewhere.
 #include "policy/allocator/internal/node_pools.h"
 
 #include <algorithm>
@@ -83,7 +83,8 @@ bool SliceVisible(const k8s::ResourceSliceSpec& s, std::string_view node,
 
 }  // namespace
 
-// Duplicate device names, duplicate counter sets, consumption of unknown counters (§5.3).
+// Duplicate device names, duplicate counter sets, consumption of unknown counters (1.35
+// `validateDeviceNames`, `getAndValidateCounterSets`, `validateDeviceCounterConsumption`).
 std::string PoolProblem(const Inventory& inv, std::span<const size_t> slices,
                         CounterModel counters) {
   const bool pool_scope = counters == CounterModel::kCounterSets;

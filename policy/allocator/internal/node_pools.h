@@ -1,4 +1,5 @@
-// Which devices a node can use: node visibility (allocator.md §4) and pool rules (§5).
+// Which devices a node can use: node visibility (`NodeMatches`) and pool rules (pools_*.go
+// `GatherPools`).
 #ifndef DRAGUARD_POLICY_ALLOCATOR_INTERNAL_NODE_POOLS_H_
 #define DRAGUARD_POLICY_ALLOCATOR_INTERNAL_NODE_POOLS_H_
 
@@ -45,8 +46,10 @@ struct NodeDevices {
   std::vector<size_t> late;  // scratch: binding-condition devices
 };
 
-// Why the pool formed by `slices` (one generation of one pool, ascending) is invalid (§5.3:
-// duplicate device names, duplicate counter sets, unknown counters), or "" when valid.
+// Why the pool formed by `slices` (one generation of one pool, ascending) is invalid (pools_*.go:
+// `poolIsInvalid` in 1.34; `validateDeviceNames`, `getAndValidateCounterSets`,
+// `validateDeviceCounterConsumption` in 1.35: duplicate device names, duplicate counter sets,
+// unknown counters), or "" when valid.
 // Counter sets are checked per pool under CounterModel::kCounterSets, per slice otherwise.
 std::string PoolProblem(const Inventory& inventory, std::span<const size_t> slices,
                         CounterModel counters);

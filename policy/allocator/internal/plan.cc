@@ -1,4 +1,5 @@
-// Up-front validation of the claims (allocator.md §15 step 1, §2 feature effects, §8, §16).
+// Up-front validation of the claims (allocator_*.go `Allocate` and `validateDeviceRequest`:
+// feature checks, subrequests, the AllocationResultsMaxSize limit).
 #include "policy/allocator/internal/plan.h"
 
 #include <algorithm>
@@ -34,7 +35,8 @@ bool CheckAlternative(const Inventory& inv, const AllocatorOptions& o, size_t cl
     return false;
   }
   // Without the gate the experimental allocator (the one that knows capacity requests, run
-  // when binding conditions are on) rejects them; the others never look at them (§2).
+  // when binding conditions are on) rejects them; the others never look at them
+  // (structured/allocator.go `NewAllocator` picks the implementation).
   if (alt.common->capacity && !alt.common->capacity->requests.empty() &&
       !o.gates.Enabled(Gate::kDRAConsumableCapacity) && BindingAndStatus(o.gates)) {
     kind = VerdictKind::kError;

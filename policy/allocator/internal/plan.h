@@ -1,4 +1,5 @@
-// The claims of one check, validated and flattened for the search (allocator.md §15 step 1).
+// The claims of one check, validated and flattened for the search (the up-front checks of
+// allocator_*.go `Allocate` and `validateDeviceRequest`).
 #ifndef DRAGUARD_POLICY_ALLOCATOR_INTERNAL_PLAN_H_
 #define DRAGUARD_POLICY_ALLOCATOR_INTERNAL_PLAN_H_
 

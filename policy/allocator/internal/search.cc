@@ -190,7 +190,8 @@ bool NodeSearch::CheckClaimSizes() {
   return true;
 }
 
-// All mode with an incomplete or invalid pool visible from the node is fatal (§5, §7).
+// All mode with an incomplete or invalid pool visible from the node is fatal (allocator_*.go
+// `validateDeviceRequest`).
 bool NodeSearch::CheckAllPools() {
   for (size_t c = 0; c < plan_.claims.size(); ++c) {
     for (const PlannedRequest& pr : plan_.claims[c].requests) {
@@ -255,7 +256,8 @@ void NodeSearch::BuildAlternative(const Alternative& alt, size_t claim) {
     ++f.selector_match;
     bool tolerated = facts_.Tolerated(d, alt.common->tolerations);
     bool counters = !facts_.DrawsCounters(d) || facts_.FitsCounters(d);
-    // All takes only devices whose remaining capacity can take the request (§7, §12).
+    // All takes only devices whose remaining capacity can take the request
+    // (`validateDeviceRequest`'s `CmpRequestOverCapacity` check).
     if (!facts_.FitsCapacity(alt, d)) {
       if (!in_use) ++f.available;
       if (!in_use && tolerated) ++f.tolerated;

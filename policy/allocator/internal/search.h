@@ -1,5 +1,6 @@
 // The per-node search: candidates per alternative, necessary-condition pre-checks, then a
-// depth-first search over combinations with symmetry breaking (allocator.md §15, §22).
+// depth-first search over combinations with symmetry breaking (upstream's search is
+// allocator_*.go `allocateOne`; the pre-checks and symmetry breaking are draguard's).
 #ifndef DRAGUARD_POLICY_ALLOCATOR_INTERNAL_SEARCH_H_
 #define DRAGUARD_POLICY_ALLOCATOR_INTERNAL_SEARCH_H_
 

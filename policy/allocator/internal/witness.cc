@@ -10,7 +10,8 @@ bool Contains(const std::vector<std::string>& v, const std::string& s) {
   return std::find(v.begin(), v.end(), s) != v.end();
 }
 
-// §4: node-local devices pin the claim to the node; otherwise single-term selectors merge.
+// As `createNodeSelector`: node-local devices pin the claim to the node; otherwise
+// single-term selectors merge.
 std::optional<k8s::NodeSelector> ResultSelector(const Inventory& inv,
                                                 const std::vector<const Pick*>& picks,
                                                 const std::string& node) {
@@ -93,7 +94,8 @@ std::string MilliText(int64_t milli) {
   return milli % 1000 == 0 ? std::to_string(milli / 1000) : std::to_string(milli) + "m";
 }
 
-// A share of a multi-allocatable device (§12). Upstream draws a random UUID; the witness
+// A share of a multi-allocatable device. Upstream draws a random UUID (`GenerateNewShareID`);
+// the witness
 // numbers its shares so that the output is deterministic.
 void AddShare(const k8s::Device& device, const Pick& pick, int n,
               k8s::DeviceRequestAllocationResult& r) {

@@ -1,4 +1,5 @@
-// Builds status.allocation from the search's picks (allocator.md §17, §4 node selector).
+// Builds status.allocation from the search's picks (the result of allocator_*.go `Allocate`,
+// its node selector as `createNodeSelector` builds it).
 #ifndef DRAGUARD_POLICY_ALLOCATOR_INTERNAL_WITNESS_H_
 #define DRAGUARD_POLICY_ALLOCATOR_INTERNAL_WITNESS_H_
 

@@ -1,5 +1,6 @@
 // cel-go extension declarations used by Kubernetes: strings v2, lists v3, sets, optionals,
-// and the Kubernetes regex (find/findAll) and list libraries (cel.md §1.7).
+// and the Kubernetes regex (find/findAll) and list libraries (cel-go ext/{strings,lists,
+// sets}.go; apiserver pkg/cel/library/{regex,lists}.go).
 #include <string>
 
 #include "policy/cel/checker_internal/decl_types.h"

@@ -1,5 +1,5 @@
 // Private: cel-go's validator of `format()` calls (strings extension, on whenever the
-// extension is; cel.md §1.7). For `"<literal>".format([<list literal>])` it parses the
+// extension is; cel-go ext/formatting.go). For `"<literal>".format([<list literal>])` it parses the
 // format string and checks each clause against the static type of the list element it
 // consumes, as cel-go's stringFormatChecker does: dyn passes, %s recurses into list and
 // map literals. Issues (code cel.invalid-format) carry cel-go's texts, e.g.

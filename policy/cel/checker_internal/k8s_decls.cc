@@ -1,6 +1,6 @@
 // Kubernetes library declarations: quantity, semver v1, URL, IP, CIDR and format
-// (cel.md §1.7). Note the quirks: `sign` is global only; Quantity and Semver have no
-// ordering operators.
+// (apiserver pkg/cel/library/{quantity,semverlib,urls,ip,cidr,format}.go). Note the quirks:
+// `sign` is global only; Quantity and Semver have no ordering operators.
 #include <string>
 
 #include "policy/cel/checker_internal/decl_types.h"

@@ -1,6 +1,7 @@
-// Private: Kubernetes' compile-time validators (cel.md §1.3, "1.29" row): constant
+// Private: Kubernetes' compile-time validators (apiserver pkg/cel/environment/base.go,
+// `baseOpts` 1.29: cel.ValidateDurationLiterals etc.): constant
 // arguments of matches(), duration() and timestamp() must be valid; constant find() and
-// findAll() patterns too (Kubernetes precompiles them, cel.md §1.7).
+// findAll() patterns too (Kubernetes precompiles them, apiserver pkg/cel/library/regex.go).
 #ifndef DRAGUARD_POLICY_CEL_CHECKER_INTERNAL_LITERAL_VALIDATORS_H_
 #define DRAGUARD_POLICY_CEL_CHECKER_INTERNAL_LITERAL_VALIDATORS_H_
 

@@ -1,4 +1,4 @@
-// The cel-spec standard library declarations (cel.md §1.7 "Standard library"), with
+// The cel-spec standard library declarations (cel-go common/stdlib/standard.go), with
 // cel-go's overload ids, plus Kubernetes' cross-type numeric comparison overloads.
 #include <string>
 

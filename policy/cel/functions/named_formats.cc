@@ -1,4 +1,4 @@
-// The Kubernetes format library (apiserver/pkg/cel/library/format.go; cel.md §1.7):
+// The Kubernetes format library (apiserver/pkg/cel/library/format.go):
 //   format.named(string) -> optional(Format)   none for an unknown name
 //   format.dns1123Label() ... format.datetime() -> Format
 //   <Format>.validate(string) -> optional(list(string))   none when valid, else the messages

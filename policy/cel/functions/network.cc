@@ -1,4 +1,4 @@
-// Kubernetes IP and CIDR libraries (cel.md §1.7; apiserver/pkg/cel/library ip.go, cidr.go):
+// Kubernetes IP and CIDR libraries (apiserver/pkg/cel/library ip.go, cidr.go):
 // netip semantics, with Kubernetes' extra rejections of zones and IPv4-mapped IPv6
 // addresses, and its error texts.
 #include "policy/cel/functions/registry.h"

@@ -1,5 +1,6 @@
-// Kubernetes quantity library (cel.md §1.7): quantity(), isQuantity(), comparisons,
-// add/sub with Quantity or int, asInteger/isInteger/asApproximateFloat, global sign().
+// Kubernetes quantity library (apiserver pkg/cel/library/quantity.go): quantity(),
+// isQuantity(), comparisons, add/sub with Quantity or int, asInteger/isInteger/
+// asApproximateFloat, global sign().
 #include "policy/cel/functions/registry.h"
 
 namespace draguard::cel {

@@ -1,6 +1,6 @@
-// Kubernetes semver library v1 (cel.md §1.7): semver(s[, normalize]), isSemver(s[,
-// normalize]), major/minor/patch. compareTo/isGreaterThan/isLessThan live with the
-// quantity library, which dispatches on both types.
+// Kubernetes semver library v1 (apiserver pkg/cel/library/semverlib.go): semver(s[,
+// normalize]), isSemver(s[, normalize]), major/minor/patch. compareTo/isGreaterThan/
+// isLessThan live with the quantity library, which dispatches on both types.
 #include "policy/cel/functions/registry.h"
 
 namespace draguard::cel {

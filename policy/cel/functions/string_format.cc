@@ -1,5 +1,5 @@
 // `<string>.format(<list>)` of cel-go's strings extension as Kubernetes enables it (version
-// 2, cel-go's legacy formatter with the en_US locale; cel.md §1.7):
+// 2, cel-go's legacy formatter ext/formatting.go with the en_US locale):
 //   %s  strings, bools, null, bytes, types as text; ints and uints in decimal; doubles in
 //       Go's shortest form ("56.8", "1e-09", "+Inf"); lists and maps as CEL-like literals
 //       whose strings are Go-quoted and whose doubles print with six decimals

@@ -1,5 +1,6 @@
-// Timestamps and durations (cel.md §1.7, cel-go's standard library): conversions, arithmetic
-// with cel-go's range and overflow errors, and the getters with an optional time zone.
+// Timestamps and durations (cel-go's standard library, common/stdlib/standard.go):
+// conversions, arithmetic with cel-go's range and overflow errors, and the getters with an
+// optional time zone.
 #include "policy/cel/functions/registry.h"
 
 namespace draguard::cel {

@@ -1,4 +1,4 @@
-// Kubernetes URL library (cel.md §1.7; apiserver/pkg/cel/library/urls.go): url() accepts what
+// Kubernetes URL library (apiserver/pkg/cel/library/urls.go): url() accepts what
 // Go's url.ParseRequestURI accepts, then reads the parts url.Parse gives (which, unlike
 // ParseRequestURI, separates a #fragment).
 #include "policy/cel/functions/registry.h"

@@ -1,5 +1,6 @@
-// Semantics of allocator.md, one table row per rule. Expected verdicts and codes come from
-// the spec section named in each row.
+// Semantics of the scheduler's structured allocator (dynamic-resource-allocation structured/
+// internal/*/{allocator,pools}_*.go), one table row per rule. Expected verdicts and codes come
+// from the upstream function named in each group's heading.
 #include "policy/allocator/allocator.h"
 
 #include <gtest/gtest.h>
@@ -182,7 +183,8 @@ InventoryInput OneTaintedGpu() {
   return in;
 }
 
-// §12: one GPU that allows multiple allocations, with 40Gi of memory and an optional policy.
+// Consumable capacity: one GPU that allows multiple allocations, with 40Gi of memory and an
+// optional policy.
 k8s::Device SharedGpu(std::optional<k8s::CapacityRequestPolicy> policy = std::nullopt,
                       bool multi = true) {
   k8s::Device d = MakeDevice("gpu0", {{"model", "a100"}});
@@ -306,7 +308,7 @@ TEST_P(AllocatorTest, Verdict) {
 INSTANTIATE_TEST_SUITE_P(
     Semantics, AllocatorTest,
     ::testing::Values(
-        // §4 node visibility
+        // node visibility (NodeMatches)
         Case{.name = "NodeNameLimitsToOneNode", .inventory = TwoNodes,
              .claims = {Claim({Exact("gpu", "gpu", 3)})}, .nodes = {"node-2"}},
         Case{.name = "CountTooHighOnEveryNode", .inventory = TwoNodes,
@@ -346,7 +348,7 @@ INSTANTIATE_TEST_SUITE_P(
                  },
              .claims = {Claim({Exact("gpu", "gpu", 3)})}, .options = Gates("DRAPartitionableDevices=true"),
              .nodes = {"node-1", "node-2"}},
-        // §5 pools
+        // pools (GatherPools)
         Case{.name = "IncompletePoolSkippedIn135",
              .inventory = [] {
                InventoryInput in;
@@ -415,7 +417,7 @@ INSTANTIATE_TEST_SUITE_P(
              .claims = {Claim({Exact("gpu", "gpu", 1)})},
              .options = Version(KubernetesVersion::k1_34),
              .want = VerdictKind::kError, .code = "alloc.pool.invalid"},
-        // §6 selectors and classes
+        // selectors and classes (selectorsMatch)
         Case{.name = "RequestSelectorsNarrowClass", .inventory = TwoNodes,
              .claims = {Claim({Exact("gpu", "gpu", 1, {"device.attributes[\"gpu.x\"].model == \"h100\""})})},
              .want = VerdictKind::kUnsatisfiable, .code = "alloc.request.insufficient-devices"},
@@ -425,7 +427,7 @@ INSTANTIATE_TEST_SUITE_P(
         Case{.name = "CelRuntimeErrorIsFatal", .inventory = TwoNodes,
              .claims = {Claim({Exact("gpu", "gpu", 1, {"device.attributes[\"gpu.x\"].healthy"})})},
              .want = VerdictKind::kError, .code = "alloc.selector.error"},
-        // §7 modes, §10 availability, admin access
+        // modes (validateDeviceRequest), availability (deviceInUse), admin access
         Case{.name = "AllTakesEveryDevice", .inventory = TwoNodes,
              .claims = {Claim({AllOf("gpu", "gpu")})}, .nodes = {"node-1", "node-2"}},
         Case{.name = "AllFailsWhenOneIsInUse",
@@ -474,7 +476,7 @@ INSTANTIATE_TEST_SUITE_P(
         Case{.name = "ClaimsOfOnePodDoNotShare", .inventory = TwoNodes,
              .claims = {Claim({Exact("a", "gpu", 2)}), Claim({Exact("b", "gpu", 3)})},
              .want = VerdictKind::kUnsatisfiable},
-        // §8 firstAvailable
+        // firstAvailable (allocateOne's subrequests)
         Case{.name = "FirstAvailableFallsBack", .inventory = TwoNodes,
              .claims = {Claim({FirstAvailable("gpu", {Sub("eight", "gpu", 8), Sub("two", "gpu", 2)})})},
              .requests = {"gpu/two", "gpu/two"}},
@@ -493,7 +495,7 @@ INSTANTIATE_TEST_SUITE_P(
              .claims = {Claim({FirstAvailable("gpu", {Sub("one", "gpu", 1)})})},
              .options = Gates("DRAPrioritizedList=false"), .want = VerdictKind::kError,
              .code = "alloc.feature.disabled"},
-        // §9 constraints
+        // constraints (matchAttributeConstraint, distinctAttributeConstraint)
         Case{.name = "MatchAttributeNoGroup",
              .inventory = [] {
                InventoryInput in;
@@ -676,7 +678,7 @@ INSTANTIATE_TEST_SUITE_P(
              .inventory = TaintedPair,
              .claims = {Claim({FirstAvailable("req", {Sub("a", "gpu", 1), TolerantAll("b")})})},
              .options = Gates("", KubernetesVersion::k1_36), .want = VerdictKind::kUnsatisfiable},
-        // §11 partitionable devices
+        // partitionable devices (checkAvailableCounters)
         // Default gates: DRAPartitionableDevices off in 1.34/1.35, on in 1.36.
         Case{.name = "PartitionsNeedGate", .inventory = Partitions,
              .claims = {Claim({Exact("gpu", "gpu", 1)})}, .options = Gates(""),
@@ -722,7 +724,7 @@ INSTANTIATE_TEST_SUITE_P(
              },
              .claims = {Claim({Exact("gpu", "gpu", 1, {"device.attributes[\"gpu.x\"].model == \"a100\""})})},
              .options = Gates("DRAPartitionableDevices=true"), .devices = {"p/half1"}},
-        // §13 taints
+        // taints (taintPreventsAllocation)
         Case{.name = "TaintIgnoredWithoutGate",
              .inventory = OneTaintedGpu,
              .claims = {Claim({Exact("gpu", "gpu", 1)})}, .options = Gates("")},
@@ -793,7 +795,7 @@ INSTANTIATE_TEST_SUITE_P(
              .claims = {Claim({Exact("gpu", "gpu", 3)})},
              .options = Gates("DRADeviceTaints=true,DRADeviceTaintRules=true"),
              .want = VerdictKind::kUnsatisfiable},
-        // §14 binding conditions
+        // binding conditions (hasBindingConditions)
         Case{.name = "BindingConditionsNeedGates",
              .inventory = OneBindingGpu,
              .claims = {Claim({Exact("gpu", "gpu", 1)})}, .options = Gates(""),
@@ -805,7 +807,7 @@ INSTANTIATE_TEST_SUITE_P(
         Case{.name = "BindingConditionsAllowedWithGates",
              .inventory = OneBindingGpu,
              .claims = {Claim({Exact("gpu", "gpu", 1)})}, .options = Gates("DRADeviceBindingConditions=true")},
-        // §12 consumable capacity
+        // consumable capacity (consumable_capacity.go)
         Case{.name = "SharedDeviceBacksTwoRequests", .inventory = OneSharedGpu,
              .claims = {Claim({Memory("a", 1, "10Gi"), Memory("b", 1, "20Gi")})},
              .options = Gates("DRAConsumableCapacity=true"), .devices = {"p/gpu0", "p/gpu0"}},
@@ -1027,7 +1029,7 @@ INSTANTIATE_TEST_SUITE_P(
                  },
              .claims = {Claim({Memory("a", 1, "30Gi")})},
              .options = Gates("DRAConsumableCapacity=true"), .nodes = {"node-1", "node-3"}},
-        // §16 limits, budget
+        // limits (AllocationResultsMaxSize in Allocate), budget
         Case{.name = "MoreThan32ResultsFatal", .inventory = TwoNodes,
              .claims = {Claim({Exact("gpu", "gpu", 33)})}, .want = VerdictKind::kError,
              .code = "alloc.request.too-many-results"},

@@ -1,5 +1,6 @@
 // Table-driven checker tests: expression → result type, or → diagnostic code at an offset.
-// Expected types and codes come from cel.md §1.3, §1.4, §1.7, §1.9, §1.10, §2.3, §2.4.
+// Expected types and codes come from cel-go's checker (checker/checker.go, errors.go) in
+// Kubernetes' environment (apiserver pkg/cel/environment/base.go, pkg/cel/library/).
 #include "policy/cel/checker.h"
 
 #include <gtest/gtest.h>
@@ -243,7 +244,8 @@ INSTANTIATE_TEST_SUITE_P(
     [](const auto& p) { return p.param.name; });
 
 TEST(CheckerTest, NoMatchingOverloadMessageUsesCelGoSignature) {
-  // The signature format is part of cel.md §1.9 (receiver calls print as `T.(args)`).
+  // The signature format is cel-go's (checker/errors.go `noMatchingOverload`: receiver calls
+  // print as `T.(args)`).
   ParseResult parsed = Parse("device.capacity['d'].m.isGreaterThan('1')");
   ASSERT_TRUE(parsed.ok());
   CheckResult r = Check(*parsed.ast, *Environment::ForDraSelector({}));

@@ -1,4 +1,5 @@
-// The API server's selector compile order and verdicts (cel.md §1.1, §1.4, §1.8).
+// The API server's selector compile order and verdicts (validation.go `validateCELSelector`,
+// dynamic-resource-allocation cel/compile.go `CompileCELExpression`).
 #include "policy/cel/compiler.h"
 
 #include <gtest/gtest.h>
@@ -58,7 +59,7 @@ TEST(CompileSelectorTest, CompileErrorsCarryApiServerPrefixAndNodeOffset) {
   SelectorCompileResult r = CompileSelector("device.name == 'x'", EnvOptions{});
   ASSERT_EQ(r.issues.size(), 1u);
   EXPECT_EQ(r.issues.items()[0].value_offset, 6);
-  // The detail starts as the API server's does (cel.md §1.1); the cel-go caret block is
+  // The detail starts as the API server's does (`CompileCELExpression`); the cel-go caret block is
   // replaced by the diagnostic's own position inside the expression.
   EXPECT_EQ(r.issues.items()[0].message, "compilation failed: undefined field 'name'");
 }

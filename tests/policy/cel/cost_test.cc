@@ -1,4 +1,5 @@
-// The calibration points of cel.md §1.8: Kubernetes' own worst-case estimates.
+// Calibration points: Kubernetes' own worst-case estimates (the `expectCost` cases of
+// dynamic-resource-allocation cel/compile_test.go).
 #include "policy/cel/cost.h"
 
 #include <gtest/gtest.h>

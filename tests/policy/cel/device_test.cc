@@ -1,4 +1,5 @@
-// The DRA `device` variable (cel.md §1.5, §1.6) and the scheduler's selector results.
+// The DRA `device` variable (dynamic-resource-allocation cel/compile.go: `parseQualifiedName`,
+// `newStringInterfaceMapWithDefault`) and the scheduler's selector results.
 #include "policy/cel/device.h"
 
 #include <gtest/gtest.h>

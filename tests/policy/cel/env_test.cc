@@ -1,4 +1,5 @@
-// Environment contents per version, mode and gate (cel.md §1.2–1.4).
+// Environment contents per version, mode and gate (apiserver pkg/cel/environment/base.go,
+// dynamic-resource-allocation cel/compile.go `newCompiler`).
 #include "policy/cel/env.h"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,6 @@
 // Evaluation of parsed (unchecked) expressions: operators, errors as values and their
-// absorption (cel.md §2.4-§2.8), macros, optionals, constant folding (§1.10).
+// absorption (cel-spec doc/langdef.md), macros, optionals, constant folding (cel-go
+// interpreter/decorators.go).
 #include "policy/cel/program.h"
 
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
-// Library functions of cel.md §1.7: strings extension v2, regex (find/findAll), the
-// Kubernetes list library, lists extension v3 and the sets extension. Expected values
-// follow the cel-go / Kubernetes documentation of each function.
+// Library functions (cel-go ext/, apiserver pkg/cel/library/): strings extension v2, regex
+// (find/findAll), the Kubernetes list library, lists extension v3 and the sets extension. Expected
+// values follow the cel-go / Kubernetes documentation of each function.
 #include <gtest/gtest.h>
 
 #include "tests/policy/cel/eval_testing.h"

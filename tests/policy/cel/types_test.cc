@@ -1,4 +1,4 @@
-// Type printing follows cel-go's FormatCELType (cel.md §1.9 messages depend on it).
+// Type printing follows cel-go's FormatCELType (checker/errors.go's messages depend on it).
 #include "policy/cel/types.h"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Value construction, heterogeneous equality and ordering (cel.md §2.4).
+// Value construction, heterogeneous equality and ordering (cel-spec doc/langdef.md).
 #include "policy/cel/value.h"
 
 #include <cmath>

@@ -1,4 +1,4 @@
-// DeviceClass create and update validation (spec §7).
+// DeviceClass create and update validation (validation.go `ValidateDeviceClass*`).
 #include "policy/validate/device_class.h"
 
 #include <gtest/gtest.h>

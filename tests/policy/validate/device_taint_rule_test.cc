@@ -1,4 +1,5 @@
-// DeviceTaintRule validation (spec §9) including the 1.34/1.35 differences.
+// DeviceTaintRule validation (validation.go `ValidateDeviceTaintRule`) including the 1.34/1.35
+// differences.
 #include "policy/validate/device_taint_rule.h"
 
 #include <gtest/gtest.h>

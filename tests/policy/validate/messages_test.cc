@@ -1,4 +1,4 @@
-// The API server's error texts (spec §14).
+// The API server's error texts (apimachinery pkg/util/validation/field/errors.go).
 #include "policy/validate/messages.h"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Name formats (spec §2), checked against apimachinery's texts.
+// Name formats (the name validators of validation.go), checked against apimachinery's texts.
 #include "policy/validate/names.h"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// ResourceClaim status updates (spec §5).
+// ResourceClaim status updates (validation.go `validateResourceClaimStatusUpdate`).
 #include <gtest/gtest.h>
 
 #include <functional>

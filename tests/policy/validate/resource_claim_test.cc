@@ -1,6 +1,7 @@
-// Table tests for ResourceClaim create validation: every rule of k8s-validation.md §4 at and
+// Table tests for ResourceClaim create validation: every rule of validation.go's
+// `ValidateResourceClaim` at and
 // past its boundary, with 1.34/1.35 and feature-gate differences. Expected findings come
-// from the spec (code @ API-server field path).
+// from upstream's rules (code @ API-server field path).
 #include "policy/validate/resource_claim.h"
 
 #include <gtest/gtest.h>

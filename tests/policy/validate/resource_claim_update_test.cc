@@ -1,5 +1,6 @@
 // ResourceClaimTemplate create validation and the update rules of claims and templates
-// (spec §5, §6, §11, §13).
+// (validation.go `ValidateResourceClaimTemplate`, `ValidateResourceClaimUpdate`,
+// `ValidateResourceClaimTemplateUpdate`; 1.34 and 1.35).
 #include <gtest/gtest.h>
 
 #include <functional>

@@ -1,5 +1,5 @@
-// ResourceSlice validation (spec §8, §13): slice fields, node selection, device limits,
-// attributes, capacities, taints, counters, gates and update rules.
+// ResourceSlice validation (validation.go `ValidateResourceSlice*`, 1.34 and 1.35): slice fields,
+// node selection, device limits, attributes, capacities, taints, counters, gates and update rules.
 #include "policy/validate/resource_slice.h"
 
 #include <gmock/gmock.h>

@@ -1,4 +1,5 @@
-// HttpSession<Stream>: one client connection, after Beast's async-ssl example (STYLE.md §3).
+// HttpSession<Stream>: one client connection, after Beast's async-ssl example
+// (example/http/server/async-ssl/http_server_async_ssl.cpp, its `session`).
 // Internal: includes Beast; only server.cc and the session tests include it.
 //
 // The chain is Run -> [handshake] -> WaitForRequest -> ReadRequest -> Respond -> Write -> back
