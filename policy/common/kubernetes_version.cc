@@ -1,6 +1,5 @@
 #include "policy/common/kubernetes_version.h"
 
-#include <cctype>
 #include <optional>
 #include <string>
 
@@ -63,10 +62,7 @@ StatusOr<KubernetesVersion> ParseKubernetesVersion(std::string_view text) {
     std::string_view name = release.name;
     if (t == name) return release.version;
     if (t.size() > name.size() && t.substr(0, name.size()) == name && t[name.size()] == '.') {
-      std::string_view patch = t.substr(name.size() + 1);
-      bool digits = !patch.empty();
-      for (char c : patch) digits = digits && std::isdigit(static_cast<unsigned char>(c));
-      if (digits) return release.version;
+      if (AllAsciiDigits(t.substr(name.size() + 1))) return release.version;
     }
   }
   return InvalidArgumentError("unsupported Kubernetes version \"" + std::string(text) +
