@@ -304,10 +304,12 @@ void DropDeviceFields(k8s::Device& dev, const SliceKeeps& keep, const FieldPath&
     Drop(
         dev.allow_multiple_allocations.has_value(), [&] { dev.allow_multiple_allocations.reset(); },
         at, "allowMultipleAllocations", kCode, kGate, d);
-    for (auto& [name, capacity] : dev.capacity) {
+    // Not a structured binding: clang 14 (the fuzzing compiler) cannot capture one.
+    for (auto& entry : dev.capacity) {
+      auto& capacity = entry.second;
       Drop(
           capacity.request_policy.has_value(), [&] { capacity.request_policy.reset(); },
-          at.Child("capacity").Key(name), "requestPolicy", kCode, kGate, d);
+          at.Child("capacity").Key(entry.first), "requestPolicy", kCode, kGate, d);
     }
   }
 }

@@ -1,5 +1,4 @@
 // `draguard cel check|eval`: output formats (issue 19 items 20 and 24).
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -8,23 +7,16 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
+#include "tests/cli/run_command.h"
 
 namespace draguard::cli {
 namespace {
 
-struct RunResult {
-  int code;
-  std::string out;
-  std::string err;
-};
+using testing::CommandRun;
 
-RunResult RunCel(std::vector<std::string> args, const std::string& stdin_text = "") {
-  std::istringstream in(stdin_text);
-  std::ostringstream out, err;
-  CommandContext context{.in = in, .out = out, .err = err};
-  args.insert(args.begin(), {"draguard", "cel"});
-  int code = RunMain(args, context);
-  return {code, out.str(), err.str()};
+CommandRun RunCel(std::vector<std::string> args, const std::string& stdin_text = "") {
+  args.insert(args.begin(), "cel");
+  return testing::RunDraguard(std::move(args), stdin_text);
 }
 
 constexpr char kSlice[] =
@@ -34,7 +26,7 @@ constexpr char kSlice[] =
     "    attributes: {model: {string: a100}}\n";
 
 TEST(CelCommandTest, CheckPrintsJson) {
-  RunResult r = RunCel({"check", "device.driver == \"gpu.example.com\"", "--output", "json"});
+  CommandRun r = RunCel({"check", "device.driver == \"gpu.example.com\"", "--output", "json"});
   EXPECT_EQ(r.code, kExitOk) << r.err;
   nlohmann::json j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["ok"], true);
@@ -44,7 +36,7 @@ TEST(CelCommandTest, CheckPrintsJson) {
 }
 
 TEST(CelCommandTest, CheckJsonListsDiagnostics) {
-  RunResult r = RunCel({"check", "devce.driver == 1", "--output=json"});
+  CommandRun r = RunCel({"check", "devce.driver == 1", "--output=json"});
   EXPECT_EQ(r.code, kExitFindings);
   nlohmann::json j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["ok"], false);
@@ -55,7 +47,7 @@ TEST(CelCommandTest, CheckJsonListsDiagnostics) {
 
 // The JSON output replaces bytes that are not UTF-8 instead of aborting.
 TEST(CelCommandTest, EvalJsonSurvivesBytesThatAreNotUtf8) {
-  RunResult r = RunCel({"eval", "false ? device.attributes[\"d\"].x : b\"\\xff\"", "--device", "-",
+  CommandRun r = RunCel({"eval", "false ? device.attributes[\"d\"].x : b\"\\xff\"", "--device", "-",
                         "--output", "json"},
                        kSlice);
   EXPECT_NE(r.out, "");

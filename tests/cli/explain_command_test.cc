@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
+#include "tests/cli/run_command.h"
 
 namespace draguard::cli {
 namespace {
@@ -50,19 +51,11 @@ std::string Claim(const std::string& name, int count) {
          "        deviceClassName: gpu\n        count: " + std::to_string(count) + "\n";
 }
 
-struct RunResult {
-  int code;
-  std::string out;
-  std::string err;
-};
+using testing::CommandRun;
 
-RunResult Explain(std::vector<std::string> args, const std::string& stdin_text) {
-  std::istringstream in(stdin_text);
-  std::ostringstream out, err;
-  CommandContext context{.in = in, .out = out, .err = err};
-  args.insert(args.begin(), {"draguard", "explain"});
-  int code = RunMain(args, context);
-  return {code, out.str(), err.str()};
+CommandRun Explain(std::vector<std::string> args, const std::string& stdin_text) {
+  args.insert(args.begin(), "explain");
+  return testing::RunDraguard(std::move(args), stdin_text);
 }
 
 struct ExitCase {
@@ -75,7 +68,7 @@ struct ExitCase {
 class ExplainExitTest : public ::testing::TestWithParam<ExitCase> {};
 
 TEST_P(ExplainExitTest, ExitsWith) {
-  RunResult r = Explain(GetParam().args, GetParam().stdin_text);
+  CommandRun r = Explain(GetParam().args, GetParam().stdin_text);
   EXPECT_EQ(r.code, GetParam().code) << "stdout:\n" << r.out << "stderr:\n" << r.err;
 }
 
@@ -96,7 +89,7 @@ INSTANTIATE_TEST_SUITE_P(
     [](const ::testing::TestParamInfo<ExitCase>& param_info) { return param_info.param.name; });
 
 TEST(ExplainJsonTest, HasExactlyTheDocumentedShape) {
-  RunResult r = Explain({"--output", "json"}, std::string(kCluster) + Claim("fits", 3) + Claim("big", 5));
+  CommandRun r = Explain({"--output", "json"}, std::string(kCluster) + Claim("fits", 3) + Claim("big", 5));
   ASSERT_EQ(r.code, kExitFindings) << r.err;
   nlohmann::json doc = nlohmann::json::parse(r.out);
   ASSERT_EQ(doc.size(), 1u);
@@ -123,7 +116,7 @@ TEST(ExplainJsonTest, HasExactlyTheDocumentedShape) {
 }
 
 TEST(ExplainTextTest, SaysHowManyDevicesMatchAndTheBestNode) {
-  RunResult r = Explain({}, std::string(kCluster) + Claim("big", 5));
+  CommandRun r = Explain({}, std::string(kCluster) + Claim("big", 5));
   EXPECT_THAT(r.out, HasSubstr("ResourceClaim ml/big: unsatisfiable"));
   EXPECT_THAT(r.out, HasSubstr("request gpu: 6 devices match"));
   EXPECT_THAT(r.out, HasSubstr("at most 4 usable on one node (node-2)"));
@@ -135,7 +128,7 @@ TEST(ExplainInventoryTest, ReadsClusterObjectsFromInventoryPaths) {
     std::ofstream file(path);
     file << kCluster;
   }
-  RunResult r = Explain({"--inventory", path, "--output", "json"}, Claim("c", 2));
+  CommandRun r = Explain({"--inventory", path, "--output", "json"}, Claim("c", 2));
   ASSERT_EQ(r.code, kExitOk) << r.out << r.err;
   nlohmann::json doc = nlohmann::json::parse(r.out);
   EXPECT_EQ(doc["claims"][0]["nodes"], nlohmann::json::array({"node-1", "node-2"}));
@@ -146,7 +139,7 @@ TEST(ExplainInventoryTest, ReadsClusterObjectsFromInventoryPaths) {
 // parent GPU, and MIG profiles that overflow the A100's memory counter (1.35 layout).
 TEST(ExplainExamplesTest, AmdPartitionsMigAndGpuNicPairs) {
   std::string dir = std::string(DRAGUARD_SOURCE_DIR) + "/examples/inventory";
-  RunResult r = Explain({dir, "--output", "json", "--feature-gates", "DRAPartitionableDevices=true"}, "");
+  CommandRun r = Explain({dir, "--output", "json", "--feature-gates", "DRAPartitionableDevices=true"}, "");
   ASSERT_EQ(r.code, kExitFindings) << r.out << r.err;
   nlohmann::json doc = nlohmann::json::parse(r.out);
   std::map<std::string, nlohmann::json> by_name;
@@ -180,7 +173,7 @@ class ExplainInvalidTest : public ::testing::TestWithParam<InvalidCase> {};
 
 TEST_P(ExplainInvalidTest, VerdictIsErrorWithTheValidationErrors) {
   const InvalidCase& c = GetParam();
-  RunResult json = Explain({"--output", "json"}, std::string(kCluster) + c.input);
+  CommandRun json = Explain({"--output", "json"}, std::string(kCluster) + c.input);
   ASSERT_EQ(json.code, kExitFindings) << json.out << json.err;
   nlohmann::json doc = nlohmann::json::parse(json.out);
   ASSERT_FALSE(doc["claims"].empty());
@@ -197,7 +190,7 @@ TEST_P(ExplainInvalidTest, VerdictIsErrorWithTheValidationErrors) {
     EXPECT_GT(reason["column"].get<int>(), 0);
   }
 
-  RunResult text = Explain({}, std::string(kCluster) + c.input);
+  CommandRun text = Explain({}, std::string(kCluster) + c.input);
   EXPECT_EQ(text.code, kExitFindings);
   EXPECT_THAT(text.out, HasSubstr(": error\n")) << text.out;
   EXPECT_THAT(text.out, HasSubstr("[" + c.code + "]"));
@@ -241,7 +234,7 @@ INSTANTIATE_TEST_SUITE_P(
 // The reproduction of issue 19 item 2 on the bundled examples.
 TEST(ExplainInvalidTest, BundledNegativeCountIsAnErrorNotAnAllocation) {
   std::string root = DRAGUARD_SOURCE_DIR;
-  RunResult r = Explain({root + "/examples/bad/negative-count.yaml", "--inventory",
+  CommandRun r = Explain({root + "/examples/bad/negative-count.yaml", "--inventory",
                          root + "/examples/inventory", "--output", "json"},
                         "");
   ASSERT_EQ(r.code, kExitFindings) << r.out << r.err;
@@ -275,7 +268,7 @@ TEST(ExplainInventoryTest, LargeListExportIsReadWhole) {
     file << "metadata: {resourceVersion: \"\"}\n";
   }
   ASSERT_GT(std::filesystem::file_size(path), 9'000'000u);
-  RunResult r = Explain({"--inventory", path, "--output", "json"}, Claim("c", 2));
+  CommandRun r = Explain({"--inventory", path, "--output", "json"}, Claim("c", 2));
   std::remove(path.c_str());
   ASSERT_EQ(r.code, kExitOk) << r.out << r.err;
   EXPECT_EQ(r.err, "");
@@ -343,18 +336,18 @@ TEST(LintInventoryFlagsTest, ReportsUnsatisfiableClaimsWithTheChosenSeverity) {
     std::ostringstream out, err;
     CommandContext context{.in = input, .out = out, .err = err};
     int code = RunMain(args, context);
-    return RunResult{code, out.str(), err.str()};
+    return CommandRun{code, out.str(), err.str()};
   };
-  RunResult warning = lint({"--inventory", path}, Claim("big", 5));
+  CommandRun warning = lint({"--inventory", path}, Claim("big", 5));
   EXPECT_EQ(warning.code, kExitOk) << warning.out << warning.err;
   EXPECT_THAT(warning.out, HasSubstr("[alloc.unsatisfiable]"));
-  RunResult error = lint({"--inventory", path, "--unsatisfiable", "error"}, Claim("big", 5));
+  CommandRun error = lint({"--inventory", path, "--unsatisfiable", "error"}, Claim("big", 5));
   EXPECT_EQ(error.code, kExitFindings) << error.out << error.err;
-  RunResult fits = lint({"--inventory", path, "--unsatisfiable", "error"}, Claim("small", 2));
+  CommandRun fits = lint({"--inventory", path, "--unsatisfiable", "error"}, Claim("small", 2));
   EXPECT_EQ(fits.code, kExitOk) << fits.out << fits.err;
   EXPECT_EQ(lint({"--unsatisfiable", "fatal"}, Claim("c", 1)).code, kExitUsage);
   // Rejected by validation, so not allocated: the validation error is the finding.
-  RunResult invalid = lint({"--inventory", path, "--unsatisfiable", "error"}, Claim("neg", -2));
+  CommandRun invalid = lint({"--inventory", path, "--unsatisfiable", "error"}, Claim("neg", -2));
   EXPECT_THAT(invalid.out, HasSubstr("[claim.request.count.invalid]"));
   EXPECT_THAT(invalid.out, ::testing::Not(HasSubstr("alloc.unsatisfiable")));
   EXPECT_EQ(lint({"--inventory", "/nonexistent/inventory.yaml"}, Claim("c", 1)).code, kExitUsage);

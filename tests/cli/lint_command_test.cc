@@ -10,6 +10,7 @@
 
 #include "cli/command.h"
 #include "cli/lint_flags.h"
+#include "tests/cli/run_command.h"
 
 namespace draguard::cli {
 namespace {
@@ -24,20 +25,8 @@ std::string Testdata(const std::string& rel) {
   return std::string(DRAGUARD_SOURCE_DIR) + "/tests/testdata/cli/" + rel;
 }
 
-struct RunResult {
-  int code;
-  std::string out;
-  std::string err;
-};
-
-RunResult RunDraguard(std::vector<std::string> args, const std::string& stdin_text = "") {
-  std::istringstream in(stdin_text);
-  std::ostringstream out, err;
-  CommandContext context{.in = in, .out = out, .err = err};
-  args.insert(args.begin(), "draguard");
-  int code = RunMain(args, context);
-  return {code, out.str(), err.str()};
-}
+using testing::CommandRun;
+using testing::RunDraguard;
 
 struct ExitCase {
   std::string name;
@@ -49,7 +38,7 @@ struct ExitCase {
 class ExitCodeTest : public ::testing::TestWithParam<ExitCase> {};
 
 TEST_P(ExitCodeTest, ExitsWith) {
-  RunResult r = RunDraguard(GetParam().args, GetParam().stdin_text);
+  CommandRun r = RunDraguard(GetParam().args, GetParam().stdin_text);
   EXPECT_EQ(r.code, GetParam().code) << "stdout:\n" << r.out << "stderr:\n" << r.err;
 }
 
@@ -168,12 +157,12 @@ INSTANTIATE_TEST_SUITE_P(
     [](const auto& test_info) { return test_info.param.name; });
 
 TEST(LintCommandTest, UnknownFlagSuggestsTheRightOne) {
-  RunResult r = RunDraguard({"lint", "--ouput", "json"});
+  CommandRun r = RunDraguard({"lint", "--ouput", "json"});
   EXPECT_THAT(r.err, HasSubstr("--output"));
 }
 
 TEST(LintCommandTest, JsonOutputSummary) {
-  RunResult r = RunDraguard({"lint", "--output", "json", Example("bad/negative-count.yaml")});
+  CommandRun r = RunDraguard({"lint", "--output", "json", Example("bad/negative-count.yaml")});
   ASSERT_EQ(r.code, kExitFindings) << r.err;
   nlohmann::json json = nlohmann::json::parse(r.out);
   EXPECT_EQ(json["summary"]["files"], 1);
@@ -186,9 +175,9 @@ TEST(LintCommandTest, JsonOutputSummary) {
 }
 
 TEST(LintCommandTest, SarifAndJunitAreProduced) {
-  RunResult sarif = RunDraguard({"lint", "--output=sarif", Example("bad")});
+  CommandRun sarif = RunDraguard({"lint", "--output=sarif", Example("bad")});
   EXPECT_EQ(nlohmann::json::parse(sarif.out)["version"], "2.1.0");
-  RunResult junit = RunDraguard({"lint", "--output=junit", Example("bad")});
+  CommandRun junit = RunDraguard({"lint", "--output=junit", Example("bad")});
   EXPECT_THAT(junit.out, HasSubstr("<testsuites"));
 }
 
@@ -200,12 +189,12 @@ constexpr char kBogusToleration[] =
     "        tolerations: [{key: k, operator: Bogus, effect: NoSchedule}]\n";
 
 TEST(LintCommandTest, UpgradeCheckReportsWhatBreaks) {
-  RunResult text = RunDraguard(
+  CommandRun text = RunDraguard(
       {"lint", "--kubernetes-version", "1.35", "--upgrade-to", "1.36", "-"}, kBogusToleration);
   EXPECT_EQ(text.code, kExitFindings) << text.err;
   EXPECT_THAT(text.out, HasSubstr("[upgrade.object.invalid]"));
   EXPECT_THAT(text.out, HasSubstr("[toleration.operator.unsupported]"));
-  RunResult json = RunDraguard({"lint", "--kubernetes-version=1.35", "--upgrade-to=1.36",
+  CommandRun json = RunDraguard({"lint", "--kubernetes-version=1.35", "--upgrade-to=1.36",
                                 "--output=json", "-"},
                                kBogusToleration);
   nlohmann::json doc = nlohmann::json::parse(json.out);
@@ -214,34 +203,34 @@ TEST(LintCommandTest, UpgradeCheckReportsWhatBreaks) {
   EXPECT_THAT(codes, ::testing::UnorderedElementsAre("upgrade.object.invalid",
                                                      "upgrade.field.kept"));
   for (const char* format : {"sarif", "junit"}) {
-    RunResult r = RunDraguard({"lint", "--kubernetes-version=1.35", "--upgrade-to=1.36",
+    CommandRun r = RunDraguard({"lint", "--kubernetes-version=1.35", "--upgrade-to=1.36",
                                std::string("--output=") + format, "-"},
                               kBogusToleration);
     EXPECT_EQ(r.code, kExitFindings) << format;
     EXPECT_THAT(r.out, HasSubstr("upgrade.object.invalid")) << format;
   }
   // Downgrading makes the object valid: nothing breaks, exit 0.
-  RunResult down = RunDraguard(
+  CommandRun down = RunDraguard(
       {"lint", "--kubernetes-version", "1.36", "--upgrade-to", "1.35", "-"}, kBogusToleration);
   EXPECT_EQ(down.code, kExitOk) << down.out;
   EXPECT_THAT(down.out, HasSubstr("[upgrade.object.valid]"));
 }
 
 TEST(LintCommandTest, UpgradeFlagErrorsAreUsageErrors) {
-  RunResult no_target = RunDraguard({"lint", "--upgrade-feature-gates", "DRADeviceTaints=true",
+  CommandRun no_target = RunDraguard({"lint", "--upgrade-feature-gates", "DRADeviceTaints=true",
                                      "-"}, kValidClaim);
   EXPECT_EQ(no_target.code, kExitUsage);
   EXPECT_THAT(no_target.err, HasSubstr("--upgrade-feature-gates needs --upgrade-to"));
-  RunResult unknown = RunDraguard({"lint", "--upgrade-to", "1.37", "-"}, kValidClaim);
+  CommandRun unknown = RunDraguard({"lint", "--upgrade-to", "1.37", "-"}, kValidClaim);
   EXPECT_EQ(unknown.code, kExitUsage);
   EXPECT_THAT(unknown.err, HasSubstr("1.34, 1.35 and 1.36"));
   // DRAAdminAccess is locked on in 1.36: the 1.35 gate flags cannot be kept.
-  RunResult locked = RunDraguard({"lint", "--kubernetes-version", "1.35", "--feature-gates",
+  CommandRun locked = RunDraguard({"lint", "--kubernetes-version", "1.35", "--feature-gates",
                                   "DRAAdminAccess=false", "--upgrade-to", "1.36", "-"},
                                  kValidClaim);
   EXPECT_EQ(locked.code, kExitUsage);
   EXPECT_THAT(locked.err, HasSubstr("--upgrade-feature-gates"));
-  RunResult chosen = RunDraguard(
+  CommandRun chosen = RunDraguard(
       {"lint", "--kubernetes-version", "1.35", "--feature-gates", "DRAAdminAccess=false",
        "--upgrade-to", "1.36", "--upgrade-feature-gates", "DRADeviceTaints=true", "-"},
       kValidClaim);
@@ -249,7 +238,7 @@ TEST(LintCommandTest, UpgradeFlagErrorsAreUsageErrors) {
 }
 
 TEST(LintCommandTest, TextHasNoColourWithoutTty) {
-  RunResult r = RunDraguard({"lint", Example("bad")});
+  CommandRun r = RunDraguard({"lint", Example("bad")});
   EXPECT_THAT(r.out, ::testing::Not(HasSubstr("\033[")));
 }
 
@@ -267,7 +256,7 @@ TEST(LintCommandTest, ColourOnTtyButNotWithNoColor) {
 }
 
 TEST(LintCommandTest, QuietPrintsNothingWhenClean) {
-  RunResult r = RunDraguard({"lint", "--quiet", Example("good")});
+  CommandRun r = RunDraguard({"lint", "--quiet", Example("good")});
   EXPECT_EQ(r.code, kExitOk);
   EXPECT_EQ(r.out, "");
 }
@@ -306,7 +295,7 @@ INSTANTIATE_TEST_SUITE_P(
 // Issue 19 item 7: an input that cannot be read is reported, the others are still linted and
 // reported, and the exit status is 2.
 TEST(LintInputsTest, UnreadableInputIsReportedAfterLintingTheRest) {
-  RunResult r = RunDraguard({"lint", Example("bad/negative-count.yaml"),
+  CommandRun r = RunDraguard({"lint", Example("bad/negative-count.yaml"),
                              "/nonexistent-draguard-dir/x.yaml"});
   EXPECT_EQ(r.code, kExitUsage);
   EXPECT_THAT(r.out, HasSubstr("[claim.request.count.invalid]"));

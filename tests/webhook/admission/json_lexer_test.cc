@@ -15,23 +15,23 @@ namespace draguard::webhook {
 namespace {
 
 // A string read: its decoded text and where the reader stopped (after the closing quote).
-struct Read {
+struct StringRead {
   std::string text;
   size_t end = 0;
-  friend bool operator==(const Read&, const Read&) = default;
+  friend bool operator==(const StringRead&, const StringRead&) = default;
 };
 
-void PrintTo(const Read& r, std::ostream* os) {
-  *os << testing::PrintToString(r.text) << " ending at " << r.end;
+void PrintTo(const StringRead& r, std::ostream* os) {
+  *os << ::testing::PrintToString(r.text) << " ending at " << r.end;
 }
 
 // The reference: the read, or nullopt when JsonLexer must refuse the string. Handles the
 // one-character escapes and \u00XX, which is all the generated inputs use.
-std::optional<Read> SlowReadString(std::string_view text) {
+std::optional<StringRead> SlowReadString(std::string_view text) {
   std::string out;
   for (size_t i = 1; i < text.size(); ++i) {
     const auto c = static_cast<unsigned char>(text[i]);
-    if (c == '"') return Read{out, i + 1};
+    if (c == '"') return StringRead{out, i + 1};
     if (c < 0x20) return std::nullopt;
     if (c >= 0x80) {
       const size_t length = Utf8SequenceLength(text, i);
@@ -60,11 +60,11 @@ std::optional<Read> SlowReadString(std::string_view text) {
   return std::nullopt;  // unterminated
 }
 
-std::optional<Read> FastReadString(std::string_view text) {
+std::optional<StringRead> FastReadString(std::string_view text) {
   JsonLexer lexer(text);
   std::string out;
   if (!lexer.ReadString(&out)) return std::nullopt;
-  return Read{out, lexer.pos()};
+  return StringRead{out, lexer.pos()};
 }
 
 TEST(JsonLexerTest, SpecialBytesAtEveryOffsetMatchTheReference) {
@@ -77,9 +77,9 @@ TEST(JsonLexerTest, SpecialBytesAtEveryOffsetMatchTheReference) {
       for (size_t after : {0, 1, 7, 8, 9, 20}) {
         const std::string body = std::string(offset, 'a') + special + std::string(after, 'b');
         const std::string text = "\"" + body + "\",tail";
-        std::optional<Read> slow = SlowReadString(text);
-        std::optional<Read> fast = FastReadString(text);
-        EXPECT_EQ(fast, slow) << "special " << testing::PrintToString(special) << " at "
+        std::optional<StringRead> slow = SlowReadString(text);
+        std::optional<StringRead> fast = FastReadString(text);
+        EXPECT_EQ(fast, slow) << "special " << ::testing::PrintToString(special) << " at "
                               << offset << ", " << after << " after";
       }
     }
