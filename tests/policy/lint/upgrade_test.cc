@@ -14,7 +14,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "policy/lint/satisfiability.h"
+#include "policy/pipeline/satisfiability_stage.h"
 
 namespace draguard::lint {
 namespace {
@@ -175,7 +175,7 @@ spec:
   inventory.push_back(k8s::Decode(SourceText("inv.yaml", std::string(kTaintedSlice) + "---\n" +
                                                              kNode + "---\n" + kClass)));
   auto cluster = std::make_shared<const inventory::ClusterObjects>(
-      MergeClusterObjects(nullptr, inventory));
+      pipeline::MergeClusterObjects(nullptr, inventory));
   UpgradeOptions options = Upgrade(KubernetesVersion::k1_35, KubernetesVersion::k1_36);
   options.from.inventory = cluster;
   options.to.inventory = cluster;

@@ -2,8 +2,8 @@
 // which must not allocate what the API server would reject: every decoded object is validated
 // as the API server validates it on create (policy/validate), and its findings are located in
 // its file.
-#ifndef DRAGUARD_POLICY_LINT_VALIDATE_PHASE_H_
-#define DRAGUARD_POLICY_LINT_VALIDATE_PHASE_H_
+#ifndef DRAGUARD_POLICY_PIPELINE_VALIDATE_STAGE_H_
+#define DRAGUARD_POLICY_PIPELINE_VALIDATE_STAGE_H_
 
 #include <map>
 #include <vector>
@@ -12,7 +12,7 @@
 #include "policy/k8s/decode.h"
 #include "policy/validate/options.h"
 
-namespace draguard::lint {
+namespace draguard::pipeline {
 
 // `base` completed for the objects of `decoded`: the labels of the Namespace objects among
 // them, overridden key by key by base.namespace_labels (the command line's), and the CEL
@@ -33,6 +33,6 @@ using ObjectErrors = std::map<const k8s::DecodedObject*, std::vector<Diagnostic>
 ObjectErrors ErrorsByObject(const std::vector<k8s::DecodeResult>& decoded,
                             const std::vector<std::vector<Diagnostic>>& per_file);
 
-}  // namespace draguard::lint
+}  // namespace draguard::pipeline
 
-#endif  // DRAGUARD_POLICY_LINT_VALIDATE_PHASE_H_
+#endif  // DRAGUARD_POLICY_PIPELINE_VALIDATE_STAGE_H_

@@ -1,4 +1,4 @@
-#include "policy/lint/validate_phase.h"
+#include "policy/pipeline/validate_stage.h"
 
 #include <memory>
 #include <utility>
@@ -7,7 +7,7 @@
 #include "policy/validate/cel_selectors.h"
 #include "policy/validate/object.h"
 
-namespace draguard::lint {
+namespace draguard::pipeline {
 namespace {
 
 // Namespace objects among the inputs, overridden key by key by the command line's labels.
@@ -71,4 +71,4 @@ ObjectErrors ErrorsByObject(const std::vector<k8s::DecodeResult>& decoded,
   return out;
 }
 
-}  // namespace draguard::lint
+}  // namespace draguard::pipeline
