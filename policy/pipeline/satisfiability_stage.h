@@ -7,7 +7,7 @@
 // API-defaulted (allocationMode, count) before checking. A pod claim naming a claim or
 // template that is not among the inputs cannot be checked; the pod's verdict is then
 // `error` with reason `alloc.claim.not-found`. Objects the API server rejects (given as
-// validate_phase.h's ObjectErrors) are never allocated: their verdict is `error` with their
+// validate_stage.h's ObjectErrors) are never allocated: their verdict is `error` with their
 // errors, and a pod claim naming one gets `error` with reason `alloc.claim.invalid`.
 //
 // The cluster is the --inventory objects plus the cluster objects among the inputs

@@ -1,8 +1,8 @@
-// The schema phase of `draguard lint` (policy/schema): selectors and constraints of every
-// claim, template and DeviceClass among the inputs are type-checked against the attribute
-// schema built from the built-in catalog, --schema files and the ResourceSlices of the
-// inventory and of the inputs. DeviceClasses of the inputs and the inventory tell which
-// devices a request can reach.
+// The schema stage of the batch pipeline (pipeline.h; policy/schema): selectors and
+// constraints of every claim, template and DeviceClass among the inputs are type-checked
+// against the attribute schema built from the built-in catalog, --schema files and the
+// ResourceSlices of the inventory and of the inputs. DeviceClasses of the inputs and the
+// inventory tell which devices a request can reach.
 #ifndef DRAGUARD_POLICY_PIPELINE_SCHEMA_STAGE_H_
 #define DRAGUARD_POLICY_PIPELINE_SCHEMA_STAGE_H_
 

@@ -22,8 +22,11 @@ validate::NamespaceLabels CollectNamespaceLabels(const std::vector<k8s::DecodeRe
       }
     }
   }
+  // A namespace given without labels is known to have none (the webhook's case, and a
+  // snapshot's namespace without labels): it must stay, not read as "labels unknown".
   for (const auto& [name, keys] : flags) {
-    for (const auto& [key, value] : keys) labels[name][key] = value;
+    auto& entry = labels[name];
+    for (const auto& [key, value] : keys) entry[key] = value;
   }
   return labels;
 }

@@ -264,7 +264,8 @@ TEST(UpgradeDiffTest, PairsBySeverityAndKey) {
 TEST(UpgradeCorpusTest, RunsOverTheCorpus) {
   const std::string dir = std::string(DRAGUARD_SHARED_DIR) + "/corpus";
   if (!std::filesystem::exists(dir)) GTEST_SKIP() << "corpus not available at " << dir;
-  StatusOr<std::vector<SourceText>> sources = ReadInputs({Input{dir}}, InputOptions{});
+  StatusOr<std::vector<SourceText>> sources =
+      inventory::ReadInputs({inventory::Input{dir}}, inventory::InputOptions{});
   ASSERT_TRUE(sources.ok()) << sources.status().message();
   const size_t corpus_files = sources->size();
   sources->push_back(SourceText("constructed/class.yaml", kClass));

@@ -43,7 +43,9 @@ std::string Claim(const std::string& name, int count, const std::string& device_
                     name + ", namespace: ml}\nspec:\n  devices:\n    requests:\n    - name: gpu\n" +
                     "      exactly:\n        deviceClassName: " + device_class +
                     "\n        count: " + std::to_string(count) + "\n";
-  if (!selector.empty()) out += "        selectors:\n        - cel: {expression: '" + selector + "'}\n";
+  if (!selector.empty()) {
+    out += "        selectors:\n        - cel: {expression: '" + selector + "'}\n";
+  }
   return out;
 }
 
@@ -116,10 +118,10 @@ TEST_P(BatchTest, RunsTheSelectedStages) {
   std::vector<std::string> codes = Codes(result);
   ASSERT_EQ(result.per_file.size(), c.inputs.size());
   for (const std::string& p : c.want_prefixes) {
-    EXPECT_TRUE(AnyStartsWith(codes, p)) << p << " missing; codes: " << ::testing::PrintToString(codes);
+    EXPECT_TRUE(AnyStartsWith(codes, p)) << p << " missing: " << ::testing::PrintToString(codes);
   }
   for (const std::string& p : c.absent_prefixes) {
-    EXPECT_FALSE(AnyStartsWith(codes, p)) << p << " present; codes: " << ::testing::PrintToString(codes);
+    EXPECT_FALSE(AnyStartsWith(codes, p)) << p << " present: " << ::testing::PrintToString(codes);
   }
   EXPECT_EQ(result.satisfiability.size(), c.want_satisfiability_results);
 }
@@ -181,6 +183,25 @@ TEST(BatchTest, RejectedObjectsResultCarriesTheirErrors) {
   EXPECT_EQ(result.satisfiability[0].verdict.kind, alloc::VerdictKind::kError);
   EXPECT_FALSE(result.satisfiability[0].errors.empty());
   EXPECT_THAT(Codes(result), Not(Contains("alloc.unsatisfiable")));
+}
+
+// A namespace the options name without labels is known to carry none: adminAccess there is
+// forbidden, as the API server (and the webhook, which learns it from its route) decides,
+// not "unverified" as for a namespace nobody described.
+TEST(BatchTest, NamespaceGivenWithoutLabelsIsKnown) {
+  const std::string admin =
+      "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: a, namespace: ml}\n"
+      "spec:\n  devices:\n    requests:\n    - name: gpu\n      exactly:\n"
+      "        deviceClassName: gpu.example.com\n        adminAccess: true\n";
+  std::vector<k8s::DecodeResult> decoded = Decode({admin});
+  PipelineOptions options;
+  options.stages = {.references = false, .schema = false, .satisfiability = false};
+  EXPECT_THAT(Codes(RunBatch(decoded, nullptr, options)),
+              Contains("claim.admin-access.unverified"));
+  options.validation.namespace_labels["ml"] = {};
+  std::vector<std::string> codes = Codes(RunBatch(decoded, nullptr, options));
+  EXPECT_THAT(codes, Contains("claim.admin-access.forbidden"));
+  EXPECT_THAT(codes, Not(Contains("claim.admin-access.unverified")));
 }
 
 }  // namespace
