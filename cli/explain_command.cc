@@ -2,9 +2,9 @@
 // if not, why? Inventory (ResourceSlices, DeviceClasses, Nodes, allocated claims,
 // DeviceTaintRules) comes from the inputs and from --inventory paths; every ResourceClaim
 // without status.allocation, every ResourceClaimTemplate and every pod with claims is
-// checked (policy/lint/satisfiability.h). The inputs are validated first, with the linter's
-// validation phase (policy/lint/validate_phase.h): what the API server would reject is not
-// allocated, its verdict is `error` with the validation errors.
+// checked (policy/pipeline/satisfiability_stage.h). The inputs go through the object pipeline
+// (policy/pipeline/pipeline.h) as in lint, validation first: what the API server would
+// reject is not allocated, its verdict is `error` with the validation errors.
 //
 // Exit status: 0 every subject satisfiable (or none found), 1 any unsatisfiable, error or
 // undecided (undecided is not a "yes": a CI gate must not pass on it), 2 usage or I/O, or
@@ -21,10 +21,9 @@
 #include "cli/inventory_flag.h"
 #include "policy/allocator/options.h"
 #include "policy/common/status_macros.h"
-#include "policy/lint/inputs.h"
+#include "policy/inventory/inputs.h"
 #include "policy/lint/render_text.h"
-#include "policy/lint/satisfiability.h"
-#include "policy/lint/validate_phase.h"
+#include "policy/pipeline/pipeline.h"
 
 namespace draguard::cli {
 namespace {
@@ -74,12 +73,12 @@ StatusOr<ExplainSettings> ToSettings(const ExplainFlags& flags, std::ostream& er
   return out;
 }
 
-std::string Subject(const lint::SatisfiabilityResult& r) {
+std::string Subject(const pipeline::SatisfiabilityResult& r) {
   std::string ns = r.ref.name_space.empty() ? "" : r.ref.name_space + "/";
   return r.ref.kind + " " + ns + r.ref.name;
 }
 
-std::string ClaimLabel(const lint::SatisfiabilityResult& r, size_t claim) {
+std::string ClaimLabel(const pipeline::SatisfiabilityResult& r, size_t claim) {
   return claim < r.pod_claims.size() && !r.pod_claims.empty() ? "claim " + r.pod_claims[claim] + ": "
                                                                : "";
 }
@@ -97,9 +96,9 @@ std::string Indented(const std::string& text) {
   return out;
 }
 
-void RenderText(const std::vector<lint::SatisfiabilityResult>& results, std::ostream& out) {
+void RenderText(const std::vector<pipeline::SatisfiabilityResult>& results, std::ostream& out) {
   if (results.empty()) out << "no unallocated ResourceClaim, ResourceClaimTemplate or pod claim found\n";
-  for (const lint::SatisfiabilityResult& r : results) {
+  for (const pipeline::SatisfiabilityResult& r : results) {
     const alloc::AllocationVerdict& v = r.verdict;
     out << Subject(r) << ": " << alloc::VerdictName(v.kind);
     if (v.kind == alloc::VerdictKind::kSatisfiable) {
@@ -160,7 +159,7 @@ nlohmann::json AllocationJson(const k8s::AllocationResult& a) {
 }
 
 // Claims and templates: status.allocation. Pods: one status.allocation per pod claim name.
-nlohmann::json WitnessJson(const lint::SatisfiabilityResult& r) {
+nlohmann::json WitnessJson(const pipeline::SatisfiabilityResult& r) {
   const auto& allocations = r.verdict.allocations;
   if (r.pod_claims.empty()) {
     return allocations.empty() ? nlohmann::json::object() : AllocationJson(allocations.front());
@@ -172,7 +171,7 @@ nlohmann::json WitnessJson(const lint::SatisfiabilityResult& r) {
   return out;
 }
 
-nlohmann::json ReasonJson(const lint::SatisfiabilityResult& r, const alloc::Reason& reason) {
+nlohmann::json ReasonJson(const pipeline::SatisfiabilityResult& r, const alloc::Reason& reason) {
   nlohmann::json out = {{"code", reason.code}, {"message", reason.message}};
   if (!r.pod_claims.empty() && reason.claim < r.pod_claims.size()) {
     out["claim"] = r.pod_claims[reason.claim];
@@ -192,9 +191,9 @@ nlohmann::json ErrorJson(const Diagnostic& d) {
   return out;
 }
 
-std::string RenderJson(const std::vector<lint::SatisfiabilityResult>& results) {
+std::string RenderJson(const std::vector<pipeline::SatisfiabilityResult>& results) {
   nlohmann::json claims = nlohmann::json::array();
-  for (const lint::SatisfiabilityResult& r : results) {
+  for (const pipeline::SatisfiabilityResult& r : results) {
     nlohmann::json reasons = nlohmann::json::array();
     for (const Diagnostic& d : r.errors) reasons.push_back(ErrorJson(d));
     for (const alloc::Reason& reason : r.verdict.reasons) reasons.push_back(ReasonJson(r, reason));
@@ -211,15 +210,15 @@ std::string RenderJson(const std::vector<lint::SatisfiabilityResult>& results) {
   return doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
-StatusOr<std::vector<lint::SatisfiabilityResult>> Explain(
+StatusOr<std::vector<pipeline::SatisfiabilityResult>> Explain(
     const std::vector<std::string>& paths, const ExplainFlags& flags,
     const ExplainSettings& settings, CommandContext& context,
     std::vector<k8s::DecodeResult>& decoded) {
-  lint::InputOptions input;
+  inventory::InputOptions input;
   input.stdin_stream = &context.in;
-  std::vector<lint::Input> inputs;
+  std::vector<inventory::Input> inputs;
   for (const std::string& path : paths) inputs.push_back({path});
-  StatusOr<std::vector<SourceText>> sources = lint::ReadInputs(inputs, input);
+  StatusOr<std::vector<SourceText>> sources = inventory::ReadInputs(inputs, input);
   if (!sources.ok()) return sources.status();
   k8s::DecodeOptions decode;
   decode.strict = false;  // exports carry newer fields; lint reports them, explain need not
@@ -229,13 +228,14 @@ StatusOr<std::vector<lint::SatisfiabilityResult>> Explain(
   if (!flags.inventory.empty()) {
     DRAGUARD_ASSIGN_OR_RETURN(extra, LoadInventoryFlag(flags.inventory, input, settings.validation.version, context.err));
   }
-  // Validated as lint validates (phase 2), so that nothing the API server rejects is allocated.
-  const validate::ValidationOptions validation = lint::ValidationFor(decoded, settings.validation);
-  std::vector<std::vector<Diagnostic>> per_file;
-  for (const k8s::DecodeResult& file : decoded) per_file.push_back(lint::ValidateFile(file, validation));
-  const lint::ObjectErrors rejected = lint::ErrorsByObject(decoded, per_file);
-  inventory::ClusterObjects cluster = lint::MergeClusterObjects(&extra, decoded);
-  return lint::CheckSatisfiability(decoded, cluster, settings.allocator, &rejected);
+  // The object pipeline (policy/pipeline/pipeline.h) as lint runs it, with only the stages
+  // explain prints: validation first, so that nothing the API server rejects is allocated,
+  // then satisfiability against the --inventory objects merged with the inputs'.
+  pipeline::PipelineOptions options;
+  options.stages = {.references = false, .schema = false, .satisfiability = true};
+  options.validation = settings.validation;
+  options.satisfiability.allocator = settings.allocator;
+  return pipeline::RunBatch(decoded, &extra, options).satisfiability;
 }
 
 }  // namespace
@@ -261,7 +261,7 @@ int RunExplain(const std::vector<std::string>& args, CommandContext& context) {
   }
   if (paths.empty()) paths.push_back("-");
   std::vector<k8s::DecodeResult> decoded;
-  StatusOr<std::vector<lint::SatisfiabilityResult>> results =
+  StatusOr<std::vector<pipeline::SatisfiabilityResult>> results =
       Explain(paths, raw, *settings, context, decoded);
   if (!results.ok()) {
     context.err << "draguard explain: " << results.status().message() << "\n";
@@ -272,7 +272,7 @@ int RunExplain(const std::vector<std::string>& args, CommandContext& context) {
   } else {
     RenderText(*results, context.out);
   }
-  for (const lint::SatisfiabilityResult& r : *results) {
+  for (const pipeline::SatisfiabilityResult& r : *results) {
     if (r.verdict.kind != alloc::VerdictKind::kSatisfiable) return kExitFindings;
   }
   return kExitOk;

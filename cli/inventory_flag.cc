@@ -3,18 +3,18 @@
 #include <utility>
 
 #include "policy/common/status_macros.h"
-#include "policy/lint/inventory_files.h"
+#include "policy/inventory/inventory_files.h"
 #include "policy/lint/render_text.h"
 
 namespace draguard::cli {
 
 StatusOr<inventory::ClusterObjects> LoadInventoryFlag(const std::vector<std::string>& paths,
-                                                      const lint::InputOptions& input,
+                                                      const inventory::InputOptions& input,
                                                       KubernetesVersion version,
                                                       std::ostream& err) {
-  std::vector<lint::Input> inputs;
+  std::vector<inventory::Input> inputs;
   for (const std::string& path : paths) inputs.push_back({path});
-  DRAGUARD_ASSIGN_OR_RETURN(lint::LoadedInventory loaded, lint::LoadInventoryFiles(inputs, input, version));
+  DRAGUARD_ASSIGN_OR_RETURN(inventory::LoadedInventory loaded, inventory::LoadInventoryFiles(inputs, input, version));
   for (const Diagnostic& d : loaded.diagnostics) err << lint::RenderTextDiagnostic(d, nullptr, {});
   if (!loaded.complete()) {
     return FailedPreconditionError(

@@ -9,11 +9,11 @@
 
 #include "policy/common/status_or.h"
 #include "policy/inventory/cluster_objects.h"
-#include "policy/lint/inputs.h"
+#include "policy/inventory/inputs.h"
 
 namespace draguard::cli {
 
-// Reads and decodes the inventory files (lint::LoadInventoryFiles, with the apiVersion
+// Reads and decodes the inventory files (inventory::LoadInventoryFiles, with the apiVersion
 // verdicts of `version`) and prints each problem in
 // them to `err` in compiler style (`FILE:LINE:COL: warning: ...`). Errors: those of the
 // reader (I/O, limits), and FailedPrecondition when a file could not be read to its end
@@ -21,7 +21,7 @@ namespace draguard::cli {
 // wrong answers, so the command exits 2. Warnings (a malformed object, kept as far as it
 // decodes) do not fail.
 StatusOr<inventory::ClusterObjects> LoadInventoryFlag(const std::vector<std::string>& paths,
-                                                      const lint::InputOptions& input,
+                                                      const inventory::InputOptions& input,
                                                       KubernetesVersion version,
                                                       std::ostream& err);
 

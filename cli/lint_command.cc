@@ -43,8 +43,8 @@ lint::RenderOptions MakeRenderOptions(const LintSettings& settings, const Comman
 void ReportInputs(const lint::LintReport& report, bool verbose, std::ostream& err) {
   if (!report.skipped_inputs.empty()) {
     std::map<std::string_view, size_t> by_reason;
-    for (const lint::SkippedInput& s : report.skipped_inputs) {
-      ++by_reason[lint::SkipReasonName(s.reason)];
+    for (const inventory::SkippedInput& s : report.skipped_inputs) {
+      ++by_reason[inventory::SkipReasonName(s.reason)];
     }
     err << "draguard lint: skipped " << report.skipped_inputs.size()
         << (report.skipped_inputs.size() == 1 ? " directory entry" : " directory entries")
@@ -56,8 +56,8 @@ void ReportInputs(const lint::LintReport& report, bool verbose, std::ostream& er
     }
     err << (verbose ? ")\n" : "); --verbose names them\n");
     if (verbose) {
-      for (const lint::SkippedInput& s : report.skipped_inputs) {
-        err << "draguard lint: skipped " << s.path << ": " << lint::SkipReasonName(s.reason)
+      for (const inventory::SkippedInput& s : report.skipped_inputs) {
+        err << "draguard lint: skipped " << s.path << ": " << inventory::SkipReasonName(s.reason)
             << "\n";
       }
     }
@@ -89,7 +89,7 @@ int RunLint(const std::vector<std::string>& args, CommandContext& context) {
     return kExitUsage;
   }
   if (paths.empty()) paths.push_back("-");
-  std::vector<lint::Input> inputs;
+  std::vector<inventory::Input> inputs;
   for (std::string& path : paths) inputs.push_back({std::move(path)});
   settings->options.input.stdin_stream = &context.in;
   StatusOr<lint::LintReport> report =

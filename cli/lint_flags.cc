@@ -32,7 +32,7 @@ StatusOr<Severity> ParseUnsatisfiable(const std::string& text) {
 // --feature-gates (it ignores gates that do not change allocation).
 Status ApplySatisfiabilityFlags(const LintFlags& flags, const ClusterSettings& cluster,
                                 lint::LintOptions& options, std::ostream& err) {
-  lint::SatisfiabilityOptions& sat = options.satisfiability;
+  pipeline::SatisfiabilityOptions& sat = options.satisfiability;
   DRAGUARD_ASSIGN_OR_RETURN(sat.unsatisfiable_severity, ParseUnsatisfiable(flags.unsatisfiable));
   sat.allocator = cluster.allocator;
   if (flags.inventory.empty()) return OkStatus();
@@ -44,7 +44,7 @@ Status ApplySatisfiabilityFlags(const LintFlags& flags, const ClusterSettings& c
 
 // --schema, --no-builtin-schema, --strict-schema.
 Status ApplySchemaFlags(const LintFlags& flags, lint::LintOptions& options) {
-  lint::SchemaPhaseOptions& schema = options.schema;
+  pipeline::SchemaPhaseOptions& schema = options.schema;
   schema.builtin_catalog = !flags.no_builtin_schema;
   schema.strict = flags.strict_schema;
   for (const std::string& path : flags.schema) {

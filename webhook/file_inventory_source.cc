@@ -11,8 +11,8 @@
 #include <system_error>
 #include <utility>
 
-#include "policy/lint/inventory_files.h"
-#include "policy/lint/render_text.h"
+#include "policy/common/diagnostic_text.h"
+#include "policy/inventory/inventory_files.h"
 
 namespace draguard::webhook {
 namespace {
@@ -31,7 +31,7 @@ Status PathError(const std::string& path, const std::error_code& ec) {
   return UnavailableError(std::move(message));
 }
 
-Status ListDirectory(const std::string& dir, const lint::InputOptions& input,
+Status ListDirectory(const std::string& dir, const inventory::InputOptions& input,
                      std::vector<std::string>& files) {
   std::error_code ec;
   fs::recursive_directory_iterator it(dir, fs::directory_options::none, ec);
@@ -44,7 +44,7 @@ Status ListDirectory(const std::string& dir, const lint::InputOptions& input,
     }
     std::error_code type_ec;
     if (!it->is_regular_file(type_ec) ||
-        !lint::IsManifestFileName(it->path().filename().string())) {
+        !inventory::IsManifestFileName(it->path().filename().string())) {
       continue;
     }
     if (files.size() >= input.max_files) {
@@ -70,13 +70,10 @@ StatusOr<std::string> Stamp(const std::string& file) {
 }
 
 // A diagnostic as one log line: "file:line:col: severity: message [code]".
-std::string LogLine(const Diagnostic& d) {
-  std::string text = lint::RenderTextDiagnostic(d, nullptr, {});
-  return text.substr(0, text.find('\n'));
-}
+std::string LogLine(const Diagnostic& d) { return DiagnosticHeadline(d); }
 
 // The first error of a load as a log line, or empty when there is none.
-std::string FirstError(const lint::LoadedInventory& loaded) {
+std::string FirstError(const inventory::LoadedInventory& loaded) {
   for (const Diagnostic& d : loaded.diagnostics) {
     if (d.is_error()) return LogLine(d);
   }
@@ -104,7 +101,7 @@ void DefaultLog(std::string_view line) {
 }  // namespace
 
 StatusOr<std::vector<std::string>> ListInventoryFiles(const std::vector<std::string>& paths,
-                                                      const lint::InputOptions& input) {
+                                                      const inventory::InputOptions& input) {
   std::vector<std::string> files;
   for (const std::string& path : paths) {
     std::error_code ec;
@@ -164,8 +161,8 @@ void FileInventorySource::Fail(std::string problem) {
 bool FileInventorySource::Refresh(FileEntry& entry, const std::string& stamp) {
   if (stamp == entry.tried_stamp) return false;  // a failing file is retried when it changes
   entry.tried_stamp = stamp;
-  StatusOr<lint::LoadedInventory> loaded =
-      lint::LoadInventoryFiles({lint::Input{entry.path}}, options_.input, options_.version);
+  StatusOr<inventory::LoadedInventory> loaded =
+      inventory::LoadInventoryFiles({inventory::Input{entry.path}}, options_.input, options_.version);
   entry.read_problem = loaded.ok() ? FirstError(*loaded) : loaded.status().message();
   if (!entry.read_problem.empty()) return false;
   size_t warnings = loaded->diagnostics.size();

@@ -2,7 +2,7 @@
 // files or directories, typically a mounted ConfigMap holding a cluster export
 // (`kubectl get resourceslices,deviceclasses,nodes,resourceclaims -A -o yaml`).
 //
-// Each file is decoded with lint::LoadInventoryFiles, the same reader as
+// Each file is decoded with inventory::LoadInventoryFiles, the same reader as
 // `draguard lint --inventory`, and kept per file; a new immutable snapshot, the union of every
 // file's objects, replaces the old one atomically. A background thread polls every
 // poll_interval: it stats each file (following symlinks: inode, size, mtime, ctime) and
@@ -39,7 +39,7 @@
 #include <vector>
 
 #include "policy/common/status_or.h"
-#include "policy/lint/inputs.h"
+#include "policy/inventory/inputs.h"
 #include "webhook/inventory_source.h"
 
 namespace draguard::webhook {
@@ -50,7 +50,7 @@ struct FileInventoryOptions {
   // How often the files are checked for changes.
   std::chrono::milliseconds poll_interval{2'000};
   // Bounds on the files read (count, size).
-  lint::InputOptions input;
+  inventory::InputOptions input;
   // The release whose apiVersion verdicts the problems in the files describe.
   KubernetesVersion version = kDefaultKubernetesVersion;
   // A file missing at this many consecutive polls is removed from the snapshot; before that
@@ -64,7 +64,7 @@ struct FileInventoryOptions {
 // The manifest files `paths` stand for, sorted, hidden entries skipped as described above.
 // NotFound when a path does not exist; ResourceExhausted beyond input.max_files.
 StatusOr<std::vector<std::string>> ListInventoryFiles(const std::vector<std::string>& paths,
-                                                      const lint::InputOptions& input);
+                                                      const inventory::InputOptions& input);
 
 class FileInventorySource : public InventorySource {
  public:

@@ -2,18 +2,13 @@
 // server would on create, check references across all inputs, place every diagnostic in its
 // file and sort.
 //
-// Phases (each file's work is independent inside a phase, so phases 1 and 2 run in parallel
-// over files when there are many; results land in per-file slots, so the output is identical
-// to a sequential run):
+// Phases (each file's work is independent inside a phase, so decoding, validation and schema
+// checks run in parallel over files when there are many; results land in per-file slots, so
+// the output is identical to a sequential run):
 //   1. Decode each SourceText (policy/k8s/decode.h).
-//   2. Collect the labels of Namespace objects among the inputs (flags override them), then
-//      validate each decoded object (policy/validate) and locate its diagnostics.
-//   3. Cross-object checks over all inputs (policy/validate/references.h), located through
-//      the object they concern.
-//   3b. Schema checks of selectors and constraints against the attribute schema
-//      (schema_phase.h), with the inventory's and the inputs' slices and classes.
-//   4. With an inventory: satisfiability of every unallocated claim, template and pod
-//      (satisfiability.h) against the inventory plus the cluster objects among the inputs.
+//   2-4. The object pipeline in batch (policy/pipeline/pipeline.h: its stage table says what
+//      runs in which order and what each stage reads): validation, references across inputs,
+//      schema checks and, with an inventory, satisfiability against it.
 //   5. Inline `# draguard:ignore` comments, the policy file's rules and exempt namespaces,
 //      --warnings-as-errors; then sort (report.h).
 #ifndef DRAGUARD_POLICY_LINT_LINTER_H_
@@ -29,10 +24,10 @@
 #include "policy/config/policy_config.h"
 #include "policy/inventory/cluster_objects.h"
 #include "policy/k8s/decode.h"
-#include "policy/lint/inputs.h"
+#include "policy/inventory/inputs.h"
 #include "policy/lint/report.h"
-#include "policy/lint/satisfiability.h"
-#include "policy/lint/schema_phase.h"
+#include "policy/pipeline/satisfiability_stage.h"
+#include "policy/pipeline/schema_stage.h"
 #include "policy/validate/options.h"
 
 namespace draguard::lint {
@@ -43,16 +38,17 @@ struct LintOptions {
   // CEL compiler, as the API server compiles selectors) and limits.
   validate::ValidationOptions validation;
   k8s::DecodeOptions decode;
-  InputOptions input;
-  // Cluster state from --inventory (inventory_files.h); null when none was
+  inventory::InputOptions input;
+  // Cluster state from --inventory (policy/inventory/inventory_files.h) or, for the
+  // live-cluster commands, read from the API server; null when none was
   // given. Schema checks learn attribute types from its slices; satisfiability checks
   // allocate against it.
   std::shared_ptr<const inventory::ClusterObjects> inventory;
   // The satisfiability phase (runs only with an inventory): allocator version, gates and
   // budget, and the severity of alloc.unsatisfiable (--unsatisfiable).
-  SatisfiabilityOptions satisfiability;
+  pipeline::SatisfiabilityOptions satisfiability;
   // The schema phase (after validation): catalog, --schema files, --strict-schema.
-  SchemaPhaseOptions schema;
+  pipeline::SchemaPhaseOptions schema;
   // The policy file's per-code rules and exempt namespaces (docs/policy.md), applied after
   // inline `# draguard:ignore` comments (suppress.h).
   config::PolicyConfig policy;
@@ -75,7 +71,7 @@ LintReport LintSources(std::vector<SourceText> sources, const LintOptions& optio
 // lists the others (unreadable_inputs) and the directory entries passed over
 // (skipped_inputs). A non-OK status only past InputOptions::max_files; the CLI maps it, and
 // any unreadable input, to exit code 2.
-StatusOr<LintReport> Lint(const std::vector<Input>& inputs, const LintOptions& options);
+StatusOr<LintReport> Lint(const std::vector<inventory::Input>& inputs, const LintOptions& options);
 
 }  // namespace draguard::lint
 

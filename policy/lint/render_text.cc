@@ -2,6 +2,8 @@
 
 #include <string_view>
 
+#include "policy/common/diagnostic_text.h"
+
 namespace draguard::lint {
 namespace {
 
@@ -25,14 +27,6 @@ std::string Plural(size_t n, std::string_view word) {
   return out;
 }
 
-std::string Location(const Diagnostic& d) {
-  std::string out = d.file.empty() ? std::string("<input>") : d.file;
-  if (d.position.known()) {
-    out += ':' + std::to_string(d.position.line) + ':' + std::to_string(d.position.column);
-  }
-  return out;
-}
-
 // Colours the caret line of a snippet ("  | text\n  |    ^").
 std::string ColorCaret(std::string snippet, Severity severity) {
   size_t caret = snippet.rfind('^');
@@ -48,7 +42,7 @@ std::string RenderTextDiagnostic(const Diagnostic& d, const SourceText* source,
                                  const TextOptions& options) {
   std::string out;
   if (options.color) out += kBold;
-  out += Location(d);
+  out += DiagnosticLocation(d);
   out += ": ";
   if (options.color) out += SeverityColor(d.severity);
   out += SeverityName(d.severity);

@@ -15,7 +15,7 @@
 #include "policy/common/diagnostic.h"
 #include "policy/common/source.h"
 #include "policy/common/status.h"
-#include "policy/lint/inputs.h"
+#include "policy/inventory/inputs.h"
 
 namespace draguard::lint {
 
@@ -47,7 +47,7 @@ struct LintReport {
   std::vector<Diagnostic> diagnostics;
   // Set by Lint (inputs.h): directory entries passed over, and inputs that could not be read
   // (the others were linted). Renderers ignore both; the CLI reports them on stderr.
-  std::vector<SkippedInput> skipped_inputs;
+  std::vector<inventory::SkippedInput> skipped_inputs;
   std::vector<Status> unreadable_inputs;
 
   // Counts files, objects, errors and warnings (infos are counted in neither).

@@ -218,8 +218,8 @@ LintReport LintUpgradeSources(std::vector<SourceText> sources, const UpgradeOpti
   return diff;
 }
 
-StatusOr<LintReport> LintUpgrade(const std::vector<Input>& inputs, const UpgradeOptions& options) {
-  StatusOr<std::vector<SourceText>> sources = ReadInputs(inputs, options.from.input);
+StatusOr<LintReport> LintUpgrade(const std::vector<inventory::Input>& inputs, const UpgradeOptions& options) {
+  StatusOr<std::vector<SourceText>> sources = inventory::ReadInputs(inputs, options.from.input);
   if (!sources.ok()) return sources.status();
   return LintUpgradeSources(std::move(sources).value(), options);
 }

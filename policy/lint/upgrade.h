@@ -30,7 +30,7 @@
 
 #include "policy/common/source.h"
 #include "policy/common/status_or.h"
-#include "policy/lint/inputs.h"
+#include "policy/inventory/inputs.h"
 #include "policy/lint/linter.h"
 #include "policy/lint/report.h"
 
@@ -53,7 +53,7 @@ LintReport LintUpgradeSources(std::vector<SourceText> sources, const UpgradeOpti
 
 // Reads the inputs (with options.from.input) and runs LintUpgradeSources. A non-OK status only
 // for I/O problems and input limits.
-StatusOr<LintReport> LintUpgrade(const std::vector<Input>& inputs, const UpgradeOptions& options);
+StatusOr<LintReport> LintUpgrade(const std::vector<inventory::Input>& inputs, const UpgradeOptions& options);
 
 }  // namespace draguard::lint
 

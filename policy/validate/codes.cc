@@ -388,7 +388,7 @@ constexpr auto kCodes = std::to_array<CodeInfo>({
     {"schema.constraint.attribute.type-mismatch", Severity::kError,
      "the constrained requests' devices publish the attribute with different types (warning "
      "when a type is assumed, or for distinctAttribute)"},
-    // Satisfiability against an inventory (lint --inventory; policy/lint/satisfiability.h).
+    // Satisfiability against an inventory (lint --inventory; policy/pipeline/satisfiability_stage.h).
     {"alloc.unsatisfiable", Severity::kWarning,
      "no node of the inventory can allocate the claim (error with --unsatisfiable=error)"},
     {"alloc.scheduler-error", Severity::kWarning,

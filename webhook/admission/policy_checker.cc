@@ -9,6 +9,7 @@
 
 #include "policy/k8s/decode.h"
 #include "policy/k8s/document.h"
+#include "policy/pipeline/object_pipeline.h"
 #include "policy/validate/cel_selectors.h"
 #include "policy/validate/object.h"
 #include "webhook/admission/json_object.h"
@@ -160,6 +161,24 @@ SchemaCheckOptions WithCompiledSelectors(SchemaCheckOptions schema,
   return schema;
 }
 
+// The webhook's schema and satisfiability checks (per inventory snapshot, with their caches)
+// as the object pipeline's stages.
+class CheckerStages : public pipeline::ObjectStages {
+ public:
+  CheckerStages(SchemaCheck& schema, SatisfiabilityCheck& satisfiability)
+      : schema_(schema), satisfiability_(satisfiability) {}
+  void Schema(const k8s::ObjectVariant& object, Diagnostics& out) override {
+    schema_.Check(object, out);
+  }
+  void Satisfiability(const k8s::ObjectVariant& object, Diagnostics& out) override {
+    satisfiability_.Check(object, out);
+  }
+
+ private:
+  SchemaCheck& schema_;
+  SatisfiabilityCheck& satisfiability_;
+};
+
 }  // namespace
 
 std::vector<JsonPatchOperation> DefaultingPatch(std::string_view kind, std::string_view version,
@@ -232,22 +251,13 @@ CheckOutcome PolicyChecker::Diagnose(const AdmissionRequest& request) {
     have_old =
         DecodeOne(request, request.old_object, request.old_object_tree, old_object, ignored);
   }
-  if (have_old) {
-    validate::ValidateObjectUpdate(old_object, object, options, outcome.diagnostics);
-  } else {
-    validate::ValidateObject(object, options, outcome.diagnostics);
-  }
-  // Schema and satisfiability of an invalid object mean nothing; the errors already deny it.
-  // Claim and template specs are immutable, so an UPDATE would only repeat the findings of
-  // its CREATE (and an allocated claim would compete with its own allocation).
-  if (HasErrors(outcome.diagnostics)) return outcome;
-  const bool create = request.operation == "CREATE";
-  if (create || std::holds_alternative<k8s::DeviceClass>(object)) {
-    schema_.Check(object, outcome.diagnostics);
-  }
-  if (create && !HasErrors(outcome.diagnostics)) {
-    satisfiability_.Check(object, outcome.diagnostics);
-  }
+  // The object pipeline's per-object order and short-circuits (policy/pipeline).
+  CheckerStages stages(schema_, satisfiability_);
+  pipeline::RunObject({.object = &object,
+                       .old_object = have_old ? &old_object : nullptr,
+                       .operation = request.operation == "CREATE" ? pipeline::Operation::kCreate
+                                                                  : pipeline::Operation::kUpdate},
+                      options, stages, outcome.diagnostics);
   return outcome;
 }
 

@@ -59,7 +59,7 @@ class LinterTest : public ::testing::TestWithParam<LintCase> {};
 
 TEST_P(LinterTest, ReportsExpectedDiagnostics) {
   const LintCase& c = GetParam();
-  std::vector<lint::Input> inputs;
+  std::vector<inventory::Input> inputs;
   for (const std::string& f : c.files) inputs.push_back({Input(f)});
   LintOptions options;
   options.validation.namespace_labels = c.namespace_labels;
@@ -290,7 +290,7 @@ TEST(LinterTest, ParallelRunEqualsSequentialRun) {
   LintOptions parallel;
   parallel.jobs = 4;
   parallel.parallel_threshold = 1;
-  std::vector<lint::Input> inputs = {{testing::TestdataPath("inputs")}};
+  std::vector<inventory::Input> inputs = {{testing::TestdataPath("inputs")}};
   StatusOr<LintReport> a = Lint(inputs, sequential);
   StatusOr<LintReport> b = Lint(inputs, parallel);
   ASSERT_TRUE(a.ok() && b.ok());

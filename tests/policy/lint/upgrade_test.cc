@@ -14,7 +14,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "policy/lint/satisfiability.h"
+#include "policy/pipeline/satisfiability_stage.h"
 
 namespace draguard::lint {
 namespace {
@@ -175,7 +175,7 @@ spec:
   inventory.push_back(k8s::Decode(SourceText("inv.yaml", std::string(kTaintedSlice) + "---\n" +
                                                              kNode + "---\n" + kClass)));
   auto cluster = std::make_shared<const inventory::ClusterObjects>(
-      MergeClusterObjects(nullptr, inventory));
+      pipeline::MergeClusterObjects(nullptr, inventory));
   UpgradeOptions options = Upgrade(KubernetesVersion::k1_35, KubernetesVersion::k1_36);
   options.from.inventory = cluster;
   options.to.inventory = cluster;
@@ -264,7 +264,8 @@ TEST(UpgradeDiffTest, PairsBySeverityAndKey) {
 TEST(UpgradeCorpusTest, RunsOverTheCorpus) {
   const std::string dir = std::string(DRAGUARD_SHARED_DIR) + "/corpus";
   if (!std::filesystem::exists(dir)) GTEST_SKIP() << "corpus not available at " << dir;
-  StatusOr<std::vector<SourceText>> sources = ReadInputs({Input{dir}}, InputOptions{});
+  StatusOr<std::vector<SourceText>> sources =
+      inventory::ReadInputs({inventory::Input{dir}}, inventory::InputOptions{});
   ASSERT_TRUE(sources.ok()) << sources.status().message();
   const size_t corpus_files = sources->size();
   sources->push_back(SourceText("constructed/class.yaml", kClass));

@@ -1,8 +1,8 @@
 // Reading `--inventory PATH...`: files or directories of cluster objects (ResourceSlices,
 // DeviceClasses, Nodes, allocated ResourceClaims, DeviceTaintRules, Namespaces), as exported
 // with `kubectl get resourceslices,deviceclasses,nodes,resourceclaims -A -o yaml`.
-#ifndef DRAGUARD_POLICY_LINT_INVENTORY_FILES_H_
-#define DRAGUARD_POLICY_LINT_INVENTORY_FILES_H_
+#ifndef DRAGUARD_POLICY_INVENTORY_INVENTORY_FILES_H_
+#define DRAGUARD_POLICY_INVENTORY_INVENTORY_FILES_H_
 
 #include <string>
 #include <vector>
@@ -11,9 +11,9 @@
 #include "policy/common/status_or.h"
 #include "policy/inventory/cluster_objects.h"
 #include "policy/k8s/decode.h"
-#include "policy/lint/inputs.h"
+#include "policy/inventory/inputs.h"
 
-namespace draguard::lint {
+namespace draguard::inventory {
 
 struct LoadedInventory {
   inventory::ClusterObjects objects;
@@ -34,6 +34,6 @@ StatusOr<LoadedInventory> LoadInventoryFiles(
     const std::vector<Input>& inputs, const InputOptions& options,
     KubernetesVersion version = kDefaultKubernetesVersion);
 
-}  // namespace draguard::lint
+}  // namespace draguard::inventory
 
-#endif  // DRAGUARD_POLICY_LINT_INVENTORY_FILES_H_
+#endif  // DRAGUARD_POLICY_INVENTORY_INVENTORY_FILES_H_

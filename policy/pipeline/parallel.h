@@ -1,13 +1,13 @@
 // ParallelFor: runs fn(0) .. fn(n-1) on a few std::threads. Each index runs exactly once;
 // callers write results into slot i of a pre-sized vector, so the output order never depends
 // on scheduling.
-#ifndef DRAGUARD_POLICY_LINT_PARALLEL_H_
-#define DRAGUARD_POLICY_LINT_PARALLEL_H_
+#ifndef DRAGUARD_POLICY_PIPELINE_PARALLEL_H_
+#define DRAGUARD_POLICY_PIPELINE_PARALLEL_H_
 
 #include <cstddef>
 #include <functional>
 
-namespace draguard::lint {
+namespace draguard::pipeline {
 
 // Runs `fn` for every index in [0, n) using at most `jobs` threads (the calling thread
 // included); jobs <= 1 or n <= 1 runs everything on the calling thread, in order. `fn` must
@@ -18,6 +18,6 @@ void ParallelFor(size_t n, size_t jobs, const std::function<void(size_t)>& fn);
 // The number of hardware threads, at least 1.
 size_t DefaultJobs();
 
-}  // namespace draguard::lint
+}  // namespace draguard::pipeline
 
-#endif  // DRAGUARD_POLICY_LINT_PARALLEL_H_
+#endif  // DRAGUARD_POLICY_PIPELINE_PARALLEL_H_

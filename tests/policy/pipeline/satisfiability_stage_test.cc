@@ -1,6 +1,6 @@
 // Satisfiability subjects among decoded inputs: claims, templates and pods, checked against
 // the inventory plus the cluster objects among the inputs; lint diagnostics from verdicts.
-#include "policy/lint/satisfiability.h"
+#include "policy/pipeline/satisfiability_stage.h"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 #include "policy/common/source.h"
 #include "policy/lint/linter.h"
 
-namespace draguard::lint {
+namespace draguard::pipeline {
 namespace {
 
 // node-1 and node-2 with two GPUs each; one class.
@@ -181,10 +181,10 @@ TEST(SatisfiabilityLintTest, ReportsUnsatisfiableClaimsOnlyWithAnInventory) {
   auto inventory = std::make_shared<const inventory::ClusterObjects>(
       MergeClusterObjects(nullptr, inventory_files));
   for (Severity severity : {Severity::kWarning, Severity::kError}) {
-    LintOptions options;
+    lint::LintOptions options;
     options.inventory = inventory;
     options.satisfiability.unsatisfiable_severity = severity;
-    LintReport report = LintSources(
+    lint::LintReport report = lint::LintSources(
         {SourceText("claims.yaml", Claim("ResourceClaim", "three", 3) + "---\n" +
                                        Claim("ResourceClaim", "two", 2))},
         options);
@@ -198,7 +198,8 @@ TEST(SatisfiabilityLintTest, ReportsUnsatisfiableClaimsOnlyWithAnInventory) {
     EXPECT_EQ(found[0]->severity, severity);
     EXPECT_EQ(found[0]->position.line, 5) << "spec.devices of the first document";
   }
-  LintReport without = LintSources({SourceText("c.yaml", Claim("ResourceClaim", "three", 3))}, {});
+  lint::LintReport without =
+      lint::LintSources({SourceText("c.yaml", Claim("ResourceClaim", "three", 3))}, {});
   for (const Diagnostic& d : without.diagnostics) EXPECT_NE(d.code, "alloc.unsatisfiable");
 }
 
@@ -206,11 +207,11 @@ TEST(SatisfiabilityLintTest, ReportsUnsatisfiableClaimsOnlyWithAnInventory) {
 // limit of 32) is alloc.scheduler-error, not alloc.unsatisfiable.
 TEST(SatisfiabilityLintTest, SchedulerErrorIsItsOwnCode) {
   std::vector<k8s::DecodeResult> inventory_files = DecodeAll({kCluster});
-  LintOptions options;
+  lint::LintOptions options;
   options.inventory = std::make_shared<const inventory::ClusterObjects>(
       MergeClusterObjects(nullptr, inventory_files));
-  LintReport report =
-      LintSources({SourceText("c.yaml", Claim("ResourceClaim", "big", 33))}, options);
+  lint::LintReport report =
+      lint::LintSources({SourceText("c.yaml", Claim("ResourceClaim", "big", 33))}, options);
   std::vector<std::string> codes;
   for (const Diagnostic& d : report.diagnostics) {
     if (d.code.starts_with("alloc.")) codes.push_back(d.code);
@@ -219,4 +220,4 @@ TEST(SatisfiabilityLintTest, SchedulerErrorIsItsOwnCode) {
 }
 
 }  // namespace
-}  // namespace draguard::lint
+}  // namespace draguard::pipeline

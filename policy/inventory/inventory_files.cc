@@ -1,9 +1,9 @@
-#include "policy/lint/inventory_files.h"
+#include "policy/inventory/inventory_files.h"
 
 #include <algorithm>
 #include <utility>
 
-namespace draguard::lint {
+namespace draguard::inventory {
 
 bool LoadedInventory::complete() const {
   return std::none_of(diagnostics.begin(), diagnostics.end(),
@@ -41,4 +41,4 @@ StatusOr<LoadedInventory> LoadInventoryFiles(const std::vector<Input>& inputs,
   return loaded;
 }
 
-}  // namespace draguard::lint
+}  // namespace draguard::inventory

@@ -1,5 +1,5 @@
 // Input collection: directory recursion and order, extensions, stdin, duplicates, I/O errors.
-#include "policy/lint/inputs.h"
+#include "policy/inventory/inputs.h"
 
 #include <filesystem>
 #include <fstream>
@@ -10,7 +10,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-namespace draguard::lint {
+namespace draguard::inventory {
 namespace {
 
 namespace fs = std::filesystem;
@@ -171,4 +171,4 @@ INSTANTIATE_TEST_SUITE_P(Cases, ManifestNameTest,
                                            NameCase{.name = "yaml", .manifest = false}));
 
 }  // namespace
-}  // namespace draguard::lint
+}  // namespace draguard::inventory

@@ -1,9 +1,9 @@
-// The validation phase of `draguard lint` (linter.h, phase 2), shared with `draguard explain`,
-// which must not allocate what the API server would reject: every decoded object is validated
-// as the API server validates it on create (policy/validate), and its findings are located in
-// its file.
-#ifndef DRAGUARD_POLICY_LINT_VALIDATE_PHASE_H_
-#define DRAGUARD_POLICY_LINT_VALIDATE_PHASE_H_
+// The validate stage of the batch pipeline (pipeline.h), run by `draguard lint` and
+// `draguard explain` (which must not allocate what the API server would reject): every
+// decoded object is validated as the API server validates it on create (policy/validate),
+// and its findings are located in its file.
+#ifndef DRAGUARD_POLICY_PIPELINE_VALIDATE_STAGE_H_
+#define DRAGUARD_POLICY_PIPELINE_VALIDATE_STAGE_H_
 
 #include <map>
 #include <vector>
@@ -12,10 +12,11 @@
 #include "policy/k8s/decode.h"
 #include "policy/validate/options.h"
 
-namespace draguard::lint {
+namespace draguard::pipeline {
 
 // `base` completed for the objects of `decoded`: the labels of the Namespace objects among
-// them, overridden key by key by base.namespace_labels (the command line's), and the CEL
+// them, overridden key by key by base.namespace_labels (the command line's; a namespace
+// given there without labels is known to have none), and the CEL
 // selector checker (as the API server compiles selectors) unless base has one.
 validate::ValidationOptions ValidationFor(const std::vector<k8s::DecodeResult>& decoded,
                                           const validate::ValidationOptions& base);
@@ -33,6 +34,6 @@ using ObjectErrors = std::map<const k8s::DecodedObject*, std::vector<Diagnostic>
 ObjectErrors ErrorsByObject(const std::vector<k8s::DecodeResult>& decoded,
                             const std::vector<std::vector<Diagnostic>>& per_file);
 
-}  // namespace draguard::lint
+}  // namespace draguard::pipeline
 
-#endif  // DRAGUARD_POLICY_LINT_VALIDATE_PHASE_H_
+#endif  // DRAGUARD_POLICY_PIPELINE_VALIDATE_STAGE_H_

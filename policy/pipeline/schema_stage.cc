@@ -1,15 +1,15 @@
-#include "policy/lint/schema_phase.h"
+#include "policy/pipeline/schema_stage.h"
 
 #include <map>
 #include <string>
 #include <utility>
 #include <variant>
 
-#include "policy/lint/parallel.h"
+#include "policy/pipeline/parallel.h"
 #include "policy/schema/check.h"
 #include "policy/schema/schema.h"
 
-namespace draguard::lint {
+namespace draguard::pipeline {
 namespace {
 
 // Observes the input slices; a finding is located in the slice it names.
@@ -83,4 +83,4 @@ std::vector<Diagnostic> CheckSchemaPhase(const std::vector<k8s::DecodeResult>& d
   return out;
 }
 
-}  // namespace draguard::lint
+}  // namespace draguard::pipeline

@@ -1,4 +1,4 @@
-#include "policy/lint/inputs.h"
+#include "policy/inventory/inputs.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -14,7 +14,7 @@
 #include "policy/common/ascii.h"
 #include "policy/common/status_macros.h"
 
-namespace draguard::lint {
+namespace draguard::inventory {
 namespace {
 
 namespace fs = std::filesystem;
@@ -223,4 +223,4 @@ StatusOr<std::vector<SourceText>> ReadInputs(const std::vector<Input>& inputs,
   return std::move(set.sources);
 }
 
-}  // namespace draguard::lint
+}  // namespace draguard::inventory

@@ -7,7 +7,7 @@
 // API-defaulted (allocationMode, count) before checking. A pod claim naming a claim or
 // template that is not among the inputs cannot be checked; the pod's verdict is then
 // `error` with reason `alloc.claim.not-found`. Objects the API server rejects (given as
-// validate_phase.h's ObjectErrors) are never allocated: their verdict is `error` with their
+// validate_stage.h's ObjectErrors) are never allocated: their verdict is `error` with their
 // errors, and a pod claim naming one gets `error` with reason `alloc.claim.invalid`.
 //
 // The cluster is the --inventory objects plus the cluster objects among the inputs
@@ -15,8 +15,8 @@
 // replaces an inventory object of the same kind, namespace and name.
 //
 // Thread-compatible. Never throws; allocator budget limits come from the options.
-#ifndef DRAGUARD_POLICY_LINT_SATISFIABILITY_H_
-#define DRAGUARD_POLICY_LINT_SATISFIABILITY_H_
+#ifndef DRAGUARD_POLICY_PIPELINE_SATISFIABILITY_STAGE_H_
+#define DRAGUARD_POLICY_PIPELINE_SATISFIABILITY_STAGE_H_
 
 #include <string>
 #include <vector>
@@ -26,9 +26,9 @@
 #include "policy/common/diagnostic.h"
 #include "policy/inventory/cluster_objects.h"
 #include "policy/k8s/decode.h"
-#include "policy/lint/validate_phase.h"
+#include "policy/pipeline/validate_stage.h"
 
-namespace draguard::lint {
+namespace draguard::pipeline {
 
 struct SatisfiabilityOptions {
   // Version, gates and search budget (per subject).
@@ -70,6 +70,6 @@ std::vector<SatisfiabilityResult> CheckSatisfiability(const std::vector<k8s::Dec
 std::vector<Diagnostic> SatisfiabilityDiagnostics(const std::vector<SatisfiabilityResult>& results,
                                                   Severity unsatisfiable_severity);
 
-}  // namespace draguard::lint
+}  // namespace draguard::pipeline
 
-#endif  // DRAGUARD_POLICY_LINT_SATISFIABILITY_H_
+#endif  // DRAGUARD_POLICY_PIPELINE_SATISFIABILITY_STAGE_H_

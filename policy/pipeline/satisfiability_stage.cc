@@ -1,6 +1,6 @@
 // Satisfiability subjects among decoded inputs (satisfiability.h): find them, resolve a pod's
 // claims, run the allocator with the CEL adapter, turn verdicts into lint diagnostics.
-#include "policy/lint/satisfiability.h"
+#include "policy/pipeline/satisfiability_stage.h"
 
 #include <algorithm>
 #include <map>
@@ -14,7 +14,7 @@
 #include "policy/allocator/inventory.h"
 #include "policy/validate/defaults.h"
 
-namespace draguard::lint {
+namespace draguard::pipeline {
 namespace {
 
 // Reasons quoted in one diagnostic; the rest are counted.
@@ -289,4 +289,4 @@ std::vector<Diagnostic> SatisfiabilityDiagnostics(const std::vector<Satisfiabili
   return out;
 }
 
-}  // namespace draguard::lint
+}  // namespace draguard::pipeline

@@ -1,10 +1,10 @@
-// The schema phase of `draguard lint` (policy/schema): selectors and constraints of every
-// claim, template and DeviceClass among the inputs are type-checked against the attribute
-// schema built from the built-in catalog, --schema files and the ResourceSlices of the
-// inventory and of the inputs. DeviceClasses of the inputs and the inventory tell which
-// devices a request can reach.
-#ifndef DRAGUARD_POLICY_LINT_SCHEMA_PHASE_H_
-#define DRAGUARD_POLICY_LINT_SCHEMA_PHASE_H_
+// The schema stage of the batch pipeline (pipeline.h; policy/schema): selectors and
+// constraints of every claim, template and DeviceClass among the inputs are type-checked
+// against the attribute schema built from the built-in catalog, --schema files and the
+// ResourceSlices of the inventory and of the inputs. DeviceClasses of the inputs and the
+// inventory tell which devices a request can reach.
+#ifndef DRAGUARD_POLICY_PIPELINE_SCHEMA_STAGE_H_
+#define DRAGUARD_POLICY_PIPELINE_SCHEMA_STAGE_H_
 
 #include <cstddef>
 #include <vector>
@@ -14,7 +14,7 @@
 #include "policy/inventory/cluster_objects.h"
 #include "policy/k8s/decode.h"
 
-namespace draguard::lint {
+namespace draguard::pipeline {
 
 struct SchemaPhaseOptions {
   // Run the phase at all.
@@ -33,6 +33,6 @@ std::vector<Diagnostic> CheckSchemaPhase(const std::vector<k8s::DecodeResult>& d
                                          const inventory::ClusterObjects* inventory,
                                          const SchemaPhaseOptions& options, size_t jobs);
 
-}  // namespace draguard::lint
+}  // namespace draguard::pipeline
 
-#endif  // DRAGUARD_POLICY_LINT_SCHEMA_PHASE_H_
+#endif  // DRAGUARD_POLICY_PIPELINE_SCHEMA_STAGE_H_

@@ -1,11 +1,11 @@
-#include "policy/lint/parallel.h"
+#include "policy/pipeline/parallel.h"
 
 #include <algorithm>
 #include <atomic>
 #include <thread>
 #include <vector>
 
-namespace draguard::lint {
+namespace draguard::pipeline {
 
 void ParallelFor(size_t n, size_t jobs, const std::function<void(size_t)>& fn) {
   size_t threads = std::min(jobs, n);
@@ -31,4 +31,4 @@ size_t DefaultJobs() {
   return n == 0 ? 1 : n;
 }
 
-}  // namespace draguard::lint
+}  // namespace draguard::pipeline

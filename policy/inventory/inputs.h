@@ -6,8 +6,8 @@
 // others); ReadInputs fails on the first. Directory entries a walk passes over on purpose
 // (hidden, a manifest extension in another case, dangling or directory symlinks) are listed
 // too, so that nothing is skipped without a word.
-#ifndef DRAGUARD_POLICY_LINT_INPUTS_H_
-#define DRAGUARD_POLICY_LINT_INPUTS_H_
+#ifndef DRAGUARD_POLICY_INVENTORY_INPUTS_H_
+#define DRAGUARD_POLICY_INVENTORY_INPUTS_H_
 
 #include <cstddef>
 #include <istream>
@@ -18,7 +18,7 @@
 #include "policy/common/source.h"
 #include "policy/common/status_or.h"
 
-namespace draguard::lint {
+namespace draguard::inventory {
 
 // What the user named on the command line: a file, a directory, or "-" for stdin.
 struct Input {
@@ -88,6 +88,6 @@ StatusOr<InputSet> CollectInputs(const std::vector<Input>& inputs, const InputOp
 StatusOr<std::vector<SourceText>> ReadInputs(const std::vector<Input>& inputs,
                                              const InputOptions& options);
 
-}  // namespace draguard::lint
+}  // namespace draguard::inventory
 
-#endif  // DRAGUARD_POLICY_LINT_INPUTS_H_
+#endif  // DRAGUARD_POLICY_INVENTORY_INPUTS_H_

@@ -1,4 +1,4 @@
-#include "policy/lint/validate_phase.h"
+#include "policy/pipeline/validate_stage.h"
 
 #include <memory>
 #include <utility>
@@ -7,7 +7,7 @@
 #include "policy/validate/cel_selectors.h"
 #include "policy/validate/object.h"
 
-namespace draguard::lint {
+namespace draguard::pipeline {
 namespace {
 
 // Namespace objects among the inputs, overridden key by key by the command line's labels.
@@ -22,8 +22,11 @@ validate::NamespaceLabels CollectNamespaceLabels(const std::vector<k8s::DecodeRe
       }
     }
   }
+  // A namespace given without labels is known to have none (the webhook's case, and a
+  // snapshot's namespace without labels): it must stay, not read as "labels unknown".
   for (const auto& [name, keys] : flags) {
-    for (const auto& [key, value] : keys) labels[name][key] = value;
+    auto& entry = labels[name];
+    for (const auto& [key, value] : keys) entry[key] = value;
   }
   return labels;
 }
@@ -71,4 +74,4 @@ ObjectErrors ErrorsByObject(const std::vector<k8s::DecodeResult>& decoded,
   return out;
 }
 
-}  // namespace draguard::lint
+}  // namespace draguard::pipeline

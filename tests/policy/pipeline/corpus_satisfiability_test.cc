@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "policy/common/source.h"
-#include "policy/lint/inputs.h"
-#include "policy/lint/satisfiability.h"
+#include "policy/inventory/inputs.h"
+#include "policy/pipeline/satisfiability_stage.h"
 
-namespace draguard::lint {
+namespace draguard::pipeline {
 namespace {
 
 constexpr char kClasses[] = R"(apiVersion: resource.k8s.io/v1
@@ -42,7 +42,8 @@ TEST_P(CorpusScenarioTest, Verdicts) {
   const Scenario& s = GetParam();
   std::string dir = std::string(DRAGUARD_SHARED_DIR) + "/corpus/" + s.folder;
   if (!std::filesystem::exists(dir)) GTEST_SKIP() << "corpus not available at " << dir;
-  StatusOr<std::vector<SourceText>> sources = ReadInputs({Input{dir}}, InputOptions{});
+  StatusOr<std::vector<SourceText>> sources =
+      inventory::ReadInputs({inventory::Input{dir}}, inventory::InputOptions{});
   ASSERT_TRUE(sources.ok()) << sources.status().message();
   std::vector<k8s::DecodeResult> decoded;
   for (const SourceText& source : *sources) decoded.push_back(k8s::Decode(source));
@@ -88,4 +89,4 @@ INSTANTIATE_TEST_SUITE_P(
     [](const ::testing::TestParamInfo<Scenario>& param_info) { return param_info.param.name; });
 
 }  // namespace
-}  // namespace draguard::lint
+}  // namespace draguard::pipeline

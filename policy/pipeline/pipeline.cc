@@ -1,0 +1,56 @@
+#include "policy/pipeline/pipeline.h"
+
+#include <utility>
+
+#include "policy/pipeline/parallel.h"
+#include "policy/pipeline/references_stage.h"
+#include "policy/pipeline/validate_stage.h"
+
+namespace draguard::pipeline {
+namespace {
+
+void Append(std::vector<Diagnostic> from, std::vector<Diagnostic>& into) {
+  for (Diagnostic& d : from) into.push_back(std::move(d));
+}
+
+}  // namespace
+
+const StageInfo& InfoOf(Stage stage) {
+  for (const StageInfo& info : kStages) {
+    if (info.stage == stage) return info;
+  }
+  return kStages.front();  // unreachable: every Stage is in the table
+}
+
+BatchResult RunBatch(const std::vector<k8s::DecodeResult>& decoded,
+                     const inventory::ClusterObjects* snapshot, const PipelineOptions& options) {
+  const size_t n = decoded.size();
+  BatchResult result;
+  // validate
+  const validate::ValidationOptions validation = ValidationFor(decoded, options.validation);
+  result.per_file.resize(n);
+  ParallelFor(n, options.jobs,
+              [&](size_t i) { result.per_file[i] = ValidateFile(decoded[i], validation); });
+  // references
+  if (options.stages.references) {
+    Append(CheckReferencesStage(decoded, snapshot), result.cross_object);
+  }
+  // schema (objects with errors too: InfoOf(Stage::kSchema).batch_after_errors)
+  if (options.stages.schema) {
+    Append(CheckSchemaPhase(decoded, snapshot, options.schema, options.jobs),
+           result.cross_object);
+  }
+  // satisfiability: never for what the API server rejects
+  if (options.stages.satisfiability && snapshot != nullptr) {
+    const ObjectErrors rejected = ErrorsByObject(decoded, result.per_file);
+    const inventory::ClusterObjects cluster = MergeClusterObjects(snapshot, decoded);
+    result.satisfiability =
+        CheckSatisfiability(decoded, cluster, options.satisfiability.allocator, &rejected);
+    Append(SatisfiabilityDiagnostics(result.satisfiability,
+                                     options.satisfiability.unsatisfiable_severity),
+           result.cross_object);
+  }
+  return result;
+}
+
+}  // namespace draguard::pipeline
