@@ -200,6 +200,25 @@ TEST_F(ServerE2eTest, ASilentConnectionIsClosedAfterTheFirstRequestTimeout) {
   EXPECT_EQ(res.result_int(), 200);
 }
 
+// The plain probe port has the same timeouts: a connection there that sends nothing is
+// closed after the first-request timeout (anyone in the cluster may reach that port).
+TEST_F(ServerE2eTest, ASilentProbeConnectionIsClosedAfterTheFirstRequestTimeout) {
+  options_.first_request_timeout = 300ms;
+  options_.probe_listen = "127.0.0.1:0";
+  FakeChecker checker;
+  StartServer(checker);
+  net::io_context ioc;
+  tcp::socket socket(ioc);
+  beast::error_code ec;
+  socket.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), server_->probe_port()), ec);
+  ASSERT_FALSE(ec) << ec.message();
+  timeval tv{.tv_sec = 5, .tv_usec = 0};  // a server that never closes fails, not hangs
+  setsockopt(socket.native_handle(), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  char byte;
+  socket.read_some(net::buffer(&byte, 1), ec);
+  EXPECT_EQ(ec, net::error::eof) << ec.message();
+}
+
 TEST_F(ServerE2eTest, CertificateRotationUnderLoadFailsNoRequest) {
   options_.cert_poll_interval = 50ms;
   FakeChecker checker;
