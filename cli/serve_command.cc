@@ -56,6 +56,7 @@ struct ServeFlags {
   std::string client_ca_file;
   std::string probe_listen;
   std::string handshake_timeout = "10s";
+  std::string first_request_timeout = "10s";
   std::string request_timeout = "10s";
   std::string kubeconfig;
   std::string in_cluster = "auto";
@@ -112,6 +113,8 @@ void ServeFlags::Register(FlagSet& set) {
                 "oldest connection that has not completed a request is closed to make room");
   set.AddString("handshake-timeout", &handshake_timeout, "DURATION",
                 "time a new connection has for its TLS handshake");
+  set.AddString("first-request-timeout", &first_request_timeout, "DURATION",
+                "time a new connection has, after its handshake, to start its first request");
   set.AddString("request-timeout", &request_timeout, "DURATION",
                 "time a request has, from its first byte, to arrive whole");
   set.AddBool("help", &help, "show this help");
@@ -149,7 +152,8 @@ Status ApplySatisfiabilityFlags(const ServeFlags& flags, webhook::Satisfiability
   return OkStatus();
 }
 
-// --max-connections, --handshake-timeout and --request-timeout into `options`.
+// --max-connections, --handshake-timeout, --first-request-timeout and --request-timeout into
+// `options`.
 Status ApplyConnectionFlags(const ServeFlags& flags, webhook::ServerOptions& options) {
   StatusOr<unsigned> connections =
       ParseCount(flags.max_connections, "max-connections", "from 1 to 9999999", 7);
@@ -158,6 +162,8 @@ Status ApplyConnectionFlags(const ServeFlags& flags, webhook::ServerOptions& opt
   options.max_connections = *connections;
   for (auto [name, text, field] :
        {std::tuple{"handshake-timeout", &flags.handshake_timeout, &options.handshake_timeout},
+        std::tuple{"first-request-timeout", &flags.first_request_timeout,
+                   &options.first_request_timeout},
         std::tuple{"request-timeout", &flags.request_timeout, &options.read_timeout}}) {
     StatusOr<std::chrono::milliseconds> timeout = ParseDuration(name, *text);
     if (!timeout.ok()) return timeout.status();

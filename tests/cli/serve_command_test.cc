@@ -65,6 +65,8 @@ INSTANTIATE_TEST_SUITE_P(
                       BadFlag{"--max-connections=0", "--max-connections"},
                       BadFlag{"--max-connections=lots", "--max-connections"},
                       BadFlag{"--handshake-timeout=0s", "--handshake-timeout"},
+                      BadFlag{"--first-request-timeout=0s", "--first-request-timeout"},
+                      BadFlag{"--first-request-timeout=later", "--first-request-timeout"},
                       BadFlag{"--request-timeout=soon", "--request-timeout"},
                       BadFlag{"--kubernetes-version=1.20", "1.20"}));
 

@@ -158,6 +158,43 @@ TEST(ManifestsTest, PortsAgreeAcrossTheDeploymentAndTheComponents) {
   EXPECT_NE(client_auth.find("mountPath: /etc/draguard/client-ca"), std::string::npos);
 }
 
+// The API server's side of client authentication (manifests/client-auth/apiserver): both
+// webhook plugins read the kubeconfig shipped next to it (kind WebhookAdmissionConfiguration,
+// as k8s.io/apiserver registers it), and that kubeconfig has a client certificate for the
+// host the API server calls: "<service>.<namespace>.svc" of manifests/service.yaml.
+TEST(ManifestsTest, ApiServerClientAuthExampleNamesTheWebhookService) {
+  const fs::path dir = kManifests / "client-auth/apiserver";
+  std::vector<k8s::Document> admission = Documents(dir / "admission-configuration.yaml");
+  ASSERT_EQ(admission.size(), 1u);
+  EXPECT_EQ(Text(admission[0].root.Find("kind")), "AdmissionConfiguration");
+  const k8s::DocNode* plugins = admission[0].root.Find("plugins");
+  ASSERT_NE(plugins, nullptr);
+  std::set<std::string> names, kubeconfigs;
+  for (const k8s::DocNode& plugin : plugins->items) {
+    names.insert(Text(plugin.Find("name")));
+    EXPECT_EQ(Text(At(plugin, {"configuration", "kind"})), "WebhookAdmissionConfiguration");
+    EXPECT_EQ(Text(At(plugin, {"configuration", "apiVersion"})), "apiserver.config.k8s.io/v1");
+    kubeconfigs.insert(Text(At(plugin, {"configuration", "kubeConfigFile"})));
+  }
+  EXPECT_EQ(names, (std::set<std::string>{"ValidatingAdmissionWebhook",
+                                          "MutatingAdmissionWebhook"}));
+  ASSERT_EQ(kubeconfigs.size(), 1u);
+  EXPECT_EQ(fs::path(*kubeconfigs.begin()).filename(), "webhook-kubeconfig.yaml");
+
+  std::vector<k8s::Document> service = Documents(kManifests / "service.yaml");
+  ASSERT_EQ(service.size(), 1u);
+  const std::string host = Text(At(service[0].root, {"metadata", "name"})) + "." +
+                           Text(At(service[0].root, {"metadata", "namespace"})) + ".svc";
+  std::vector<k8s::Document> kubeconfig = Documents(dir / "webhook-kubeconfig.yaml");
+  ASSERT_EQ(kubeconfig.size(), 1u);
+  const k8s::DocNode* users = kubeconfig[0].root.Find("users");
+  ASSERT_NE(users, nullptr);
+  ASSERT_EQ(users->items.size(), 1u);
+  EXPECT_EQ(Text(users->items[0].Find("name")), host);
+  EXPECT_FALSE(Text(At(users->items[0], {"user", "client-certificate"})).empty());
+  EXPECT_FALSE(Text(At(users->items[0], {"user", "client-key"})).empty());
+}
+
 TEST(ManifestsTest, KubectlKustomizeRenders) {
   if (std::system("command -v kubectl >/dev/null 2>&1") != 0) {
     GTEST_SKIP() << "kubectl not installed; the structure checks above still ran";

@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <memory>
 #include <optional>
+#include <string>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -78,18 +79,48 @@ struct Worker {
       ioc.get_executor()};
 };
 
+size_t FileLimitValue(rlim_t value) {
+  return value == RLIM_INFINITY ? SIZE_MAX : static_cast<size_t>(value);
+}
+
+// The open-file limit before and after RaiseFileLimit; 0 when it cannot be read.
+struct FileLimit {
+  size_t before = 0;
+  size_t now = 0;
+};
+
 // Raises the soft open-file limit to the hard one (a connection is a descriptor, and the
-// usual soft limit of 1,024 would cap connections far below what the process may hold);
-// returns the soft limit in force, or 0 when it cannot be read.
-size_t RaiseFileLimit() {
+// usual soft limit of 1,024 would cap connections far below what the process may hold).
+FileLimit RaiseFileLimit() {
   rlimit limit{};
-  if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return 0;
+  if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return {};
+  FileLimit result{.before = FileLimitValue(limit.rlim_cur), .now = 0};
   if (limit.rlim_cur < limit.rlim_max) {
     rlimit raised = limit;
     raised.rlim_cur = limit.rlim_max;
     if (setrlimit(RLIMIT_NOFILE, &raised) == 0) limit = raised;
   }
-  return limit.rlim_cur == RLIM_INFINITY ? SIZE_MAX : static_cast<size_t>(limit.rlim_cur);
+  result.now = FileLimitValue(limit.rlim_cur);
+  return result;
+}
+
+std::string FileLimitText(size_t value) {
+  return value == SIZE_MAX ? "unlimited" : std::to_string(value);
+}
+
+// One start-up line: the open-file limit (and whether it was raised) and the connection
+// limit that follows from it.
+std::string ConnectionLimitLine(const FileLimit& files, size_t requested, size_t limit) {
+  std::string line = "connection limit " + std::to_string(limit);
+  if (files.now == 0) return line + " (open-file limit unknown)";
+  line += " (open-file limit " + FileLimitText(files.now);
+  if (files.before != files.now) line += ", raised from " + FileLimitText(files.before);
+  line += ")";
+  if (limit < requested) {
+    line += "; --max-connections " + std::to_string(requested) +
+            " is above what the open-file limit allows: raise the hard limit (ulimit -Hn)";
+  }
+  return line;
 }
 
 }  // namespace
@@ -218,11 +249,9 @@ Status Server::Impl::Start() {
   state_.cert_loaded = true;
   StatusOr<tcp::endpoint> endpoint = ParseListen(options_.listen, "listen");
   if (!endpoint.ok()) return endpoint.status();
-  max_connections_ = ConnectionLimit(options_.max_connections, RaiseFileLimit());
-  if (max_connections_ < options_.max_connections) {
-    hooks_.log("connections limited to " + std::to_string(max_connections_) +
-               " by the open-file limit (RLIMIT_NOFILE)");
-  }
+  const FileLimit files = RaiseFileLimit();
+  max_connections_ = ConnectionLimit(options_.max_connections, files.now);
+  hooks_.log(ConnectionLimitLine(files, options_.max_connections, max_connections_));
   DRAGUARD_RETURN_IF_ERROR(Bind(acceptor_, *endpoint, options_.listen, port_));
   if (!options_.probe_listen.empty()) {
     StatusOr<tcp::endpoint> probe = ParseListen(options_.probe_listen, "probe-listen");
@@ -325,7 +354,10 @@ void Server::Impl::ScheduleReload() {
     } else if (*reloaded) {
       metrics_.CertReloaded(true);
       state_.cert_not_after_unix = reloader_.Current().not_after_unix;
-      hooks_.log("certificate reloaded from " + options_.tls_cert_file);
+      hooks_.log("certificate reloaded from " + options_.tls_cert_file +
+                 (options_.client_ca_file.empty()
+                      ? std::string()
+                      : " (client CA from " + options_.client_ca_file + ")"));
     }
     ScheduleReload();
   });

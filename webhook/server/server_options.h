@@ -47,10 +47,15 @@ struct ServerOptions {
   size_t max_connections = 16384;
   // Time for the TLS handshake.
   std::chrono::milliseconds handshake_timeout{10'000};
+  // Time a new connection has, after its handshake, to send the first byte of its first
+  // request: a client that completes handshakes and then sends nothing holds a connection
+  // this long, not idle_timeout.
+  std::chrono::milliseconds first_request_timeout{10'000};
   // Time for a whole request (headers and body) once its first byte arrived: a client sending
   // one byte a second is cut off here (slowloris).
   std::chrono::milliseconds read_timeout{10'000};
-  // Time a keep-alive connection may wait for the first byte of its next request.
+  // Time a keep-alive connection that has completed a request may wait for the first byte of
+  // its next request.
   std::chrono::milliseconds idle_timeout{90'000};
   // Time to write one response.
   std::chrono::milliseconds write_timeout{10'000};

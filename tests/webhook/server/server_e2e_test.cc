@@ -8,6 +8,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <csignal>
@@ -17,6 +18,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -178,6 +180,45 @@ TEST_F(ServerE2eTest, SlowClientIsCutOffByTheReadTimeout) {
   EXPECT_TRUE(ServesValidate());
 }
 
+// Issue 17 item 1: a connection that completes its handshake and sends nothing is closed
+// after the first-request timeout, not held for the keep-alive idle timeout; a connection
+// that has completed a request keeps the idle timeout.
+TEST_F(ServerE2eTest, ASilentConnectionIsClosedAfterTheFirstRequestTimeout) {
+  options_.first_request_timeout = 300ms;
+  options_.idle_timeout = 60s;
+  FakeChecker checker;
+  StartServer(checker);
+  TlsClient silent(ca(), port_);
+  ASSERT_FALSE(silent.Connect());
+  TlsClient served(ca(), port_);
+  ASSERT_FALSE(served.Connect());
+  Response res;
+  ASSERT_FALSE(served.Validate(res));
+  std::this_thread::sleep_for(900ms);  // three first-request timeouts
+  EXPECT_TRUE(silent.Validate(res)) << "the silent connection is still open";
+  EXPECT_FALSE(served.Validate(res)) << "the keep-alive connection was closed";
+  EXPECT_EQ(res.result_int(), 200);
+}
+
+// The plain probe port has the same timeouts: a connection there that sends nothing is
+// closed after the first-request timeout (anyone in the cluster may reach that port).
+TEST_F(ServerE2eTest, ASilentProbeConnectionIsClosedAfterTheFirstRequestTimeout) {
+  options_.first_request_timeout = 300ms;
+  options_.probe_listen = "127.0.0.1:0";
+  FakeChecker checker;
+  StartServer(checker);
+  net::io_context ioc;
+  tcp::socket socket(ioc);
+  beast::error_code ec;
+  socket.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), server_->probe_port()), ec);
+  ASSERT_FALSE(ec) << ec.message();
+  timeval tv{.tv_sec = 5, .tv_usec = 0};  // a server that never closes fails, not hangs
+  setsockopt(socket.native_handle(), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  char byte;
+  socket.read_some(net::buffer(&byte, 1), ec);
+  EXPECT_EQ(ec, net::error::eof) << ec.message();
+}
+
 TEST_F(ServerE2eTest, CertificateRotationUnderLoadFailsNoRequest) {
   options_.cert_poll_interval = 50ms;
   FakeChecker checker;
@@ -284,58 +325,98 @@ TEST_F(ServerE2eTest, AtTheCapAnIdleConnectionMakesRoom) {
   EXPECT_NE(res.body().find("draguard_connections_evicted_total 1\n"), std::string::npos);
 }
 
-// Issue 17 item 1: 3,000 TCP connections that never start a handshake and 500 TLS
-// connections that send half a header do not lock out the API server: its keep-alive
-// connection and fresh connections are answered throughout (each read is bounded by the
-// client's 5 s timeout: a stuck server fails the test rather than hanging it; latency is not
-// asserted, as these machines are shared), and the evictions are counted.
+// The connection flood's size. CTest runs a tenth of it (cheap under ASan);
+// DRAGUARD_FLOOD_TEST_SCALE=full runs the figures of issue 17 item 1: 3,000 idle TCP
+// connections and 500 half-header TLS connections against a limit of 1,000.
+struct FloodScale {
+  int idle;
+  int half_header;
+  size_t max_connections;
+  bool full;
+};
+
+FloodScale ChosenFloodScale() {
+  const char* scale = std::getenv("DRAGUARD_FLOOD_TEST_SCALE");
+  if (scale != nullptr && std::string_view(scale) == "full") return {3000, 500, 1000, true};
+  return {300, 50, 100, false};
+}
+
+// Issue 17 item 1: TCP connections that never start a handshake and TLS connections that send
+// half a header do not lock out the API server: its keep-alive connection and fresh
+// connections are answered (200) throughout (each read is bounded by the client's 5 s
+// timeout: a stuck server fails the test rather than hanging it), and the evictions are
+// counted. Latency is measured and printed, not asserted (these machines are shared); the full
+// scale's figure is in docs/benchmarks.md.
 TEST_F(ServerE2eTest, AConnectionFloodDoesNotLockOutTheApiServer) {
+  const FloodScale scale = ChosenFloodScale();
+  // The flood's client ends and the server's ends live in this one process.
+  const size_t descriptors_needed = 2 * (scale.idle + scale.half_header) + 1000;
   rlimit files{};
   ASSERT_EQ(getrlimit(RLIMIT_NOFILE, &files), 0);
-  if (files.rlim_max != RLIM_INFINITY && files.rlim_max < 8000) {
-    GTEST_SKIP() << "the open-file limit (" << files.rlim_max << ") is below the 8,000 "
-                 << "descriptors the flood and the server need in this process";
+  if (files.rlim_max != RLIM_INFINITY && files.rlim_max < descriptors_needed) {
+    GTEST_SKIP() << "the open-file limit (" << files.rlim_max << ") is below the "
+                 << descriptors_needed << " descriptors the flood and the server need here";
   }
-  options_.max_connections = 1000;
+  options_.max_connections = scale.max_connections;
   FakeChecker checker;
   StartServer(checker);  // raises this process's soft limit to the hard one
   TlsClient api_server(ca(), port_);
   ASSERT_FALSE(api_server.Connect());
   Response res;
   ASSERT_FALSE(api_server.Validate(res));
+  std::chrono::steady_clock::duration slowest{};
+  int probes = 0;
   auto served = [&](const char* when) {
     Response r;
+    auto started = std::chrono::steady_clock::now();
     EXPECT_FALSE(api_server.Validate(r)) << "keep-alive connection, " << when;
     EXPECT_EQ(r.result_int(), 200) << when;
+    slowest = std::max(slowest, std::chrono::steady_clock::now() - started);
+    started = std::chrono::steady_clock::now();
     TlsClient fresh(ca(), port_);
     EXPECT_FALSE(fresh.Connect()) << "fresh connection, " << when;
     EXPECT_FALSE(fresh.Validate(r)) << "fresh connection, " << when;
     EXPECT_EQ(r.result_int(), 200) << when;
+    slowest = std::max(slowest, std::chrono::steady_clock::now() - started);
+    ++probes;
   };
 
   net::io_context ioc;
   std::vector<std::unique_ptr<tcp::socket>> idle;
-  for (int i = 0; i < 3000; ++i) {
+  for (int i = 0; i < scale.idle; ++i) {
     auto socket = std::make_unique<tcp::socket>(ioc);
     beast::error_code ec;
     socket->connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port_), ec);
     ASSERT_FALSE(ec) << "connection " << i << ": " << ec.message();
     idle.push_back(std::move(socket));
-    if (i % 500 == 499) served("during the idle flood");
+    if (i % (scale.idle / 6) == scale.idle / 6 - 1) served("during the idle flood");
   }
   std::vector<std::unique_ptr<TlsClient>> half;
-  for (int i = 0; i < 500; ++i) {
+  for (int i = 0; i < scale.half_header; ++i) {
     auto client = std::make_unique<TlsClient>(ca(), port_);
     if (!client->Connect()) client->WriteRaw("POST /validate HTTP/1.1\r\nHost: dra");
     half.push_back(std::move(client));
-    if (i % 100 == 99) served("during the half-header flood");
+    if (i % (scale.half_header / 5) == scale.half_header / 5 - 1) {
+      served("during the half-header flood");
+    }
   }
   served("after the floods");
   ASSERT_FALSE(api_server.Request(http::verb::get, "/metrics", "", res));
   const std::string evicted = "\ndraguard_connections_evicted_total ";
   const size_t at = res.body().find(evicted);
   ASSERT_NE(at, std::string::npos);
-  EXPECT_GE(std::stoul(res.body().substr(at + evicted.size())), 2000u) << res.body();
+  const size_t floods = static_cast<size_t>(scale.idle + scale.half_header);
+  // Most of the flood was evicted; some may have met the handshake timeout first.
+  EXPECT_GE(std::stoul(res.body().substr(at + evicted.size())),
+            (floods - scale.max_connections) * 4 / 5)
+      << res.body();
+  const auto slowest_ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(slowest).count();
+  RecordProperty("slowest_answer_ms", static_cast<int>(slowest_ms));
+  std::printf("connection flood (%s scale: %d idle, %d half-header, limit %zu): %d probes "
+              "answered 200, slowest %lld ms\n",
+              scale.full ? "full" : "reduced", scale.idle, scale.half_header,
+              scale.max_connections, probes, static_cast<long long>(slowest_ms));
 }
 
 // Issue 17 item 2: with --client-ca-file, only a client with a certificate from that CA (the
@@ -379,6 +460,52 @@ TEST_F(ServerE2eTest, ClientCertificatesAreRequiredWhenAClientCaIsGiven) {
     EXPECT_EQ(admission.substr(admission.rfind('\n') + 1), "404") << admission;
   }
   EXPECT_EQ(checker.calls(), 1) << "nothing reached the checker through the probe port";
+}
+
+// Issue 17 item 2: the client CA file is reloaded when it changes, like the serving pair: once
+// it names another CA, that CA's clients are served and the old CA's are refused.
+TEST_F(ServerE2eTest, ARotatedClientCaIsReloaded) {
+  ASSERT_TRUE(MintCerts(dir_, true, "kube-apiserver"));
+  const std::string next = dir_ + "/next";
+  ASSERT_TRUE(std::filesystem::create_directory(next));
+  ASSERT_TRUE(MintCerts(next, false, "kube-apiserver"));  // a new client CA and pair
+  options_.client_ca_file = dir_ + "/client-ca.crt";
+  options_.cert_poll_interval = 50ms;
+  FakeChecker checker;
+  StartServer(checker);
+  auto served_with = [&](const std::string& pair_dir) {
+    TlsClient client(ca(), port_);
+    Response res;
+    return client.UseCertificate(pair_dir + "/client.crt", pair_dir + "/client.key") &&
+           !client.Connect() && !client.Validate(res) && res.result_int() == 200;
+  };
+  ASSERT_TRUE(served_with(dir_));
+  ASSERT_FALSE(served_with(next)) << "the new CA is not trusted yet";
+
+  // As a Secret update does: the new content appears at the path in one rename.
+  std::filesystem::copy_file(next + "/client-ca.crt", dir_ + "/client-ca.crt.new");
+  std::filesystem::rename(dir_ + "/client-ca.crt.new", dir_ + "/client-ca.crt");
+  bool accepted = false;
+  for (int attempt = 0; attempt < 100 && !accepted; ++attempt) {  // polled every 50 ms
+    accepted = served_with(next);
+    if (!accepted) std::this_thread::sleep_for(50ms);
+  }
+  EXPECT_TRUE(accepted) << "the rotated client CA was never used";
+  EXPECT_FALSE(served_with(dir_)) << "the old CA's client is still served";
+}
+
+// Start logs the open-file limit (raised to the hard limit) and the connection limit in force.
+TEST_F(ServerE2eTest, StartLogsTheConnectionLimit) {
+  FakeChecker checker;
+  std::vector<std::string> lines;
+  Server server(options_, checker,
+                {.log = [&lines](std::string_view line) { lines.emplace_back(line); }});
+  ASSERT_TRUE(server.Start().ok());
+  server.Shutdown();
+  server.Wait();
+  ASSERT_FALSE(lines.empty());
+  EXPECT_EQ(lines.front().rfind("connection limit ", 0), 0u) << lines.front();
+  EXPECT_NE(lines.front().find("open-file limit"), std::string::npos) << lines.front();
 }
 
 TEST(ConnectionLimitTest, StaysBelowTheOpenFileLimit) {

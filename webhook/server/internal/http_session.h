@@ -272,13 +272,17 @@ class HttpSession : public SessionBase,
 
  private:
   static constexpr bool kSsl = IsSslStream<Stream>::value;
+  // Sockets (TLS or the plain probe port) have timers; the in-memory test stream has none.
+  static constexpr bool kTimed = requires(Stream& s) {
+    beast::get_lowest_layer(s).expires_after(std::chrono::milliseconds(1));
+  };
 
   void Advance(SessionRegistry::Phase phase) {
     if (context_.registry != nullptr) context_.registry->Advance(handle_, phase);
   }
 
   void ExpireAfter(std::chrono::milliseconds timeout) {
-    if constexpr (kSsl) beast::get_lowest_layer(stream_).expires_after(timeout);
+    if constexpr (kTimed) beast::get_lowest_layer(stream_).expires_after(timeout);
   }
   void CancelIo() {
     if constexpr (kSsl) {
@@ -304,13 +308,14 @@ class HttpSession : public SessionBase,
     WaitForRequest();
   }
 
-  // Waits with the idle timeout for the first byte of the next request, unless bytes of it
-  // (pipelining) are already buffered.
+  // Waits for the first byte of the next request, unless bytes of it (pipelining) are already
+  // buffered: with the idle timeout once a request was served, else with the (shorter)
+  // first-request timeout.
   void WaitForRequest() {
     if (buffer_.size() > 0) return ReadRequest();
     if (stopping_ || context_.draining.load()) return Close();
     idle_ = true;
-    ExpireAfter(context_.options.idle_timeout);
+    ExpireAfter(served_ ? context_.options.idle_timeout : context_.options.first_request_timeout);
     stream_.async_read_some(buffer_.prepare(4096),
                             [self = this->shared_from_this()](beast::error_code ec, size_t n) {
                               self->idle_ = false;
@@ -422,6 +427,7 @@ class HttpSession : public SessionBase,
                        if (shrink) std::string().swap(self->response_);
                        if (ec || !keep_alive) return self->Close();
                        // A completed request: no longer the first to make room at the limit.
+                       self->served_ = true;
                        self->Advance(SessionRegistry::Phase::kServed);
                        self->WaitForRequest();
                      });
@@ -454,6 +460,7 @@ class HttpSession : public SessionBase,
   size_t reserved_body_ = 0;  // held in context_.bodies for the request being read or handled
   SessionRegistry::Handle handle_;  // changed by context_.registry only
   bool idle_ = false;
+  bool served_ = false;  // a request was answered on this connection
   bool stopping_ = false;
 };
 
