@@ -3,7 +3,7 @@
 //
 // The allocator reproduces kube-scheduler's structured allocator for one release and one
 // feature-gate set (structured/allocator.go `NewAllocator` picks the stable, incubating or
-// experimental implementation by the gates; they differ between 1.34 and 1.35). Defaults are those
+// experimental implementation by the gates: AllocatorOptions::channel()). Defaults are those
 // of a default cluster of that release.
 #ifndef DRAGUARD_POLICY_ALLOCATOR_OPTIONS_H_
 #define DRAGUARD_POLICY_ALLOCATOR_OPTIONS_H_
@@ -38,6 +38,9 @@ struct AllocatorOptions {
 
   // What differs in `version`'s scheduler (policy/common/release.h).
   const Release& release() const { return ReleaseFor(version); }
+  // The allocator implementation kube-scheduler runs for `gates` (structured/allocator.go
+  // `NewAllocator`): decides distinctAttribute, the capacity check and the search order.
+  const AllocatorChannel& channel() const { return SelectAllocatorChannel(release(), gates); }
 };
 
 }  // namespace draguard::alloc

@@ -133,6 +133,30 @@ constexpr AllocatorSemantics kAlloc136 = [] {
   return sem;
 }();
 
+// Allocator channels (SupportedFeatures of structured/internal/*/allocator_*.go at v0.34.0,
+// v0.35.0 and v0.36.0 of kubernetes/dynamic-resource-allocation).
+using F = AllocatorFeature;
+constexpr AllocatorFeatures kBasicFeatures = FeatureBit(F::kAdminAccess) |
+                                             FeatureBit(F::kPrioritizedList) |
+                                             FeatureBit(F::kPartitionableDevices) |
+                                             FeatureBit(F::kDeviceTaints);
+constexpr AllocatorFeatures kCapacityAndBinding =
+    FeatureBit(F::kConsumableCapacity) | FeatureBit(F::kDeviceBindingAndStatus);
+constexpr std::array<AllocatorChannel, 3> kChannelsBefore136 = {{
+    {.name = "stable", .supported = 0, .sorts_slices_by_name = false},
+    {.name = "incubating", .supported = kBasicFeatures, .sorts_slices_by_name = false},
+    {.name = "experimental", .supported = kBasicFeatures | kCapacityAndBinding,
+     .sorts_slices_by_name = false},
+}};
+constexpr std::array<AllocatorChannel, 3> kChannels136 = {{
+    {.name = "stable", .supported = kBasicFeatures, .sorts_slices_by_name = false},
+    {.name = "incubating", .supported = kBasicFeatures | kCapacityAndBinding,
+     .sorts_slices_by_name = true},
+    {.name = "experimental",
+     .supported = kBasicFeatures | kCapacityAndBinding | FeatureBit(F::kListTypeAttributes),
+     .sorts_slices_by_name = true},
+}};
+
 // 1.36 validation differs from 1.35 mostly in which gates are on; the text of the rules that
 // run is the same (docs/k8s-releases.md A.4).
 const Release kReleases[] = {
@@ -144,7 +168,8 @@ const Release kReleases[] = {
      .counters = CounterModel::kSliceTotals,
      .validation = kValidation134,
      .cel = {.lists_v3_in_new_expressions = false, .list_type_attributes = false},
-     .alloc = kAlloc134},
+     .alloc = kAlloc134,
+     .channels = kChannelsBefore136},
     {.version = KubernetesVersion::k1_35,
      .name = "1.35",
      .minor = 35,
@@ -153,7 +178,8 @@ const Release kReleases[] = {
      .counters = CounterModel::kCounterSets,
      .validation = kValidation135,
      .cel = {.lists_v3_in_new_expressions = true, .list_type_attributes = false},
-     .alloc = kAlloc135},
+     .alloc = kAlloc135,
+     .channels = kChannelsBefore136},
     {.version = KubernetesVersion::k1_36,
      .name = "1.36",
      .minor = 36,
@@ -162,7 +188,8 @@ const Release kReleases[] = {
      .counters = CounterModel::kCounterSets,
      .validation = kValidation135,
      .cel = {.lists_v3_in_new_expressions = true, .list_type_attributes = true},
-     .alloc = kAlloc136},
+     .alloc = kAlloc136,
+     .channels = kChannels136},
 };
 
 }  // namespace
@@ -172,6 +199,30 @@ const ServedKind* Release::Served(std::string_view kind, std::string_view api_ve
     if (s.kind == kind && s.version == api_version) return &s;
   }
   return nullptr;
+}
+
+AllocatorFeatures EnabledAllocatorFeatures(const FeatureGates& gates) {
+  AllocatorFeatures out = 0;
+  auto add = [&](AllocatorFeature f, bool on) {
+    if (on) out |= FeatureBit(f);
+  };
+  add(F::kAdminAccess, gates.Enabled(Gate::kDRAAdminAccess));
+  add(F::kPrioritizedList, gates.Enabled(Gate::kDRAPrioritizedList));
+  add(F::kPartitionableDevices, gates.Enabled(Gate::kDRAPartitionableDevices));
+  add(F::kDeviceTaints, gates.Enabled(Gate::kDRADeviceTaints));
+  add(F::kConsumableCapacity, gates.Enabled(Gate::kDRAConsumableCapacity));
+  add(F::kDeviceBindingAndStatus, gates.Enabled(Gate::kDRADeviceBindingConditions) &&
+                                      gates.Enabled(Gate::kDRAResourceClaimDeviceStatus));
+  add(F::kListTypeAttributes, gates.Enabled(Gate::kDRAListTypeAttributes));
+  return out;
+}
+
+const AllocatorChannel& SelectAllocatorChannel(const Release& release, const FeatureGates& gates) {
+  const AllocatorFeatures enabled = EnabledAllocatorFeatures(gates);
+  for (const AllocatorChannel& channel : release.channels) {
+    if ((channel.supported & enabled) == enabled) return channel;
+  }
+  return release.channels.back();
 }
 
 const Release& ReleaseFor(KubernetesVersion version) {

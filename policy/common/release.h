@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
@@ -100,6 +101,53 @@ struct AllocatorSemantics {
   bool first_available_all_fixed;
 };
 
+// Optional features of the scheduler's structured allocator (structured/internal/types.go
+// `Features`), one bit each. 1.34 splits DeviceBindingAndStatus into DeviceBinding and
+// DeviceStatus; draguard models both as one feature (see EnabledAllocatorFeatures).
+enum class AllocatorFeature : uint8_t {
+  kAdminAccess,
+  kConsumableCapacity,
+  kDeviceBindingAndStatus,
+  kDeviceTaints,
+  kListTypeAttributes,
+  kPartitionableDevices,
+  kPrioritizedList,
+};
+using AllocatorFeatures = uint32_t;  // bit i = AllocatorFeature i
+
+constexpr AllocatorFeatures FeatureBit(AllocatorFeature f) {
+  return AllocatorFeatures{1} << static_cast<unsigned>(f);
+}
+constexpr bool HasFeature(AllocatorFeatures set, AllocatorFeature f) {
+  return (set & FeatureBit(f)) != 0;
+}
+
+// One implementation of the structured allocator (structured/internal/{stable,incubating,
+// experimental}) as one release ships it. `NewAllocator` (structured/allocator.go) runs the
+// first channel, stable -> incubating -> experimental, whose `supported` is a superset of the
+// enabled features. What a channel does with a claim follows from its features:
+//  * distinctAttribute is understood only by channels supporting ConsumableCapacity; the
+//    others fail the claim with "empty constraint (unsupported constraint type?)";
+//  * channels supporting ConsumableCapacity reject a request with `capacity` while the
+//    feature is disabled ("has capacity requests, but the DRAConsumableCapacity feature is
+//    disabled"); the others ignore `capacity`;
+//  * channels supporting DeviceBindingAndStatus search pools that hold a device with binding
+//    conditions after all other pools.
+struct AllocatorChannel {
+  std::string_view name;  // "incubating"
+  AllocatorFeatures supported;
+  // Pools are searched in (driver, pool name) order and the slices of a pool by name
+  // (1.36 incubating/experimental `sortPoolsByID`, `sortSlicesByName`). Otherwise the order is
+  // Go map order for pools and informer order for slices; draguard then uses (driver, pool
+  // name) and the input order of the slices.
+  bool sorts_slices_by_name;
+
+  bool Supports(AllocatorFeature f) const { return HasFeature(supported, f); }
+  bool KnowsDistinctAttribute() const { return Supports(AllocatorFeature::kConsumableCapacity); }
+  bool ChecksCapacityGate() const { return Supports(AllocatorFeature::kConsumableCapacity); }
+  bool BindingPoolsLast() const { return Supports(AllocatorFeature::kDeviceBindingAndStatus); }
+};
+
 struct Release {
   KubernetesVersion version;
   std::string_view name;  // "1.36"
@@ -110,11 +158,21 @@ struct Release {
   ValidationDialect validation;
   CelDialect cel;
   AllocatorSemantics alloc;
+  std::array<AllocatorChannel, 3> channels;  // stable, incubating, experimental
 
   const GateState& gate(Gate g) const { return gates[static_cast<size_t>(g)]; }
   // The row for (kind, version), or null when this release does not register it.
   const ServedKind* Served(std::string_view kind, std::string_view api_version) const;
 };
+
+// The allocator features `gates` enable (kube-scheduler `AllocatorFeatures`): each from its
+// gate, DeviceBindingAndStatus from DRADeviceBindingConditions and
+// DRAResourceClaimDeviceStatus together, ListTypeAttributes from DRAListTypeAttributes.
+AllocatorFeatures EnabledAllocatorFeatures(const FeatureGates& gates);
+
+// The channel `NewAllocator` runs for `gates` in `release`: the first whose supported features
+// include every enabled one (the last channel supports every feature its release knows).
+const AllocatorChannel& SelectAllocatorChannel(const Release& release, const FeatureGates& gates);
 
 // The row of `version`. Never fails: every enumerator has a row.
 const Release& ReleaseFor(KubernetesVersion version);

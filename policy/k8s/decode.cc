@@ -19,6 +19,7 @@
 #include "policy/common/release.h"
 #include "policy/k8s/decode_internal.h"
 #include "policy/k8s/field_reader.h"
+#include "policy/k8s/pool_status_request.h"
 #include "policy/k8s/served_version.h"
 #include "policy/k8s/yaml_lines.h"
 
@@ -265,6 +266,9 @@ bool Decoder::DecodeResource(const DocNode& root, std::string_view version,
     return true;
   }
   if (!Contains(kCoreKinds, kind) && ReportUncheckedKindVersion(release_, kind, version, diags)) {
+    if (kind == "ResourcePoolStatusRequest" && release_.Served(kind, version) != nullptr) {
+      CheckResourcePoolStatusRequestSpec(root, diags);
+    }
     return false;
   }
   if (!Contains(kCoreKinds, kind) && version.starts_with("v1alpha")) {

@@ -127,8 +127,11 @@ bool ReportUncheckedKindVersion(const Release& release, std::string_view kind,
   }
   diagnostics.Info("decode.kind.unchecked", FieldPath("kind"),
                    std::string(kind) + " is served by Kubernetes " + std::string(release.name) +
-                       ", but draguard does not decode or validate it: its fields were not "
-                       "checked");
+                       (kind == "ResourcePoolStatusRequest"
+                            ? ", but draguard checks only its spec (driver, poolName, limit); "
+                              "its status was not checked"
+                            : ", but draguard does not decode or validate it: its fields were "
+                              "not checked"));
   return true;
 }
 

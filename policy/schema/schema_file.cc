@@ -8,7 +8,7 @@
 //       typeAttribute: type            # attribute telling device types apart
 //       deviceTypes: [gpu, partition]
 //       attributes:
-//         - {name: model, type: string, examples: [X], values: [closed, set], on: [gpu],
+//         - {name: model, type: string, list: false, examples: [X], values: [closed, set], on: [gpu],
 //            optional: false, deprecated: false, removedIn: "1.2.0", replacedBy: x, note: ...}
 //       capacities:
 //         - {name: memory, examples: [80Gi], on: [...], optional: ..., note: ...}
@@ -83,7 +83,7 @@ class FileReader {
         continue;
       }
       static const std::vector<std::string_view> kKeys = {
-          "name", "type", "examples", "values", "on", "optional",
+          "name", "type", "list", "examples", "values", "on", "optional",
           "deprecated", "removedIn", "replacedBy", "note"};
       CheckKeys(node, kKeys);
       Entry entry;
@@ -98,6 +98,9 @@ class FileReader {
         if (const k8s::DocNode* t = node.Find("type"); t != nullptr && t->text != "quantity") {
           Fail(*t, "a capacity is always a quantity; leave `type` out");
         }
+        if (const k8s::DocNode* l = node.Find("list"); l != nullptr) {
+          Fail(*l, "a capacity is never a list; leave `list` out");
+        }
       } else {
         const k8s::DocNode* t = node.Find("type");
         std::optional<ValueType> type = t ? ParseValueType(t->text) : std::nullopt;
@@ -107,6 +110,8 @@ class FileReader {
         }
         entry.type = *type;
         entry.declared_type = *type;
+        // Published as a list of `type` (ints/bools/strings/versions, DRAListTypeAttributes).
+        entry.list = Bool(node, "list", false);
       }
       entry.examples = Strings(node, "examples");
       entry.closed_values = Strings(node, "values");

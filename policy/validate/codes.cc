@@ -308,6 +308,16 @@ constexpr auto kCodes = std::to_array<CodeInfo>({
     {"decode.pod.removed-source-wrapper", Severity::kError,
      "the removed Pod resourceClaims[].source wrapper"},
     {"decode.kind.unchecked", Severity::kInfo, "a resource.k8s.io kind draguard does not check"},
+    // ResourcePoolStatusRequest spec (1.36 v1alpha3 declarative tags, policy/k8s).
+    {"poolstatus.driver.required", Severity::kError,
+     "ResourcePoolStatusRequest without spec.driver"},
+    {"poolstatus.driver.invalid", Severity::kError,
+     "spec.driver not a DNS subdomain (case-insensitive)"},
+    {"poolstatus.pool-name.invalid", Severity::kError,
+     "spec.poolName empty, longer than 253 bytes or with a part that is not a DNS subdomain"},
+    {"poolstatus.limit.out-of-range", Severity::kError, "spec.limit outside 1-1000"},
+    {"poolstatus.spec.invalid", Severity::kError,
+     "a ResourcePoolStatusRequest spec field of the wrong type"},
     {"decode.template", Severity::kInfo, "a Helm/envsubst template, not YAML; not checked"},
     // CEL selectors, compiled as the API server compiles a new selector (policy/cel).
     {"cel.syntax-error", Severity::kError, "the expression does not parse"},

@@ -136,17 +136,23 @@ void DropDisabledDeviceClaimFields(k8s::DeviceClaim& claim, const k8s::DeviceCla
   for (size_t i = 0; i < claim.requests.size(); ++i) {
     DropRequestFields(claim.requests[i], keep, devices.Child("requests").Index(i), d);
   }
-  // Kept (see ClaimKeeps), but a scheduler without consumable capacity cannot honour it.
+  // Kept (see ClaimKeeps), but the allocator channel the gates select may not know it: a
+  // 1.36 scheduler with DRAConsumableCapacity off and both binding-condition gates on runs the
+  // incubating allocator, which honours it; with the binding gates off it runs stable, which
+  // fails the claim (release.h AllocatorChannel).
+  const AllocatorChannel& channel =
+      SelectAllocatorChannel(ReleaseFor(options.version), options.gates);
   for (size_t c = 0; c < claim.constraints.size(); ++c) {
-    if (options.Enabled(Gate::kDRAConsumableCapacity) ||
+    if (options.Enabled(Gate::kDRAConsumableCapacity) || channel.KnowsDistinctAttribute() ||
         !claim.constraints[c].distinct_attribute.has_value()) {
       continue;
     }
     d.Warning("claim.constraint.distinct-attribute.gate-off",
               devices.Child("constraints").Index(c).Child("distinctAttribute"),
               "the API server keeps distinctAttribute although the DRAConsumableCapacity feature "
-              "gate is disabled, but a scheduler without that feature fails the claim with "
-              "\"empty constraint (unsupported constraint type?)\"",
+              "gate is disabled, but the " + std::string(channel.name) +
+                  " allocator these gates select in kube-scheduler fails the claim with "
+                  "\"empty constraint (unsupported constraint type?)\"",
               "use matchAttribute, or enable DRAConsumableCapacity");
   }
 }

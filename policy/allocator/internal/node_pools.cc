@@ -8,6 +8,7 @@
 #include "policy/allocator/internal/node_pools.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdlib>
 #include <set>
 #include <utility>
@@ -150,6 +151,16 @@ void Classify(const Inventory& inv, std::span<const size_t> slices, NodePool& np
   if (!np.problem.empty()) np.state = PoolState::kInvalid;
 }
 
+bool HasBindingConditions(const Inventory& inv, std::span<const size_t> slices) {
+  for (size_t s : slices) {
+    auto [begin, end] = inv.SliceDevices(s);
+    for (size_t id = begin; id < end; ++id) {
+      if (inv.devices()[id].binding_conditions) return true;
+    }
+  }
+  return false;
+}
+
 bool PoolUsable(const NodePool& np, const AllocatorOptions& o) {
   if (np.state == PoolState::kComplete) return true;
   return o.release().alloc.incomplete_pool_usable && np.state == PoolState::kIncomplete;
@@ -188,7 +199,10 @@ void CollectNodeDevices(const Inventory& inv, const NodeView& node, const Alloca
     return std::make_pair(inv.pools()[inv.PoolOfSlice(a)].rank, a) <
            std::make_pair(inv.pools()[inv.PoolOfSlice(b)].rank, b);
   });
-  // Per pool keep the slices of the highest visible generation, compacted in place.
+  // Per pool keep the slices of the highest visible generation, compacted in place; the
+  // channel may search them by name (AllocatorChannel::sorts_slices_by_name).
+  const AllocatorChannel& channel = o.channel();
+  const bool sort_by_name = channel.sorts_slices_by_name;
   size_t kept = 0;
   for (size_t begin = 0, end = 0; begin < out.slices.size(); begin = end) {
     size_t pool = inv.PoolOfSlice(out.slices[begin]);
@@ -202,6 +216,13 @@ void CollectNodeDevices(const Inventory& inv, const NodeView& node, const Alloca
       if (inv.slices()[s].spec.pool.generation == generation) out.slices[kept++] = s;
     }
     np.end_slice = kept;
+    if (sort_by_name) {
+      std::stable_sort(out.slices.begin() + static_cast<std::ptrdiff_t>(np.first_slice),
+                       out.slices.begin() + static_cast<std::ptrdiff_t>(kept),
+                       [&](size_t a, size_t b) {
+                         return inv.slices()[a].metadata.name < inv.slices()[b].metadata.name;
+                       });
+    }
     out.pools.push_back(std::move(np));
   }
   out.slices.resize(kept);
@@ -216,6 +237,11 @@ void CollectNodeDevices(const Inventory& inv, const NodeView& node, const Alloca
     }
     Classify(inv, slices, np, o);
     bool usable = PoolUsable(np, o);
+    // Pools holding a device with binding conditions are searched last, whole (pools_*.go
+    // `poolHasBindingConditions`), by channels that know binding conditions.
+    std::vector<size_t>& sink =
+        usable && channel.BindingPoolsLast() && HasBindingConditions(inv, slices) ? out.late
+                                                                                  : out.devices;
     for (size_t s : slices) {
       const auto& spec = inv.slices()[s].spec;
       bool per_device = spec.per_device_node_selection.value_or(false);
@@ -225,7 +251,7 @@ void CollectNodeDevices(const Inventory& inv, const NodeView& node, const Alloca
         if (per_device && !DeviceOnNode(*d.device, node.name, node.labels)) continue;
         ++out.visible;
         if (!usable || DeviceGated(d, o)) continue;
-        (d.binding_conditions ? out.late : out.devices).push_back(id);
+        sink.push_back(id);
       }
     }
     if (&out.pools[pools] != &np) out.pools[pools] = std::move(np);

@@ -39,11 +39,12 @@ struct NodeDevices {
   std::vector<NodePool> pools;  // visible, not obsolete, by pool index
   std::vector<size_t> slices;   // grouped by pool, ascending
   // Devices the node may allocate from (usable pools, per-device node check and gates
-  // applied), in search order: pools, slices, devices; binding-condition devices last.
+  // applied), in search order: pools, slices, devices; with a channel that knows binding
+  // conditions the pools holding such devices last (AllocatorChannel).
   std::vector<size_t> devices;
   // Visible devices (usable or not) count, for funnels.
   int64_t visible = 0;
-  std::vector<size_t> late;  // scratch: binding-condition devices
+  std::vector<size_t> late;  // scratch: devices of pools searched last
 };
 
 // Why the pool formed by `slices` (one generation of one pool, ascending) is invalid (pools_*.go:

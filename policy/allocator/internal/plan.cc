@@ -3,6 +3,7 @@
 #include "policy/allocator/internal/plan.h"
 
 #include <algorithm>
+#include <string>
 
 namespace draguard::alloc::internal {
 namespace {
@@ -34,15 +35,16 @@ bool CheckAlternative(const Inventory& inv, const AllocatorOptions& o, size_t cl
                                 alt.common->device_class_name + "\" does not exist"));
     return false;
   }
-  // Without the gate the experimental allocator (the one that knows capacity requests, run
-  // when binding conditions are on) rejects them; the others never look at them
-  // (structured/allocator.go `NewAllocator` picks the implementation).
-  if (alt.common->capacity && !alt.common->capacity->requests.empty() &&
-      !o.gates.Enabled(Gate::kDRAConsumableCapacity) && BindingAndStatus(o.gates)) {
+  // A channel that supports consumable capacity rejects `capacity` while the feature is off
+  // (tested on Capacity != nil); the others ignore it (allocator_{incubating,experimental}.go
+  // `Allocate`).
+  if (alt.common->capacity.has_value() && o.channel().ChecksCapacityGate() &&
+      !o.gates.Enabled(Gate::kDRAConsumableCapacity)) {
     kind = VerdictKind::kError;
     reasons.push_back(Fatal(claim, "alloc.feature.disabled", alt.name,
-                            "request " + alt.name + " requests capacity but the "
-                            "DRAConsumableCapacity feature gate is off"));
+                            "request " + alt.name + ": has capacity requests, but the "
+                            "DRAConsumableCapacity feature is disabled (" +
+                                std::string(o.channel().name) + " allocator)"));
     return false;
   }
   return true;
@@ -96,15 +98,21 @@ bool PlanConstraints(const AllocatorOptions& o, size_t claim, const k8s::DeviceC
     PlannedConstraint pc{.requests = c.requests};
     if (c.match_attribute) {
       pc.attribute = *c.match_attribute;
-    } else if (c.distinct_attribute && o.gates.Enabled(Gate::kDRAConsumableCapacity)) {
+    } else if (c.distinct_attribute && o.channel().KnowsDistinctAttribute()) {
       pc.match = false;
       pc.attribute = *c.distinct_attribute;
     } else {
+      // The scheduler's words; the channel decides, not the gate (a 1.36 incubating
+      // allocator honours distinctAttribute with DRAConsumableCapacity off).
       kind = VerdictKind::kError;
-      reasons.push_back(Fatal(claim, "alloc.feature.disabled", "",
-                              c.distinct_attribute
-                                  ? "distinctAttribute needs the DRAConsumableCapacity feature gate"
-                                  : "a constraint sets neither matchAttribute nor distinctAttribute"));
+      reasons.push_back(Fatal(
+          claim, "alloc.feature.disabled", "",
+          c.distinct_attribute
+              ? "empty constraint (unsupported constraint type?): the " +
+                    std::string(o.channel().name) +
+                    " allocator this feature-gate set selects does not know distinctAttribute "
+                    "(it needs DRAConsumableCapacity)"
+              : "a constraint sets neither matchAttribute nor distinctAttribute"));
       return false;
     }
     out.constraints.push_back(std::move(pc));

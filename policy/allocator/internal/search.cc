@@ -498,8 +498,11 @@ NodeSearch::Fit NodeSearch::CanPlace(size_t c, const Alternative& alt, size_t d,
     const auto& v = facts_.Attribute(pc.attribute_id, d);
     if (!v) return Fit::kConstraint;
     const ConstraintState& st = cstate_[c][j];
-    if (pc.match && !st.shared.empty() && !st.shared.back().Intersects(*v)) {
-      return Fit::kConstraint;
+    if (pc.match && !st.shared.empty()) {
+      // Scalar comparison (list gate off): a list is of unknown type once a second device
+      // joins, even when it is the same multi-allocatable device again.
+      if (!facts_.list_semantics() && (v->list || st.shared.back().list)) return Fit::kConstraint;
+      if (!st.shared.back().Intersects(*v)) return Fit::kConstraint;
     }
     if (!pc.match) {
       // Scalar comparison (list gate off) cannot compare a list with anything.

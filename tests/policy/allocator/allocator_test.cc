@@ -209,6 +209,13 @@ k8s::DeviceRequest Memory(std::string name, int64_t count, std::string memory) {
   return r;
 }
 
+// The shared GPU with a list attribute cores: [1, 2].
+InventoryInput SharedListGpu() {
+  k8s::Device d = SharedGpu();
+  d.attributes["cores"].int_values = std::vector<int64_t>{1, 2};
+  return SharedInventory(std::move(d));
+}
+
 // A claim in the inventory holding a share of gpu.x/p/gpu0 that consumed `memory`.
 k8s::ResourceClaim ShareOf(std::string memory) {
   k8s::ResourceClaim claim = AllocatedClaim({"gpu.x/p/gpu0"});
@@ -258,6 +265,27 @@ InventoryInput ThreePartitionedNodes(std::vector<std::string> memory) {
     in.slices.push_back(counters);
     in.slices.push_back(Pooled(MakeSlice("gpu.x", node, node, parts), 1, 2, node + "-d"));
   }
+  in.classes = {MakeClass("gpu")};
+  return in;
+}
+
+// Pool p on node-1 in two slices listed "z-slice" (device z0) before "a-slice" (device a0).
+InventoryInput SlicesZThenA() {
+  InventoryInput in;
+  in.slices.push_back(Pooled(MakeSlice("gpu.x", "p", "node-1", {MakeDevice("z0")}), 1, 2, "z-slice"));
+  in.slices.push_back(Pooled(MakeSlice("gpu.x", "p", "node-1", {MakeDevice("a0")}), 1, 2, "a-slice"));
+  in.classes = {MakeClass("gpu")};
+  return in;
+}
+
+// Pool p1 (a plain device, then one with a binding condition) and pool p2 (a plain device).
+InventoryInput BindingPoolFirst() {
+  InventoryInput in;
+  k8s::Device bound = MakeDevice("p1d1");
+  bound.binding_conditions = {"attached"};
+  bound.binding_failure_conditions = {"failed"};
+  in.slices.push_back(MakeSlice("gpu.x", "p1", "node-1", {MakeDevice("p1d0"), bound}));
+  in.slices.push_back(MakeSlice("gpu.x", "p2", "node-1", {MakeDevice("p2d0")}));
   in.classes = {MakeClass("gpu")};
   return in;
 }
@@ -629,6 +657,17 @@ INSTANTIATE_TEST_SUITE_P(
              .claims = {Claim({Exact("gpu", "gpu", 2)}, {MatchAttr("gpu.x/cores")})},
              .options = Gates("DRAListTypeAttributes=true", KubernetesVersion::k1_36),
              .want = VerdictKind::kUnsatisfiable},
+        // Scalar comparison (gate off): the second pick of the same multi-allocatable device
+        // meets the list as "unknown type" (matchAttributeConstraint.add) and fails.
+        Case{.name = "ListSharedDeviceTwiceWithoutGate", .inventory = SharedListGpu,
+             .claims = {Claim({Memory("a", 1, "1Gi"), Memory("b", 1, "1Gi")},
+                              {MatchAttr("gpu.x/cores")})},
+             .options = Gates("", KubernetesVersion::k1_36), .want = VerdictKind::kUnsatisfiable},
+        Case{.name = "ListSharedDeviceTwiceWithGate", .inventory = SharedListGpu,
+             .claims = {Claim({Memory("a", 1, "1Gi"), Memory("b", 1, "1Gi")},
+                              {MatchAttr("gpu.x/cores")})},
+             .options = Gates("DRAListTypeAttributes=true", KubernetesVersion::k1_36),
+             .devices = {"p/gpu0", "p/gpu0"}},
         Case{.name = "ListDistinctOverlapping", .inventory = [] { return ListPool({{1, 2}, {2, 3}}); },
              .claims = {Claim({Exact("gpu", "gpu", 2)}, {DistinctAttr("gpu.x/cores")})},
              .options = Gates("DRAListTypeAttributes=true", KubernetesVersion::k1_36),
@@ -916,6 +955,63 @@ INSTANTIATE_TEST_SUITE_P(
              .inventory = OneSharedGpu, .claims = {Claim({Memory("a", 1, "1Gi")})},
              .options = Gates("DRADeviceBindingConditions=true"), .want = VerdictKind::kError,
              .code = "alloc.feature.disabled"},
+        // allocator channels (structured/allocator.go NewAllocator: the first of stable,
+        // incubating, experimental whose SupportedFeatures cover the enabled features)
+        Case{.name = "DistinctHonouredByIncubating136WithGateOff", .inventory = TwoNodes,
+             .claims = {Claim({Exact("gpu", "gpu", 1)}, {DistinctAttr("gpu.x/model")})},
+             .options = Gates("DRAConsumableCapacity=false", KubernetesVersion::k1_36)},
+        Case{.name = "DistinctFailsInStable136", .inventory = TwoNodes,
+             .claims = {Claim({Exact("gpu", "gpu", 1)}, {DistinctAttr("gpu.x/model")})},
+             .options = Gates("DRAConsumableCapacity=false,DRADeviceBindingConditions=false",
+                              KubernetesVersion::k1_36),
+             .want = VerdictKind::kError, .code = "alloc.feature.disabled"},
+        Case{.name = "DistinctHonouredByExperimental135WithGateOff", .inventory = TwoNodes,
+             .claims = {Claim({Exact("gpu", "gpu", 1)}, {DistinctAttr("gpu.x/model")})},
+             .options = Gates("DRADeviceBindingConditions=true")},
+        Case{.name = "DistinctHonouredByExperimental134WithGateOff", .inventory = TwoNodes,
+             .claims = {Claim({Exact("gpu", "gpu", 1)}, {DistinctAttr("gpu.x/model")})},
+             .options = Gates("DRADeviceBindingConditions=true", KubernetesVersion::k1_34)},
+        Case{.name = "CapacityRequestFatalInIncubating136", .inventory = OneSharedGpu,
+             .claims = {Claim({Memory("a", 1, "1Gi")})},
+             .options = Gates("DRAConsumableCapacity=false", KubernetesVersion::k1_36),
+             .want = VerdictKind::kError, .code = "alloc.feature.disabled"},
+        Case{.name = "EmptyCapacityFatalInIncubating136", .inventory = OneSharedGpu,
+             .claims = {Claim({[] {
+               k8s::DeviceRequest r = Exact("a", "gpu", 1);
+               r.exactly->capacity = k8s::CapacityRequirements{};  // Capacity != nil
+               return r;
+             }()})},
+             .options = Gates("DRAConsumableCapacity=false", KubernetesVersion::k1_36),
+             .want = VerdictKind::kError, .code = "alloc.feature.disabled"},
+        Case{.name = "CapacityIgnoredByStable136", .inventory = OneSharedGpu,
+             .claims = {Claim({Memory("a", 1, "50Gi")})},
+             .options = Gates("DRAConsumableCapacity=false,DRADeviceBindingConditions=false",
+                              KubernetesVersion::k1_36),
+             .devices = {"p/gpu0"}},
+        // search order: 1.36 incubating/experimental sort a pool's slices by name
+        // (sortSlicesByName); before 1.36 and in 1.36 stable the input order stays.
+        Case{.name = "SlicesByName136", .inventory = SlicesZThenA,
+             .claims = {Claim({Exact("gpu", "gpu", 1)})},
+             .options = Gates("", KubernetesVersion::k1_36), .devices = {"p/a0"}},
+        Case{.name = "SlicesInInputOrder135", .inventory = SlicesZThenA,
+             .claims = {Claim({Exact("gpu", "gpu", 1)})},
+             .options = Gates(""), .devices = {"p/z0"}},
+        Case{.name = "SlicesInInputOrderStable136", .inventory = SlicesZThenA,
+             .claims = {Claim({Exact("gpu", "gpu", 1)})},
+             .options = Gates("DRAConsumableCapacity=false,DRADeviceBindingConditions=false",
+                              KubernetesVersion::k1_36),
+             .devices = {"p/z0"}},
+        // whole pools with a binding-condition device go last (poolHasBindingConditions),
+        // in the channels that know binding conditions
+        Case{.name = "BindingPoolLast136", .inventory = BindingPoolFirst,
+             .claims = {Claim({Exact("gpu", "gpu", 1)})},
+             .options = Gates("", KubernetesVersion::k1_36), .devices = {"p2/p2d0"}},
+        Case{.name = "BindingPoolLastExperimental135", .inventory = BindingPoolFirst,
+             .claims = {Claim({Exact("gpu", "gpu", 1)})},
+             .options = Gates("DRADeviceBindingConditions=true"), .devices = {"p2/p2d0"}},
+        Case{.name = "BindingPoolInPlaceIncubating135", .inventory = BindingPoolFirst,
+             .claims = {Claim({Exact("gpu", "gpu", 1)})},
+             .options = Gates(""), .devices = {"p1/p1d0"}},
         Case{.name = "SharedPartitionDrawsCountersOnce",
              .inventory =
                  [] {

@@ -24,9 +24,11 @@ std::string Describe(const RandomCase& rc) {
       " taints=" + std::to_string(rc.options.gates.Enabled(Gate::kDRADeviceTaints)) +
       " partitionable=" + std::to_string(rc.options.gates.Enabled(Gate::kDRAPartitionableDevices)) +
       " consumable=" + std::to_string(rc.options.gates.Enabled(Gate::kDRAConsumableCapacity)) +
+      " binding=" + std::to_string(rc.options.gates.Enabled(Gate::kDRADeviceBindingConditions)) +
+      " channel=" + std::string(rc.options.channel().name) +
       "\n";
   for (const auto& s : rc.input.slices) {
-    out += "slice " + s.spec.driver + "/" + s.spec.pool.name + " node=" +
+    out += "slice " + s.metadata.name + " " + s.spec.driver + "/" + s.spec.pool.name + " node=" +
            s.spec.node_name.value_or("*") + "\n";
     for (const auto& cs : s.spec.shared_counters) {
       for (const auto& [n, c] : cs.counters) out += "  counter " + cs.name + "/" + n + "=" + c.value + "\n";
@@ -45,6 +47,7 @@ std::string Describe(const RandomCase& rc) {
         for (const auto& [n, c] : cc.counters) out += " uses " + n + "=" + c.value;
       }
       for (const auto& t : d.taints) out += " taint " + t.key + ":" + t.effect;
+      if (!d.binding_conditions.empty()) out += " binding";
       out += "\n";
     }
   }

@@ -1,5 +1,6 @@
 #include "tests/policy/allocator/random_inventory.h"
 
+#include <cstddef>
 #include <string>
 
 #include "tests/policy/allocator/test_inventory.h"
@@ -21,7 +22,9 @@ void MaybeTolerate(const std::function<uint32_t(uint32_t)>& next, k8s::DeviceReq
 // With the consumable-capacity gate: sometimes request 1-3 units of capacity "mem".
 void MaybeRequestCapacity(const std::function<uint32_t(uint32_t)>& next, bool gate,
                           k8s::DeviceRequestCommon& c) {
-  if (gate && next(2)) c.capacity = k8s::CapacityRequirements{{{"mem", std::to_string(1 + next(3))}}};
+  // Rarely without the gate too (stored while it was on): the channel decides whether the
+  // scheduler ignores it or fails the claim.
+  if ((gate || next(10) == 0) && next(2)) c.capacity = k8s::CapacityRequirements{{{"mem", std::to_string(1 + next(3))}}};
 }
 
 k8s::DeviceRequest RandomRequest(const std::function<uint32_t(uint32_t)>& next, int index,
@@ -73,7 +76,9 @@ k8s::ResourceClaimSpec RandomClaim(const std::function<uint32_t(uint32_t)>& next
   // A constraint over an All request may make the scheduler fail outright (issue #19 item
   // 23): rarer, so that most cases still exercise the search.
   if (has_all ? next(4) == 0 : next(2) != 0) {
-    bool distinct = o.gates.Enabled(Gate::kDRAConsumableCapacity) && next(2);
+    // distinctAttribute without DRAConsumableCapacity too: whether the scheduler honours it
+    // depends on the allocator channel the gates select.
+    bool distinct = (o.gates.Enabled(Gate::kDRAConsumableCapacity) || next(3) == 0) && next(2);
     std::vector<std::string> reqs;
     if (next(2)) reqs.push_back("r0");
     spec.devices.constraints.push_back(distinct ? DistinctAttr("a/root", reqs)
@@ -101,6 +106,15 @@ struct Extras {
   bool effect_none = false;  // some taints have effect None
 };
 
+// Some devices have binding conditions (pools holding one are searched last by the channels
+// that know them; without DRADeviceBindingConditions and DRAResourceClaimDeviceStatus they
+// are not allocatable).
+void MaybeBindingConditions(const std::function<uint32_t(uint32_t)>& next, k8s::Device& d) {
+  if (next(6) != 0) return;
+  d.binding_conditions = {"ready"};
+  d.binding_failure_conditions = {"failed"};
+}
+
 k8s::Device RandomDevice(const std::function<uint32_t(uint32_t)>& next, int id, bool counters,
                          bool taints, bool capacity, const Extras& extras) {
   std::map<std::string, std::string> strings{{"model", kModels[next(2)]}};
@@ -123,6 +137,7 @@ k8s::Device RandomDevice(const std::function<uint32_t(uint32_t)>& next, int id, 
     d.taints.push_back(k8s::DeviceTaint{.key = "k", .value = "v", .effect = effect});
   }
   if (capacity) MaybeCapacity(next, d);
+  MaybeBindingConditions(next, d);
   return d;
 }
 
@@ -138,6 +153,12 @@ RandomCase MakeRandomCase(const std::function<uint32_t(uint32_t)>& next) {
   o.gates = FeatureGates(o.version);
   o.gates.SetEnabled(Gate::kDRADeviceTaints, next(2));
   o.gates.SetEnabled(Gate::kDRAConsumableCapacity, next(3) == 0);
+  // The allocator channel axis: binding conditions (on by default only in 1.36) flipped in a
+  // third of the cases, so that every release runs its stable/incubating/experimental choice.
+  if (next(3) == 0) {
+    o.gates.SetEnabled(Gate::kDRADeviceBindingConditions,
+                       !o.gates.Enabled(Gate::kDRADeviceBindingConditions));
+  }
   bool counters = o.version == KubernetesVersion::k1_34 && next(2);
   o.gates.SetEnabled(Gate::kDRAPartitionableDevices, counters || next(4) == 0);
   Extras extras;
@@ -162,6 +183,20 @@ RandomCase MakeRandomCase(const std::function<uint32_t(uint32_t)>& next) {
     std::string node = next(5) == 0 ? "" : "n" + std::to_string(next(static_cast<uint32_t>(nodes)));
     k8s::ResourceSlice slice = MakeSlice(next(4) == 0 ? "b" : "a", "p" + std::to_string(p), node,
                                          std::move(devices));
+    if (!counters && slice.spec.devices.size() >= 2 && next(3) == 0) {
+      // Two slices listed against name order ("-z" before "-a"): 1.36 incubating and
+      // experimental search the "-a" devices first (sortSlicesByName), the others in order.
+      k8s::ResourceSlice second = slice;
+      const auto half = static_cast<std::ptrdiff_t>(slice.spec.devices.size() / 2);
+      slice.spec.devices.erase(slice.spec.devices.begin() + half, slice.spec.devices.end());
+      second.spec.devices.erase(second.spec.devices.begin(), second.spec.devices.begin() + half);
+      slice.metadata.name = slice.spec.pool.name + "-z";
+      second.metadata.name = slice.spec.pool.name + "-a";
+      slice.spec.pool.resource_slice_count = second.spec.pool.resource_slice_count = 2;
+      rc.input.slices.push_back(std::move(slice));
+      rc.input.slices.push_back(std::move(second));
+      continue;
+    }
     if (counters) {
       slice.spec.shared_counters.push_back(
           k8s::CounterSet{.name = "s", .counters = {{"c", k8s::Counter{std::to_string(1 + next(4))}}}});

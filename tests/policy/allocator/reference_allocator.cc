@@ -31,11 +31,40 @@ struct Choice {  // one request slot filled
   size_t dev;
 };
 
+// The scheduler's allocator channel, written from the upstream sources independently of
+// policy/common/release.cc: kube-scheduler's features from the gates, then the first of
+// stable, incubating, experimental whose SupportedFeatures cover them (structured/allocator.go
+// NewAllocator; internal/*/allocator_*.go at v0.34.0, v0.35.0, v0.36.0).
+struct Channel {
+  bool distinct = false;        // knows distinctAttribute (the ConsumableCapacity channels)
+  bool capacity_check = false;  // fails a request with `capacity` while the feature is off
+  bool binding_last = false;    // pools with binding-condition devices searched last
+  bool sorts = false;           // slices of a pool by name (1.36 incubating, experimental)
+};
+
+Channel ChannelFor(const AllocatorOptions& o) {
+  const FeatureGates& g = o.gates;
+  const bool binding = g.Enabled(Gate::kDRADeviceBindingConditions) &&
+                       g.Enabled(Gate::kDRAResourceClaimDeviceStatus);
+  const bool capacity = g.Enabled(Gate::kDRAConsumableCapacity);
+  const bool lists = g.Enabled(Gate::kDRAListTypeAttributes);
+  const Channel experimental{true, true, true, o.version == KubernetesVersion::k1_36};
+  if (o.version != KubernetesVersion::k1_36) {
+    // stable supports nothing and incubating the basic four (admin access, prioritized list,
+    // partitionable devices, taints): neither differs observably here; experimental adds
+    // binding conditions and consumable capacity.
+    return binding || capacity ? experimental : Channel{};
+  }
+  if (lists) return experimental;
+  if (!binding && !capacity) return Channel{};  // stable: the basic four
+  return Channel{true, true, true, true};       // incubating
+}
+
 class Reference {
  public:
   Reference(const InventoryInput& in, const std::vector<k8s::ResourceClaimSpec>& claims,
             SelectorEvaluator& eval, const AllocatorOptions& o)
-      : in_(in), claims_(claims), eval_(eval), o_(o) {}
+      : in_(in), claims_(claims), eval_(eval), o_(o), channel_(ChannelFor(o)) {}
 
   ReferenceResult Run(int64_t max_assignments) {
     std::set<std::string> nodes;
@@ -55,7 +84,7 @@ class Reference {
     }
     for (const auto& node : nodes) {
       Collect(node);
-      error_ = ClaimTooLarge();
+      error_ = SetupFails() || ClaimTooLarge();
       if (!error_ && Solve(0, 0)) out.feasible_nodes.push_back(node);
       // An error on any node fails the pod's scheduling cycle.
       if (error_) {
@@ -75,6 +104,24 @@ class Reference {
   }
   static int64_t SaturatingMul(int64_t a, int64_t b) {
     return b != 0 && a > INT64_MAX / b ? INT64_MAX : a * b;
+  }
+
+  // Allocate's checks before any search that depend on the channel: distinctAttribute
+  // unknown ("empty constraint"), capacity requested while the feature is off.
+  bool SetupFails() const {
+    for (const auto& claim : claims_) {
+      for (const auto& con : claim.devices.constraints) {
+        if (!con.match_attribute && con.distinct_attribute && !channel_.distinct) return true;
+      }
+      if (!channel_.capacity_check || o_.gates.Enabled(Gate::kDRAConsumableCapacity)) continue;
+      for (const auto& req : claim.devices.requests) {
+        if (req.exactly && req.exactly->capacity) return true;
+        for (const auto& sub : req.first_available) {
+          if (sub.capacity) return true;
+        }
+      }
+    }
+    return false;
   }
 
   // Allocate's limit before any search: per claim, the least number of results (an All
@@ -109,13 +156,21 @@ class Reference {
   }
 
   // The devices visible from `node`, in the scheduler's order: pools by (driver, pool name),
-  // slices in input order (the generator puts one slice in each pool).
+  // with the channels that know binding conditions the pools holding such a device last;
+  // slices by name in 1.36 incubating/experimental, else in input order.
   void Collect(const std::string& node) {
     devs_.clear();
+    const bool binding = o_.gates.Enabled(Gate::kDRADeviceBindingConditions) &&
+                         o_.gates.Enabled(Gate::kDRAResourceClaimDeviceStatus);
+    std::set<std::pair<std::string, std::string>> late;  // pools with binding conditions
     for (const auto& s : in_.slices) {
       bool visible = s.spec.all_nodes.value_or(false) || (s.spec.node_name && *s.spec.node_name == node);
       if (!visible) continue;
       for (const auto& d : s.spec.devices) {
+        if (!d.binding_conditions.empty() && channel_.binding_last) {
+          late.emplace(s.spec.driver, s.spec.pool.name);
+        }
+        if (!d.binding_conditions.empty() && !binding) continue;
         if (!d.consumes_counters.empty() && !o_.gates.Enabled(Gate::kDRAPartitionableDevices))
           continue;
         Dev dev{&s,
@@ -129,9 +184,14 @@ class Reference {
         devs_.push_back(std::move(dev));
       }
     }
-    std::stable_sort(devs_.begin(), devs_.end(), [](const Dev& a, const Dev& b) {
-      return std::tie(a.slice->spec.driver, a.slice->spec.pool.name) <
-             std::tie(b.slice->spec.driver, b.slice->spec.pool.name);
+    const bool sorts = channel_.sorts;
+    std::stable_sort(devs_.begin(), devs_.end(), [&](const Dev& a, const Dev& b) {
+      auto key = [&](const Dev& d) {
+        const auto& spec = d.slice->spec;
+        return std::make_tuple(late.count({spec.driver, spec.pool.name}) != 0, spec.driver,
+                               spec.pool.name, sorts ? d.slice->metadata.name : std::string());
+      };
+      return key(a) < key(b);
     });
     for (size_t i = 0; i < devs_.size(); ++i) devs_[i].id = i;
   }
@@ -522,6 +582,7 @@ class Reference {
   const AllocatorOptions& o_;
   std::vector<Dev> devs_;
   std::vector<Choice> chosen_;
+  const Channel channel_;
   bool error_ = false;  // the scheduler fails the claims on this node
   std::map<std::pair<const k8s::DeviceRequestCommon*, const k8s::Device*>, bool> passes_;
 };

@@ -128,5 +128,74 @@ TEST(ReleaseTest, Dialects) {
   EXPECT_EQ(r135.alloc.skip_obsolete_generation, r136.alloc.skip_obsolete_generation);
 }
 
+// The allocator channel kube-scheduler runs per release and feature-gate set
+// (structured/allocator.go NewAllocator; SupportedFeatures at v0.34.0, v0.35.0, v0.36.0).
+struct ChannelCase {
+  std::string name;
+  std::string gates;                 // on top of each release's defaults
+  std::array<std::string, 3> want;  // channel in 1.34, 1.35, 1.36 ("" = gates not parsable)
+};
+
+void PrintTo(const ChannelCase& c, std::ostream* os) { *os << c.name; }
+
+class ReleaseChannelTest : public ::testing::TestWithParam<ChannelCase> {};
+
+TEST_P(ReleaseChannelTest, PerRelease) {
+  const ChannelCase& c = GetParam();
+  for (size_t i = 0; i < c.want.size(); ++i) {
+    const Release& release = KnownReleases()[i];
+    StatusOr<FeatureGates> gates = FeatureGates::Parse(c.gates, release.version);
+    if (c.want[i].empty()) {
+      EXPECT_FALSE(gates.ok()) << release.name;
+      continue;
+    }
+    ASSERT_TRUE(gates.ok()) << release.name << ": " << gates.status();
+    EXPECT_EQ(SelectAllocatorChannel(release, *gates).name, c.want[i]) << release.name;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Channels, ReleaseChannelTest,
+    ::testing::Values(
+        ChannelCase{"Defaults", "", {"incubating", "incubating", "incubating"}},
+        ChannelCase{"ConsumableCapacity", "DRAConsumableCapacity=true",
+                    {"experimental", "experimental", "incubating"}},
+        ChannelCase{"BindingConditions", "DRADeviceBindingConditions=true",
+                    {"experimental", "experimental", "incubating"}},
+        // DeviceBindingAndStatus needs both gates: one alone selects nothing new.
+        ChannelCase{"BindingWithoutDeviceStatus",
+                    "DRADeviceBindingConditions=true,DRAResourceClaimDeviceStatus=false",
+                    {"incubating", "incubating", "incubating"}},
+        ChannelCase{"NoCapacityNoBinding136",
+                    "DRAConsumableCapacity=false,DRADeviceBindingConditions=false",
+                    {"incubating", "incubating", "stable"}},
+        ChannelCase{"NothingOptional",
+                    "DRAPrioritizedList=false,DRAConsumableCapacity=false,"
+                    "DRADeviceBindingConditions=false,DRADeviceTaints=false,"
+                    "DRAPartitionableDevices=false",
+                    {"incubating", "incubating", "stable"}},
+        ChannelCase{"ListTypeAttributes", "DRAListTypeAttributes=true",
+                    {"", "", "experimental"}}));
+
+TEST(ReleaseChannelTest, FeaturesPerChannel) {
+  const Release& r136 = ReleaseFor(KubernetesVersion::k1_36);
+  const Release& r135 = ReleaseFor(KubernetesVersion::k1_35);
+  // distinctAttribute and the capacity check come with ConsumableCapacity.
+  EXPECT_FALSE(r135.channels[1].KnowsDistinctAttribute());
+  EXPECT_TRUE(r135.channels[2].KnowsDistinctAttribute());
+  EXPECT_FALSE(r136.channels[0].KnowsDistinctAttribute());
+  EXPECT_TRUE(r136.channels[1].KnowsDistinctAttribute());
+  EXPECT_TRUE(r136.channels[1].ChecksCapacityGate());
+  // Only 1.36 incubating and experimental sort slices by name.
+  for (const Release& r : KnownReleases()) {
+    for (const AllocatorChannel& ch : r.channels) {
+      bool want = r.version == KubernetesVersion::k1_36 && ch.name != "stable";
+      EXPECT_EQ(ch.sorts_slices_by_name, want) << r.name << " " << ch.name;
+    }
+  }
+  EXPECT_TRUE(r136.channels[2].Supports(AllocatorFeature::kListTypeAttributes));
+  EXPECT_FALSE(r136.channels[1].Supports(AllocatorFeature::kListTypeAttributes));
+}
+
 }  // namespace
 }  // namespace draguard

@@ -833,6 +833,64 @@ TEST(DecodeServedVersionTest, PoolStatusRequestPerRelease) {
   EXPECT_EQ(r.diagnostics.items()[0].code, "decode.api-version.not-served");
 }
 
+// ResourcePoolStatusRequest spec in 1.36 (v0.36.0 v1alpha3/types.go declarative tags):
+// driver required (k8s-long-name-caseless), poolName a pool name, limit 1..1000. In 1.34/1.35
+// the kind is not served and its spec is not looked at.
+struct PoolStatusCase {
+  std::string name;
+  std::string spec;
+  std::vector<std::string> want;  // "code@field" after the alpha warning and the info
+};
+
+void PrintTo(const PoolStatusCase& c, std::ostream* os) { *os << c.name; }
+
+class PoolStatusSpecTest : public testing::TestWithParam<PoolStatusCase> {};
+
+TEST_P(PoolStatusSpecTest, Checks136) {
+  const PoolStatusCase& c = GetParam();
+  const std::string yaml =
+      "apiVersion: resource.k8s.io/v1alpha3\nkind: ResourcePoolStatusRequest\n"
+      "metadata: {name: x}\n" + c.spec;
+  DecodeResult r = DecodeForRelease(SourceText("in.yaml", yaml), {}, KubernetesVersion::k1_36);
+  std::vector<std::string> got;
+  for (const Diagnostic& d : r.diagnostics.items()) {
+    if (d.code.starts_with("poolstatus.")) {
+      got.push_back(d.code + "@" + d.field);
+      EXPECT_GT(d.position.line, 0) << d.code;
+      EXPECT_FALSE(d.message.empty());
+    }
+  }
+  EXPECT_EQ(got, c.want);
+  DecodeResult old = DecodeForRelease(SourceText("in.yaml", yaml), {}, KubernetesVersion::k1_35);
+  for (const Diagnostic& d : old.diagnostics.items()) {
+    EXPECT_FALSE(d.code.starts_with("poolstatus.")) << d.code << " in 1.35";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, PoolStatusSpecTest,
+    testing::Values(
+        PoolStatusCase{"Valid", "spec: {driver: gpu.example.com, poolName: node-1, limit: 10}\n",
+                       {}},
+        PoolStatusCase{"UpperCaseDriverAccepted", "spec: {driver: GPU.Example.com}\n", {}},
+        PoolStatusCase{"PoolNameWithSlash", "spec: {driver: d.example.com, poolName: a/b.c}\n",
+                       {}},
+        PoolStatusCase{"LimitBounds", "spec: {driver: d.example.com, limit: 1000}\n", {}},
+        PoolStatusCase{"NoDriver", "spec: {poolName: p}\n",
+                       {"poolstatus.driver.required@spec.driver"}},
+        PoolStatusCase{"NoSpec", "", {"poolstatus.driver.required@spec.driver"}},
+        PoolStatusCase{"BadDriver", "spec: {driver: gpu_example}\n",
+                       {"poolstatus.driver.invalid@spec.driver"}},
+        PoolStatusCase{"BadPoolName", "spec: {driver: d.example.com, poolName: \"a/B_\"}\n",
+                       {"poolstatus.pool-name.invalid@spec.poolName"}},
+        PoolStatusCase{"LimitZero", "spec: {driver: d.example.com, limit: 0}\n",
+                       {"poolstatus.limit.out-of-range@spec.limit"}},
+        PoolStatusCase{"LimitTooHigh", "spec:\n  driver: d.example.com\n  limit: 1001\n",
+                       {"poolstatus.limit.out-of-range@spec.limit"}},
+        PoolStatusCase{"LimitString", "spec: {driver: d.example.com, limit: \"5\"}\n",
+                       {"poolstatus.spec.invalid@spec.limit"}}),
+    [](const testing::TestParamInfo<PoolStatusCase>& param) { return param.param.name; });
+
 // Decode() follows DecodeOptions::version (explain, cel, inventories set it).
 TEST(DecodeServedVersionTest, DecodeOptionsCarryTheRelease) {
   const std::string yaml =

@@ -106,6 +106,13 @@ INSTANTIATE_TEST_SUITE_P(
                     "domains:\n  - domain: a.b\n    attributes:\n"
                     "      - {name: x, type: int, colour: red}\n",
                     "schema.file.unknown-field", 4},
+        BadFileCase{"ListCapacity",
+                    "domains:\n  - domain: a.b\n    capacities:\n      - {name: m, list: true}\n",
+                    "schema.file.invalid", 4},
+        BadFileCase{"ListNotBool",
+                    "domains:\n  - domain: a.b\n    attributes:\n"
+                    "      - {name: x, type: int, list: maybe}\n",
+                    "schema.file.invalid", 4},
         BadFileCase{"YamlSyntax", "domains: [\n", "schema.file.invalid", 2}),
     [](const ::testing::TestParamInfo<BadFileCase>& param_info) { return param_info.param.name; });
 
@@ -226,6 +233,50 @@ spec:
   Diagnostics scalar = check("device.attributes[\"fpga.corp.example\"].board.includes(\"u2\")");
   ASSERT_EQ(scalar.size(), 1u);
   EXPECT_EQ(scalar.items()[0].code, "schema.includes.scalar");
+}
+
+// Issue #14 item 4: a --schema file declares a list-typed attribute (`list: true`) without any
+// ResourceSlice publishing it; the checks then treat it as the slice-observed list above.
+TEST(BuildSchemaTest, UserFileDeclaresListAttribute) {
+  SchemaSources sources;
+  sources.user_files.emplace_back("private.yaml", R"(domains:
+  - domain: fpga.corp.example
+    attributes:
+      - {name: ports, type: string, list: true}
+      - {name: board, type: string}
+)");
+  StatusOr<BuildResult> built = BuildSchema(sources);
+  ASSERT_TRUE(built.ok()) << built.status();
+  EXPECT_TRUE(built->diagnostics.empty());
+  const DomainSchema* fpga = built->schema.FindDomain("fpga.corp.example");
+  ASSERT_NE(fpga, nullptr);
+  ASSERT_NE(fpga->FindAttribute("ports"), nullptr);
+  EXPECT_TRUE(fpga->FindAttribute("ports")->list);
+  EXPECT_EQ(fpga->FindAttribute("ports")->type, ValueType::kString);
+  EXPECT_FALSE(fpga->FindAttribute("board")->list);
+  auto check = [&](const std::string& expression) {
+    return testing::CheckYaml(R"(apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: c, namespace: ns}
+spec:
+  devices:
+    requests:
+    - name: r
+      exactly:
+        deviceClassName: fpga
+        selectors:
+        - cel:
+            expression: ')" + expression + "'\n",
+                              built->schema);
+  };
+  Diagnostics eq = check("device.attributes[\"fpga.corp.example\"].ports == \"p0\"");
+  ASSERT_EQ(eq.size(), 1u);
+  EXPECT_EQ(eq.items()[0].code, "schema.type.mismatch");
+  EXPECT_EQ(eq.items()[0].field, "spec.devices.requests[0].exactly.selectors[0].cel.expression");
+  EXPECT_EQ(eq.items()[0].suggestion,
+            "device.attributes[\"fpga.corp.example\"].ports.includes(\"p0\")");
+  EXPECT_TRUE(check("device.attributes[\"fpga.corp.example\"].ports.includes(\"p0\")").empty());
+  EXPECT_TRUE(check("device.attributes[\"fpga.corp.example\"].board == \"u280\"").empty());
 }
 
 }  // namespace

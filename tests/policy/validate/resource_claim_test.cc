@@ -411,6 +411,34 @@ INSTANTIATE_TEST_SUITE_P(
                       },
                   .want = {},
                   .version = KubernetesVersion::k1_36},
+        // The warning follows the allocator channel the gates select (release.h), not the gate
+        // alone: with both binding-condition gates on, 1.35 runs experimental and 1.36
+        // incubating, both honour distinctAttribute; 1.36 without them runs stable.
+        ClaimCase{.name = "DistinctGateOffExperimental135",
+                  .mutate =
+                      [](auto& c) {
+                        c.spec.devices.constraints.push_back(Distinct("example.com/id"));
+                      },
+                  .want = {},
+                  .version = KubernetesVersion::k1_35,
+                  .gates = "DRADeviceBindingConditions=true"},
+        ClaimCase{.name = "DistinctGateOffIncubating136",
+                  .mutate =
+                      [](auto& c) {
+                        c.spec.devices.constraints.push_back(Distinct("example.com/id"));
+                      },
+                  .want = {},
+                  .version = KubernetesVersion::k1_36,
+                  .gates = "DRAConsumableCapacity=false"},
+        ClaimCase{.name = "DistinctGateOffStable136",
+                  .mutate =
+                      [](auto& c) {
+                        c.spec.devices.constraints.push_back(Distinct("example.com/id"));
+                      },
+                  .want = {At("W claim.constraint.distinct-attribute.gate-off @ ", kCon0) +
+                           ".distinctAttribute"},
+                  .version = KubernetesVersion::k1_36,
+                  .gates = "DRAConsumableCapacity=false,DRADeviceBindingConditions=false"},
         ClaimCase{
             .name = "DistinctInvalidWhileGateOff",
             .mutate =
