@@ -1,6 +1,7 @@
 # draguard: the two commands of the README, plus benchmarks and fuzzing.
 #   make demo   install dependencies, build, run the demo on the bundled examples
-#   make test   install dependencies, build with ASan+UBSan and -Werror, run every test
+#   make test   install dependencies (and the SARIF validator), build with ASan+UBSan and
+#               -Werror, run every test
 #   make bench  release build with benchmarks, run them (see docs/benchmarks.md)
 #   make fuzz   clang + libFuzzer build, fuzz every target for FUZZ_SECONDS each
 JOBS ?= $(shell nproc)
@@ -21,7 +22,8 @@ build: deps
 demo: build
 	@scripts/demo build/release/cli/draguard
 
-test: deps
+test:
+	@scripts/install-deps --test
 	cmake -S . -B build/test $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Debug \
 	  -DDRAGUARD_SANITIZE=address,undefined -DDRAGUARD_WERROR=ON -DBUILD_TESTING=ON \
 	  -DDRAGUARD_UNITY_BUILD=ON -DCMAKE_CXX_FLAGS="-O1" -DCMAKE_CXX_FLAGS_DEBUG="-g1"
