@@ -21,6 +21,7 @@
 #include "cli/inventory_flag.h"
 #include "policy/allocator/options.h"
 #include "policy/common/status_macros.h"
+#include "policy/lint/gated_fields.h"
 #include "policy/lint/inputs.h"
 #include "policy/lint/render_text.h"
 #include "policy/lint/satisfiability.h"
@@ -235,6 +236,8 @@ StatusOr<std::vector<lint::SatisfiabilityResult>> Explain(
   for (const k8s::DecodeResult& file : decoded) per_file.push_back(lint::ValidateFile(file, validation));
   const lint::ObjectErrors rejected = lint::ErrorsByObject(decoded, per_file);
   inventory::ClusterObjects cluster = lint::MergeClusterObjects(&extra, decoded);
+  // As lint: gated fields are dropped as the API server drops them on create.
+  lint::DropDisabledFields(cluster, validation);
   return lint::CheckSatisfiability(decoded, cluster, settings.allocator, &rejected);
 }
 

@@ -8,6 +8,7 @@
 #include <variant>
 
 #include "policy/k8s/served_version.h"
+#include "policy/lint/gated_fields.h"
 #include "policy/lint/parallel.h"
 #include "policy/lint/suppress.h"
 #include "policy/lint/validate_phase.h"
@@ -72,11 +73,14 @@ void AddObjects(const k8s::DecodeResult& decoded, const std::string& file,
 
 // Phase 4: only with an inventory (the cluster's devices are what claims are checked against).
 // Objects the API server rejects (`rejected`) are not allocated; phase 2 reported them.
+// The cluster is taken as created with the release's gates (gated_fields.h), as phase 2 warns.
 std::vector<Diagnostic> CheckClaimsSatisfiable(const std::vector<k8s::DecodeResult>& decoded,
                                                const ObjectErrors& rejected,
+                                               const validate::ValidationOptions& validation,
                                                const LintOptions& options) {
   if (!options.inventory) return {};
   inventory::ClusterObjects cluster = MergeClusterObjects(options.inventory.get(), decoded);
+  DropDisabledFields(cluster, validation);
   return SatisfiabilityDiagnostics(
       CheckSatisfiability(decoded, cluster, options.satisfiability.allocator, &rejected),
       options.satisfiability.unsatisfiable_severity);
@@ -135,7 +139,7 @@ LintReport LintSources(std::vector<SourceText> sources, const LintOptions& optio
   for (Diagnostic& d : CheckSchemaPhase(decoded, options.inventory.get(), options.schema, jobs)) {
     report.diagnostics.push_back(std::move(d));
   }
-  for (Diagnostic& d : CheckClaimsSatisfiable(decoded, rejected, options)) {
+  for (Diagnostic& d : CheckClaimsSatisfiable(decoded, rejected, validation, options)) {
     report.diagnostics.push_back(std::move(d));
   }
   ApplyUserDecisions(sources, options, report.diagnostics);
