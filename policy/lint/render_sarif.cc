@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <map>
 
 #include <nlohmann/json.hpp>
@@ -152,8 +153,12 @@ Json Result(const Diagnostic& d, const std::map<std::string, size_t>& rules,
 }  // namespace
 
 std::string FileUri(std::string_view file) {
-  std::string out = !file.empty() && file.front() == '/' ? "file://" : "";
-  for (char c : file) {
+  const bool absolute = !file.empty() && file.front() == '/';
+  std::string out = absolute ? "file://" : "";
+  // A file URI may not hold "." or ".." segments (SARIF1002): resolve them lexically.
+  const std::string path =
+      absolute ? std::filesystem::path(file).lexically_normal().string() : std::string(file);
+  for (char c : path) {
     if (Unreserved(c)) {
       out += c;
       continue;

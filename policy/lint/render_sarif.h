@@ -5,7 +5,8 @@
 // note), message ("field: message", plus the suggestion), and a physical location with the
 // artifact URI and a region (startLine/startColumn, 1-based; omitted when the position is
 // unknown). File names become URI references: relative paths stay relative, absolute paths
-// become file:// URIs, and characters outside RFC 3986's unreserved set are percent-encoded.
+// become file:// URIs without "." and ".." segments (resolved lexically), and characters
+// outside RFC 3986's unreserved set are percent-encoded.
 //
 // What GitHub code scanning requires (Microsoft's `Sarif.Multitool validate --rule-kind
 // "Gh;Sarif"` checks it): every rule has a name, shortDescription, fullDescription, help (text

@@ -268,6 +268,8 @@ INSTANTIATE_TEST_SUITE_P(
     Cases, FileUriTest,
     ::testing::Values(UriCase{.file = "examples/claim.yaml", .uri = "examples/claim.yaml"},
                       UriCase{.file = "/abs/my claim.yaml", .uri = "file:///abs/my%20claim.yaml"},
+                      UriCase{.file = "/work/wt/../shared/./c.yaml",
+                              .uri = "file:///work/shared/c.yaml"},
                       UriCase{.file = "<stdin>", .uri = "%3Cstdin%3E"},
                       UriCase{.file = "a#b?.yml", .uri = "a%23b%3F.yml"}));
 
