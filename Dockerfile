@@ -1,5 +1,7 @@
-# draguard image: build on Debian 12, run on Debian 12 slim as a non-root user.
+# draguard image: build on Debian 12, run on Debian 12 slim as a non-root user (65532).
 #   docker build -t draguard .
+#   docker run --rm -v "$PWD:/src:ro" -w /src draguard lint .
+# Its size and how it was (not) built here: docs/ci.md#container-image.
 FROM debian:12 AS build
 RUN apt-get update \
  && apt-get install -y --no-install-recommends \
@@ -12,12 +14,15 @@ RUN cmake -S . -B /build -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF
  && cmake --build /build --target draguard \
  && strip /build/cli/draguard
 
+# Runtime: the binary, the shared libraries it links and the CA bundle (copied from the build
+# stage: the ca-certificates package would also bring the openssl CLI). Nothing else.
 FROM debian:12-slim
 RUN apt-get update \
- && apt-get install -y --no-install-recommends libssl3 libre2-9 libyaml-cpp0.7 ca-certificates \
- && rm -rf /var/lib/apt/lists/* \
+ && apt-get install -y --no-install-recommends libssl3 libre2-9 libyaml-cpp0.7 \
+ && rm -rf /var/lib/apt/lists/* /var/cache/apt/* /var/log/apt /var/log/dpkg.log \
  && groupadd --gid 65532 draguard \
  && useradd --uid 65532 --gid 65532 --no-create-home --shell /usr/sbin/nologin draguard
+COPY --from=build /etc/ssl/certs/ca-certificates.crt /etc/ssl/certs/ca-certificates.crt
 COPY --from=build /build/cli/draguard /usr/local/bin/draguard
 USER 65532:65532
 EXPOSE 8443

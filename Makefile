@@ -1,6 +1,7 @@
 # draguard: the two commands of the README, plus benchmarks and fuzzing.
 #   make demo   install dependencies, build, run the demo on the bundled examples
-#   make test   install dependencies, build with ASan+UBSan and -Werror, run every test
+#   make test   install dependencies (and clang), build with ASan+UBSan and
+#               -Werror, run every test
 #   make bench  release build with benchmarks, run them (see docs/benchmarks.md)
 #   make fuzz   clang + libFuzzer build, fuzz every target for FUZZ_SECONDS each
 JOBS ?= $(shell nproc)

@@ -32,8 +32,13 @@ lint::RenderOptions MakeRenderOptions(const LintSettings& settings, const Comman
   render.text.quiet = settings.quiet;
   render.sarif.tool_version = std::string(Version());
   render.sarif.describe_rule = [](std::string_view code) {
-    const validate::CodeInfo* info = validate::FindCode(code);
-    return info == nullptr ? std::string() : std::string(info->summary);
+    lint::RuleDescription rule;
+    if (const validate::CodeInfo* info = validate::FindCode(code)) {
+      rule.short_description = validate::ShortDescription(*info);
+      rule.full_description = validate::FullDescription(*info);
+      rule.help_uri = validate::DocsUrl(code);
+    }
+    return rule;
   };
   return render;
 }

@@ -25,10 +25,22 @@ constexpr char kAnyNode[] = "(any node)";
 
 using ReasonKey = std::tuple<std::string, size_t, std::string>;  // code, claim, request
 
+// Whether node funnel `a` comes closer to serving the request than `b`: more usable devices,
+// then (a tie, typically 0 and 0) more devices past the later filters, so that the node named
+// is the one where the request got furthest, not merely the first node tried.
+bool Closer(const RequestFunnel& a, const RequestFunnel& b) {
+  auto stages = [](const RequestFunnel& f) {
+    return std::make_tuple(f.usable, f.tolerated, f.available, f.selector_match, f.class_match,
+                           f.visible);
+  };
+  return stages(a) > stages(b);
+}
+
 // What a later node with the same signature repeats of the first one's outcome.
 struct Decided {
   NodeOutcome::Kind kind = NodeOutcome::kInfeasible;
   bool invalid_pool = false;
+  std::string invalid_pool_problem;
   std::vector<ReasonKey> reasons;
 };
 
@@ -37,14 +49,21 @@ struct Aggregate {
   // First reason per (code, claim, request), with the number of nodes it occurred on.
   std::map<ReasonKey, std::pair<Reason, int>> reasons;
   bool invalid_pool = false;
+  std::string invalid_pool_problem;  // the first one seen, named in the reason
+
+  void NoteInvalidPool(const std::string& problem) {
+    if (!invalid_pool) invalid_pool_problem = problem;
+    invalid_pool = true;
+  }
 
   // Takes the reasons of an infeasible node; `decided` records what to repeat.
   void Add(NodeOutcome& out, Decided& decided) {
     decided.invalid_pool = out.invalid_pool;
-    invalid_pool |= out.invalid_pool;
+    decided.invalid_pool_problem = out.invalid_pool_problem;
+    if (out.invalid_pool) NoteInvalidPool(out.invalid_pool_problem);
     if (best.empty()) best = out.funnels;
     for (size_t i = 0; i < out.funnels.size() && i < best.size(); ++i) {
-      if (out.funnels[i].usable > best[i].usable) best[i] = out.funnels[i];
+      if (Closer(out.funnels[i], best[i])) best[i] = out.funnels[i];
     }
     for (Reason& r : out.reasons) {
       auto key = std::make_tuple(r.code, r.claim, r.request);
@@ -61,7 +80,7 @@ struct Aggregate {
   // A node with the same signature as an earlier infeasible one. Its funnels equal that
   // node's, so they never replace a best funnel (only a strictly better one does).
   void Repeat(const Decided& decided) {
-    invalid_pool |= decided.invalid_pool;
+    if (decided.invalid_pool) NoteInvalidPool(decided.invalid_pool_problem);
     for (const ReasonKey& key : decided.reasons) ++reasons.at(key).second;
   }
 };
@@ -111,7 +130,8 @@ void Explain(const internal::Plan& plan, internal::DeviceFacts& facts,
     v.reasons.push_back(Reason{
         .code = "alloc.pool.invalid",
         .message = "invalid resource pools were encountered (duplicate device names or "
-                   "counters that do not exist)"});
+                   "counters that do not exist): " +
+                   agg.invalid_pool_problem + "; its devices are not used"});
     if (o.release().alloc.invalid_pool_fatal) v.kind = VerdictKind::kError;
   }
 }

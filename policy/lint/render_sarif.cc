@@ -1,6 +1,8 @@
 #include "policy/lint/render_sarif.h"
 
+#include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <map>
 
 #include <nlohmann/json.hpp>
@@ -36,16 +38,80 @@ std::map<std::string, size_t> RuleIndex(const LintReport& report) {
   return index;
 }
 
+// "claim.request.count.invalid" -> "ClaimRequestCountInvalid": the Pascal-case friendly name
+// SARIF recommends for reportingDescriptor.name.
+std::string RuleName(std::string_view code) {
+  std::string name;
+  bool upper = true;
+  for (char c : code) {
+    if (c == '.' || c == '-' || c == '_') {
+      upper = true;
+      continue;
+    }
+    name += upper && c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c;
+    upper = false;
+  }
+  return name;
+}
+
+std::string WithPeriod(std::string text) {
+  if (!text.empty() && text.back() != '.') text += '.';
+  return text;
+}
+
+Json Rule(const std::string& code, const SarifOptions& options) {
+  RuleDescription d = options.describe_rule ? options.describe_rule(code) : RuleDescription{};
+  std::string short_text = WithPeriod(d.short_description.empty() ? code : d.short_description);
+  std::string full_text = d.full_description.empty() ? short_text : WithPeriod(d.full_description);
+  std::string help_text = full_text;
+  std::string help_markdown = "**`" + code + "`**: " + full_text;
+  if (!d.help_uri.empty()) {
+    help_text += " Documentation: " + d.help_uri;
+    help_markdown += "\n\nSee [`" + code + "` in docs/diagnostics.md](" + d.help_uri + ").";
+  }
+  Json rule = Json::object();
+  rule["id"] = code;
+  rule["name"] = RuleName(code);
+  rule["shortDescription"] = {{"text", short_text}};
+  rule["fullDescription"] = {{"text", full_text}};
+  rule["help"] = {{"text", help_text}, {"markdown", help_markdown}};
+  if (!d.help_uri.empty()) rule["helpUri"] = d.help_uri;
+  return rule;
+}
+
 Json Rules(const std::map<std::string, size_t>& index, const SarifOptions& options) {
   Json rules = Json::array();
-  for (const auto& [code, unused] : index) {
-    std::string text = options.describe_rule ? options.describe_rule(code) : std::string();
-    Json rule = Json::object();
-    rule["id"] = code;
-    rule["shortDescription"] = {{"text", text.empty() ? code : text}};
-    rules.push_back(std::move(rule));
-  }
+  for (const auto& [code, unused] : index) rules.push_back(Rule(code, options));
   return rules;
+}
+
+// FNV-1a, 64 bits: stable across runs, platforms and builds (std::hash is not).
+uint64_t Fnv1a(std::string_view text, uint64_t hash = 0xcbf29ce484222325ULL) {
+  for (char c : text) {
+    hash ^= static_cast<unsigned char>(c);
+    hash *= 0x100000001b3ULL;
+  }
+  return hash;
+}
+
+// What identifies a finding independently of where its lines are: code, file, object, field.
+std::string FingerprintKey(const Diagnostic& d) {
+  std::string key;
+  for (std::string_view part : {std::string_view(d.code), std::string_view(d.file),
+                                std::string_view(d.object.kind),
+                                std::string_view(d.object.name_space),
+                                std::string_view(d.object.name), std::string_view(d.field)}) {
+    key += part;
+    key += '\0';
+  }
+  return key;
+}
+
+std::string Fingerprint(const std::string& key, size_t ordinal) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%016llx:%zu",
+                static_cast<unsigned long long>(Fnv1a(key)), ordinal);  // NOLINT(runtime/int)
+  return buf;
 }
 
 Json Location(const Diagnostic& d, const std::map<std::string, size_t>& artifacts) {
@@ -73,21 +139,26 @@ std::string MessageText(const Diagnostic& d) {
 }
 
 Json Result(const Diagnostic& d, const std::map<std::string, size_t>& rules,
-            const std::map<std::string, size_t>& artifacts) {
+            const std::map<std::string, size_t>& artifacts, const std::string& fingerprint) {
   Json result = Json::object();
   result["ruleId"] = d.code;
   result["ruleIndex"] = rules.at(d.code);
   result["level"] = std::string(Level(d.severity));
   result["message"] = {{"text", MessageText(d)}};
   result["locations"] = Json::array({Location(d, artifacts)});
+  result["partialFingerprints"] = {{kSarifFingerprintKey, fingerprint}};
   return result;
 }
 
 }  // namespace
 
 std::string FileUri(std::string_view file) {
-  std::string out = !file.empty() && file.front() == '/' ? "file://" : "";
-  for (char c : file) {
+  const bool absolute = !file.empty() && file.front() == '/';
+  std::string out = absolute ? "file://" : "";
+  // A file URI may not hold "." or ".." segments (SARIF1002): resolve them lexically.
+  const std::string path =
+      absolute ? std::filesystem::path(file).lexically_normal().string() : std::string(file);
+  for (char c : path) {
     if (Unreserved(c)) {
       out += c;
       continue;
@@ -105,11 +176,15 @@ std::string RenderSarif(const LintReport& report, const SarifOptions& options) {
   Json artifacts = Json::array();
   for (const std::string& file : report.files) {
     if (!artifact_index.emplace(file, artifact_index.size()).second) continue;
-    artifacts.push_back({{"location", {{"uri", FileUri(file)}}}});
+    artifacts.push_back(
+        {{"location", {{"uri", FileUri(file)}}}, {"roles", Json::array({"analysisTarget"})}});
   }
   Json results = Json::array();
+  std::map<std::string, size_t> seen;  // fingerprint key -> findings so far
   for (const Diagnostic& d : report.diagnostics) {
-    results.push_back(Result(d, rules, artifact_index));
+    std::string key = FingerprintKey(d);
+    size_t ordinal = seen[key]++;
+    results.push_back(Result(d, rules, artifact_index, Fingerprint(key, ordinal)));
   }
   Json driver = Json::object();
   driver["name"] = "draguard";

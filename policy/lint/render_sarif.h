@@ -5,7 +5,15 @@
 // note), message ("field: message", plus the suggestion), and a physical location with the
 // artifact URI and a region (startLine/startColumn, 1-based; omitted when the position is
 // unknown). File names become URI references: relative paths stay relative, absolute paths
-// become file:// URIs, and characters outside RFC 3986's unreserved set are percent-encoded.
+// become file:// URIs without "." and ".." segments (resolved lexically), and characters
+// outside RFC 3986's unreserved set are percent-encoded.
+//
+// What GitHub code scanning requires (Microsoft's `Sarif.Multitool validate --rule-kind
+// "Gh;Sarif"` checks it): every rule has a name, shortDescription, fullDescription, help (text
+// and markdown) and helpUri, taken from `describe_rule`; every artifact has the role
+// analysisTarget (the artifacts list every linted file, findings or not); every result has
+// partialFingerprints["draguardFindingHash/v1"], a hash of the code, file, object, field path
+// and the finding's ordinal among identical keys: stable across runs and when lines move.
 #ifndef DRAGUARD_POLICY_LINT_RENDER_SARIF_H_
 #define DRAGUARD_POLICY_LINT_RENDER_SARIF_H_
 
@@ -17,12 +25,21 @@
 
 namespace draguard::lint {
 
+// The texts of one rule (diagnostic code). Empty members get a fallback built from the code.
+struct RuleDescription {
+  std::string short_description;  // one sentence
+  std::string full_description;   // plain text
+  std::string help_uri;           // the code's section in docs/diagnostics.md
+};
+
 struct SarifOptions {
   std::string tool_version = "0.0.0";
-  // One-line description of a code for the rule's shortDescription; when unset or when it
-  // returns "", the code itself is used.
-  std::function<std::string(std::string_view code)> describe_rule;
+  // The texts of a code's rule; when unset, every text falls back to the code itself.
+  std::function<RuleDescription(std::string_view code)> describe_rule;
 };
+
+// The key of the partial fingerprint in every result.
+inline constexpr char kSarifFingerprintKey[] = "draguardFindingHash/v1";
 
 // The SARIF log as pretty-printed JSON followed by a newline. Never fails.
 std::string RenderSarif(const LintReport& report, const SarifOptions& options);

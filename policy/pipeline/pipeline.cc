@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "policy/pipeline/gated_fields.h"
 #include "policy/pipeline/parallel.h"
 #include "policy/pipeline/references_stage.h"
 #include "policy/pipeline/validate_stage.h"
@@ -43,7 +44,10 @@ BatchResult RunBatch(const std::vector<k8s::DecodeResult>& decoded,
   // satisfiability: never for what the API server rejects
   if (options.stages.satisfiability && snapshot != nullptr) {
     const ObjectErrors rejected = ErrorsByObject(decoded, result.per_file);
-    const inventory::ClusterObjects cluster = MergeClusterObjects(snapshot, decoded);
+    // The cluster as created with the release's gates: what validation reports as `*.dropped`
+    // is gone from the objects allocated from (gated_fields.h).
+    inventory::ClusterObjects cluster = MergeClusterObjects(snapshot, decoded);
+    DropDisabledFields(cluster, validation);
     result.satisfiability =
         CheckSatisfiability(decoded, cluster, options.satisfiability.allocator, &rejected);
     Append(SatisfiabilityDiagnostics(result.satisfiability,

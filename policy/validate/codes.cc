@@ -1,6 +1,9 @@
 #include "policy/validate/codes.h"
 
 #include <array>
+#include <string>
+
+#include "policy/common/ascii.h"
 
 namespace draguard::validate {
 namespace {
@@ -436,6 +439,117 @@ constexpr auto kCodes = std::to_array<CodeInfo>({
      "request.object of an AdmissionReview is not a JSON object within the nesting limit"},
 });
 
+
+// What each family of codes (the code's first segment) checks, and where to read more. Part of
+// every code's long description (docs/diagnostics.md, SARIF rule help).
+struct FamilyInfo {
+  std::string_view prefix;
+  std::string_view text;
+};
+
+constexpr auto kFamilies = std::to_array<FamilyInfo>({
+    {"meta",
+     "Object metadata is validated as kube-apiserver validates ObjectMeta for every kind: "
+     "names, generateName, labels, annotations and what may change on update."},
+    {"template",
+     "ResourceClaimTemplate rules: the template's own metadata and the immutability of its "
+     "spec, as the API server enforces them."},
+    {"claim",
+     "ResourceClaim and ResourceClaimTemplate specs are validated field by field as "
+     "kube-apiserver's resource validation does for the chosen release and feature gates: "
+     "requests, subrequests (firstAvailable), counts, constraints, configs, tolerations and "
+     "status. Errors carry the API server's field path; warnings name fields the API server "
+     "silently drops or changes, or values that pass validation but cannot work."},
+    {"selector",
+     "Device selectors of claims and classes: their number and the CEL expression's length, "
+     "checked before the expression is compiled."},
+    {"toleration",
+     "Device tolerations of a request, validated as the API server validates them when the "
+     "DRADeviceTaints gate is on."},
+    {"class",
+     "DeviceClass specs: selectors, config entries and the extended resource name, validated "
+     "as the API server does for the chosen release and feature gates."},
+    {"slice",
+     "ResourceSlice specs: pool, node selection, devices, attributes, capacities, counters, "
+     "taints and binding conditions, validated as kube-apiserver does for the chosen release "
+     "and feature gates. Fields whose gate is off are dropped by the API server; draguard "
+     "reports them as warnings and ignores them, as the scheduler will."},
+    {"taint",
+     "Device taints in ResourceSlices and DeviceTaintRules: key, value and effect, validated "
+     "as the API server does."},
+    {"taintrule",
+     "DeviceTaintRule objects: the device selector and whether the API is served by the "
+     "chosen release and gates."},
+    {"refs",
+     "Cross-object references among the inputs and the --inventory: pods to claims and "
+     "templates, containers to pod claims, requests to DeviceClasses. The API server does not "
+     "check these at creation; the pod then waits in scheduling."},
+    {"decode",
+     "Decoding checks the file before any validation: YAML/JSON syntax, size and nesting "
+     "limits, strict field decoding (as kubectl --validate=strict), and whether the chosen "
+     "release serves the object's apiVersion and kind."},
+    {"cel",
+     "CEL selector expressions are compiled as the API server compiles a new selector: the "
+     "same parser limits, environment (only `device`), type checks and cost estimate. See "
+     "docs/cel.md."},
+    {"config",
+     "The policy file given with --config (docs/policy.md): its shape, version, feature "
+     "gates and rule overrides."},
+    {"lint",
+     "Inline suppression comments (`# draguard:ignore CODE`) and other linter settings; see "
+     "docs/cli.md."},
+    {"validate",
+     "Limits of the validator itself, which keeps reports readable on pathological inputs."},
+    {"schema",
+     "Attribute schema checks: selectors and constraints are compared with the attributes "
+     "each known driver publishes (built-in schemas, --schema files and the --inventory's "
+     "slices), catching misspelt names, wrong types and selectors no device can match. See "
+     "docs/schema.md."},
+    {"alloc",
+     "Satisfiability against an inventory (lint or explain with --inventory): the claim is "
+     "allocated as the scheduler's structured-parameters allocator would. See "
+     "docs/allocator.md; `draguard explain` shows why a node fits or not."},
+    {"upgrade",
+     "The upgrade check (lint --upgrade-to RELEASE) reports only what changes between the "
+     "current and the target release's API server and scheduler."},
+    {"webhook",
+     "Findings of the admission webhook (draguard serve) itself. See docs/webhook.md."},
+});
+
+std::string_view SeverityMeaning(Severity severity) {
+  switch (severity) {
+    case Severity::kError:
+      return "Severity error: the API server (or the scheduler) rejects or fails this; "
+             "`draguard lint` exits 1.";
+    case Severity::kWarning:
+      return "Severity warning: accepted by the API server, but likely not what was meant; "
+             "--warnings-as-errors or a policy rule makes it an error.";
+    case Severity::kInfo:
+      return "Severity info: for information; nothing to fix unless the note says so.";
+  }
+  return "";
+}
+
+const FamilyInfo* FindFamily(std::string_view code) {
+  std::string_view prefix = code.substr(0, code.find('.'));
+  for (const FamilyInfo& family : kFamilies) {
+    if (family.prefix == prefix) return &family;
+  }
+  return nullptr;
+}
+
+// `text` capitalised (unless its first word is an identifier such as "metadata.name" or
+// "v1beta1") and ending with a period.
+std::string Sentence(std::string_view text) {
+  std::string out(text);
+  std::string_view first_word = text.substr(0, text.find(' '));
+  bool plain_word = !first_word.empty();
+  for (char c : first_word) plain_word = plain_word && IsAsciiLower(c);
+  if (plain_word) out[0] = static_cast<char>(out[0] - 'a' + 'A');
+  if (!out.empty() && out.back() != '.') out += '.';
+  return out;
+}
+
 }  // namespace
 
 std::span<const CodeInfo> AllCodes() { return kCodes; }
@@ -447,6 +561,27 @@ const CodeInfo* FindCode(std::string_view code) {
   return nullptr;
 }
 
+std::string ShortDescription(const CodeInfo& info) { return Sentence(info.summary); }
+
+std::string FullDescription(const CodeInfo& info) {
+  std::string out = ShortDescription(info) + " " + std::string(SeverityMeaning(info.severity));
+  if (!info.details.empty()) out += " " + Sentence(info.details);
+  if (const FamilyInfo* family = FindFamily(info.code)) out += " " + std::string(family->text);
+  return out;
+}
+
+std::string DocsAnchor(std::string_view code) {
+  std::string out;
+  for (char c : code) {
+    if (c != '.') out += AsciiToLower(c);
+  }
+  return out;
+}
+
+std::string DocsUrl(std::string_view code) {
+  return std::string(kDiagnosticsDocUrl) + "#" + DocsAnchor(code);
+}
+
 std::string RenderCodeTable() {
   std::string out =
       "# draguard diagnostic codes: API-server-parity validation\n\n"
@@ -456,10 +591,17 @@ std::string RenderCodeTable() {
       "same line: one the chosen release can never serve (removed, or not yet added) is an "
       "error; one a cluster may enable with `--runtime-config` (the betas, alpha kinds) is a "
       "warning, and DeviceTaintRule counts as enabled when its feature gate is on.\n\n"
+      "Each code has a section below with its long description; SARIF output "
+      "(`--output sarif`) links every rule to its section.\n\n"
       "| Code | Severity | Meaning |\n| --- | --- | --- |\n";
   for (const CodeInfo& info : kCodes) {
-    out += "| `" + std::string(info.code) + "` | " + std::string(SeverityName(info.severity)) +
-           " | " + std::string(info.summary) + " |\n";
+    out += "| [`" + std::string(info.code) + "`](#" + DocsAnchor(info.code) + ") | " +
+           std::string(SeverityName(info.severity)) + " | " + std::string(info.summary) +
+           " |\n";
+  }
+  out += "\n## Codes\n";
+  for (const CodeInfo& info : kCodes) {
+    out += "\n### " + std::string(info.code) + "\n\n" + FullDescription(info) + "\n";
   }
   return out;
 }

@@ -158,6 +158,101 @@ TEST(ExplainExamplesTest, AmdPartitionsMigAndGpuNicPairs) {
   EXPECT_EQ(mig["reasons"][0]["code"], "alloc.counters.exhausted");
 }
 
+// Issue 19 item 12: with the release's default gates (1.35: DRAPartitionableDevices off) the
+// example inventory's A100 pool is read as the API server stores it when created then: its
+// counters dropped (lint warns "will be ignored"), its devices plain. explain used to call the
+// pool invalid and the claim unsatisfiable; lint and explain now agree that it fits.
+TEST(ExplainExamplesTest, GateOffFieldsAreDroppedAsLintSays) {
+  const std::string dir = std::string(DRAGUARD_SOURCE_DIR) + "/examples/inventory";
+  const std::string claim =
+      "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: one-a100}\n"
+      "spec:\n  devices:\n    requests:\n    - name: gpu\n      exactly: {deviceClassName: "
+      "gpu.nvidia.com}\n";
+  for (const char* version : {"1.34", "1.35", "1.36"}) {
+    RunResult r = Explain({"--inventory", dir, "--kubernetes-version", version}, claim);
+    EXPECT_EQ(r.code, kExitOk) << version << "\n" << r.out << r.err;
+    EXPECT_THAT(r.out, HasSubstr("satisfiable on node a100-0")) << version;
+    EXPECT_THAT(r.out, ::testing::Not(HasSubstr("alloc.pool.invalid"))) << version;
+
+    std::istringstream input(claim);
+    std::ostringstream out, err;
+    CommandContext context{.in = input, .out = out, .err = err};
+    int code = RunMain({"draguard", "lint", "--inventory", dir, "--kubernetes-version", version,
+                        "--unsatisfiable", "error", "-"},
+                       context);
+    EXPECT_EQ(code, kExitOk) << version << "\n" << out.str() << err.str();
+    EXPECT_THAT(out.str(), ::testing::Not(HasSubstr("alloc.unsatisfiable"))) << version;
+  }
+}
+
+// An invalid pool is named with its reason; the node named for a request is the one where it
+// got furthest (node-b: its device is of the class but fails the request's selector), not the
+// first node tried (node-a: only devices of another driver).
+constexpr char kTwoNodes[] = R"(apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu}
+spec:
+  selectors:
+  - cel: {expression: 'device.driver == "gpu.example.com"'}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: node-a}
+spec:
+  driver: nic.example.com
+  nodeName: node-a
+  pool: {name: node-a, generation: 1, resourceSliceCount: 1}
+  devices: [{name: nic-0}, {name: nic-1}, {name: nic-2}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: node-b}
+spec:
+  driver: gpu.example.com
+  nodeName: node-b
+  pool: {name: node-b, generation: 1, resourceSliceCount: 1}
+  devices:
+  - name: gpu-0
+    attributes: {model: {string: a100}}
+)";
+
+TEST(ExplainTextTest, NamesTheNodeWhereTheRequestGotFurthest) {
+  const std::string claim =
+      "---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: h100}\n"
+      "spec:\n  devices:\n    requests:\n    - name: gpu\n      exactly:\n"
+      "        deviceClassName: gpu\n        selectors:\n"
+      "        - cel: {expression: 'device.attributes[\"gpu.example.com\"].model == \"h100\"'}\n";
+  RunResult r = Explain({}, std::string(kTwoNodes) + claim);
+  EXPECT_THAT(r.out, HasSubstr("at most 0 usable on one node (node-b)")) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("1 visible, 1 pass the class selectors")) << r.out;
+}
+
+TEST(ExplainTextTest, NamesTheInvalidPoolAndWhy) {
+  const std::string broken = R"(---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: node-3}
+spec:
+  driver: gpu.example.com
+  nodeName: node-3
+  pool: {name: node-3-pool, generation: 1, resourceSliceCount: 2}
+  devices: [{name: gpu-0}, {name: gpu-1}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: node-3-more}
+spec:
+  driver: gpu.example.com
+  nodeName: node-3
+  pool: {name: node-3-pool, generation: 1, resourceSliceCount: 2}
+  devices: [{name: gpu-0}]
+)";
+  RunResult r = Explain({"--kubernetes-version", "1.35"}, std::string(kCluster) + broken +
+                                                              Claim("big", 5));
+  EXPECT_THAT(r.out, HasSubstr("[alloc.pool.invalid]")) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("pool node-3-pool of driver gpu.example.com: ")) << r.out;
+}
+
 // Issue 19 item 2: what the API server rejects is never allocated. Each input is validated
 // as lint validates it; an invalid subject gets `error` with its validation errors (code,
 // field, file:line:col), in every output format.

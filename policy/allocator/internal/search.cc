@@ -105,7 +105,13 @@ class NodeSearch {
 };
 
 NodeOutcome NodeSearch::Run() {
-  for (const NodePool& p : nd_.pools) out_.invalid_pool |= p.state == PoolState::kInvalid;
+  for (const NodePool& p : nd_.pools) {
+    if (p.state != PoolState::kInvalid || out_.invalid_pool) continue;
+    out_.invalid_pool = true;
+    const PoolInfo& info = inv_.pools()[p.pool];
+    out_.invalid_pool_problem =
+        "pool " + info.name + " of driver " + info.driver + ": " + p.problem;
+  }
   if (!CheckAllPools() || !BuildCandidates() || !CheckClaimSizes()) {
     out_.kind = NodeOutcome::kFatal;
     return std::move(out_);

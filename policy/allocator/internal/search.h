@@ -45,6 +45,8 @@ struct NodeOutcome {
   std::vector<RequestFunnel> funnels;  // per alternative id
   std::vector<Reason> reasons;         // kInfeasible / kFatal
   bool invalid_pool = false;
+  // The first invalid pool the node sees: "pool P of driver D: why" (reasons name it).
+  std::string invalid_pool_problem;
 };
 
 // Runs the checks and the search for one node whose devices are `devices`

@@ -1,6 +1,7 @@
 // Renderer tests: golden files for every format over one hand-built report, plus structural
 // checks of the contracts each format promises (JSON keys, SARIF required properties, JUnit
 // counts, colour rules).
+#include <set>
 #include <string>
 #include <vector>
 
@@ -94,8 +95,13 @@ TEST_P(RenderGoldenTest, MatchesGolden) {
   RenderOptions options;
   options.sarif.tool_version = "0.1.0";
   options.sarif.describe_rule = [](std::string_view code) {
-    return code == "decode.yaml-syntax" ? std::string("The document is not valid YAML")
-                                        : std::string();
+    RuleDescription rule;
+    if (code == "decode.yaml-syntax") {
+      rule.short_description = "The document is not valid YAML";
+      rule.full_description = "The document is not valid YAML. Fix the syntax.";
+      rule.help_uri = "https://example.com/diagnostics.md#decodeyaml-syntax";
+    }
+    return rule;
   };
   testing::ExpectGolden(GetParam().golden, Render(GetParam().format, SampleReport(), options));
 }
@@ -175,6 +181,70 @@ TEST(RenderSarifTest, HasTheRequiredProperties) {
             1);
 }
 
+TEST(RenderSarifTest, RulesHaveWhatGitHubRequires) {
+  SarifOptions options;
+  options.describe_rule = [](std::string_view code) {
+    return RuleDescription{.short_description = "Short " + std::string(code),
+                           .full_description = "Long " + std::string(code),
+                           .help_uri = "https://example.com/d.md#" + std::string(code)};
+  };
+  Json log = Json::parse(RenderSarif(SampleReport(), options));
+  const Json& rules = log["runs"][0]["tool"]["driver"]["rules"];
+  ASSERT_FALSE(rules.empty());
+  for (const Json& rule : rules) {
+    std::string id = rule["id"];
+    EXPECT_EQ(rule["shortDescription"]["text"], "Short " + id + ".");
+    EXPECT_EQ(rule["fullDescription"]["text"], "Long " + id + ".");
+    EXPECT_THAT(rule["help"]["text"].get<std::string>(), HasSubstr("Long " + id));
+    EXPECT_THAT(rule["help"]["markdown"].get<std::string>(),
+                HasSubstr("(https://example.com/d.md#" + id + ")"));
+    EXPECT_EQ(rule["helpUri"], "https://example.com/d.md#" + id);
+    EXPECT_TRUE(rule["name"].is_string());
+  }
+  for (const Json& artifact : log["runs"][0]["artifacts"]) {
+    EXPECT_EQ(artifact["roles"], Json::array({"analysisTarget"}));
+  }
+}
+
+TEST(RenderSarifTest, RulesFallBackToTheCode) {
+  Json log = Json::parse(RenderSarif(SampleReport(), {}));
+  for (const Json& rule : log["runs"][0]["tool"]["driver"]["rules"]) {
+    EXPECT_EQ(rule["shortDescription"]["text"], rule["id"].get<std::string>() + ".");
+    EXPECT_TRUE(rule["fullDescription"]["text"].is_string());
+    EXPECT_TRUE(rule["help"]["markdown"].is_string());
+  }
+}
+
+std::vector<std::string> Fingerprints(const LintReport& report) {
+  Json log = Json::parse(RenderSarif(report, {}));
+  std::vector<std::string> out;
+  for (const Json& result : log["runs"][0]["results"]) {
+    out.push_back(result["partialFingerprints"][kSarifFingerprintKey]);
+  }
+  return out;
+}
+
+TEST(RenderSarifTest, FingerprintsSurviveLineMovesAndTellDuplicatesApart) {
+  LintReport report = SampleReport();
+  std::vector<std::string> before = Fingerprints(report);
+  EXPECT_EQ(Fingerprints(report), before);  // stable across runs
+  for (Diagnostic& d : report.diagnostics) {
+    d.position.line += 7;
+    d.position.column += 2;
+  }
+  EXPECT_EQ(Fingerprints(report), before);  // and when lines move
+  std::set<std::string> distinct(before.begin(), before.end());
+  EXPECT_EQ(distinct.size(), before.size());
+
+  LintReport twice;
+  twice.files = {"a.yaml"};
+  twice.diagnostics = {Make(Severity::kError, "x.y", "spec.a", "m", "a.yaml", {.line = 3}),
+                       Make(Severity::kError, "x.y", "spec.a", "m", "a.yaml", {.line = 9}),
+                       Make(Severity::kError, "x.y", "spec.b", "m", "a.yaml", {.line = 9})};
+  std::vector<std::string> prints = Fingerprints(twice);
+  EXPECT_EQ(std::set<std::string>(prints.begin(), prints.end()).size(), 3u);
+}
+
 TEST(RenderSarifTest, OmitsRegionWhenPositionUnknown) {
   LintReport report;
   report.files = {"a.yaml"};
@@ -198,6 +268,8 @@ INSTANTIATE_TEST_SUITE_P(
     Cases, FileUriTest,
     ::testing::Values(UriCase{.file = "examples/claim.yaml", .uri = "examples/claim.yaml"},
                       UriCase{.file = "/abs/my claim.yaml", .uri = "file:///abs/my%20claim.yaml"},
+                      UriCase{.file = "/work/wt/../shared/./c.yaml",
+                              .uri = "file:///work/shared/c.yaml"},
                       UriCase{.file = "<stdin>", .uri = "%3Cstdin%3E"},
                       UriCase{.file = "a#b?.yml", .uri = "a%23b%3F.yml"}));
 

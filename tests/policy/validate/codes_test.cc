@@ -41,5 +41,32 @@ TEST(CodesTest, DocsAreUpToDate) {
       << kDocPath << " is stale; regenerate with DRAGUARD_UPDATE_GOLDEN=1";
 }
 
+TEST(CodesTest, EveryCodeHasALongDescription) {
+  for (const CodeInfo& info : AllCodes()) {
+    std::string full = FullDescription(info);
+    std::string short_text = ShortDescription(info);
+    EXPECT_TRUE(short_text.ends_with('.')) << info.code;
+    EXPECT_TRUE(full.starts_with(short_text)) << info.code;
+    EXPECT_TRUE(full.ends_with('.')) << info.code;
+    // More than the summary and the severity: the family's paragraph at least.
+    EXPECT_GT(full.size(), short_text.size() + 150) << info.code << ": " << full;
+  }
+}
+
+TEST(CodesTest, EveryCodeHasItsOwnDocsSection) {
+  std::ifstream in(kDocPath);
+  ASSERT_TRUE(in.good()) << kDocPath;
+  std::stringstream content;
+  content << in.rdbuf();
+  std::set<std::string> anchors;
+  for (const CodeInfo& info : AllCodes()) {
+    EXPECT_NE(content.str().find("\n### " + std::string(info.code) + "\n"), std::string::npos)
+        << info.code << " has no section in docs/diagnostics.md";
+    EXPECT_TRUE(anchors.insert(DocsAnchor(info.code)).second) << info.code;
+  }
+  EXPECT_EQ(DocsAnchor("claim.request.count.invalid"), "claimrequestcountinvalid");
+  EXPECT_EQ(DocsUrl("cel.syntax-error"), std::string(kDiagnosticsDocUrl) + "#celsyntax-error");
+}
+
 }  // namespace
 }  // namespace draguard::validate

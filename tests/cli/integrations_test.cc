@@ -1,0 +1,194 @@
+// What CI users pick up: action.yml and .pre-commit-hooks.yaml at the repository root are
+// well-formed and name only `draguard lint` flags that exist; and the SARIF output passes
+// Microsoft's validator with GitHub's rules (`Sarif.Multitool validate --rule-kind "Gh;Sarif"`)
+// where the validator is installed (scripts/install-deps --sarif-validator installs it).
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <yaml-cpp/yaml.h>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Outcome {
+  int code = -1;
+  std::string out;
+};
+
+Outcome Shell(const std::string& command) {
+  Outcome outcome;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return outcome;
+  char buffer[4096];
+  size_t n;
+  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) outcome.out.append(buffer, n);
+  int status = pclose(pipe);
+  if (WIFEXITED(status)) outcome.code = WEXITSTATUS(status);
+  return outcome;
+}
+
+std::string Quote(const std::string& s) { return "'" + s + "'"; }
+
+std::string LintHelp() {
+  return Shell(Quote(DRAGUARD_BINARY) + " lint --help 2>&1").out;
+}
+
+// The long flags (--name) in `text`.
+std::set<std::string> Flags(const std::string& text) {
+  std::set<std::string> flags;
+  static const std::regex kFlag(R"((^|[\s(])(--[a-z][a-z0-9-]*))");
+  for (std::sregex_iterator it(text.begin(), text.end(), kFlag), end; it != end; ++it) {
+    flags.insert((*it)[2].str());
+  }
+  return flags;
+}
+
+void ExpectFlagsExist(const std::set<std::string>& flags, const std::string& where) {
+  std::string help = LintHelp();
+  ASSERT_THAT(help, ::testing::HasSubstr("Usage: draguard lint"));
+  for (const std::string& flag : flags) {
+    EXPECT_NE(help.find("  " + flag + " "), std::string::npos)
+        << where << " uses " << flag << ", which `draguard lint --help` does not list";
+  }
+}
+
+YAML::Node LoadRootFile(const std::string& name) {
+  return YAML::LoadFile(std::string(DRAGUARD_SOURCE_DIR) + "/" + name);
+}
+
+TEST(ActionYamlTest, IsACompositeActionWhoseInputsExist) {
+  YAML::Node action;
+  ASSERT_NO_THROW(action = LoadRootFile("action.yml"));
+  ASSERT_TRUE(action.IsMap());
+  EXPECT_FALSE(action["name"].as<std::string>("").empty());
+  EXPECT_FALSE(action["description"].as<std::string>("").empty());
+  ASSERT_TRUE(action["inputs"].IsMap());
+  std::set<std::string> inputs;
+  for (const auto& input : action["inputs"]) {
+    inputs.insert(input.first.as<std::string>());
+    EXPECT_TRUE(input.second["description"].IsScalar()) << input.first.as<std::string>();
+  }
+  EXPECT_TRUE(inputs.contains("paths"));
+  EXPECT_TRUE(inputs.contains("sarif-file"));
+  EXPECT_TRUE(inputs.contains("upload-sarif"));
+  EXPECT_EQ(action["runs"]["using"].as<std::string>(""), "composite");
+  const YAML::Node& steps = action["runs"]["steps"];
+  ASSERT_TRUE(steps.IsSequence());
+  std::set<std::string> step_ids;
+  std::string lint_script;
+  for (const auto& step : steps) {
+    EXPECT_TRUE(step["run"].IsDefined() != step["uses"].IsDefined())
+        << "a step has either run or uses";
+    if (step["run"].IsDefined()) {
+      EXPECT_TRUE(step["shell"].IsScalar()) << "composite run steps need a shell";
+    }
+    if (step["id"].IsDefined()) step_ids.insert(step["id"].as<std::string>());
+    if (step["id"].as<std::string>("") == "lint") lint_script = step["run"].as<std::string>();
+  }
+  ASSERT_FALSE(lint_script.empty()) << "no step with id lint";
+  // Every ${{ inputs.X }} and ${{ steps.Y.outputs... }} names something that exists.
+  std::stringstream text;
+  text << std::ifstream(std::string(DRAGUARD_SOURCE_DIR) + "/action.yml").rdbuf();
+  std::string all = text.str();
+  static const std::regex kInput(R"(inputs\.([a-z0-9-]+))");
+  for (std::sregex_iterator it(all.begin(), all.end(), kInput), end; it != end; ++it) {
+    EXPECT_TRUE(inputs.contains((*it)[1].str())) << "unknown input " << (*it)[1].str();
+  }
+  static const std::regex kStep(R"(steps\.([a-z0-9-]+)\.outputs)");
+  for (std::sregex_iterator it(all.begin(), all.end(), kStep), end; it != end; ++it) {
+    EXPECT_TRUE(step_ids.contains((*it)[1].str())) << "unknown step " << (*it)[1].str();
+  }
+  // The lint step runs `draguard lint --output sarif` with flags that exist.
+  EXPECT_THAT(lint_script, ::testing::HasSubstr("args=(lint --output sarif)"));
+  std::set<std::string> flags = Flags(lint_script);
+  EXPECT_TRUE(flags.contains("--output"));
+  EXPECT_TRUE(flags.contains("--kubernetes-version"));
+  ExpectFlagsExist(flags, "action.yml");
+}
+
+TEST(PreCommitHooksTest, HooksRunDraguardLintWithFlagsThatExist) {
+  YAML::Node hooks;
+  ASSERT_NO_THROW(hooks = LoadRootFile(".pre-commit-hooks.yaml"));
+  ASSERT_TRUE(hooks.IsSequence());
+  ASSERT_GE(hooks.size(), 1u);
+  std::set<std::string> ids;
+  for (const auto& hook : hooks) {
+    for (const char* key : {"id", "name", "entry", "language"}) {
+      EXPECT_FALSE(hook[key].as<std::string>("").empty()) << "hook without " << key;
+    }
+    EXPECT_TRUE(ids.insert(hook["id"].as<std::string>("")).second) << "duplicate hook id";
+    std::string entry = hook["entry"].as<std::string>("");
+    EXPECT_TRUE(entry.starts_with("draguard lint")) << entry;
+    EXPECT_TRUE(hook["types_or"].IsSequence() || hook["types"].IsSequence() ||
+                hook["files"].IsScalar())
+        << hook["id"].as<std::string>("") << " runs on every file";
+    ExpectFlagsExist(Flags(entry), ".pre-commit-hooks.yaml " + hook["id"].as<std::string>(""));
+  }
+}
+
+// The validator's executable: $DRAGUARD_SARIF_MULTITOOL, else Sarif.Multitool on PATH, else
+// the one in the global npm package (its `sarif-multitool-linux` wrapper passes arguments
+// through a shell, which splits "Gh;Sarif"); "" when none is installed.
+std::string FindValidator() {
+  if (const char* env = std::getenv("DRAGUARD_SARIF_MULTITOOL"); env != nullptr && *env) {
+    return Quote(env);
+  }
+  if (Shell("command -v Sarif.Multitool >/dev/null 2>&1").code == 0) return "Sarif.Multitool";
+  Outcome root = Shell("npm root -g 2>/dev/null");
+  while (!root.out.empty() && (root.out.back() == '\n' || root.out.back() == '\r')) {
+    root.out.pop_back();
+  }
+  if (root.code != 0 || root.out.empty()) return "";
+  fs::path tool = fs::path(root.out) / "@microsoft/sarif-multitool-linux/Sarif.Multitool";
+  return access(tool.c_str(), X_OK) == 0 ? Quote(tool.string()) : "";
+}
+
+TEST(SarifValidatorTest, GitHubRulesReportNothingOnTheCorpus) {
+  std::string validator = FindValidator();
+  if (validator.empty()) {
+    GTEST_SKIP() << "Sarif.Multitool is not installed (npm i -g @microsoft/sarif-multitool-linux,"
+                    " or scripts/install-deps --sarif-validator)";
+  }
+  fs::path input = fs::path(DRAGUARD_SHARED_DIR) / "corpus";
+  if (!fs::is_directory(input)) input = fs::path(DRAGUARD_SOURCE_DIR) / "examples";
+  fs::path dir = fs::temp_directory_path() / ("draguard-sarif-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  fs::path sarif = dir / "lint.sarif";
+  fs::path verdict = dir / "validation.sarif";
+  Outcome lint = Shell(Quote(DRAGUARD_BINARY) + " lint --output sarif " + Quote(input.string()) +
+                       " > " + Quote(sarif.string()) + " 2>/dev/null");
+  ASSERT_LE(lint.code, 1) << "draguard lint failed on " << input;
+  Outcome run = Shell(validator + " validate --rule-kind 'Gh;Sarif' --log ForceOverwrite -o " +
+                      Quote(verdict.string()) + " " + Quote(sarif.string()) + " 2>&1");
+  ASSERT_EQ(run.code, 0) << run.out;
+  std::ifstream in(verdict);
+  ASSERT_TRUE(in.good()) << run.out;
+  nlohmann::json log = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  ASSERT_TRUE(log.is_object()) << verdict;
+  int problems = 0;
+  for (const auto& result : log["runs"][0]["results"]) {
+    std::string level = result.value("level", "warning");
+    if (level != "error" && level != "warning") continue;
+    ++problems;
+    ADD_FAILURE() << level << " " << result.value("ruleId", "") << ": "
+                  << result["message"].dump();
+  }
+  EXPECT_EQ(problems, 0) << "on the SARIF of " << input;
+  fs::remove_all(dir);
+}
+
+}  // namespace
