@@ -17,7 +17,7 @@
 // environment). It is bounded in entries and bytes, because the texts come from clients.
 //
 // Prepared devices live in a PreparedDevices table, which the evaluators of one Inventory may
-// share (the webhook's threads do: a prepared device is ~1-2 KB, and one copy per thread of an
+// share (the webhook's threads do: a prepared device is ~5 KB, and one copy per thread of an
 // 8,000-device inventory was ~60 MiB per thread).
 //
 // Thread-compatible: one instance per thread (it owns its evaluation scratch). An instance
