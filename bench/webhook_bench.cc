@@ -84,8 +84,9 @@ void BM_ValidateWithInventory(benchmark::State& state) {
   PolicyCheckerOptions options;
   options.satisfiability.source = source;
   options.satisfiability.new_evaluator = [allocator = options.satisfiability.allocator,
-                                          programs = std::make_shared<alloc::CelProgramCache>()] {
-    return std::make_unique<alloc::CelSelectorEvaluator>(allocator, programs);
+                                          programs = std::make_shared<alloc::CelProgramCache>()](
+                                             std::shared_ptr<alloc::PreparedDevices> devices) {
+    return std::make_unique<alloc::CelSelectorEvaluator>(allocator, programs, std::move(devices));
   };
   PolicyChecker checker(std::move(options));
   Run(state, checker, AdmissionEndpoint::kValidate);

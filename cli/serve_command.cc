@@ -302,8 +302,10 @@ int RunServe(const std::vector<std::string>& args, CommandContext& context) {
     checker_options.satisfiability.source = inventory.get();
     checker_options.schema.source = inventory.get();
     checker_options.satisfiability.new_evaluator =
-        [allocator = checker_options.satisfiability.allocator, programs] {
-          return std::make_unique<alloc::CelSelectorEvaluator>(allocator, programs);
+        [allocator = checker_options.satisfiability.allocator,
+         programs](std::shared_ptr<alloc::PreparedDevices> devices) {
+          return std::make_unique<alloc::CelSelectorEvaluator>(allocator, programs,
+                                                                std::move(devices));
         };
   }
   webhook::PolicyChecker checker(std::move(checker_options));

@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstddef>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <iterator>
 #include <map>
 #include <system_error>
 #include <utility>
@@ -158,6 +160,12 @@ void FileInventorySource::Fail(std::string problem) {
   }
 }
 
+bool FileInventorySource::HasContent(const FileEntry& entry) {
+  if (entry.has_fresh) return !entry.fresh.empty();
+  return std::any_of(entry.published.begin(), entry.published.end(),
+                     [](const std::pair<size_t, size_t>& r) { return r.second > r.first; });
+}
+
 bool FileInventorySource::Refresh(FileEntry& entry, const std::string& stamp) {
   if (stamp == entry.tried_stamp) return false;  // a failing file is retried when it changes
   entry.tried_stamp = stamp;
@@ -170,7 +178,8 @@ bool FileInventorySource::Refresh(FileEntry& entry, const std::string& stamp) {
     Log("inventory: " + std::to_string(warnings) + " problems in " + entry.path +
         ", objects kept as far as they decode; first: " + LogLine(loaded->diagnostics.front()));
   }
-  entry.objects = std::move(loaded->objects);
+  entry.fresh = std::move(loaded->objects);
+  entry.has_fresh = true;
   return true;
 }
 
@@ -221,9 +230,38 @@ void FileInventorySource::Settle(FileEntry& entry, std::chrono::system_clock::ti
   if (problem == entry.reported) return;  // logged and counted already
   ++file_failures_;
   Log("inventory: " + problem +
-      (entry.objects.empty() ? "; the file has no usable content yet"
+      (!HasContent(entry) ? "; the file has no usable content yet"
                              : "; keeping its last good content"));
   entry.reported = std::move(problem);
+}
+
+std::shared_ptr<inventory::ClusterObjects> FileInventorySource::Union(
+    const inventory::ClusterObjects* previous) {
+  auto snapshot = std::make_shared<inventory::ClusterObjects>();
+  static const inventory::ClusterObjects kNothing;
+  for (FileEntry& entry : files_) {
+    size_t kind = 0;
+    if (entry.has_fresh) {
+      inventory::ForEachKind(*snapshot, entry.fresh, [&](auto& into, auto& from) {
+        entry.published[kind++] = {into.size(), into.size() + from.size()};
+        into.insert(into.end(), std::make_move_iterator(from.begin()),
+                    std::make_move_iterator(from.end()));
+      });
+      entry.fresh = inventory::ClusterObjects();
+      entry.has_fresh = false;
+      continue;
+    }
+    const inventory::ClusterObjects& from_previous = previous ? *previous : kNothing;
+    inventory::ForEachKind(*snapshot, from_previous, [&](auto& into, const auto& from) {
+      auto [begin, end] = entry.published[kind];
+      end = std::min(end, from.size());
+      begin = std::min(begin, end);
+      entry.published[kind++] = {into.size(), into.size() + (end - begin)};
+      into.insert(into.end(), from.begin() + static_cast<std::ptrdiff_t>(begin),
+                  from.begin() + static_cast<std::ptrdiff_t>(end));
+    });
+  }
+  return snapshot;
 }
 
 bool FileInventorySource::Publish(bool changed) {
@@ -242,12 +280,7 @@ bool FileInventorySource::Publish(bool changed) {
   {
     std::lock_guard lock(mu_);
     if (changed || current_ == nullptr) {
-      snapshot = std::make_shared<inventory::ClusterObjects>();
-      for (const FileEntry& entry : files_) {
-        inventory::ForEachKind(*snapshot, entry.objects, [](auto& into, const auto& from) {
-          into.insert(into.end(), from.begin(), from.end());
-        });
-      }
+      snapshot = Union(current_.get());
       snapshot->source = "files: " + Join(options_.paths);
       snapshot->as_of = now;
       state_.synced = true;

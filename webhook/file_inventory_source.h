@@ -3,8 +3,10 @@
 // (`kubectl get resourceslices,deviceclasses,nodes,resourceclaims -A -o yaml`).
 //
 // Each file is decoded with inventory::LoadInventoryFiles, the same reader as
-// `draguard lint --inventory`, and kept per file; a new immutable snapshot, the union of every
-// file's objects, replaces the old one atomically. A background thread polls every
+// `draguard lint --inventory`; a new immutable snapshot, the union of every file's objects,
+// replaces the old one atomically. The objects are held once, in the snapshot: each file
+// remembers where its objects are in it, and a new snapshot takes the files that changed
+// from their new reading and the others from the previous snapshot. A background thread polls every
 // poll_interval: it stats each file (following symlinks: inode, size, mtime, ctime) and
 // rereads only the files whose stamp changed, so a ConfigMap's atomic `..data` swap is seen and
 // an unchanged inventory costs a few stat calls.
@@ -26,6 +28,7 @@
 #ifndef DRAGUARD_WEBHOOK_FILE_INVENTORY_SOURCE_H_
 #define DRAGUARD_WEBHOOK_FILE_INVENTORY_SOURCE_H_
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -36,6 +39,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "policy/common/status_or.h"
@@ -88,10 +92,15 @@ class FileInventorySource : public InventorySource {
   bool PollOnce();
 
  private:
+  static constexpr size_t kKinds = 6;  // the lists of inventory::ForEachKind
   // What the source knows of one file. Touched only under poll_mu_.
   struct FileEntry {
     std::string path;
-    inventory::ClusterObjects objects;  // the last good content; empty before the first
+    // The last good content: `fresh`, read and not yet published, or else the objects at
+    // `published` in the current snapshot (nothing before the first good read).
+    inventory::ClusterObjects fresh;
+    bool has_fresh = false;
+    std::array<std::pair<size_t, size_t>, kKinds> published{};  // [begin, end) per kind
     std::string tried_stamp;            // the stamp last read, good or not
     std::string read_problem;           // why the last read was not usable; empty if it was
     int missing_polls = 0;              // consecutive polls that did not find the file
@@ -99,6 +108,7 @@ class FileInventorySource : public InventorySource {
     std::chrono::system_clock::time_point failing_since{};  // epoch while healthy
   };
 
+  static bool HasContent(const FileEntry& entry);
   void Log(std::string_view line) const;
   void Fail(std::string problem);
   // Rereads `entry` when `stamp` differs from the last read; true when its content changed.
@@ -110,6 +120,9 @@ class FileInventorySource : public InventorySource {
   // Publishes the failure gauges and, when `changed` (or nothing is installed yet), a new
   // snapshot of every file's content. Returns whether a snapshot was installed.
   bool Publish(bool changed);
+  // The union of every file's content (fresh, else from `previous`), recording where each
+  // file's objects are in it.
+  std::shared_ptr<inventory::ClusterObjects> Union(const inventory::ClusterObjects* previous);
   void PollLoop();
 
   FileInventoryOptions options_;

@@ -1,17 +1,13 @@
 // The CEL adapter of the allocator (cel_evaluator.h).
 #include "policy/allocator/cel_evaluator.h"
 
+#include <algorithm>
 #include <optional>
 #include <utility>
 
 #include "policy/k8s/resource_slice.h"
 
 namespace draguard::alloc {
-
-struct CelSelectorEvaluator::Prepared {
-  std::optional<cel::PreparedDevice> device;
-  std::string error;  // set when device is empty
-};
 
 namespace {
 
@@ -68,10 +64,80 @@ std::shared_ptr<const CelProgramCache::Compiled> CelProgramCache::Get(
       });
 }
 
+namespace {
+
+// Prepares `view` as CEL sees it; never throws.
+std::unique_ptr<PreparedDevices::Entry> MakeEntry(const DeviceView& view,
+                                                  const cel::DeviceOptions& options) {
+  auto entry = std::make_unique<PreparedDevices::Entry>();
+  cel::DeviceData data;
+  data.driver = std::string(view.driver);
+  if (view.device != nullptr) {
+    data.attributes = view.device->attributes;
+    for (const auto& [name, capacity] : view.device->capacity) data.capacity[name] = capacity.value;
+    data.allow_multiple_allocations = view.device->allow_multiple_allocations;
+  }
+  StatusOr<cel::PreparedDevice> prepared = cel::PreparedDevice::Prepare(data, options);
+  if (prepared.ok()) {
+    entry->device.emplace(std::move(prepared).value());
+  } else {
+    entry->error = std::string(prepared.status().message());
+  }
+  return entry;
+}
+
+}  // namespace
+
+PreparedDevices::PreparedDevices(size_t devices)
+    : slots_(std::make_unique<std::atomic<const Entry*>[]>(devices)), capacity_(devices) {
+  for (size_t i = 0; i < devices; ++i) slots_[i].store(nullptr, std::memory_order_relaxed);
+}
+
+PreparedDevices::~PreparedDevices() {
+  for (size_t i = 0; i < capacity_; ++i) delete slots_[i].load(std::memory_order_relaxed);
+}
+
+const PreparedDevices::Entry& PreparedDevices::Get(const DeviceView& view,
+                                                   const cel::DeviceOptions& options,
+                                                   std::unique_ptr<Entry>& spare) {
+  if (view.id >= capacity_) {
+    spare = MakeEntry(view, options);
+    return *spare;
+  }
+  std::atomic<const Entry*>& slot = slots_[view.id];
+  if (const Entry* known = slot.load(std::memory_order_acquire)) return *known;
+  std::unique_ptr<Entry> made = MakeEntry(view, options);
+  const Entry* expected = nullptr;
+  if (slot.compare_exchange_strong(expected, made.get(), std::memory_order_acq_rel,
+                                   std::memory_order_acquire)) {
+    size_.fetch_add(1, std::memory_order_relaxed);
+    return *made.release();
+  }
+  return *expected;  // another thread prepared it first; ours is dropped
+}
+
+void PreparedDevices::MoveInto(PreparedDevices& larger) {
+  for (size_t i = 0; i < capacity_ && i < larger.capacity_; ++i) {
+    const Entry* entry = slots_[i].exchange(nullptr, std::memory_order_relaxed);
+    if (entry == nullptr) continue;
+    delete larger.slots_[i].exchange(entry, std::memory_order_relaxed);
+    larger.size_.fetch_add(1, std::memory_order_relaxed);
+  }
+  size_.store(0, std::memory_order_relaxed);
+}
+
+namespace {
+
+constexpr size_t kOwnTableMinimum = 64;
+
+}  // namespace
+
 CelSelectorEvaluator::CelSelectorEvaluator(const AllocatorOptions& options,
-                                           std::shared_ptr<CelProgramCache> programs)
+                                           std::shared_ptr<CelProgramCache> programs,
+                                           std::shared_ptr<PreparedDevices> devices)
     : env_(EnvFor(options)),
-      programs_(programs ? std::move(programs) : std::make_shared<CelProgramCache>()) {}
+      programs_(programs ? std::move(programs) : std::make_shared<CelProgramCache>()),
+      shared_(std::move(devices)) {}
 
 CelSelectorEvaluator::~CelSelectorEvaluator() = default;
 
@@ -83,35 +149,32 @@ const CelProgramCache::Compiled& CelSelectorEvaluator::Lookup(std::string_view e
   return *last_;
 }
 
-const CelSelectorEvaluator::Prepared& CelSelectorEvaluator::PrepareOnce(const DeviceView& view) {
-  if (view.id >= devices_.size()) devices_.resize(view.id + 1);
-  std::unique_ptr<Prepared>& slot = devices_[view.id];
-  if (slot) return *slot;
-  slot = std::make_unique<Prepared>();
-  ++prepared_count_;
-  cel::DeviceData data;
-  data.driver = std::string(view.driver);
-  if (view.device != nullptr) {
-    data.attributes = view.device->attributes;
-    for (const auto& [name, capacity] : view.device->capacity) data.capacity[name] = capacity.value;
-    data.allow_multiple_allocations = view.device->allow_multiple_allocations;
+const PreparedDevices::Entry& CelSelectorEvaluator::PrepareOnce(const DeviceView& view) {
+  PreparedDevices* table = shared_.get();
+  if (table == nullptr) {
+    if (own_ == nullptr || view.id >= own_->capacity()) {
+      auto larger = std::make_unique<PreparedDevices>(
+          std::max({kOwnTableMinimum, view.id + 1, own_ ? 2 * own_->capacity() : 0}));
+      if (own_ != nullptr) own_->MoveInto(*larger);
+      own_ = std::move(larger);
+    }
+    table = own_.get();
   }
-  StatusOr<cel::PreparedDevice> prepared = cel::PreparedDevice::Prepare(
-      data, {.consumable_capacity = env_.consumable_capacity_gate,
-             .list_type_attributes = env_.list_type_attributes_gate});
-  if (prepared.ok()) {
-    slot->device.emplace(std::move(prepared).value());
-  } else {
-    slot->error = std::string(prepared.status().message());
-  }
-  return *slot;
+  const size_t before = table->size();
+  const PreparedDevices::Entry& entry =
+      table->Get(view,
+                 {.consumable_capacity = env_.consumable_capacity_gate,
+                  .list_type_attributes = env_.list_type_attributes_gate},
+                 spare_);
+  if (table->size() != before || &entry == spare_.get()) ++prepared_count_;
+  return entry;
 }
 
 SelectorResult CelSelectorEvaluator::Evaluate(std::string_view expression,
                                               const DeviceView& device) {
   const CelProgramCache::Compiled& compiled = Lookup(expression);
   if (!compiled.program) return SelectorResult::Error(compiled.error);
-  const Prepared& prepared = PrepareOnce(device);
+  const PreparedDevices::Entry& prepared = PrepareOnce(device);
   if (!prepared.device) return SelectorResult::Error(prepared.error);
   StatusOr<bool> result = cel::EvaluateSelector(*compiled.program, *prepared.device, state_);
   if (!result.ok()) return SelectorResult::Error(std::string(result.status().message()));

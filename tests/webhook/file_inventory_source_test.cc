@@ -141,6 +141,34 @@ TEST_F(FileInventorySourceTest, NewAndRemovedFilesAreChanges) {
   EXPECT_THAT(source.State().problem, IsEmpty());
 }
 
+// The objects are held once, in the snapshot (issue 17 item 0): a new snapshot takes the
+// unchanged files' objects from the previous one, at the places each file recorded.
+TEST_F(FileInventorySourceTest, UnchangedFilesCarryOverFromSnapshotToSnapshot) {
+  Write("a.yaml", Slice("node-a", 1));
+  Write("b.yaml", Slice("node-b", 2));
+  Write("c.yaml", Slice("node-c", 3));
+  FileInventorySource source(Options({dir_}));
+  ASSERT_TRUE(source.PollOnce());
+  auto nodes = [&] {
+    std::vector<std::string> out;
+    for (const k8s::ResourceSlice& slice : source.Current()->slices) {
+      out.push_back(slice.spec.node_name.value_or("") + "/" +
+                    std::to_string(slice.spec.devices.size()));
+    }
+    return out;
+  };
+  for (int devices : {4, 1, 5}) {
+    Write("b.yaml", Slice("node-b", devices));
+    ASSERT_TRUE(source.PollOnce());
+    EXPECT_EQ(nodes(), (std::vector<std::string>{"node-a/1", "node-b/" + std::to_string(devices),
+                                                 "node-c/3"}));
+  }
+  fs::remove(fs::path(dir_) / "a.yaml");
+  source.PollOnce();
+  ASSERT_TRUE(source.PollOnce());
+  EXPECT_EQ(nodes(), (std::vector<std::string>{"node-b/5", "node-c/3"}));
+}
+
 TEST_F(FileInventorySourceTest, FileBackBeforeTheRemovalGraceKeepsEverything) {
   Write("a.yaml", Slice("node-a", 1));
   Write("b.yaml", Slice("node-b", 2));

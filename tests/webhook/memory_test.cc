@@ -134,8 +134,9 @@ TEST_F(MemoryTest, DistinctSelectorsAgainstALargeInventoryStayWithinTheBudget) {
   checker_options.satisfiability.source = &source;
   checker_options.schema.source = &source;
   checker_options.satisfiability.new_evaluator = [programs,
-                                                  allocator = checker_options.satisfiability.allocator] {
-    return std::make_unique<alloc::CelSelectorEvaluator>(allocator, programs);
+                                                  allocator = checker_options.satisfiability.allocator](
+                                                     std::shared_ptr<alloc::PreparedDevices> devices) {
+    return std::make_unique<alloc::CelSelectorEvaluator>(allocator, programs, std::move(devices));
   };
   PolicyChecker checker(std::move(checker_options));
   checker.Warm();

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "policy/allocator/allocator.h"
+#include "policy/allocator/cel_evaluator.h"
 #include "policy/allocator/inventory.h"
 #include "policy/validate/defaults.h"
 
@@ -124,12 +125,16 @@ struct SatisfiabilityCheck::Prepared {
   std::shared_ptr<const inventory::ClusterObjects> snapshot;
   alloc::Inventory inventory;
   ConcurrentCache<SelectorResults> results;
+  std::shared_ptr<alloc::PreparedDevices> devices;  // shared by the evaluators below
   std::mutex mu;
   std::vector<std::unique_ptr<CachingEvaluator>> idle;
 
   Prepared(std::shared_ptr<const inventory::ClusterObjects> s, alloc::Inventory i,
            CacheLimits limits)
-      : snapshot(std::move(s)), inventory(std::move(i)), results(limits) {}
+      : snapshot(std::move(s)),
+        inventory(std::move(i)),
+        results(limits),
+        devices(std::make_shared<alloc::PreparedDevices>(inventory.devices().size())) {}
 
   std::unique_ptr<CachingEvaluator> Lease(const SatisfiabilityOptions& options) {
     {
@@ -140,7 +145,7 @@ struct SatisfiabilityCheck::Prepared {
         return e;
       }
     }
-    return std::make_unique<CachingEvaluator>(options.new_evaluator(), results,
+    return std::make_unique<CachingEvaluator>(options.new_evaluator(devices), results,
                                               inventory.devices().size());
   }
 

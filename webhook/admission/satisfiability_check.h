@@ -33,6 +33,10 @@
 #include "policy/k8s/decode.h"
 #include "webhook/inventory_source.h"
 
+namespace draguard::alloc {
+class PreparedDevices;  // policy/allocator/cel_evaluator.h
+}  // namespace draguard::alloc
+
 namespace draguard::webhook {
 
 struct SatisfiabilityOptions {
@@ -45,9 +49,11 @@ struct SatisfiabilityOptions {
   bool deny = false;
   // Version, gates and the per-request search budget.
   alloc::AllocatorOptions allocator;
-  // Makes a selector evaluator (the CEL adapter) for one Inventory's devices. Required when
-  // `source` is set. Called at most once per concurrently running request per snapshot.
-  std::function<std::unique_ptr<alloc::SelectorEvaluator>()> new_evaluator;
+  // Makes a selector evaluator (the CEL adapter) for one Inventory's devices, given the
+  // snapshot's table of prepared devices, which every evaluator of the snapshot shares. Required
+  // when `source` is set. Called at most once per concurrently running request per snapshot.
+  std::function<std::unique_ptr<alloc::SelectorEvaluator>(std::shared_ptr<alloc::PreparedDevices>)>
+      new_evaluator;
   // Selector results remembered per snapshot: an entry is one byte per device for one
   // expression (8 KB with 8,000 devices).
   CacheLimits selector_results{.max_entries = 256, .max_bytes = 4 << 20};

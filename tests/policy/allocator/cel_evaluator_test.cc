@@ -117,6 +117,49 @@ TEST(CelEvaluatorCacheTest, CompilesEachExpressionOnceAndPreparesEachDeviceOnce)
   EXPECT_EQ(eval.prepared_count(), 2u);
 }
 
+// Issue 17 item 0: the evaluators of one inventory (one per webhook thread) share one table
+// of prepared devices; each kept its own copy (~7.5 KB a device each) before.
+TEST(CelEvaluatorCacheTest, EvaluatorsSharingATablePrepareEachDeviceOnce) {
+  InventoryInput in = OneGpu(RichGpu("gpu0"));
+  in.slices[0].spec.devices.push_back(RichGpu("gpu1"));
+  Inventory inv = Inventory::Build(std::move(in));
+  auto programs = std::make_shared<CelProgramCache>();
+  auto devices = std::make_shared<PreparedDevices>(inv.devices().size());
+  CelSelectorEvaluator first(AllocatorOptions{}, programs, devices);
+  CelSelectorEvaluator second(AllocatorOptions{}, programs, devices);
+  for (CelSelectorEvaluator* eval : {&first, &second}) {
+    for (size_t id = 0; id < 2; ++id) {
+      EXPECT_EQ(eval->Evaluate("device.attributes[\"gpu.example.com\"].model == \"h100\"",
+                               inv.View(id))
+                    .outcome,
+                SelectorOutcome::kMatch);
+    }
+  }
+  EXPECT_EQ(devices->size(), 2u);
+  EXPECT_EQ(first.prepared_count(), 2u);
+  EXPECT_EQ(second.prepared_count(), 0u);
+}
+
+// An id beyond a shared table is prepared for the call and not kept; an evaluator's own table
+// grows to any id.
+TEST(CelEvaluatorCacheTest, IdsBeyondTheTableAreStillAnswered) {
+  InventoryInput in = OneGpu(RichGpu("gpu0"));
+  in.slices[0].spec.devices.push_back(RichGpu("gpu1"));
+  Inventory inv = Inventory::Build(std::move(in));
+  auto devices = std::make_shared<PreparedDevices>(1);
+  CelSelectorEvaluator shared(AllocatorOptions{}, nullptr, devices);
+  CelSelectorEvaluator own(AllocatorOptions{});
+  for (CelSelectorEvaluator* eval : {&shared, &own}) {
+    for (size_t id : {1u, 0u, 1u}) {
+      EXPECT_EQ(eval->Evaluate("device.attributes[\"gpu.example.com\"].healthy", inv.View(id))
+                    .outcome,
+                SelectorOutcome::kMatch);
+    }
+  }
+  EXPECT_EQ(devices->size(), 1u);
+  EXPECT_EQ(own.prepared_count(), 2u);
+}
+
 // Issue 17 item 0: a client that sends a new selector with every request must not grow the
 // programs without bound (they were kept per evaluator forever). Programs are shared by
 // evaluators, and the cache holds its limits in entries and bytes whatever the stream.

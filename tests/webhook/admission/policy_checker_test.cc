@@ -54,7 +54,7 @@ class PolicyCheckerTest : public ::testing::Test {
     PolicyCheckerOptions options;
     if (with_inventory) {
       options.satisfiability.source = &source_;
-      options.satisfiability.new_evaluator = [] {
+      options.satisfiability.new_evaluator = [](std::shared_ptr<alloc::PreparedDevices>) {
         return std::make_unique<LiteralSelectorEvaluator>();
       };
     }

@@ -63,7 +63,7 @@ class SatisfiabilityCheckTest : public ::testing::Test {
     options.source = &source_;
     options.deny = deny;
     options.max_age = std::chrono::seconds(300);
-    options.new_evaluator = [this] {
+    options.new_evaluator = [this](std::shared_ptr<alloc::PreparedDevices>) {
       ++evaluators_;
       return std::make_unique<LiteralSelectorEvaluator>();
     };

@@ -581,7 +581,7 @@ TEST_F(ServerE2eTest, InventoryGatesReadinessAndFeedsTheChecks) {
   testing::FakeInventorySource source;
   PolicyCheckerOptions checker_options;
   checker_options.satisfiability.source = &source;
-  checker_options.satisfiability.new_evaluator = [] {
+  checker_options.satisfiability.new_evaluator = [](std::shared_ptr<alloc::PreparedDevices>) {
     return std::make_unique<testing::LiteralSelectorEvaluator>();
   };
   PolicyChecker checker(std::move(checker_options));
