@@ -480,6 +480,10 @@ constexpr auto kFamilies = std::to_array<FamilyInfo>({
     {"taintrule",
      "DeviceTaintRule objects: the device selector and whether the API is served by the "
      "chosen release and gates."},
+    {"poolstatus",
+     "ResourcePoolStatusRequest (resource.k8s.io/v1alpha3, Kubernetes 1.36, gate "
+     "DRAResourcePoolStatus): the spec's driver, pool name and limit, checked as the 1.36 "
+     "declarative validation tags of its type define them."},
     {"refs",
      "Cross-object references among the inputs and the --inventory: pods to claims and "
      "templates, containers to pod claims, requests to DeviceClasses. The API server does not "

@@ -169,7 +169,7 @@ TEST(ExplainExamplesTest, GateOffFieldsAreDroppedAsLintSays) {
       "spec:\n  devices:\n    requests:\n    - name: gpu\n      exactly: {deviceClassName: "
       "gpu.nvidia.com}\n";
   for (const char* version : {"1.34", "1.35", "1.36"}) {
-    RunResult r = Explain({"--inventory", dir, "--kubernetes-version", version}, claim);
+    CommandRun r = Explain({"--inventory", dir, "--kubernetes-version", version}, claim);
     EXPECT_EQ(r.code, kExitOk) << version << "\n" << r.out << r.err;
     EXPECT_THAT(r.out, HasSubstr("satisfiable on node a100-0")) << version;
     EXPECT_THAT(r.out, ::testing::Not(HasSubstr("alloc.pool.invalid"))) << version;
@@ -222,7 +222,7 @@ TEST(ExplainTextTest, NamesTheNodeWhereTheRequestGotFurthest) {
       "spec:\n  devices:\n    requests:\n    - name: gpu\n      exactly:\n"
       "        deviceClassName: gpu\n        selectors:\n"
       "        - cel: {expression: 'device.attributes[\"gpu.example.com\"].model == \"h100\"'}\n";
-  RunResult r = Explain({}, std::string(kTwoNodes) + claim);
+  CommandRun r = Explain({}, std::string(kTwoNodes) + claim);
   EXPECT_THAT(r.out, HasSubstr("at most 0 usable on one node (node-b)")) << r.out << r.err;
   EXPECT_THAT(r.out, HasSubstr("1 visible, 1 pass the class selectors")) << r.out;
 }
@@ -247,7 +247,7 @@ spec:
   pool: {name: node-3-pool, generation: 1, resourceSliceCount: 2}
   devices: [{name: gpu-0}]
 )";
-  RunResult r = Explain({"--kubernetes-version", "1.35"}, std::string(kCluster) + broken +
+  CommandRun r = Explain({"--kubernetes-version", "1.35"}, std::string(kCluster) + broken +
                                                               Claim("big", 5));
   EXPECT_THAT(r.out, HasSubstr("[alloc.pool.invalid]")) << r.out << r.err;
   EXPECT_THAT(r.out, HasSubstr("pool node-3-pool of driver gpu.example.com: ")) << r.out;

@@ -24,13 +24,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Outcome {
+struct ShellResult {
   int code = -1;
   std::string out;
 };
 
-Outcome Shell(const std::string& command) {
-  Outcome outcome;
+ShellResult RunShell(const std::string& command) {
+  ShellResult outcome;
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return outcome;
   char buffer[4096];
@@ -44,7 +44,7 @@ Outcome Shell(const std::string& command) {
 std::string Quote(const std::string& s) { return "'" + s + "'"; }
 
 std::string LintHelp() {
-  return Shell(Quote(DRAGUARD_BINARY) + " lint --help 2>&1").out;
+  return RunShell(Quote(DRAGUARD_BINARY) + " lint --help 2>&1").out;
 }
 
 // The long flags (--name) in `text`.
@@ -147,8 +147,8 @@ std::string FindValidator() {
   if (const char* env = std::getenv("DRAGUARD_SARIF_MULTITOOL"); env != nullptr && *env) {
     return Quote(env);
   }
-  if (Shell("command -v Sarif.Multitool >/dev/null 2>&1").code == 0) return "Sarif.Multitool";
-  Outcome root = Shell("npm root -g 2>/dev/null");
+  if (RunShell("command -v Sarif.Multitool >/dev/null 2>&1").code == 0) return "Sarif.Multitool";
+  ShellResult root = RunShell("npm root -g 2>/dev/null");
   while (!root.out.empty() && (root.out.back() == '\n' || root.out.back() == '\r')) {
     root.out.pop_back();
   }
@@ -169,10 +169,10 @@ TEST(SarifValidatorTest, GitHubRulesReportNothingOnTheCorpus) {
   fs::create_directories(dir);
   fs::path sarif = dir / "lint.sarif";
   fs::path verdict = dir / "validation.sarif";
-  Outcome lint = Shell(Quote(DRAGUARD_BINARY) + " lint --output sarif " + Quote(input.string()) +
+  ShellResult lint = RunShell(Quote(DRAGUARD_BINARY) + " lint --output sarif " + Quote(input.string()) +
                        " > " + Quote(sarif.string()) + " 2>/dev/null");
   ASSERT_LE(lint.code, 1) << "draguard lint failed on " << input;
-  Outcome run = Shell(validator + " validate --rule-kind 'Gh;Sarif' --log ForceOverwrite -o " +
+  ShellResult run = RunShell(validator + " validate --rule-kind 'Gh;Sarif' --log ForceOverwrite -o " +
                       Quote(verdict.string()) + " " + Quote(sarif.string()) + " 2>&1");
   ASSERT_EQ(run.code, 0) << run.out;
   std::ifstream in(verdict);

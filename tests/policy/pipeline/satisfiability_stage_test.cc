@@ -15,7 +15,7 @@ namespace draguard::pipeline {
 namespace {
 
 // node-1 and node-2 with two GPUs each; one class.
-constexpr char kCluster[] = R"(apiVersion: resource.k8s.io/v1
+constexpr char kSatisfiabilityCluster[] = R"(apiVersion: resource.k8s.io/v1
 kind: DeviceClass
 metadata: {name: gpu.example.com}
 spec:
@@ -85,7 +85,7 @@ std::vector<k8s::DecodeResult> DecodeAll(const std::vector<std::string>& docs) {
 
 struct SubjectCase {
   std::string name;
-  std::vector<std::string> inputs;  // besides kCluster
+  std::vector<std::string> inputs;  // besides kSatisfiabilityCluster
   std::string subject;              // "Kind/name" whose verdict is checked
   alloc::VerdictKind want;
   std::string code = "";  // a reason code that must be present
@@ -96,7 +96,7 @@ class SatisfiabilityTest : public ::testing::TestWithParam<SubjectCase> {};
 TEST_P(SatisfiabilityTest, Verdict) {
   const SubjectCase& c = GetParam();
   std::vector<std::string> docs = c.inputs;
-  docs.push_back(kCluster);
+  docs.push_back(kSatisfiabilityCluster);
   std::vector<k8s::DecodeResult> decoded = DecodeAll(docs);
   inventory::ClusterObjects cluster = MergeClusterObjects(nullptr, decoded);
   std::vector<SatisfiabilityResult> results =
@@ -157,7 +157,7 @@ TEST(SatisfiabilityTest, AllocatedClaimsAreInventoryNotSubjects) {
                           "      - {request: gpu, driver: gpu.example.com, pool: node-1, device: gpu-0}\n"
                           "      - {request: gpu, driver: gpu.example.com, pool: node-1, device: gpu-1}\n";
   std::vector<k8s::DecodeResult> decoded =
-      DecodeAll({allocated, Claim("ResourceClaim", "two", 2), kCluster});
+      DecodeAll({allocated, Claim("ResourceClaim", "two", 2), kSatisfiabilityCluster});
   inventory::ClusterObjects cluster = MergeClusterObjects(nullptr, decoded);
   std::vector<SatisfiabilityResult> results =
       CheckSatisfiability(decoded, cluster, alloc::AllocatorOptions{});
@@ -167,9 +167,9 @@ TEST(SatisfiabilityTest, AllocatedClaimsAreInventoryNotSubjects) {
 }
 
 TEST(SatisfiabilityTest, InputObjectsReplaceInventoryObjects) {
-  std::vector<k8s::DecodeResult> inventory_files = DecodeAll({kCluster});
+  std::vector<k8s::DecodeResult> inventory_files = DecodeAll({kSatisfiabilityCluster});
   inventory::ClusterObjects inventory = MergeClusterObjects(nullptr, inventory_files);
-  std::vector<k8s::DecodeResult> inputs = DecodeAll({kCluster});
+  std::vector<k8s::DecodeResult> inputs = DecodeAll({kSatisfiabilityCluster});
   inventory::ClusterObjects merged = MergeClusterObjects(&inventory, inputs);
   EXPECT_EQ(merged.slices.size(), 2u);
   EXPECT_EQ(merged.classes.size(), 1u);
@@ -177,7 +177,7 @@ TEST(SatisfiabilityTest, InputObjectsReplaceInventoryObjects) {
 
 // The lint phase: alloc.unsatisfiable on the claim's spec.devices, warning by default.
 TEST(SatisfiabilityLintTest, ReportsUnsatisfiableClaimsOnlyWithAnInventory) {
-  std::vector<k8s::DecodeResult> inventory_files = DecodeAll({kCluster});
+  std::vector<k8s::DecodeResult> inventory_files = DecodeAll({kSatisfiabilityCluster});
   auto inventory = std::make_shared<const inventory::ClusterObjects>(
       MergeClusterObjects(nullptr, inventory_files));
   for (Severity severity : {Severity::kWarning, Severity::kError}) {
@@ -206,7 +206,7 @@ TEST(SatisfiabilityLintTest, ReportsUnsatisfiableClaimsOnlyWithAnInventory) {
 // Issue #19 item 23: a claim the scheduler fails with an error (33 devices, over the claim
 // limit of 32) is alloc.scheduler-error, not alloc.unsatisfiable.
 TEST(SatisfiabilityLintTest, SchedulerErrorIsItsOwnCode) {
-  std::vector<k8s::DecodeResult> inventory_files = DecodeAll({kCluster});
+  std::vector<k8s::DecodeResult> inventory_files = DecodeAll({kSatisfiabilityCluster});
   lint::LintOptions options;
   options.inventory = std::make_shared<const inventory::ClusterObjects>(
       MergeClusterObjects(nullptr, inventory_files));
