@@ -10,9 +10,12 @@
 #include <vector>
 
 #include "policy/common/source.h"
+#include "tests/policy/pipeline/decode_inputs.h"
 
 namespace draguard::pipeline {
 namespace {
+
+using testing::DecodeInputs;
 
 using ::testing::Contains;
 using ::testing::Not;
@@ -58,14 +61,6 @@ const std::string kRejected = Claim("rejected", -2, "gpu.example.com");
 const std::string kSchema =
     Claim("schema", 1, "gpu.nvidia.com", R"(device.attributes["gpu.nvidia.com"].index == 0)");
 
-std::vector<k8s::DecodeResult> Decode(const std::vector<std::string>& texts) {
-  std::vector<k8s::DecodeResult> out;
-  for (size_t i = 0; i < texts.size(); ++i) {
-    out.push_back(k8s::Decode(SourceText("f" + std::to_string(i) + ".yaml", texts[i]), {}));
-  }
-  return out;
-}
-
 std::vector<std::string> Codes(const BatchResult& result) {
   std::vector<std::string> out;
   for (const auto& file : result.per_file) {
@@ -106,12 +101,12 @@ class BatchTest : public ::testing::TestWithParam<BatchCase> {};
 
 TEST_P(BatchTest, RunsTheSelectedStages) {
   const BatchCase& c = GetParam();
-  std::vector<k8s::DecodeResult> cluster_files = Decode({kCluster});
+  std::vector<k8s::DecodeResult> cluster_files = DecodeInputs({kCluster});
   inventory::ClusterObjects snapshot;
   for (const k8s::DecodeResult& file : cluster_files) {
     inventory::CollectClusterObjects(file, snapshot);
   }
-  std::vector<k8s::DecodeResult> decoded = Decode(c.inputs);
+  std::vector<k8s::DecodeResult> decoded = DecodeInputs(c.inputs);
   PipelineOptions options;
   options.stages = c.stages;
   BatchResult result = RunBatch(decoded, c.snapshot ? &snapshot : nullptr, options);
@@ -166,7 +161,7 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(BatchTest, SchemaChecksRejectedObjectsInABatch) {
   const std::string rejected_with_schema =
       Claim("both", -2, "gpu.nvidia.com", R"(device.attributes["gpu.nvidia.com"].index == 0)");
-  std::vector<k8s::DecodeResult> decoded = Decode({rejected_with_schema});
+  std::vector<k8s::DecodeResult> decoded = DecodeInputs({rejected_with_schema});
   BatchResult result = RunBatch(decoded, nullptr, {});
   std::vector<std::string> codes = Codes(result);
   EXPECT_TRUE(AnyStartsWith(codes, "claim.")) << ::testing::PrintToString(codes);
@@ -174,10 +169,10 @@ TEST(BatchTest, SchemaChecksRejectedObjectsInABatch) {
 }
 
 TEST(BatchTest, RejectedObjectsResultCarriesTheirErrors) {
-  std::vector<k8s::DecodeResult> cluster_files = Decode({kCluster});
+  std::vector<k8s::DecodeResult> cluster_files = DecodeInputs({kCluster});
   inventory::ClusterObjects snapshot;
   inventory::CollectClusterObjects(cluster_files[0], snapshot);
-  std::vector<k8s::DecodeResult> decoded = Decode({kRejected});
+  std::vector<k8s::DecodeResult> decoded = DecodeInputs({kRejected});
   BatchResult result = RunBatch(decoded, &snapshot, {});
   ASSERT_EQ(result.satisfiability.size(), 1u);
   EXPECT_EQ(result.satisfiability[0].verdict.kind, alloc::VerdictKind::kError);
@@ -193,7 +188,7 @@ TEST(BatchTest, NamespaceGivenWithoutLabelsIsKnown) {
       "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: a, namespace: ml}\n"
       "spec:\n  devices:\n    requests:\n    - name: gpu\n      exactly:\n"
       "        deviceClassName: gpu.example.com\n        adminAccess: true\n";
-  std::vector<k8s::DecodeResult> decoded = Decode({admin});
+  std::vector<k8s::DecodeResult> decoded = DecodeInputs({admin});
   PipelineOptions options;
   options.stages = {.references = false, .schema = false, .satisfiability = false};
   EXPECT_THAT(Codes(RunBatch(decoded, nullptr, options)),

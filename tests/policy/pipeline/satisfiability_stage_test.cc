@@ -9,10 +9,13 @@
 #include <vector>
 
 #include "policy/common/source.h"
+#include "tests/policy/pipeline/decode_inputs.h"
 #include "policy/lint/linter.h"
 
 namespace draguard::pipeline {
 namespace {
+
+using testing::DecodeInputs;
 
 // node-1 and node-2 with two GPUs each; one class.
 constexpr char kSatisfiabilityCluster[] = R"(apiVersion: resource.k8s.io/v1
@@ -75,14 +78,6 @@ std::string Pod(const std::string& name, const std::vector<std::string>& templat
   return out;
 }
 
-std::vector<k8s::DecodeResult> DecodeAll(const std::vector<std::string>& docs) {
-  std::vector<k8s::DecodeResult> out;
-  for (size_t i = 0; i < docs.size(); ++i) {
-    out.push_back(k8s::Decode(SourceText("in" + std::to_string(i) + ".yaml", docs[i])));
-  }
-  return out;
-}
-
 struct SubjectCase {
   std::string name;
   std::vector<std::string> inputs;  // besides kSatisfiabilityCluster
@@ -97,7 +92,7 @@ TEST_P(SatisfiabilityTest, Verdict) {
   const SubjectCase& c = GetParam();
   std::vector<std::string> docs = c.inputs;
   docs.push_back(kSatisfiabilityCluster);
-  std::vector<k8s::DecodeResult> decoded = DecodeAll(docs);
+  std::vector<k8s::DecodeResult> decoded = DecodeInputs(docs);
   inventory::ClusterObjects cluster = MergeClusterObjects(nullptr, decoded);
   std::vector<SatisfiabilityResult> results =
       CheckSatisfiability(decoded, cluster, alloc::AllocatorOptions{});
@@ -157,7 +152,7 @@ TEST(SatisfiabilityTest, AllocatedClaimsAreInventoryNotSubjects) {
                           "      - {request: gpu, driver: gpu.example.com, pool: node-1, device: gpu-0}\n"
                           "      - {request: gpu, driver: gpu.example.com, pool: node-1, device: gpu-1}\n";
   std::vector<k8s::DecodeResult> decoded =
-      DecodeAll({allocated, Claim("ResourceClaim", "two", 2), kSatisfiabilityCluster});
+      DecodeInputs({allocated, Claim("ResourceClaim", "two", 2), kSatisfiabilityCluster});
   inventory::ClusterObjects cluster = MergeClusterObjects(nullptr, decoded);
   std::vector<SatisfiabilityResult> results =
       CheckSatisfiability(decoded, cluster, alloc::AllocatorOptions{});
@@ -167,9 +162,9 @@ TEST(SatisfiabilityTest, AllocatedClaimsAreInventoryNotSubjects) {
 }
 
 TEST(SatisfiabilityTest, InputObjectsReplaceInventoryObjects) {
-  std::vector<k8s::DecodeResult> inventory_files = DecodeAll({kSatisfiabilityCluster});
+  std::vector<k8s::DecodeResult> inventory_files = DecodeInputs({kSatisfiabilityCluster});
   inventory::ClusterObjects inventory = MergeClusterObjects(nullptr, inventory_files);
-  std::vector<k8s::DecodeResult> inputs = DecodeAll({kSatisfiabilityCluster});
+  std::vector<k8s::DecodeResult> inputs = DecodeInputs({kSatisfiabilityCluster});
   inventory::ClusterObjects merged = MergeClusterObjects(&inventory, inputs);
   EXPECT_EQ(merged.slices.size(), 2u);
   EXPECT_EQ(merged.classes.size(), 1u);
@@ -177,7 +172,7 @@ TEST(SatisfiabilityTest, InputObjectsReplaceInventoryObjects) {
 
 // The lint phase: alloc.unsatisfiable on the claim's spec.devices, warning by default.
 TEST(SatisfiabilityLintTest, ReportsUnsatisfiableClaimsOnlyWithAnInventory) {
-  std::vector<k8s::DecodeResult> inventory_files = DecodeAll({kSatisfiabilityCluster});
+  std::vector<k8s::DecodeResult> inventory_files = DecodeInputs({kSatisfiabilityCluster});
   auto inventory = std::make_shared<const inventory::ClusterObjects>(
       MergeClusterObjects(nullptr, inventory_files));
   for (Severity severity : {Severity::kWarning, Severity::kError}) {
@@ -206,7 +201,7 @@ TEST(SatisfiabilityLintTest, ReportsUnsatisfiableClaimsOnlyWithAnInventory) {
 // Issue #19 item 23: a claim the scheduler fails with an error (33 devices, over the claim
 // limit of 32) is alloc.scheduler-error, not alloc.unsatisfiable.
 TEST(SatisfiabilityLintTest, SchedulerErrorIsItsOwnCode) {
-  std::vector<k8s::DecodeResult> inventory_files = DecodeAll({kSatisfiabilityCluster});
+  std::vector<k8s::DecodeResult> inventory_files = DecodeInputs({kSatisfiabilityCluster});
   lint::LintOptions options;
   options.inventory = std::make_shared<const inventory::ClusterObjects>(
       MergeClusterObjects(nullptr, inventory_files));
