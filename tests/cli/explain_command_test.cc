@@ -174,14 +174,11 @@ TEST(ExplainExamplesTest, GateOffFieldsAreDroppedAsLintSays) {
     EXPECT_THAT(r.out, HasSubstr("satisfiable on node a100-0")) << version;
     EXPECT_THAT(r.out, ::testing::Not(HasSubstr("alloc.pool.invalid"))) << version;
 
-    std::istringstream input(claim);
-    std::ostringstream out, err;
-    CommandContext context{.in = input, .out = out, .err = err};
-    int code = RunMain({"draguard", "lint", "--inventory", dir, "--kubernetes-version", version,
-                        "--unsatisfiable", "error", "-"},
-                       context);
-    EXPECT_EQ(code, kExitOk) << version << "\n" << out.str() << err.str();
-    EXPECT_THAT(out.str(), ::testing::Not(HasSubstr("alloc.unsatisfiable"))) << version;
+    CommandRun lint = testing::RunDraguard({"lint", "--inventory", dir, "--kubernetes-version",
+                                            version, "--unsatisfiable", "error", "-"},
+                                           claim);
+    EXPECT_EQ(lint.code, kExitOk) << version << "\n" << lint.out << lint.err;
+    EXPECT_THAT(lint.out, ::testing::Not(HasSubstr("alloc.unsatisfiable"))) << version;
   }
 }
 
@@ -391,13 +388,10 @@ TEST_P(InventoryProblemTest, IsReportedWithFileAndLine) {
     std::ofstream file(path);
     file << kCluster << c.extra;
   }
-  std::istringstream in(Claim("c", 2));
-  std::ostringstream out, err;
-  CommandContext context{.in = in, .out = out, .err = err};
-  int code = RunMain({"draguard", c.command, "--inventory", path}, context);
+  CommandRun r = testing::RunDraguard({c.command, "--inventory", path}, Claim("c", 2));
   std::remove(path.c_str());
-  EXPECT_EQ(code, c.code) << out.str() << err.str();
-  EXPECT_THAT(err.str(), HasSubstr(path + c.stderr_has));
+  EXPECT_EQ(r.code, c.code) << r.out << r.err;
+  EXPECT_THAT(r.err, HasSubstr(path + c.stderr_has));
 }
 
 constexpr char kSyntaxError[] = "---\nkind: ResourceSlice\nspec: [unclosed\n";
@@ -425,13 +419,9 @@ TEST(LintInventoryFlagsTest, ReportsUnsatisfiableClaimsWithTheChosenSeverity) {
     std::ofstream file(path);
     file << kCluster;
   }
-  auto lint = [&](std::vector<std::string> args, const std::string& in) {
-    args.insert(args.begin(), {"draguard", "lint"});
-    std::istringstream input(in);
-    std::ostringstream out, err;
-    CommandContext context{.in = input, .out = out, .err = err};
-    int code = RunMain(args, context);
-    return CommandRun{code, out.str(), err.str()};
+  auto lint = [](std::vector<std::string> args, const std::string& in) {
+    args.insert(args.begin(), "lint");
+    return testing::RunDraguard(std::move(args), in);
   };
   CommandRun warning = lint({"--inventory", path}, Claim("big", 5));
   EXPECT_EQ(warning.code, kExitOk) << warning.out << warning.err;
