@@ -185,6 +185,23 @@ spec:
             ValueType::kString);
 }
 
+// A claim of class `fpga` whose one selector is `expression`, checked against `schema`.
+Diagnostics CheckFpgaSelector(const std::string& expression, const Schema& schema) {
+  return testing::CheckYaml(R"(apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: c, namespace: ns}
+spec:
+  devices:
+    requests:
+    - name: r
+      exactly:
+        deviceClassName: fpga
+        selectors:
+        - cel:
+            expression: ')" + expression + "'\n",
+                            schema);
+}
+
 // Issue #14 item 3: an attribute a slice publishes as a list (DRAListTypeAttributes) compared
 // with a scalar never matches; the suggestion is includes(). includes() on a scalar string
 // is equality, not a substring test.
@@ -209,19 +226,7 @@ spec:
   ASSERT_NE(schema.FindDomain("fpga.corp.example"), nullptr);
   EXPECT_TRUE(schema.FindDomain("fpga.corp.example")->FindAttribute("ports")->list);
   auto check = [&](const std::string& expression) {
-    return testing::CheckYaml(R"(apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata: {name: c, namespace: ns}
-spec:
-  devices:
-    requests:
-    - name: r
-      exactly:
-        deviceClassName: fpga
-        selectors:
-        - cel:
-            expression: ')" + expression + "'\n",
-                     schema);
+    return CheckFpgaSelector(expression, schema);
   };
   Diagnostics eq = check("device.attributes[\"fpga.corp.example\"].ports == \"p0\"");
   ASSERT_EQ(eq.size(), 1u);
@@ -255,19 +260,7 @@ TEST(BuildSchemaTest, UserFileDeclaresListAttribute) {
   EXPECT_EQ(fpga->FindAttribute("ports")->type, ValueType::kString);
   EXPECT_FALSE(fpga->FindAttribute("board")->list);
   auto check = [&](const std::string& expression) {
-    return testing::CheckYaml(R"(apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata: {name: c, namespace: ns}
-spec:
-  devices:
-    requests:
-    - name: r
-      exactly:
-        deviceClassName: fpga
-        selectors:
-        - cel:
-            expression: ')" + expression + "'\n",
-                              built->schema);
+    return CheckFpgaSelector(expression, built->schema);
   };
   Diagnostics eq = check("device.attributes[\"fpga.corp.example\"].ports == \"p0\"");
   ASSERT_EQ(eq.size(), 1u);
