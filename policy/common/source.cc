@@ -1,25 +1,36 @@
 #include "policy/common/source.h"
 
 #include <algorithm>
+#include <memory>
+#include <utility>
 
 namespace draguard {
 
-SourceText::SourceText(std::string name, std::string text)
-    : name_(std::move(name)), text_(std::move(text)) {
+SourceText::SourceText() {
+  static const std::shared_ptr<const Data> empty = std::make_shared<const Data>();
+  data_ = empty;
+}
+
+SourceText::SourceText(std::string name, std::string text) {
+  auto data = std::make_shared<Data>();
+  data->name = std::move(name);
+  data->text = std::move(text);
   // A UTF-8 byte order mark is no content: yaml-cpp skips it (its positions start after it)
   // and editors do not count it as a column, so keeping it shifted every column by 3.
-  if (text_.starts_with("\xEF\xBB\xBF")) text_.erase(0, 3);
-  line_starts_.push_back(0);
+  if (data->text.starts_with("\xEF\xBB\xBF")) data->text.erase(0, 3);
+  const std::string& t = data->text;
+  data->line_starts.push_back(0);
   bool ascii = true;
-  for (size_t i = 0; i < text_.size(); ++i) {
-    ascii = ascii && static_cast<unsigned char>(text_[i]) < 0x80;
-    if (text_[i] == '\n') {
-      line_is_ascii_.push_back(ascii);
-      line_starts_.push_back(i + 1);
+  for (size_t i = 0; i < t.size(); ++i) {
+    ascii = ascii && static_cast<unsigned char>(t[i]) < 0x80;
+    if (t[i] == '\n') {
+      data->line_is_ascii.push_back(ascii);
+      data->line_starts.push_back(i + 1);
       ascii = true;
     }
   }
-  line_is_ascii_.push_back(ascii);
+  data->line_is_ascii.push_back(ascii);
+  data_ = std::move(data);
 }
 
 size_t CountCodePoints(std::string_view text) {
@@ -31,27 +42,29 @@ size_t CountCodePoints(std::string_view text) {
 }
 
 SourcePosition SourceText::PositionOf(size_t offset) const {
-  if (line_starts_.empty()) return {1, 1};
-  offset = std::min(offset, text_.size());
-  auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), offset);
-  size_t line_index = static_cast<size_t>(it - line_starts_.begin()) - 1;
-  size_t start = line_starts_[line_index];
+  const Data& d = *data_;
+  if (d.line_starts.empty()) return {1, 1};
+  offset = std::min(offset, d.text.size());
+  auto it = std::upper_bound(d.line_starts.begin(), d.line_starts.end(), offset);
+  size_t line_index = static_cast<size_t>(it - d.line_starts.begin()) - 1;
+  size_t start = d.line_starts[line_index];
   // On an ASCII line bytes are code points: no scan, so many positions on one long line
   // (minified JSON) stay cheap.
-  size_t column = line_is_ascii_[line_index]
+  size_t column = d.line_is_ascii[line_index]
                       ? offset - start
-                      : CountCodePoints(std::string_view(text_.data() + start, offset - start));
+                      : CountCodePoints(std::string_view(d.text.data() + start, offset - start));
   return {static_cast<int>(line_index) + 1, static_cast<int>(column) + 1};
 }
 
 size_t SourceText::OffsetOf(SourcePosition pos) const {
-  if (pos.line <= 0 || line_starts_.empty()) return 0;
-  if (pos.line > line_count()) return text_.size();
-  size_t offset = line_starts_[pos.line - 1];
+  const Data& d = *data_;
+  if (pos.line <= 0 || d.line_starts.empty()) return 0;
+  if (pos.line > line_count()) return d.text.size();
+  size_t offset = d.line_starts[pos.line - 1];
   int column = 1;
-  while (offset < text_.size() && text_[offset] != '\n' && column < pos.column) {
+  while (offset < d.text.size() && d.text[offset] != '\n' && column < pos.column) {
     ++offset;
-    while (offset < text_.size() && (static_cast<unsigned char>(text_[offset]) & 0xC0) == 0x80) {
+    while (offset < d.text.size() && (static_cast<unsigned char>(d.text[offset]) & 0xC0) == 0x80) {
       ++offset;
     }
     ++column;
@@ -60,10 +73,11 @@ size_t SourceText::OffsetOf(SourcePosition pos) const {
 }
 
 std::string_view SourceText::Line(int line) const {
+  const Data& d = *data_;
   if (line <= 0 || line > line_count()) return {};
-  size_t start = line_starts_[line - 1];
-  size_t end = line < line_count() ? line_starts_[line] - 1 : text_.size();
-  std::string_view out(text_.data() + start, end - start);
+  size_t start = d.line_starts[line - 1];
+  size_t end = line < line_count() ? d.line_starts[line] - 1 : d.text.size();
+  std::string_view out(d.text.data() + start, end - start);
   if (!out.empty() && out.back() == '\r') out.remove_suffix(1);
   return out;
 }

@@ -4,6 +4,7 @@
 #define DRAGUARD_POLICY_COMMON_SOURCE_H_
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,14 +21,20 @@ struct SourcePosition {
   friend bool operator==(const SourcePosition&, const SourcePosition&) = default;
 };
 
+// Immutable once built, and cheap to copy: copies share one text and line index, so the
+// decoder, its objects and the renderer can each hold the file without holding it twice (a
+// 20 MB input is 20 MB once, not once per holder).
 class SourceText {
  public:
-  SourceText() = default;
+  SourceText();
   // `name` is what diagnostics print ("claim.yaml", "<stdin>"). A leading UTF-8 BOM is dropped.
   SourceText(std::string name, std::string text);
+  // Copies share the data; there is no move, so a moved-from SourceText stays valid.
+  SourceText(const SourceText&) = default;
+  SourceText& operator=(const SourceText&) = default;
 
-  const std::string& name() const { return name_; }
-  const std::string& text() const { return text_; }
+  const std::string& name() const { return data_->name; }
+  const std::string& text() const { return data_->text; }
 
   // Position of a byte offset; offsets past the end map to the end of the text.
   SourcePosition PositionOf(size_t offset) const;
@@ -35,13 +42,16 @@ class SourceText {
   size_t OffsetOf(SourcePosition pos) const;
   // The text of 1-based `line` without its line terminator; empty when out of range.
   std::string_view Line(int line) const;
-  int line_count() const { return static_cast<int>(line_starts_.size()); }
+  int line_count() const { return static_cast<int>(data_->line_starts.size()); }
 
  private:
-  std::string name_;
-  std::string text_;
-  std::vector<size_t> line_starts_;
-  std::vector<bool> line_is_ascii_;  // per line: every byte < 0x80
+  struct Data {
+    std::string name;
+    std::string text;
+    std::vector<size_t> line_starts;
+    std::vector<bool> line_is_ascii;  // per line: every byte < 0x80
+  };
+  std::shared_ptr<const Data> data_;  // never null
 };
 
 // Counts the code points of UTF-8 text (continuation bytes are not counted).

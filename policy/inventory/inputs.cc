@@ -133,8 +133,12 @@ StatusOr<std::vector<std::string>> ListDirectory(const std::string& dir,
   return files;
 }
 
-StatusOr<std::string> ReadStream(std::istream& in, const std::string& name, size_t max_bytes) {
+// `size_hint` (a regular file's size, 0 when unknown) is reserved up front, so that a large
+// file is held once at its size instead of growing through doubling copies.
+StatusOr<std::string> ReadStream(std::istream& in, const std::string& name, size_t max_bytes,
+                                 size_t size_hint = 0) {
   std::string text;
+  if (size_hint > 0) text.reserve(std::min(size_hint, max_bytes) + 1);
   char buffer[65536];
   while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
     text.append(buffer, static_cast<size_t>(in.gcount()));
@@ -156,7 +160,9 @@ StatusOr<std::string> ReadFile(const std::string& path, const InputOptions& opti
   if (!in) {
     return IoError(path, std::error_code(errno != 0 ? errno : ENOENT, std::generic_category()));
   }
-  return ReadStream(in, path, options.max_file_bytes);
+  std::error_code ec;
+  const uintmax_t size = fs::is_regular_file(path, ec) ? fs::file_size(path, ec) : 0;
+  return ReadStream(in, path, options.max_file_bytes, ec ? 0 : static_cast<size_t>(size));
 }
 
 }  // namespace

@@ -16,7 +16,8 @@
 
 #include <algorithm>
 #include <map>
-#include <sstream>
+#include <istream>
+#include <streambuf>
 #include <stdexcept>
 #include <utility>
 
@@ -110,7 +111,7 @@ class TreeBuilder : public YAML::EventHandler {
   void OnDocumentEnd() override {}
 
   void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
-    DocNode n = MakeNode(mark, "");
+    DocNode n = MakeNode(mark);
     n.kind = NodeKind::kNull;
     Add(std::move(n), anchor, /*opens=*/false);
   }
@@ -140,22 +141,24 @@ class TreeBuilder : public YAML::EventHandler {
 
   void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
                 const std::string& value) override {
-    DocNode n = MakeNode(mark, tag);
+    DocNode n = MakeNode(mark);
     n.style = StyleAt(source_.text(), n.offset);
     n.text = value;
-    ResolveScalar(n);
+    // yaml-cpp reports "?" for an untagged plain scalar and "!" for the non-specific tag.
+    ResolveScalar(n, tag == "?" || tag == "!" ? std::string_view() : std::string_view(tag));
     Add(std::move(n), anchor, /*opens=*/false);
   }
 
-  void OnSequenceStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+  // A collection's tag changes nothing in Kubernetes' decoder: it is not kept.
+  void OnSequenceStart(const YAML::Mark& mark, const std::string& /*tag*/, YAML::anchor_t anchor,
                        YAML::EmitterStyle::value style) override {
-    Open(mark, tag, anchor, style, NodeKind::kSequence);
+    Open(mark, anchor, style, NodeKind::kSequence);
   }
   void OnSequenceEnd() override { Close(); }
 
-  void OnMapStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+  void OnMapStart(const YAML::Mark& mark, const std::string& /*tag*/, YAML::anchor_t anchor,
                   YAML::EmitterStyle::value style) override {
-    Open(mark, tag, anchor, style, NodeKind::kMap);
+    Open(mark, anchor, style, NodeKind::kMap);
   }
   void OnMapEnd() override { Close(); }
 
@@ -180,17 +183,16 @@ class TreeBuilder : public YAML::EventHandler {
     }
   }
 
-  DocNode MakeNode(const YAML::Mark& mark, const std::string& tag) {
+  DocNode MakeNode(const YAML::Mark& mark) {
     Count(1, mark);
     DocNode n;
     n.offset = SkipProperties(source_.text(), Offset(mark));
     if (n.offset >= source_.text().size()) n.offset = Offset(mark);
     n.position = source_.PositionOf(n.offset);
-    if (tag != "?" && tag != "!") n.tag = tag;
     return n;
   }
 
-  void Open(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+  void Open(const YAML::Mark& mark, YAML::anchor_t anchor,
             YAML::EmitterStyle::value style, NodeKind kind) {
     if (static_cast<int>(stack_.size()) >= options_.max_depth) {
       throw LimitExceeded{"decode.too-deep",
@@ -198,7 +200,7 @@ class TreeBuilder : public YAML::EventHandler {
                               std::to_string(options_.max_depth) + " levels deep",
                           Offset(mark)};
     }
-    DocNode n = MakeNode(mark, tag);
+    DocNode n = MakeNode(mark);
     n.kind = kind;
     n.flow = style == YAML::EmitterStyle::Flow;
     DocNode* slot = Add(std::move(n), 0, /*opens=*/true);
@@ -211,6 +213,10 @@ class TreeBuilder : public YAML::EventHandler {
     stack_.pop_back();
     expecting_key_.pop_back();
     if (f.node->kind == NodeKind::kMap) ExpandMergeKeys(*f.node);
+    // The tree outlives the parse (decoded objects locate diagnostics in it): drop the spare
+    // capacity growth left, about a third of a map's entries.
+    f.node->entries.shrink_to_fit();
+    f.node->items.shrink_to_fit();
     if (f.anchor != 0) anchors_[f.anchor] = {*f.node, CountNodes(*f.node), Height(*f.node)};
     if (!stack_.empty() && stack_.back().node->kind == NodeKind::kMap) {
       expecting_key_.back() = !expecting_key_.back();
@@ -308,6 +314,16 @@ void AddError(ParseResult& result, const SourceText& source, std::string code,
   result.diagnostics.Add(std::move(d));
 }
 
+// An input stream over text it does not own: yaml-cpp reads a document where it lies in the
+// source, without the two copies a substr and an istringstream would make of it.
+class ViewStreamBuf : public std::streambuf {
+ public:
+  explicit ViewStreamBuf(std::string_view text) {
+    char* begin = const_cast<char*>(text.data());  // never written: get area only
+    setg(begin, begin, begin + text.size());
+  }
+};
+
 // A document of the stream: [begin, end) in the source text.
 struct Span {
   size_t begin;
@@ -396,7 +412,8 @@ void DropObjectsOverLimit(const SourceText& source, size_t end, const ParseOptio
 // nodes, object size) and syntax errors throw or are reported.
 void ParseSpan(const SourceText& source, const Span& span, const ParseOptions& options,
                size_t& index, ParseResult& result) {
-  std::istringstream in(source.text().substr(span.begin, span.end - span.begin));
+  ViewStreamBuf buffer(std::string_view(source.text()).substr(span.begin, span.end - span.begin));
+  std::istream in(&buffer);
   YAML::Parser parser(in);
   for (;; ++index) {
     size_t node_count = 0;

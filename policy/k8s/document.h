@@ -25,10 +25,10 @@
 
 namespace draguard::k8s {
 
-enum class NodeKind { kNull, kBool, kInt, kFloat, kString, kSequence, kMap };
+enum class NodeKind : uint8_t { kNull, kBool, kInt, kFloat, kString, kSequence, kMap };
 
 // How a scalar was written in the source; decides how value offsets map back to the file.
-enum class ScalarStyle { kPlain, kSingleQuoted, kDoubleQuoted, kLiteral, kFolded };
+enum class ScalarStyle : uint8_t { kPlain, kSingleQuoted, kDoubleQuoted, kLiteral, kFolded };
 
 // "null", "boolean", "integer", "number", "string", "array", "object" (JSON-schema words,
 // as used in wrong-type messages).
@@ -36,25 +36,26 @@ std::string_view NodeKindName(NodeKind kind);
 
 struct MapEntry;
 
+// One node of a parsed document. Trees of every decoded object stay alive for as long as its
+// diagnostics may need locating, so the node is kept small (the tag, once resolved, is not
+// kept; the flags share a word): a 20 MB stream is about a million of them.
 struct DocNode {
-  NodeKind kind = NodeKind::kNull;
   // Decoded scalar text (after unescaping and folding); empty for collections.
   std::string text;
-  // The explicit tag as written ("!!str", "tag:yaml.org,2002:int"); empty when untagged.
-  std::string tag;
-  ScalarStyle style = ScalarStyle::kPlain;
-  bool flow = false;        // a `[...]`/`{...}` collection
-  bool from_alias = false;  // a copy made for `*alias`
   // Where the node starts: byte offset into the SourceText, and its 1-based position. For a
   // quoted or block scalar this is the opening quote or indicator.
   size_t offset = 0;
   SourcePosition position;
-  // Resolved values (valid when kind says so).
-  bool bool_value = false;
+  // Resolved values (valid when kind says so; an integer sets float_value too).
   int64_t int_value = 0;
   double float_value = 0;
   std::vector<DocNode> items;      // kSequence
   std::vector<MapEntry> entries;  // kMap, in document order (duplicates kept)
+  NodeKind kind = NodeKind::kNull;
+  ScalarStyle style = ScalarStyle::kPlain;
+  bool flow = false;        // a `[...]`/`{...}` collection
+  bool from_alias = false;  // a copy made for `*alias`
+  bool bool_value = false;
 
   bool is_scalar() const { return kind != NodeKind::kSequence && kind != NodeKind::kMap; }
   // The value of the first entry whose key text is `key`; nullptr when absent or not a map.

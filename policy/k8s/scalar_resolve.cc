@@ -131,9 +131,8 @@ void ResolvePlain(DocNode& node) {
 
 }  // namespace
 
-void ResolveScalar(DocNode& node) {
+void ResolveScalar(DocNode& node, std::string_view tag) {
   node.kind = NodeKind::kString;
-  std::string_view tag = node.tag;
   if (tag.substr(0, kTagPrefix.size()) == kTagPrefix) tag.remove_prefix(kTagPrefix.size());
   if (tag.empty()) {
     if (node.style == ScalarStyle::kPlain) ResolvePlain(node);

@@ -12,8 +12,9 @@
 
 namespace draguard::k8s {
 
-// Sets node.kind and the matching value from node.text, node.tag and node.style.
-void ResolveScalar(DocNode& node);
+// Sets node.kind and the matching value from node.text, node.style and the scalar's explicit
+// `tag` as written ("!!int", "tag:yaml.org,2002:str"; empty when untagged).
+void ResolveScalar(DocNode& node, std::string_view tag = {});
 
 }  // namespace draguard::k8s
 

@@ -66,7 +66,6 @@ class TreeParser {
 void ResetScalarFields(DocNode& node) {
   node.kind = NodeKind::kNull;
   node.text.clear();
-  node.tag.clear();
   node.style = k8s::ScalarStyle::kPlain;
   node.flow = false;
   node.from_alias = false;

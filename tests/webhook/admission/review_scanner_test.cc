@@ -121,7 +121,7 @@ std::string Describe(const k8s::DocNode& n) {
   std::string out = std::string(k8s::NodeKindName(n.kind)) + "/" +
                     std::to_string(static_cast<int>(n.style)) + "/flow" +
                     std::to_string(n.flow) + std::to_string(n.from_alias) + ":\"" + n.text +
-                    "\"" + n.tag + "/b" + std::to_string(n.bool_value) + "/i" +
+                    "\"/b" + std::to_string(n.bool_value) + "/i" +
                     std::to_string(n.int_value) + "/f" + std::to_string(n.float_value) + "@" +
                     std::to_string(n.offset) + ":" + std::to_string(n.position.line) + "." +
                     std::to_string(n.position.column);
