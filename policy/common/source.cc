@@ -61,6 +61,10 @@ size_t SourceText::OffsetOf(SourcePosition pos) const {
   if (pos.line <= 0 || d.line_starts.empty()) return 0;
   if (pos.line > line_count()) return d.text.size();
   size_t offset = d.line_starts[pos.line - 1];
+  if (d.line_is_ascii[pos.line - 1]) {  // bytes are code points: no scan
+    const size_t end = pos.line < line_count() ? d.line_starts[pos.line] - 1 : d.text.size();
+    return std::min(offset + static_cast<size_t>(std::max(pos.column, 1) - 1), end);
+  }
   int column = 1;
   while (offset < d.text.size() && d.text[offset] != '\n' && column < pos.column) {
     ++offset;

@@ -1,24 +1,22 @@
-// Builds the positioned tree from yaml-cpp's event stream.
+// Builds the positioned tree from libyaml's event stream.
 //
+// libyaml is the parser Kubernetes' own YAML decoder is a port of (go-yaml v2, behind
+// sigs.k8s.io/yaml), so what it accepts and rejects is what the API server and kubectl accept
+// and reject; it is also about five times faster than yaml-cpp (docs/dependencies.md).
 // TreeBuilder receives the events of one document and keeps a stack of open collections; a
-// map alternates between "expecting a key" and "expecting a value". Each scalar's style is
-// learnt by rescanning the source at its mark (past any `&anchor`/`!tag` properties), and its
-// type is resolved with YAML 1.1 rules (scalar_resolve.h). Limits (depth, node count) are
-// enforced in the handler by throwing LimitExceeded, which, like every yaml-cpp exception, is
-// caught in ParseDocuments and turned into a diagnostic.
+// map alternates between "expecting a key" and "expecting a value". Each scalar's type is
+// resolved with YAML 1.1 rules (scalar_resolve.h). Limits (depth, node count) are enforced by
+// throwing LimitExceeded, which, like a syntax error, is caught in ParseSpanReporting and
+// turned into a diagnostic: no exception leaves this file.
 #include "policy/k8s/document.h"
 
-#include <yaml-cpp/eventhandler.h>
-#include <yaml-cpp/exceptions.h>
-#include <yaml-cpp/mark.h>
-#include <yaml-cpp/parser.h>
-#include <yaml-cpp/yaml.h>
+#include <yaml.h>
 
 #include <algorithm>
 #include <map>
-#include <istream>
-#include <streambuf>
+#include <optional>
 #include <stdexcept>
+#include <string>
 #include <utility>
 
 #include "policy/k8s/scalar_resolve.h"
@@ -50,6 +48,12 @@ namespace {
 
 struct LimitExceeded {
   std::string code;
+  std::string message;
+  size_t offset;
+};
+
+// A syntax error (libyaml's, or an alias to no anchor), with where in the source it is.
+struct SyntaxError {
   std::string message;
   size_t offset;
 };
@@ -86,130 +90,67 @@ size_t SkipProperties(std::string_view text, size_t pos) {
   return pos;
 }
 
-ScalarStyle StyleAt(std::string_view text, size_t pos) {
-  if (pos >= text.size()) return ScalarStyle::kPlain;
-  switch (text[pos]) {
-    case '\'': return ScalarStyle::kSingleQuoted;
-    case '"': return ScalarStyle::kDoubleQuoted;
-    case '|': return ScalarStyle::kLiteral;
-    case '>': return ScalarStyle::kFolded;
-    default: return ScalarStyle::kPlain;
-  }
-}
-
-class TreeBuilder : public YAML::EventHandler {
+// Builds the tree of one document from libyaml's events. Offsets are byte offsets into the
+// whole source (the event loop converts libyaml's marks).
+class TreeBuilder {
  public:
-  // `base`: where in `source` the text given to the parser starts (marks are relative to it).
-  TreeBuilder(const SourceText& source, const ParseOptions& options, size_t* node_count,
-              size_t base)
-      : source_(source), options_(options), node_count_(node_count), base_(base) {}
+  TreeBuilder(const SourceText& source, const ParseOptions& options, size_t* node_count)
+      : source_(source), options_(options), node_count_(node_count) {}
 
   Document TakeDocument() { return std::move(doc_); }
   bool has_root() const { return has_root_; }
 
-  void OnDocumentStart(const YAML::Mark&) override {}
-  void OnDocumentEnd() override {}
-
-  void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
-    DocNode n = MakeNode(mark);
-    n.kind = NodeKind::kNull;
-    Add(std::move(n), anchor, /*opens=*/false);
-  }
-
-  void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+  void OnAlias(size_t offset, const std::string& anchor) {
     auto it = anchors_.find(anchor);
-    DocNode n;
-    size_t size = 1;
-    if (it != anchors_.end()) {
-      n = it->second.node;
-      size = it->second.size;
-      // Copies nest: without this check, chains of aliases could build trees far deeper
-      // than the text, and recursion over them could exhaust the stack.
-      if (static_cast<int>(stack_.size()) + it->second.height > options_.max_depth) {
-        throw LimitExceeded{"decode.too-deep",
-                            "expanding this alias nests collections more than " +
-                                std::to_string(options_.max_depth) + " levels deep",
-                            Offset(mark)};
-      }
+    if (it == anchors_.end()) {  // go-yaml's words: the API server rejects it so
+      throw SyntaxError{"the file is not valid YAML: unknown anchor '" + anchor + "' referenced",
+                        offset};
     }
-    Count(size, mark);
+    DocNode n = it->second.node;
+    // Copies nest: without this check, chains of aliases could build trees far deeper than
+    // the text, and recursion over them could exhaust the stack.
+    if (static_cast<int>(stack_.size()) + it->second.height > options_.max_depth) {
+      throw LimitExceeded{"decode.too-deep",
+                          "expanding this alias nests collections more than " +
+                              std::to_string(options_.max_depth) + " levels deep",
+                          offset};
+    }
+    Count(it->second.size, offset);
     n.from_alias = true;
-    n.offset = Offset(mark);
+    n.offset = offset;
     n.position = source_.PositionOf(n.offset);
-    Add(std::move(n), 0, /*opens=*/false);
+    Add(std::move(n), {}, /*opens=*/false);
   }
 
-  void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
-                const std::string& value) override {
-    DocNode n = MakeNode(mark);
-    n.style = StyleAt(source_.text(), n.offset);
+  // `tag` as written and resolved by libyaml ("tag:yaml.org,2002:str"), empty when untagged.
+  void OnScalar(size_t offset, std::string_view tag, const std::string& anchor,
+                std::string_view value, ScalarStyle style) {
+    DocNode n = MakeNode(offset);
+    n.style = style;
     n.text = value;
-    // yaml-cpp reports "?" for an untagged plain scalar and "!" for the non-specific tag.
-    ResolveScalar(n, tag == "?" || tag == "!" ? std::string_view() : std::string_view(tag));
+    ResolveScalar(n, tag);
+    if (n.kind == NodeKind::kNull) n.text.clear();  // `~`, `null`: no text, as JSON's null
     Add(std::move(n), anchor, /*opens=*/false);
   }
 
   // A collection's tag changes nothing in Kubernetes' decoder: it is not kept.
-  void OnSequenceStart(const YAML::Mark& mark, const std::string& /*tag*/, YAML::anchor_t anchor,
-                       YAML::EmitterStyle::value style) override {
-    Open(mark, anchor, style, NodeKind::kSequence);
-  }
-  void OnSequenceEnd() override { Close(); }
-
-  void OnMapStart(const YAML::Mark& mark, const std::string& /*tag*/, YAML::anchor_t anchor,
-                  YAML::EmitterStyle::value style) override {
-    Open(mark, anchor, style, NodeKind::kMap);
-  }
-  void OnMapEnd() override { Close(); }
-
- private:
-  struct Frame {
-    DocNode* node;
-    YAML::anchor_t anchor;
-  };
-
-  size_t Offset(const YAML::Mark& mark) const {
-    return std::min<size_t>(base_ + static_cast<size_t>(std::max(mark.pos, 0)),
-                            source_.text().size());
-  }
-
-  void Count(size_t n, const YAML::Mark& mark) {
-    *node_count_ += n;
-    if (*node_count_ > options_.max_nodes) {
-      throw LimitExceeded{"decode.too-many-nodes",
-                          "the document has more than " + std::to_string(options_.max_nodes) +
-                              " nodes (aliases included)",
-                          Offset(mark)};
-    }
-  }
-
-  DocNode MakeNode(const YAML::Mark& mark) {
-    Count(1, mark);
-    DocNode n;
-    n.offset = SkipProperties(source_.text(), Offset(mark));
-    if (n.offset >= source_.text().size()) n.offset = Offset(mark);
-    n.position = source_.PositionOf(n.offset);
-    return n;
-  }
-
-  void Open(const YAML::Mark& mark, YAML::anchor_t anchor,
-            YAML::EmitterStyle::value style, NodeKind kind) {
+  void Open(size_t offset, const std::string& anchor, bool flow, NodeKind kind) {
     if (static_cast<int>(stack_.size()) >= options_.max_depth) {
       throw LimitExceeded{"decode.too-deep",
                           "collections are nested more than " +
                               std::to_string(options_.max_depth) + " levels deep",
-                          Offset(mark)};
+                          offset};
     }
-    DocNode n = MakeNode(mark);
+    DocNode n = MakeNode(offset);
     n.kind = kind;
-    n.flow = style == YAML::EmitterStyle::Flow;
-    DocNode* slot = Add(std::move(n), 0, /*opens=*/true);
+    n.flow = flow;
+    DocNode* slot = Add(std::move(n), {}, /*opens=*/true);
     stack_.push_back(Frame{slot, anchor});
   }
 
   void Close() {
     if (stack_.empty()) return;
-    Frame f = stack_.back();
+    Frame f = std::move(stack_.back());
     stack_.pop_back();
     expecting_key_.pop_back();
     if (f.node->kind == NodeKind::kMap) ExpandMergeKeys(*f.node);
@@ -217,10 +158,37 @@ class TreeBuilder : public YAML::EventHandler {
     // capacity growth left, about a third of a map's entries.
     f.node->entries.shrink_to_fit();
     f.node->items.shrink_to_fit();
-    if (f.anchor != 0) anchors_[f.anchor] = {*f.node, CountNodes(*f.node), Height(*f.node)};
+    if (!f.anchor.empty()) anchors_[f.anchor] = {*f.node, CountNodes(*f.node), Height(*f.node)};
     if (!stack_.empty() && stack_.back().node->kind == NodeKind::kMap) {
       expecting_key_.back() = !expecting_key_.back();
     }
+  }
+
+ private:
+  struct Frame {
+    DocNode* node;
+    std::string anchor;  // empty: none
+  };
+
+  void Count(size_t n, size_t offset) {
+    *node_count_ += n;
+    if (*node_count_ > options_.max_nodes) {
+      throw LimitExceeded{"decode.too-many-nodes",
+                          "the document has more than " + std::to_string(options_.max_nodes) +
+                              " nodes (aliases included)",
+                          offset};
+    }
+  }
+
+  // A node at `offset`, where its properties (`&anchor`, `!tag`) start: the node itself
+  // starts after them.
+  DocNode MakeNode(size_t offset) {
+    Count(1, offset);
+    DocNode n;
+    n.offset = SkipProperties(source_.text(), offset);
+    if (n.offset >= source_.text().size()) n.offset = offset;
+    n.position = source_.PositionOf(n.offset);
+    return n;
   }
 
   // YAML 1.1 merge keys (`<<: *base` or `<<: [*a, *b]`), which go-yaml v2 applies: the
@@ -258,9 +226,9 @@ class TreeBuilder : public YAML::EventHandler {
 
   // Places `n` in the open collection (or as the root) and returns where it now lives.
   // `opens` is true for a collection whose items follow (not for an alias copy).
-  DocNode* Add(DocNode n, YAML::anchor_t anchor, bool opens) {
+  DocNode* Add(DocNode n, const std::string& anchor, bool opens) {
     const bool collection = opens;
-    if (anchor != 0 && !opens) anchors_[anchor] = {n, 1, Height(n)};
+    if (!anchor.empty() && !opens) anchors_[anchor] = {n, 1, Height(n)};
     DocNode* slot = nullptr;
     if (stack_.empty()) {
       doc_.root = std::move(n);
@@ -288,7 +256,6 @@ class TreeBuilder : public YAML::EventHandler {
   const SourceText& source_;
   const ParseOptions& options_;
   size_t* node_count_;
-  size_t base_;
   Document doc_;
   bool has_root_ = false;
   std::vector<Frame> stack_;
@@ -300,7 +267,7 @@ class TreeBuilder : public YAML::EventHandler {
     size_t size;  // nodes, for max_nodes
     int height;   // collection levels, for max_depth
   };
-  std::map<YAML::anchor_t, Anchored> anchors_;
+  std::map<std::string, Anchored, std::less<>> anchors_;  // a redefined anchor: the latest
 };
 
 void AddError(ParseResult& result, const SourceText& source, std::string code,
@@ -313,16 +280,6 @@ void AddError(ParseResult& result, const SourceText& source, std::string code,
   d.position = source.PositionOf(offset);
   result.diagnostics.Add(std::move(d));
 }
-
-// An input stream over text it does not own: yaml-cpp reads a document where it lies in the
-// source, without the two copies a substr and an istringstream would make of it.
-class ViewStreamBuf : public std::streambuf {
- public:
-  explicit ViewStreamBuf(std::string_view text) {
-    char* begin = const_cast<char*>(text.data());  // never written: get area only
-    setg(begin, begin, begin + text.size());
-  }
-};
 
 // A document of the stream: [begin, end) in the source text.
 struct Span {
@@ -361,12 +318,6 @@ std::vector<Span> SplitDocuments(std::string_view text) {
     start = end + 1;
   }
   return spans;
-}
-
-// yaml-cpp reports a mark of -1 for errors at the end of input.
-size_t MarkOffset(const YAML::Mark& mark, const Span& span) {
-  if (mark.pos < 0) return span.end;
-  return std::min(span.begin + static_cast<size_t>(mark.pos), span.end);
 }
 
 // The map entry `key` of `map`, mutable; nullptr when absent.
@@ -408,28 +359,149 @@ void DropObjectsOverLimit(const SourceText& source, size_t end, const ParseOptio
   items->items = std::move(kept);
 }
 
+std::string_view Chars(const yaml_char_t* text) {
+  return text == nullptr ? std::string_view() : reinterpret_cast<const char*>(text);
+}
+
+std::string_view Chars(const yaml_char_t* text, size_t length) {
+  if (text == nullptr) return {};
+  return std::string_view(reinterpret_cast<const char*>(text), length);
+}
+
+// libyaml's event parser over one span of the source (read in place, not copied). Marks are
+// converted to byte offsets of the whole source: libyaml counts lines and characters, and a
+// span starts at a line start.
+class EventParser {
+ public:
+  EventParser(const SourceText& source, const Span& span)
+      : source_(source), span_(span), first_line_(source.PositionOf(span.begin).line) {
+    yaml_parser_initialize(&parser_);
+    yaml_parser_set_encoding(&parser_, YAML_UTF8_ENCODING);
+    yaml_parser_set_input_string(
+        &parser_, reinterpret_cast<const unsigned char*>(source.text().data() + span.begin),
+        span.end - span.begin);
+  }
+  ~EventParser() { yaml_parser_delete(&parser_); }
+  EventParser(const EventParser&) = delete;
+  EventParser& operator=(const EventParser&) = delete;
+
+  // The next event into `event` (the caller deletes it); throws SyntaxError.
+  void Next(yaml_event_t& event) {
+    if (yaml_parser_parse(&parser_, &event) == 0) throw Error();
+  }
+
+  size_t OffsetOf(const yaml_mark_t& mark) const {
+    const size_t offset = source_.OffsetOf({first_line_ + static_cast<int>(mark.line),
+                                            static_cast<int>(mark.column) + 1});
+    return std::clamp(offset, span_.begin, span_.end);
+  }
+
+ private:
+  SyntaxError Error() const {
+    std::string message = "the file is not valid YAML: ";
+    message += parser_.problem != nullptr ? parser_.problem : "unknown error";
+    if (parser_.error == YAML_READER_ERROR) {
+      // Bad bytes (not UTF-8): libyaml gives their byte offset, not a mark.
+      return {message, std::min(span_.begin + parser_.problem_offset, span_.end)};
+    }
+    // "while parsing a block mapping" says which construct is open: name its first line.
+    const std::string_view context = Chars(reinterpret_cast<const yaml_char_t*>(parser_.context));
+    if (context.starts_with("while parsing ")) {
+      message += " (" + std::string(context) + " that starts on line " +
+                 std::to_string(first_line_ + static_cast<int>(parser_.context_mark.line)) + ")";
+    }
+    return {message, OffsetOf(parser_.problem_mark)};
+  }
+
+  const SourceText& source_;
+  Span span_;
+  int first_line_;
+  yaml_parser_t parser_;
+};
+
+// Deletes an event when it goes out of scope.
+struct EventHolder {
+  yaml_event_t event{};
+  ~EventHolder() { yaml_event_delete(&event); }
+};
+
+ScalarStyle StyleOf(yaml_scalar_style_t style) {
+  switch (style) {
+    case YAML_SINGLE_QUOTED_SCALAR_STYLE: return ScalarStyle::kSingleQuoted;
+    case YAML_DOUBLE_QUOTED_SCALAR_STYLE: return ScalarStyle::kDoubleQuoted;
+    case YAML_LITERAL_SCALAR_STYLE: return ScalarStyle::kLiteral;
+    case YAML_FOLDED_SCALAR_STYLE: return ScalarStyle::kFolded;
+    default: return ScalarStyle::kPlain;
+  }
+}
+
+// The tag as the resolver reads it: none for the non-specific "!" (a quoted or plain scalar
+// without a tag).
+std::string_view TagOf(const yaml_char_t* tag) {
+  std::string_view t = Chars(tag);
+  return t == "!" ? std::string_view() : t;
+}
+
+// Feeds one node event to `builder`; false for an event that is not a node's.
+bool AddNodeEvent(const yaml_event_t& e, const EventParser& parser, TreeBuilder& builder) {
+  const size_t offset = parser.OffsetOf(e.start_mark);
+  switch (e.type) {
+    case YAML_SCALAR_EVENT:
+      builder.OnScalar(offset, TagOf(e.data.scalar.tag), std::string(Chars(e.data.scalar.anchor)),
+                       Chars(e.data.scalar.value, e.data.scalar.length),
+                       StyleOf(e.data.scalar.style));
+      return true;
+    case YAML_ALIAS_EVENT:
+      builder.OnAlias(offset, std::string(Chars(e.data.alias.anchor)));
+      return true;
+    case YAML_SEQUENCE_START_EVENT:
+      builder.Open(offset, std::string(Chars(e.data.sequence_start.anchor)),
+                   e.data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE, NodeKind::kSequence);
+      return true;
+    case YAML_MAPPING_START_EVENT:
+      builder.Open(offset, std::string(Chars(e.data.mapping_start.anchor)),
+                   e.data.mapping_start.style == YAML_FLOW_MAPPING_STYLE, NodeKind::kMap);
+      return true;
+    case YAML_SEQUENCE_END_EVENT:
+    case YAML_MAPPING_END_EVENT:
+      builder.Close();
+      return true;
+    default:
+      return false;
+  }
+}
+
 // Parses the documents of one span, numbering them from `index`. Limits per document (depth,
 // nodes, object size) and syntax errors throw or are reported.
 void ParseSpan(const SourceText& source, const Span& span, const ParseOptions& options,
                size_t& index, ParseResult& result) {
-  ViewStreamBuf buffer(std::string_view(source.text()).substr(span.begin, span.end - span.begin));
-  std::istream in(&buffer);
-  YAML::Parser parser(in);
-  for (;; ++index) {
-    size_t node_count = 0;
-    TreeBuilder builder(source, options, &node_count, span.begin);
-    if (!parser.HandleNextDocument(builder)) break;
-    if (result.documents.size() >= options.max_documents) {
-      throw LimitExceeded{"decode.too-many-documents",
-                          "the input has more than " + std::to_string(options.max_documents) +
-                              " documents",
-                          span.begin};
+  EventParser parser(source, span);
+  std::optional<TreeBuilder> builder;
+  size_t node_count = 0;
+  for (;;) {
+    EventHolder held;
+    parser.Next(held.event);
+    const yaml_event_t& e = held.event;
+    if (e.type == YAML_STREAM_END_EVENT) return;
+    if (e.type == YAML_DOCUMENT_START_EVENT) {
+      if (result.documents.size() >= options.max_documents) {
+        throw LimitExceeded{"decode.too-many-documents",
+                            "the input has more than " + std::to_string(options.max_documents) +
+                                " documents",
+                            span.begin};
+      }
+      node_count = 0;
+      builder.emplace(source, options, &node_count);
+    } else if (e.type == YAML_DOCUMENT_END_EVENT && builder.has_value()) {
+      Document doc = builder->TakeDocument();
+      doc.index = index++;
+      doc.empty = !builder->has_root() || doc.root.kind == NodeKind::kNull;
+      builder.reset();
+      DropObjectsOverLimit(source, span.end, options, doc, result);
+      result.documents.push_back(std::move(doc));
+    } else if (builder.has_value()) {
+      AddNodeEvent(e, parser, *builder);
     }
-    Document doc = builder.TakeDocument();
-    doc.index = index;
-    doc.empty = !builder.has_root() || doc.root.kind == NodeKind::kNull;
-    DropObjectsOverLimit(source, span.end, options, doc, result);
-    result.documents.push_back(std::move(doc));
   }
 }
 
@@ -444,12 +516,10 @@ bool ParseSpanReporting(const SourceText& source, const Span& span, const ParseO
     AddError(result, source, e.code, e.message, e.offset);
     ++index;
     return e.code != "decode.too-many-documents";
-  } catch (const YAML::Exception& e) {
-    AddError(result, source, "decode.yaml-syntax",
-             "the file is not valid YAML: " + (e.msg.empty() ? std::string(e.what()) : e.msg),
-             MarkOffset(e.mark, span));
+  } catch (const SyntaxError& e) {
+    AddError(result, source, "decode.yaml-syntax", e.message, e.offset);
     return false;
-  } catch (const std::exception& e) {
+  } catch (const std::exception& e) {  // std::bad_alloc
     AddError(result, source, "decode.yaml-syntax",
              std::string("the file could not be read as YAML: ") + e.what(), span.begin);
     return false;

@@ -8,8 +8,8 @@
 // `~`/`null`/empty are null, quoted or tagged `!!str` scalars are always strings.
 //
 // Aliases are expanded into copies (bounded by ParseOptions::max_nodes, which stops "billion
-// laughs"). yaml-cpp exceptions never leave document.cc: they become `decode.yaml-syntax`
-// diagnostics with the parser's position.
+// laughs"). The parser is libyaml's (the C library Kubernetes' go-yaml v2 is a port of): its
+// errors become `decode.yaml-syntax` diagnostics with the parser's position.
 #ifndef DRAGUARD_POLICY_K8S_DOCUMENT_H_
 #define DRAGUARD_POLICY_K8S_DOCUMENT_H_
 

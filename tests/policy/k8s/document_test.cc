@@ -92,6 +92,22 @@ TEST(DocumentTest, KeepsPositionsOfNodesAndKeys) {
   EXPECT_EQ(list->items[1].position, (SourcePosition{4, 13}));
 }
 
+// libyaml counts columns in characters: positions and offsets stay right after multi-byte
+// text, on the line and below it.
+TEST(DocumentTest, KeepsPositionsAfterMultibyteText) {
+  const std::string text = "a: \"caf\xc3\xa9 \xe2\x82\xac\"\nb: [x, \"\xc3\xa9\", y]\n";
+  ParseResult r = Parse(text);
+  ASSERT_TRUE(r.diagnostics.empty());
+  ASSERT_EQ(r.documents.size(), 1u);
+  const DocNode* b = r.documents[0].root.Find("b");
+  ASSERT_NE(b, nullptr);
+  ASSERT_EQ(b->items.size(), 3u);
+  EXPECT_EQ(b->items[2].position, (SourcePosition{2, 13}));
+  EXPECT_EQ(text.substr(b->items[2].offset, 1), "y");
+  EXPECT_EQ(b->items[1].text, "\xc3\xa9");
+  EXPECT_EQ(text.substr(b->items[1].offset, 1), "\"");
+}
+
 TEST(DocumentTest, SplitsMultipleDocumentsAndSkipsEmptyOnes) {
   ParseResult r = Parse("a: 1\n---\n# only a comment\n---\nb: 2\n");
   ASSERT_TRUE(r.diagnostics.empty());
@@ -177,7 +193,21 @@ INSTANTIATE_TEST_SUITE_P(
                   .text = "a:\n  b: 1\n c: 2\n",
                   .code = "decode.yaml-syntax",
                   .position = {3, 0}},
-        ErrorCase{.name = "UnknownAlias", .text = "a: *nope\n", .code = "decode.yaml-syntax"},
+        // go-yaml: "unknown anchor 'nope' referenced".
+        ErrorCase{.name = "UnknownAlias",
+                  .text = "a: 1\nb: *nope\n",
+                  .code = "decode.yaml-syntax",
+                  .position = {2, 4}},
+        // libyaml and go-yaml (its port, Kubernetes' decoder) refuse bytes that are not
+        // UTF-8 and tabs as indentation, where they are.
+        ErrorCase{.name = "NotUtf8",
+                  .text = "a: 1\nb: \"caf\xff\"\n",
+                  .code = "decode.yaml-syntax",
+                  .position = {2, 8}},
+        ErrorCase{.name = "TabIndent",
+                  .text = "a:\n\tb: 1\n",
+                  .code = "decode.yaml-syntax",
+                  .position = {2, 1}},
         ErrorCase{.name = "TooDeep",
                   .text = "a: [[[[[1]]]]]\n",
                   .options = {.max_depth = 4},
