@@ -131,7 +131,7 @@ class Decoder {
   // Decodes a resource.k8s.io object; returns false when it is not decoded.
   bool DecodeResource(const DocNode& root, std::string_view version, std::string_view kind,
                       DecodeContext& ctx, ObjectVariant* out);
-  void Emit(DecodedObject& object, Diagnostics& diags);
+  void Emit(DecodedObject& object, const DocNode& root, Diagnostics& diags);
 
   const DecodeOptions& options_;
   const Release& release_;  // whose served versions the apiVersion warnings describe
@@ -152,14 +152,19 @@ DecodeResult Decoder::Run() {
     result_.is_template = true;
     return std::move(result_);
   }
-  ParseResult parsed = ParseDocuments(*source_, options_.parse);
-  for (const Diagnostic& d : parsed.diagnostics) {
+  // Each document is decoded as soon as it is parsed and its tree dropped: objects keep a
+  // FieldIndex, not the tree.
+  Diagnostics read = ForEachDocument(*source_, options_.parse,
+                                     [&](Document& doc) { DecodeDocument(doc); });
+  // The parser's problems first (DecodeResult::read_errors), then the objects' own.
+  Diagnostics decoded;
+  std::swap(decoded, result_.diagnostics);
+  for (Diagnostic& d : read.mutable_items()) {
     if (d.is_error()) ++result_.read_errors;
-    Diagnostic copy = d;
-    copy.file = source_->name();
-    result_.diagnostics.Add(std::move(copy));
+    d.file = source_->name();
+    result_.diagnostics.Add(std::move(d));
   }
-  for (Document& doc : parsed.documents) DecodeDocument(doc);
+  for (Diagnostic& d : decoded.mutable_items()) result_.diagnostics.Add(std::move(d));
   return std::move(result_);
 }
 
@@ -192,7 +197,6 @@ void Decoder::DecodeRoot(std::shared_ptr<const DocNode> root, size_t doc_index,
   if (object.api_version.empty()) object.api_version = list.api_version;
   if (object.kind.empty()) object.kind = list.kind;
   object.document_index = doc_index;
-  object.Bind(source_, root);
   const std::string_view api = object.api_version;
   const size_t slash = api.find('/');
   const std::string_view group = slash == std::string_view::npos ? "" : api.substr(0, slash);
@@ -227,12 +231,13 @@ void Decoder::DecodeRoot(std::shared_ptr<const DocNode> root, size_t doc_index,
     ++result_.skipped;
     return;
   }
-  Emit(object, diags);
+  object.Bind(source_, *root);
+  Emit(object, *root, diags);
   if (decoded) result_.objects.push_back(std::move(object));
 }
 
-void Decoder::Emit(DecodedObject& object, Diagnostics& diags) {
-  const DocNode* meta = object.root().Find("metadata");
+void Decoder::Emit(DecodedObject& object, const DocNode& root, Diagnostics& diags) {
+  const DocNode* meta = root.Find("metadata");
   object.ref.api_version = object.api_version;
   object.ref.kind = object.kind;
   if (meta != nullptr) {

@@ -52,6 +52,7 @@
 #include "policy/common/source.h"
 #include "policy/k8s/device_class.h"
 #include "policy/k8s/document.h"
+#include "policy/k8s/field_index.h"
 #include "policy/k8s/meta.h"
 #include "policy/k8s/resource_claim.h"
 #include "policy/k8s/resource_slice.h"
@@ -85,8 +86,8 @@ class DecodedObject {
   size_t document_index = 0;  // 0-based document in the file (List items share theirs)
   ObjectVariant object;
 
-  // The object's root node (a map). Shared with the DecodeResult; never null in a result.
-  const DocNode& root() const { return *root_; }
+  // Where the object starts in its file (its first key).
+  SourcePosition position() const { return position_; }
 
   // Fills d.file, d.position and (when empty) d.object from d.field and d.value_offset. A path
   // that does not exist in the document locates its nearest existing ancestor; a value offset
@@ -96,14 +97,13 @@ class DecodedObject {
   // The position of a field path (same rules as Locate, without a value offset).
   SourcePosition PositionOf(const std::string& field) const;
 
-  // Internal: set by Decode.
-  void Bind(std::shared_ptr<const SourceText> source, std::shared_ptr<const DocNode> root);
+  // Internal: set by Decode. Keeps the source and a FieldIndex of `root`, not the tree.
+  void Bind(std::shared_ptr<const SourceText> source, const DocNode& root);
 
  private:
-  const DocNode* Resolve(const std::string& field, bool* exact) const;
-
   std::shared_ptr<const SourceText> source_;
-  std::shared_ptr<const DocNode> root_;
+  std::shared_ptr<const FieldIndex> index_;  // shared by copies of the object
+  SourcePosition position_;
 };
 
 struct DecodeResult {

@@ -13,6 +13,7 @@
 #include <yaml.h>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -270,7 +271,7 @@ class TreeBuilder {
   std::map<std::string, Anchored, std::less<>> anchors_;  // a redefined anchor: the latest
 };
 
-void AddError(ParseResult& result, const SourceText& source, std::string code,
+void AddError(Diagnostics& diagnostics, const SourceText& source, std::string code,
               std::string message, size_t offset) {
   Diagnostic d;
   d.severity = Severity::kError;
@@ -278,7 +279,7 @@ void AddError(ParseResult& result, const SourceText& source, std::string code,
   d.message = std::move(message);
   d.file = source.name();
   d.position = source.PositionOf(offset);
-  result.diagnostics.Add(std::move(d));
+  diagnostics.Add(std::move(d));
 }
 
 // A document of the stream: [begin, end) in the source text.
@@ -332,10 +333,10 @@ DocNode* FindMutable(DocNode& map, std::string_view key) {
 // (what `kubectl get -o yaml` prints). An object over it is reported at its start and dropped,
 // and the others are kept. `end` is where the document's text ends.
 void DropObjectsOverLimit(const SourceText& source, size_t end, const ParseOptions& options,
-                          Document& doc, ParseResult& result) {
+                          Document& doc, Diagnostics& diagnostics) {
   auto over = [&](size_t begin, size_t stop) {
     if (stop <= begin || stop - begin <= options.max_bytes) return false;
-    AddError(result, source, "decode.too-large",
+    AddError(diagnostics, source, "decode.too-large",
              "this object is " + std::to_string(stop - begin) + " bytes, more than the " +
                  std::to_string(options.max_bytes) + " bytes the API server accepts for one object",
              begin);
@@ -473,8 +474,15 @@ bool AddNodeEvent(const yaml_event_t& e, const EventParser& parser, TreeBuilder&
 
 // Parses the documents of one span, numbering them from `index`. Limits per document (depth,
 // nodes, object size) and syntax errors throw or are reported.
+// Where parsed documents go, and how many have gone.
+struct DocumentSink {
+  const std::function<void(Document&)>& emit;
+  Diagnostics& diagnostics;
+  size_t emitted = 0;
+};
+
 void ParseSpan(const SourceText& source, const Span& span, const ParseOptions& options,
-               size_t& index, ParseResult& result) {
+               size_t& index, DocumentSink& sink) {
   EventParser parser(source, span);
   std::optional<TreeBuilder> builder;
   size_t node_count = 0;
@@ -484,7 +492,7 @@ void ParseSpan(const SourceText& source, const Span& span, const ParseOptions& o
     const yaml_event_t& e = held.event;
     if (e.type == YAML_STREAM_END_EVENT) return;
     if (e.type == YAML_DOCUMENT_START_EVENT) {
-      if (result.documents.size() >= options.max_documents) {
+      if (sink.emitted >= options.max_documents) {
         throw LimitExceeded{"decode.too-many-documents",
                             "the input has more than " + std::to_string(options.max_documents) +
                                 " documents",
@@ -497,8 +505,9 @@ void ParseSpan(const SourceText& source, const Span& span, const ParseOptions& o
       doc.index = index++;
       doc.empty = !builder->has_root() || doc.root.kind == NodeKind::kNull;
       builder.reset();
-      DropObjectsOverLimit(source, span.end, options, doc, result);
-      result.documents.push_back(std::move(doc));
+      DropObjectsOverLimit(source, span.end, options, doc, sink.diagnostics);
+      ++sink.emitted;
+      sink.emit(doc);
     } else if (builder.has_value()) {
       AddNodeEvent(e, parser, *builder);
     }
@@ -509,9 +518,10 @@ void ParseSpan(const SourceText& source, const Span& span, const ParseOptions& o
 // after a syntax error (kubectl stops at a document it cannot read) or past max_documents.
 // A document over a per-document limit is reported alone and the stream goes on.
 bool ParseSpanReporting(const SourceText& source, const Span& span, const ParseOptions& options,
-                        size_t& index, ParseResult& result) {
+                        size_t& index, DocumentSink& sink) {
+  Diagnostics& result = sink.diagnostics;
   try {
-    ParseSpan(source, span, options, index, result);
+    ParseSpan(source, span, options, index, sink);
   } catch (const LimitExceeded& e) {
     AddError(result, source, e.code, e.message, e.offset);
     ++index;
@@ -531,12 +541,21 @@ bool ParseSpanReporting(const SourceText& source, const Span& span, const ParseO
 
 // Documents are parsed one at a time (SplitDocuments), so that a limit hit in one document
 // does not hide the others, and sizes are checked per object, as the API server checks them.
-ParseResult ParseDocuments(const SourceText& source, const ParseOptions& options) {
-  ParseResult result;
+Diagnostics ForEachDocument(const SourceText& source, const ParseOptions& options,
+                            const std::function<void(Document&)>& on_document) {
+  Diagnostics diagnostics;
+  DocumentSink sink{on_document, diagnostics};
   size_t index = 0;
   for (const Span& span : SplitDocuments(source.text())) {
-    if (!ParseSpanReporting(source, span, options, index, result)) break;
+    if (!ParseSpanReporting(source, span, options, index, sink)) break;
   }
+  return diagnostics;
+}
+
+ParseResult ParseDocuments(const SourceText& source, const ParseOptions& options) {
+  ParseResult result;
+  result.diagnostics = ForEachDocument(
+      source, options, [&](Document& doc) { result.documents.push_back(std::move(doc)); });
   return result;
 }
 

@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -95,6 +96,12 @@ struct ParseResult {
 // Parses `source` into documents. Never throws; every problem is a positioned diagnostic.
 // Thread-compatible; the result does not refer to `source`.
 ParseResult ParseDocuments(const SourceText& source, const ParseOptions& options = {});
+
+// The same, one document at a time: each is handed to `on_document` as soon as it is read
+// (the callee may move the tree away), so that a stream of any length holds one document's
+// tree at a time. Returns ParseResult::diagnostics.
+Diagnostics ForEachDocument(const SourceText& source, const ParseOptions& options,
+                            const std::function<void(Document&)>& on_document);
 
 // Maps a byte offset inside a scalar's decoded text back to the byte offset in `source` of
 // the character that produced it, through quotes, escapes, line folding and block

@@ -29,7 +29,7 @@ pipeline::PipelineOptions PipelineFor(const LintOptions& options, size_t jobs) {
 void AddObjects(const k8s::DecodeResult& decoded, const std::string& file,
                 std::vector<LintedObject>& objects) {
   for (const k8s::DecodedObject& object : decoded.objects) {
-    objects.push_back({file, object.ref, object.root().position});
+    objects.push_back({file, object.ref, object.position()});
   }
 }
 
