@@ -9,7 +9,7 @@
 #include <string>
 
 #include "policy/cel/compiler.h"
-#include "policy/cel/device.h"
+#include "policy/cel/dra/device.h"
 #include "policy/cel/program.h"
 #include "policy/common/quantity.h"
 

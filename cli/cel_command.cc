@@ -20,7 +20,7 @@
 #include "cli/flags.h"
 #include "policy/cel/compiler.h"
 #include "policy/cel/cost.h"
-#include "policy/cel/device.h"
+#include "policy/cel/dra/device.h"
 #include "policy/cel/program.h"
 #include "policy/common/source.h"
 #include "policy/common/status_macros.h"

@@ -7,7 +7,7 @@
 #include "cli/command.h"
 #include "cli/lint_flags.h"
 #include "policy/lint/upgrade.h"
-#include "policy/validate/codes.h"
+#include "policy/diagnostics/codes.h"
 
 namespace draguard::cli {
 namespace {
@@ -33,10 +33,10 @@ lint::RenderOptions MakeRenderOptions(const LintSettings& settings, const Comman
   render.sarif.tool_version = std::string(Version());
   render.sarif.describe_rule = [](std::string_view code) {
     lint::RuleDescription rule;
-    if (const validate::CodeInfo* info = validate::FindCode(code)) {
-      rule.short_description = validate::ShortDescription(*info);
-      rule.full_description = validate::FullDescription(*info);
-      rule.help_uri = validate::DocsUrl(code);
+    if (const diagnostics::CodeInfo* info = diagnostics::FindCode(code)) {
+      rule.short_description = diagnostics::ShortDescription(*info);
+      rule.full_description = diagnostics::FullDescription(*info);
+      rule.help_uri = diagnostics::DocsUrl(code);
     }
     return rule;
   };

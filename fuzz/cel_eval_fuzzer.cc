@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "policy/cel/device.h"
+#include "policy/cel/dra/device.h"
 #include "policy/cel/parser.h"
 #include "policy/cel/program.h"
 

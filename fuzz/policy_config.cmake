@@ -2,4 +2,4 @@
 # diagnostic placed inside the file.
 draguard_add_fuzzer(policy_config
   SOURCES "${CMAKE_CURRENT_LIST_DIR}/policy_config_fuzzer.cc"
-  LIBS draguard::config draguard::lint)
+  LIBS draguard::config draguard::lint draguard::diagnostics)

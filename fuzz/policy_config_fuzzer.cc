@@ -10,7 +10,7 @@
 
 #include "policy/config/load_config.h"
 #include "policy/lint/suppress.h"
-#include "policy/validate/codes.h"
+#include "policy/diagnostics/codes.h"
 
 namespace {
 
@@ -34,7 +34,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     Check(d.position.line <= source.line_count() + 1, "line past the end of the input");
   }
   std::vector<draguard::Diagnostic> diags;
-  for (const draguard::validate::CodeInfo& info : draguard::validate::AllCodes()) {
+  for (const draguard::diagnostics::CodeInfo& info : draguard::diagnostics::AllCodes()) {
     draguard::Diagnostic d;
     d.code = std::string(info.code);
     d.position = {1, 1};

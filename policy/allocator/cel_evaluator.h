@@ -36,7 +36,7 @@
 #include "policy/allocator/options.h"
 #include "policy/allocator/selector.h"
 #include "policy/cel/compiler.h"
-#include "policy/cel/device.h"
+#include "policy/cel/dra/device.h"
 #include "policy/cel/env.h"
 #include "policy/cel/program.h"
 #include "policy/common/bounded_cache.h"

@@ -6,7 +6,6 @@ add_library(draguard_cel_runtime STATIC
   ${CMAKE_CURRENT_LIST_DIR}/fast_predicate.cc
   ${CMAKE_CURRENT_LIST_DIR}/fast_predicate_build.cc
   ${CMAKE_CURRENT_LIST_DIR}/path_index.cc
-  ${CMAKE_CURRENT_LIST_DIR}/device.cc
   ${CMAKE_CURRENT_LIST_DIR}/functions/registry.cc
   ${CMAKE_CURRENT_LIST_DIR}/functions/standard.cc
   ${CMAKE_CURRENT_LIST_DIR}/functions/strings.cc

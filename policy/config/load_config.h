@@ -19,10 +19,10 @@
 #include <string_view>
 
 #include "policy/common/diagnostic.h"
+#include "policy/common/kubernetes_version.h"
 #include "policy/common/source.h"
 #include "policy/common/status_or.h"
 #include "policy/config/policy_config.h"
-#include "policy/validate/options.h"
 
 namespace draguard::config {
 

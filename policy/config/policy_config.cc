@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "policy/common/suggest.h"
-#include "policy/validate/codes.h"
+#include "policy/diagnostics/codes.h"
 
 namespace draguard::config {
 
@@ -36,7 +36,7 @@ int Rule::Specificity(std::string_view code) const {
 bool MatchesKnownCode(std::string_view pattern, std::string* closest) {
   const Rule probe{std::string(pattern), RuleAction::kOff};
   std::vector<std::string_view> codes;
-  for (const validate::CodeInfo& info : validate::AllCodes()) {
+  for (const diagnostics::CodeInfo& info : diagnostics::AllCodes()) {
     if (probe.Specificity(info.code) >= 0) return true;
     codes.push_back(info.code);
   }

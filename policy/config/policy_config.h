@@ -51,7 +51,7 @@ struct PolicyConfig {
 };
 
 // Whether `pattern` (a rule key or an inline suppression: a code, `prefix.*` or `*`) matches
-// at least one diagnostic code draguard has (policy/validate/codes.h). When it does not,
+// at least one diagnostic code draguard has (policy/diagnostics/codes.h). When it does not,
 // `*closest` (if not null) gets the nearest code, or stays empty when none is close.
 bool MatchesKnownCode(std::string_view pattern, std::string* closest);
 

@@ -26,6 +26,7 @@ void RunObject(const ObjectInput& input, const validate::ValidationOptions& opti
   } else {
     validate::ValidateObject(*input.object, options, out);
   }
+  stages.AfterValidation(out);
   if (HasErrors(out)) return;
   if (RunsSchema(input.operation, *input.object)) stages.Schema(*input.object, out);
   if (HasErrors(out)) return;

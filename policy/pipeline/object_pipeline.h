@@ -2,6 +2,8 @@
 // webhook runs for each request, after decoding the review's object.
 //
 //   validate        ValidateObject, or ValidateObjectUpdate against the old object on UPDATE
+//   (hook)          ObjectStages::AfterValidation may rewrite the findings so far (the
+//                   webhook's spec memo replaces what validation said about a spec it knows)
 //   (stop)          when any finding so far is an error: the API server rejects the object
 //                   in its own validation before calling validating webhooks, so nothing
 //                   else about it matters (kStages: single_after_errors)
@@ -11,8 +13,10 @@
 //   satisfiability  on CREATE only (an allocated claim would compete with its own allocation)
 //
 // The schema and satisfiability stages are the caller's (ObjectStages): the webhook keeps the
-// schema and the allocator's view per inventory snapshot, with its own staleness rules;
-// a live-cluster command can implement them over a snapshot read from the API server.
+// schema and the allocator's view per inventory snapshot, with its own staleness rules, and
+// replays the findings of a spec it remembers (its spec memo) through the hook and its
+// stages; a live-cluster command can implement them over a snapshot read from
+// the API server. The order and the stops are this file's alone.
 //
 // Thread-compatible; RunObject is reentrant when the stages are.
 #ifndef DRAGUARD_POLICY_PIPELINE_OBJECT_PIPELINE_H_
@@ -31,6 +35,9 @@ enum class Operation { kCreate, kUpdate };
 class ObjectStages {
  public:
   virtual ~ObjectStages() = default;
+  // Runs right after validation, before the stop on an error, with every finding so far
+  // (decoding's and validation's); may reorder, remember or replace them. Default: nothing.
+  virtual void AfterValidation(Diagnostics& out) { (void)out; }
   virtual void Schema(const k8s::ObjectVariant& object, Diagnostics& out) = 0;
   virtual void Satisfiability(const k8s::ObjectVariant& object, Diagnostics& out) = 0;
 };
@@ -49,9 +56,9 @@ bool RunsSchema(Operation operation, const k8s::ObjectVariant& object);
 // Whether the satisfiability stage runs (after clean validation and schema stages).
 bool RunsSatisfiability(Operation operation);
 
-// Runs validate -> schema -> satisfiability for `input` as described above, appending to
-// `out` (which may already hold the decoding findings: an error among them stops everything
-// after validation as well).
+// Runs validate -> (hook) -> schema -> satisfiability for `input` as described above,
+// appending to `out` (which may already hold the decoding findings: an error among them stops
+// everything after validation as well).
 void RunObject(const ObjectInput& input, const validate::ValidationOptions& options,
                ObjectStages& stages, Diagnostics& out);
 

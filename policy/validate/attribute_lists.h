@@ -2,8 +2,9 @@
 // docs/k8s-releases.md A.4): the list members `ints`, `bools`, `strings`, `versions` and the
 // per-device limit of 48 attribute values. Lists reach validation only where the release
 // knows them and the gate keeps them (validate/defaults.h drops them otherwise), so these
-// rules need no release test of their own. Rules and texts from ../shared/spec/k8s-1.36.md
-// §4.2 (medium: upstream validation.go read in 1.37-dev only).
+// rules need no release test of their own. Rules and texts as kubernetes/kubernetes
+// pkg/apis/resource/validation/validation.go `validateDeviceAttribute` has them with the list
+// members; that version was read at 1.37-dev only (docs/k8s-releases.md A.4: *medium*).
 #ifndef DRAGUARD_POLICY_VALIDATE_ATTRIBUTE_LISTS_H_
 #define DRAGUARD_POLICY_VALIDATE_ATTRIBUTE_LISTS_H_
 

@@ -11,7 +11,6 @@
 #include "policy/k8s/document.h"
 #include "policy/pipeline/object_pipeline.h"
 #include "policy/validate/cel_selectors.h"
-#include "policy/validate/object.h"
 #include "webhook/admission/json_object.h"
 #include "webhook/admission/response_writer.h"
 
@@ -179,6 +178,96 @@ class CheckerStages : public pipeline::ObjectStages {
   SatisfiabilityCheck& satisfiability_;
 };
 
+// A claim or template on CREATE whose spec the memo does not know: the webhook's checks, and
+// the spec's findings of validation and schema kept for the memo (spec_memo.h). Findings about
+// the spec are put behind the others, as a memo answer puts them.
+class RememberingStages : public CheckerStages {
+ public:
+  RememberingStages(SchemaCheck& schema, SatisfiabilityCheck& satisfiability,
+                    std::shared_ptr<SpecFindings> spec)
+      : CheckerStages(schema, satisfiability), spec_(std::move(spec)) {}
+  void AfterValidation(Diagnostics& out) override {
+    const auto spec_start = static_cast<std::ptrdiff_t>(SpecFindingsLast(out));
+    if (spec_ == nullptr) return;
+    if (Capped(out)) {
+      spec_ = nullptr;
+      return;
+    }
+    spec_->validation.assign(out.begin() + spec_start, out.end());
+  }
+  void Schema(const k8s::ObjectVariant& object, Diagnostics& out) override {
+    const auto schema_start = static_cast<std::ptrdiff_t>(out.size());
+    CheckerStages::Schema(object, out);
+    if (spec_ == nullptr) return;
+    spec_->schema.assign(out.begin() + schema_start, out.end());
+    schema_ran_ = true;
+  }
+  // What to remember once the pipeline has run, or null: after a schema stage the spec's
+  // findings with the object (moved from `object`); without the schema findings an entry
+  // serves only specs that are invalid themselves.
+  std::shared_ptr<SpecFindings> Finish(k8s::ObjectVariant& object) {
+    if (spec_ == nullptr) return nullptr;
+    if (schema_ran_) {
+      spec_->object = std::move(object);
+      return std::move(spec_);
+    }
+    if (!HasErrors(spec_->validation)) return nullptr;
+    return std::move(spec_);
+  }
+
+ private:
+  std::shared_ptr<SpecFindings> spec_;
+  bool schema_ran_ = false;
+};
+
+// A claim or template on CREATE whose spec the memo knows: `object` was decoded without its
+// spec; what validation says about the (empty) spec and the schema stage are replaced by the
+// memo's findings, and satisfiability checks the object completed with the remembered spec.
+class KnownSpecStages : public pipeline::ObjectStages {
+ public:
+  KnownSpecStages(const SpecFindings& spec, k8s::ObjectVariant& object,
+                  SatisfiabilityCheck& satisfiability)
+      : spec_(spec), object_(object), satisfiability_(satisfiability) {}
+  void AfterValidation(Diagnostics& out) override {
+    out.mutable_items().resize(SpecFindingsLast(out));
+    for (const Diagnostic& d : spec_.validation) out.Add(d);
+  }
+  void Schema(const k8s::ObjectVariant&, Diagnostics& out) override {
+    for (const Diagnostic& d : spec_.schema) out.Add(d);
+  }
+  void Satisfiability(const k8s::ObjectVariant&, Diagnostics& out) override {
+    if (!satisfiability_.configured()) return;
+    TakeSpec(object_, spec_.object);  // the object the pipeline runs on, given its spec
+    satisfiability_.Check(object_, out);
+  }
+
+ private:
+  const SpecFindings& spec_;
+  k8s::ObjectVariant& object_;
+  SatisfiabilityCheck& satisfiability_;
+};
+
+// The mutating webhook's stages: only the allocator's verdict, for the annotation; schema
+// findings are the validating webhook's to report.
+class AnnotatingStages : public pipeline::ObjectStages {
+ public:
+  explicit AnnotatingStages(SatisfiabilityCheck& satisfiability)
+      : satisfiability_(satisfiability) {}
+  void Schema(const k8s::ObjectVariant&, Diagnostics&) override {}
+  void Satisfiability(const k8s::ObjectVariant& object, Diagnostics& out) override {
+    result = satisfiability_.Check(object, out, /*count_nodes=*/true);
+  }
+  SatisfiabilityResult result;
+
+ private:
+  SatisfiabilityCheck& satisfiability_;
+};
+
+// The pipeline's input for the review's object on CREATE (validated as created).
+pipeline::ObjectInput Created(const k8s::ObjectVariant& object) {
+  return {.object = &object, .old_object = nullptr, .operation = pipeline::Operation::kCreate};
+}
+
 }  // namespace
 
 std::vector<JsonPatchOperation> DefaultingPatch(std::string_view kind, std::string_view version,
@@ -271,30 +360,18 @@ CheckOutcome PolicyChecker::DiagnoseCreatedClaim(const AdmissionRequest& request
     return DiagnoseKnownSpec(request, options, *known);
   }
   CheckOutcome outcome;
-  Diagnostics& out = outcome.diagnostics;
   k8s::ObjectVariant object = DecodeAdmissionTree(*request.object_tree, request.kind,
-                                                  request.version, out);
+                                                  request.version, outcome.diagnostics);
   if (std::holds_alternative<std::monostate>(object)) return outcome;
-  validate::ValidateObject(object, options, out);
-  const auto spec_start = static_cast<std::ptrdiff_t>(SpecFindingsLast(out));
   std::shared_ptr<SpecFindings> spec;
-  if (memo_.Accepts(key) && !Capped(out)) {
+  if (memo_.Accepts(key)) {
     spec = std::make_shared<SpecFindings>();
-    spec->validation.assign(out.begin() + spec_start, out.end());
     spec->schema_token = schema_token;
   }
-  if (HasErrors(out)) {
-    // Without the schema findings an entry serves only specs that are invalid themselves.
-    if (spec != nullptr && HasErrors(spec->validation)) memo_.Insert(key, std::move(spec));
-    return outcome;
-  }
-  const auto schema_start = static_cast<std::ptrdiff_t>(out.size());
-  schema_.Check(object, out);
-  if (spec != nullptr) spec->schema.assign(out.begin() + schema_start, out.end());
-  if (!HasErrors(out)) satisfiability_.Check(object, out);
-  if (spec != nullptr) {
-    spec->object = std::move(object);
-    memo_.Insert(key, std::move(spec));
+  RememberingStages stages(schema_, satisfiability_, std::move(spec));
+  pipeline::RunObject(Created(object), options, stages, outcome.diagnostics);
+  if (std::shared_ptr<SpecFindings> remembered = stages.Finish(object)) {
+    memo_.Insert(key, std::move(remembered));
   }
   return outcome;
 }
@@ -303,20 +380,12 @@ CheckOutcome PolicyChecker::DiagnoseKnownSpec(const AdmissionRequest& request,
                                               const validate::ValidationOptions& options,
                                               const SpecFindings& spec) {
   CheckOutcome outcome;
-  Diagnostics& out = outcome.diagnostics;
   k8s::ObjectVariant object = DecodeAdmissionTree(*request.object_tree, request.kind,
-                                                  request.version, out,
+                                                  request.version, outcome.diagnostics,
                                                   k8s::DecodeScope::kWithoutSpec);
   if (std::holds_alternative<std::monostate>(object)) return outcome;
-  validate::ValidateObject(object, options, out);
-  // What validation says about the empty spec it was given is replaced by the memo's.
-  out.mutable_items().resize(SpecFindingsLast(out));
-  for (const Diagnostic& d : spec.validation) out.Add(d);
-  if (HasErrors(out)) return outcome;
-  for (const Diagnostic& d : spec.schema) out.Add(d);
-  if (HasErrors(out) || !satisfiability_.configured()) return outcome;
-  TakeSpec(object, spec.object);
-  satisfiability_.Check(object, out);
+  KnownSpecStages stages(spec, object, satisfiability_);
+  pipeline::RunObject(Created(object), options, stages, outcome.diagnostics);
   return outcome;
 }
 
@@ -334,10 +403,9 @@ CheckOutcome PolicyChecker::Mutate(const AdmissionRequest& request) {
   Diagnostics found;  // the validating webhook reports these; mutation only annotates
   k8s::ObjectVariant object = DecodeAdmissionTree(*tree, request.kind, request.version, found);
   if (std::holds_alternative<std::monostate>(object)) return outcome;
-  validate::ValidateObject(object, OptionsFor(request), found);
-  if (HasErrors(found)) return outcome;
-  SatisfiabilityResult result = satisfiability_.Check(object, found, /*count_nodes=*/true);
-  std::string value = SatisfiableAnnotation(result);
+  AnnotatingStages stages(satisfiability_);
+  pipeline::RunObject(Created(object), OptionsFor(request), stages, found);
+  std::string value = SatisfiableAnnotation(stages.result);
   if (value.empty()) return outcome;
   const k8s::ObjectMeta* meta = MetadataOf(object);
   if (meta == nullptr) return outcome;

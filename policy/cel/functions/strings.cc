@@ -229,7 +229,7 @@ Value Join(Args a, EvalState&) {
   return Value::String(std::move(out));
 }
 
-Value Quote(Args a, EvalState&) {
+Value StringsQuote(Args a, EvalState&) {
   if (a[0].kind() != Kind::kString) return NoSuchOverload();
   std::string out = "\"";
   for (char c : a[0].text()) {
@@ -269,7 +269,7 @@ void RegisterStringFunctions(Registry& r) {
   r.Add("trim", 1, Trim);
   r.Add("join", 1, Join);
   r.Add("join", 2, Join);
-  r.Add("strings.quote", 1, Quote);
+  r.Add("strings.quote", 1, StringsQuote);
   r.Add("contains", 2, StringContains);
   r.Add("startsWith", 2, StartsWith);
   r.Add("endsWith", 2, EndsWith);

@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "policy/cel/compiler.h"
-#include "policy/cel/device.h"
+#include "policy/cel/dra/device.h"
 #include "policy/cel/program.h"
 
 namespace {

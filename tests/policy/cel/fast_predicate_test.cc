@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "policy/cel/device.h"
+#include "policy/cel/dra/device.h"
 #include "policy/cel/parser.h"
 #include "policy/cel/program.h"
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "policy/cel/device.h"
+#include "policy/cel/dra/device.h"
 #include "policy/cel/parser.h"
 
 namespace draguard::cel {

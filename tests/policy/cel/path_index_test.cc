@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "policy/cel/device.h"
+#include "policy/cel/dra/device.h"
 
 namespace draguard::cel {
 namespace {

@@ -78,7 +78,8 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         LintCase{.name = "valid_claim", .files = {"good-claim.yaml"}, .expected = {},
                  .objects = 1},
-        // count: 0 is defaulted to 1 (spec 4.6); only negative counts are rejected.
+        // count: 0 is defaulted to 1 (pkg/apis/resource/v1/defaults.go); only negative counts
+        // are rejected.
         LintCase{.name = "count_negative",
                  .files = {"count-negative.yaml"},
                  .expected = {{"claim.request.count.invalid",
@@ -91,8 +92,9 @@ INSTANTIATE_TEST_SUITE_P(
         LintCase{.name = "admin_access_namespace_without_label",
                  .files = {"admin-claim.yaml", "plain-namespace.yaml"},
                  .expected = {{"claim.admin-access.forbidden",
-                               // The API server's path (spec 4.10) has no `exactly`; it is
-                               // located at its nearest ancestor, the request.
+                               // The API server's path (pkg/registry/resource
+                               // `AuthorizedForAdmin`) has no `exactly`; it is located at
+                               // its nearest ancestor, the request.
                                "spec.devices.requests[0].adminAccess", "admin-claim.yaml", 9}},
                  .objects = 2},
         LintCase{.name = "admin_access_label_from_flags",

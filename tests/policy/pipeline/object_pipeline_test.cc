@@ -12,10 +12,21 @@
 namespace draguard::pipeline {
 namespace {
 
-// Records the stages it is asked to run; optionally reports an error from the schema stage.
+// What the hook after validation does to the findings.
+enum class HookAction { kNothing, kAddError, kClear };
+
+// Records the stages it is asked to run; optionally reports an error from the schema stage,
+// and adds or clears findings after validation.
 class RecordingStages : public ObjectStages {
  public:
-  explicit RecordingStages(bool schema_error) : schema_error_(schema_error) {}
+  RecordingStages(bool schema_error, HookAction hook) : schema_error_(schema_error), hook_(hook) {}
+  void AfterValidation(Diagnostics& out) override {
+    ran.push_back("after_validation");
+    if (hook_ == HookAction::kClear) out.mutable_items().clear();
+    if (hook_ == HookAction::kAddError) {
+      out.Add(Diagnostic{.severity = Severity::kError, .code = "memo.test"});
+    }
+  }
   void Schema(const k8s::ObjectVariant&, Diagnostics& out) override {
     ran.push_back("schema");
     if (schema_error_) out.Add(Diagnostic{.severity = Severity::kError, .code = "schema.test"});
@@ -27,6 +38,7 @@ class RecordingStages : public ObjectStages {
 
  private:
   bool schema_error_;
+  HookAction hook_;
 };
 
 constexpr char kValidClaim[] = R"(apiVersion: resource.k8s.io/v1
@@ -61,6 +73,7 @@ struct ObjectCase {
   Operation operation = Operation::kCreate;
   bool with_old = false;  // UPDATE with the stored object (the same text)
   bool schema_error = false;
+  HookAction hook = HookAction::kNothing;
   std::vector<std::string> want_ran;
   bool want_errors = false;
 };
@@ -72,7 +85,7 @@ TEST_P(ObjectPipelineTest, RunsTheStagesOfItsOperation) {
   k8s::DecodeResult decoded = k8s::Decode(SourceText("o.yaml", c.object), {});
   ASSERT_EQ(decoded.objects.size(), 1u);
   const k8s::ObjectVariant& object = decoded.objects[0].object;
-  RecordingStages stages(c.schema_error);
+  RecordingStages stages(c.schema_error, c.hook);
   Diagnostics out;
   RunObject({.object = &object,
              .old_object = c.with_old ? &object : nullptr,
@@ -87,29 +100,40 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         ObjectCase{.name = "CreateRunsEverything",
                    .object = kValidClaim,
-                   .want_ran = {"schema", "satisfiability"}},
+                   .want_ran = {"after_validation", "schema", "satisfiability"}},
         ObjectCase{.name = "InvalidStopsAfterValidation",
                    .object = kInvalidClaim,
-                   .want_ran = {},
+                   .want_ran = {"after_validation"},
                    .want_errors = true},
+        // The hook runs before the stop, and the stop sees what the hook left: an error it
+        // adds (a remembered invalid spec) stops, and findings it replaces do not.
+        ObjectCase{.name = "HookErrorStopsAfterValidation",
+                   .object = kValidClaim,
+                   .hook = HookAction::kAddError,
+                   .want_ran = {"after_validation"},
+                   .want_errors = true},
+        ObjectCase{.name = "HookReplacesValidationErrors",
+                   .object = kInvalidClaim,
+                   .hook = HookAction::kClear,
+                   .want_ran = {"after_validation", "schema", "satisfiability"}},
         ObjectCase{.name = "SchemaErrorStopsBeforeSatisfiability",
                    .object = kValidClaim,
                    .schema_error = true,
-                   .want_ran = {"schema"},
+                   .want_ran = {"after_validation", "schema"},
                    .want_errors = true},
         ObjectCase{.name = "ClaimUpdateRunsNeither",
                    .object = kValidClaim,
                    .operation = Operation::kUpdate,
                    .with_old = true,
-                   .want_ran = {}},
+                   .want_ran = {"after_validation"}},
         ObjectCase{.name = "ClassUpdateRunsSchemaOnly",
                    .object = kClass,
                    .operation = Operation::kUpdate,
                    .with_old = true,
-                   .want_ran = {"schema"}},
+                   .want_ran = {"after_validation", "schema"}},
         ObjectCase{.name = "ClassCreate",
                    .object = kClass,
-                   .want_ran = {"schema", "satisfiability"}}),
+                   .want_ran = {"after_validation", "schema", "satisfiability"}}),
     [](const ::testing::TestParamInfo<ObjectCase>& param) { return param.param.name; });
 
 }  // namespace

@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <iostream>
 
-#include "policy/validate/codes.h"
+#include "policy/diagnostics/codes.h"
 
 namespace draguard::validate::testing {
 
@@ -126,7 +126,7 @@ std::vector<std::string> Findings(const Diagnostics& diagnostics) {
   std::vector<std::string> out;
   for (const Diagnostic& d : diagnostics) {
     if (d.severity == Severity::kInfo) continue;
-    const CodeInfo* info = FindCode(d.code);
+    const diagnostics::CodeInfo* info = diagnostics::FindCode(d.code);
     std::string prefix = info == nullptr ? "UNREGISTERED " : "";
     if (info != nullptr && info->severity != d.severity) prefix = "WRONG-SEVERITY ";
     out.push_back(prefix + (d.is_error() ? "E " : "W ") + d.code + " @ " + d.field);

@@ -1,11 +1,11 @@
-#include "policy/validate/codes.h"
+#include "policy/diagnostics/codes.h"
 
 #include <array>
 #include <string>
 
 #include "policy/common/ascii.h"
 
-namespace draguard::validate {
+namespace draguard::diagnostics {
 namespace {
 
 constexpr auto kCodes = std::to_array<CodeInfo>({
@@ -589,7 +589,7 @@ std::string DocsUrl(std::string_view code) {
 std::string RenderCodeTable() {
   std::string out =
       "# draguard diagnostic codes: API-server-parity validation\n\n"
-      "Generated from `policy/validate/codes.cc` by `validate_test` "
+      "Generated from `policy/diagnostics/codes.cc` by `common_test` "
       "(`DRAGUARD_UPDATE_GOLDEN=1` rewrites it). Errors are what kube-apiserver rejects, with "
       "its field path and message; warnings are draguard's advice. API versions follow the "
       "same line: one the chosen release can never serve (removed, or not yet added) is an "
@@ -610,4 +610,4 @@ std::string RenderCodeTable() {
   return out;
 }
 
-}  // namespace draguard::validate
+}  // namespace draguard::diagnostics

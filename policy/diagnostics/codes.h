@@ -1,10 +1,10 @@
-// The registry of diagnostic codes that policy/validate emits: one stable dotted code per
+// The registry of every diagnostic code draguard emits: one stable dotted code per
 // rule, its severity, a one-line meaning and optional details. Each code's family (its first
 // segment: claim, slice, cel, ...) adds a paragraph on what that stage checks and how to fix
 // it. docs/diagnostics.md (a table and one section per code) and the SARIF rules' texts are
 // generated from it, and the tests check that every code they see is registered.
-#ifndef DRAGUARD_POLICY_VALIDATE_CODES_H_
-#define DRAGUARD_POLICY_VALIDATE_CODES_H_
+#ifndef DRAGUARD_POLICY_DIAGNOSTICS_CODES_H_
+#define DRAGUARD_POLICY_DIAGNOSTICS_CODES_H_
 
 #include <span>
 #include <string>
@@ -12,7 +12,7 @@
 
 #include "policy/common/diagnostic.h"
 
-namespace draguard::validate {
+namespace draguard::diagnostics {
 
 struct CodeInfo {
   std::string_view code;
@@ -50,6 +50,6 @@ std::string DocsUrl(std::string_view code);
 // docs/diagnostics.md: the table of codes, then one section per code.
 std::string RenderCodeTable();
 
-}  // namespace draguard::validate
+}  // namespace draguard::diagnostics
 
-#endif  // DRAGUARD_POLICY_VALIDATE_CODES_H_
+#endif  // DRAGUARD_POLICY_DIAGNOSTICS_CODES_H_

@@ -1,5 +1,5 @@
 // The code registry and the generated docs/diagnostics.md.
-#include "policy/validate/codes.h"
+#include "policy/diagnostics/codes.h"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <set>
 #include <sstream>
 
-namespace draguard::validate {
+namespace draguard::diagnostics {
 namespace {
 
 constexpr char kDocPath[] = DRAGUARD_SOURCE_DIR "/docs/diagnostics.md";
@@ -69,4 +69,4 @@ TEST(CodesTest, EveryCodeHasItsOwnDocsSection) {
 }
 
 }  // namespace
-}  // namespace draguard::validate
+}  // namespace draguard::diagnostics

@@ -7,7 +7,7 @@
 // prepared device per inventory device, and deques (a 512-byte block each, five per device)
 // once made that ~7.5 KB a device; now ~5 KB, 2 KB of it the path index (measured with
 // heaptrack on bench/fleet-inventory.sh's GPUs).
-#include "policy/cel/device.h"
+#include "policy/cel/dra/device.h"
 
 #include <cstdlib>
 #include <utility>

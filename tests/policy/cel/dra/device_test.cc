@@ -1,6 +1,6 @@
 // The DRA `device` variable (dynamic-resource-allocation cel/compile.go: `parseQualifiedName`,
 // `newStringInterfaceMapWithDefault`) and the scheduler's selector results.
-#include "policy/cel/device.h"
+#include "policy/cel/dra/device.h"
 
 #include <gtest/gtest.h>
 
