@@ -55,7 +55,8 @@ helpers+=($!)
   done ) &
 helpers+=($!)
 
-DRAGUARD_DELAY_MS="$delay" wrk -t2 -c"$connections" -d"${seconds}s" --latency \
+# A request fails when it takes longer than the manifests' timeoutSeconds (5 s), not wrk's 2 s.
+DRAGUARD_DELAY_MS="$delay" wrk -t2 -c"$connections" -d"${seconds}s" --latency --timeout 5s \
   -s "$repo/bench/distinct-specs.lua" \
   "https://127.0.0.1:$port/validate" >"$work/wrk.out" &
 wrk_pid=$!
@@ -79,5 +80,7 @@ verdict=pass
 [[ "$failed" -eq 0 ]] || verdict=fail
 (( last_rss * 100 <= first_rss * 105 )) || verdict=fail
 (( last_fds * 100 <= first_fds * 105 + 100 )) || verdict=fail
+# Every rotation but the last (which may fall after the end) was picked up.
+(( ${reloads:-0} >= seconds / 60 - 1 )) || verdict=fail
 echo "soak: $verdict"
 [[ "$verdict" == pass ]]

@@ -47,8 +47,11 @@ namespace draguard::alloc {
 // environment). Thread-safe; bounded in entries and bytes (least recently used out).
 class CelProgramCache {
  public:
-  // A typical selector's program holds 1-10 KB; a 10 KB selector's up to ~1 MB.
-  static constexpr CacheLimits kDefaultLimits{.max_entries = 2048, .max_bytes = 8 << 20};
+  // A typical selector's program holds 1-10 KB (estimated; heaptrack finds ~80% of the
+  // estimate held), a 10 KB selector's up to ~1 MB. 4 MiB keeps 400-4,000 typical selectors,
+  // more than a cluster's DeviceClasses and templates hold; a miss costs one compilation.
+  // (8 MiB until 2026-11-27: the webhook's budget could not hold it, docs/webhook.md.)
+  static constexpr CacheLimits kDefaultLimits{.max_entries = 2048, .max_bytes = 4 << 20};
 
   // A compiled and planned selector, or the scheduler's error for it.
   struct Compiled {

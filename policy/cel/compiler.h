@@ -59,8 +59,10 @@ void SelectorCacheKey(std::string_view expression, const EnvOptions& options, st
 // immutable; they stay valid after eviction.
 class SelectorCache {
  public:
-  // A 10 KB selector's result holds up to ~1 MB; typical ones 2-20 KB.
-  static constexpr CacheLimits kDefaultLimits{.max_entries = 4096, .max_bytes = 8 << 20};
+  // A 10 KB selector's result holds up to ~1 MB; typical ones 2-20 KB (estimated; heaptrack
+  // finds about half the estimate held). 4 MiB keeps 200-2,000 typical selectors; a miss
+  // costs one parse and type check. (8 MiB until 2026-11-27: see docs/webhook.md.)
+  static constexpr CacheLimits kDefaultLimits{.max_entries = 4096, .max_bytes = 4 << 20};
 
   explicit SelectorCache(CacheLimits limits = kDefaultLimits) : cache_(limits) {}
 

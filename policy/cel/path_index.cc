@@ -1,7 +1,8 @@
 // Building: walk the string-keyed maps down three levels, skipping shadowed keys, collect
-// the joined keys in one buffer, then place the paths in an open-addressing table (linear
-// probing, at most two thirds full, so that a probe always ends at an empty slot), choosing the
-// multiplicative slot function that leaves the fewest paths outside their first slot.
+// the joined keys in one buffer, then place the paths: packed slots, found through an
+// open-addressing table of two-byte homes (linear probing, at most half full, so that a probe
+// always ends at an empty home), choosing the multiplicative home function that leaves the
+// fewest paths outside their home.
 #include "policy/cel/path_index.h"
 
 #include <algorithm>
@@ -58,15 +59,20 @@ class PathIndex::Builder {
         });
       });
     });
+    if (paths.size() > kMaxPaths) {  // the rest are found key by key
+      paths.resize(kMaxPaths);
+      index.keys_.resize(paths.back().offset + paths.back().size);
+    }
     if (paths.empty()) return index;
-    // Two thirds full at most: every prepared device has one index, and at most half full
-    // made 32 slots of 64 bytes (2 KB) for a device with 10 paths; 16 still place them all in
-    // their first slot (BestMultiplier) for nearly every device.
-    index.slots_.resize(std::bit_ceil(paths.size() + (paths.size() + 1) / 2 + 1));
-    index.mask_ = index.slots_.size() - 1;
-    index.shift_ = 64 - std::countr_zero(index.slots_.size());
-    index.size_ = paths.size();
+    index.keys_.shrink_to_fit();  // before placing: slots point into keys_
+    // Half full at most: a home is two bytes, so spare homes are cheap, and they keep nearly
+    // every path in its home (BestMultiplier) and every probe short.
+    index.homes_.assign(std::bit_ceil(2 * paths.size()), 0);
+    index.mask_ = index.homes_.size() - 1;
+    index.shift_ = 64 - std::countr_zero(index.homes_.size());
+    index.slots_.reserve(paths.size());
     std::vector<uint64_t> hashes;
+    hashes.reserve(paths.size());
     for (const Path& p : paths) hashes.push_back(Hash(KeyOf(index, p)));
     index.multiplier_ = BestMultiplier(index, hashes);
     for (size_t i = 0; i < paths.size(); ++i) Place(index, paths[i], hashes[i]);
@@ -74,7 +80,7 @@ class PathIndex::Builder {
   }
 
  private:
-  // The slot choice whose table has the fewest paths outside their first slot, of
+  // The home function whose table has the fewest paths outside their home, of
   // kMultipliers candidates, the first that places every path there if one does: then
   // every lookup of a present path is a FindFirst() hit. With up to about 15 paths one
   // usually does (the benchmark's device: 14); with a few dozen, a few paths end up
@@ -83,7 +89,7 @@ class PathIndex::Builder {
   static uint64_t BestMultiplier(PathIndex& index, const std::vector<uint64_t>& hashes) {
     uint64_t best = 0;
     size_t best_displaced = SIZE_MAX;
-    std::vector<bool> used(index.slots_.size());
+    std::vector<bool> used(index.homes_.size());
     for (int k = 0; k < kMultipliers && best_displaced != 0; ++k) {
       index.multiplier_ = 0x9E3779B97F4A7C15ull * static_cast<uint64_t>(2 * k + 1);
       std::fill(used.begin(), used.end(), false);
@@ -107,13 +113,14 @@ class PathIndex::Builder {
   }
 
   // Paths are distinct (keys are unique per map after shadowing, and joining is one to
-  // one), so no slot is ever replaced.
+  // one), so no home is ever replaced.
   static void Place(PathIndex& index, const Path& p, uint64_t hash) {
     const std::string_view joined = KeyOf(index, p);
     uint64_t i = index.Home(hash);
-    while (index.slots_[i].value != nullptr) i = (i + 1) & index.mask_;
-    index.slots_[i] = Slot{.head = Head(joined), .size = p.size, .key = joined.data(),
-                           .value = p.value, .summary = Summarize(*p.value)};
+    while (index.homes_[i] != 0) i = (i + 1) & index.mask_;
+    index.slots_.push_back(Slot{.head = Head(joined), .size = p.size, .key = joined.data(),
+                                .value = p.value, .summary = Summarize(*p.value)});
+    index.homes_[i] = static_cast<uint16_t>(index.slots_.size());
   }
 };
 
@@ -177,9 +184,9 @@ PathIndex::Summary PathIndex::Summarize(const Value& v) {
 }
 
 const Value* PathIndex::Find(const Key& key) const {
-  // The table is never full (two thirds at most), so the probe ends at an empty slot.
-  for (uint64_t i = Home(key.hash); slots_[i].value != nullptr; i = (i + 1) & mask_) {
-    const Slot& s = slots_[i];
+  // At most half full, so the probe ends at an empty home.
+  for (uint64_t i = Home(key.hash); homes_[i] != 0; i = (i + 1) & mask_) {
+    const Slot& s = slots_[homes_[i] - 1];
     if (s.size == key.joined.size() && s.head[0] == key.head[0] && s.head[1] == key.head[1] &&
         internal::SameBytes(s.key, key.joined.data(), key.joined.size())) {
       return s.value;
@@ -187,6 +194,8 @@ const Value* PathIndex::Find(const Key& key) const {
   }
   return nullptr;
 }
+
+const PathIndex::Slot PathIndex::kEmptySlot{};
 
 PathIndex PathIndex::Build(const MapData& root) { return Builder::Build(root); }
 

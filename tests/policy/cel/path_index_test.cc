@@ -251,6 +251,34 @@ TEST(PathIndexTest, SummariesCompareLikeValues) {
   }
 }
 
+// Issue 17 item 0: a webhook keeps one index per inventory device, so the index holds a
+// 64-byte slot per path, not per home. A GPU as dra-driver-nvidia-gpu publishes it (11
+// attributes, 1 capacity: 15 paths with the root keys) took 32 slots (2 KiB) when slots were
+// the table; packed, it is 15 slots, 32 two-byte homes and its joined keys.
+TEST(PathIndexTest, HoldsOneSlotPerPathOfARealisticGpu) {
+  DeviceData d;
+  d.driver = "gpu.nvidia.com";
+  for (const char* name : {"type", "uuid", "productName", "brand", "architecture"}) {
+    d.attributes[std::string("gpu.nvidia.com/") + name].string_value = std::string("v-") + name;
+  }
+  for (const char* name : {"cudaComputeCapability", "driverVersion", "cudaDriverVersion"}) {
+    d.attributes[std::string("gpu.nvidia.com/") + name].version_value = "8.0.0";
+  }
+  d.attributes["resource.kubernetes.io/pciBusID"].string_value = "0000:07:00.0";
+  d.attributes["resource.kubernetes.io/pcieRoot"].string_value = "pci0000:00";
+  d.attributes["resource.kubernetes.io/numaNode"].int_value = 0;
+  d.capacity["gpu.nvidia.com/memory"] = "80Gi";
+  StatusOr<PreparedDevice> device = PreparedDevice::Prepare(d);
+  ASSERT_TRUE(device.ok()) << device.status();
+  const PathIndex& index = *device->device().map().path_index;
+  ASSERT_EQ(index.size(), 15u);
+  size_t key_bytes = 0;
+  for (const auto& [name, attribute] : d.attributes) key_bytes += name.size() + 2;
+  key_bytes += 64;  // driver, attributes, capacity and the capacity's path
+  EXPECT_LE(index.heap_bytes(), 15 * 64 + 32 * sizeof(uint16_t) + key_bytes);
+  EXPECT_LT(index.heap_bytes(), 1536u) << "was 2,048 bytes of slots alone";
+}
+
 TEST(PathIndexTest, EmptyIndexFindsNothing) {
   const PathIndex empty;
   EXPECT_EQ(Lookup(empty, {"driver"}), nullptr);

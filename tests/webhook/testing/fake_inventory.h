@@ -85,8 +85,11 @@ inline std::string GpuInventoryYaml(const std::string& node, int devices) {
 }
 
 // A fleet as large clusters run it: `nodes` nodes, each with one ResourceSlice of
-// `gpus_per_node` GPUs (driver gpu.nvidia.com: productName, index, PCIe root, 80Gi memory)
-// and, when `nics_per_node` > 0, one of NICs (nic.example.com) sharing the GPUs' PCIe roots;
+// `gpus_per_node` GPUs (driver gpu.nvidia.com, with the 11 attributes and the capacity that
+// dra-driver-nvidia-gpu publishes for a full GPU: type, uuid, productName, brand,
+// architecture, the CUDA compute capability, driver and CUDA driver versions, PCI bus ID,
+// PCIe root and NUMA node; 80Gi of memory: as large as real devices, so that memory tests
+// weigh what a real inventory weighs) and, when `nics_per_node` > 0, one of NICs (nic.example.com) sharing the GPUs' PCIe roots;
 // and a DeviceClass per driver selecting its devices. Decoded slice by slice: one YAML text
 // for 10,000 devices would be larger than the decoder's per-file limit.
 inline inventory::ClusterObjects FleetInventory(int nodes, int gpus_per_node, int nics_per_node) {
@@ -112,10 +115,20 @@ inline inventory::ClusterObjects FleetInventory(int nodes, int gpus_per_node, in
               "\n    generation: 1\n    resourceSliceCount: 1\n  devices:\n";
       for (int d = 0; d < devices; ++d) {
         const std::string root = "pci" + std::to_string(n) + ":" + std::to_string(gpu ? d / 4 : d);
+        const std::string id = std::to_string(n) + "-" + std::to_string(d);
         text += gpu ? "  - name: gpu-" + std::to_string(d) +
-                          "\n    attributes:\n      productName: {string: NVIDIA A100-SXM4-80GB}\n"
-                          "      index: {int: " + std::to_string(d) + "}\n"
+                          "\n    attributes:\n      type: {string: gpu}\n"
+                          "      uuid: {string: GPU-5c1e2d3f-" + id + "}\n"
+                          "      productName: {string: NVIDIA A100-SXM4-80GB}\n"
+                          "      brand: {string: Nvidia}\n"
+                          "      architecture: {string: Ampere}\n"
+                          "      cudaComputeCapability: {version: 8.0.0}\n"
+                          "      driverVersion: {version: 580.126.20}\n"
+                          "      cudaDriverVersion: {version: 13.0.0}\n"
+                          "      resource.kubernetes.io/pciBusID: {string: \"0000:" + std::to_string(d) +
+                          "7:00.0\"}\n"
                           "      resource.kubernetes.io/pcieRoot: {string: \"" + root + "\"}\n"
+                          "      resource.kubernetes.io/numaNode: {int: " + std::to_string(d / 4) + "}\n"
                           "    capacity:\n      memory: {value: 80Gi}\n"
                     : "  - name: nic-" + std::to_string(d) +
                           "\n    attributes:\n      interface: {string: eth" + std::to_string(d) +
