@@ -204,6 +204,15 @@ bool HasAllMode(const std::vector<k8s::ResourceClaimSpec>& claims) {
   return false;
 }
 
+bool HasAdminAccess(const std::vector<k8s::ResourceClaimSpec>& claims) {
+  for (const k8s::ResourceClaimSpec& claim : claims) {
+    for (const k8s::DeviceRequest& r : claim.devices.requests) {
+      if (r.exactly && r.exactly->admin_access.value_or(false)) return true;
+    }
+  }
+  return false;
+}
+
 // Records a witness as allocated claims of `cluster`, so that later steps see its devices,
 // counters and capacity in use.
 void Commit(const AllocationVerdict& v, ClusterObjects& cluster, int64_t& serial) {
@@ -293,6 +302,12 @@ CapacityResult CountCopies(const ClusterObjects& cluster,
   result.total = counts.sum;
   result.total_exact = counts.all_exact;
   result.upper_bound = counts.sum;
+  if (HasAdminAccess(claims)) {
+    // Allocated admin-access results mark nothing in use: copies allocated one after the
+    // other can outnumber the copies that fit together, and no bound is known.
+    result.total_exact = false;
+    result.upper_bound = -1;
+  }
   const std::set<PoolKey> shared = SharedPools(schedulable);
   if (shared.empty() || counts.sum == 0) return result;
   // Devices several nodes see: the sum may count them more than once.
@@ -311,6 +326,7 @@ CapacityResult CountCopies(const ClusterObjects& cluster,
                                   max_copies);
     if (one.all_exact) upper = std::min(upper, one.sum);
   }
+  if (HasAdminAccess(claims)) upper = kNoFailure;
   result.upper_bound = upper == kNoFailure ? -1 : std::max(upper, result.total);
   result.total_exact = upper != kNoFailure && result.total >= upper;
   return result;

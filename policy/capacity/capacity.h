@@ -34,6 +34,11 @@
 // the last k known to fit and is marked inexact (a lower bound), never guessed. Counts stop at
 // options.max_copies (also a lower bound; claims of admin-access requests only never run out).
 //
+// Admin access. Allocated admin-access results mark no device in use (upstream), so copies
+// allocated one after another can outnumber those that fit together in one CheckPod (which
+// still keeps a pod's claims apart where counters are concerned): the node counts keep the
+// "together" definition, and the total of such claims is a lower bound without upper bound.
+//
 // Unschedulable nodes (Node spec.unschedulable, e.g. a drain) count 0 and see nothing.
 //
 // Thread-compatible; never throws.
@@ -72,7 +77,8 @@ struct CapacityResult {
   std::vector<NodeCapacity> nodes;
   // Copies the cluster can allocate together (a placement exists).
   int64_t total = 0;
-  // Whether `total` is the maximum; if not, the maximum is at most `upper_bound`.
+  // Whether `total` is the maximum; if not, the maximum is at most `upper_bound` (-1: no
+  // bound known: budget, max_copies, or admin access).
   bool total_exact = true;
   int64_t upper_bound = 0;
   // Devices visible from several nodes could serve the copies (the total is not the sum).
