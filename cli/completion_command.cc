@@ -91,6 +91,21 @@ std::string ZshQuoted(std::string_view text) {
   return out;
 }
 
+// What completes a flag's value: the choices of "a|b|c", file names for paths and files,
+// nothing otherwise (a number, a duration, gates).
+std::string ZshAction(const std::string& value_name) {
+  if (value_name.find('|') != std::string::npos && value_name.find(' ') == std::string::npos) {
+    std::string choices = value_name;
+    for (char& ch : choices) ch = ch == '|' ? ' ' : ch;
+    return "(" + choices + ")";
+  }
+  if (value_name.find("PATH") != std::string::npos || value_name.find("FILE") != std::string::npos ||
+      value_name.find("DIR") != std::string::npos) {
+    return "_files";
+  }
+  return " ";
+}
+
 std::string Zsh(const std::vector<CommandFlags>& tables) {
   std::string commands;
   for (const CommandFlags& c : tables) {
@@ -101,7 +116,7 @@ std::string Zsh(const std::vector<CommandFlags>& tables) {
     cases += "    " + std::string(c.name) + ")\n      _arguments";
     for (const FlagSet::Listed& f : c.flags) {
       cases += " \\\n        '*--" + f.name + "[" + ZshQuoted(f.help) + "]";
-      if (!f.value_name.empty()) cases += ":" + ZshQuoted(f.value_name) + ":_files";
+      if (!f.value_name.empty()) cases += ":" + ZshQuoted(f.value_name) + ":" + ZshAction(f.value_name);
       cases += "'";
     }
     if (c.name == "completion") cases += " \\\n        '1:shell:(bash zsh)'";
