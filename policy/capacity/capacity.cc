@@ -240,15 +240,16 @@ int64_t PlaceOnNode(const ClusterObjects& cluster, const std::string& node, int6
 // The greedy placement of capacity.h (lower bound of the total): every node's local copies
 // first (local devices of one node are seen by no other), then node after node what fits on
 // what is left.
-int64_t GreedyTotal(const ClusterObjects& schedulable, const ClusterObjects& local,
-                    const NodeCounts& local_counts, Prober& prober, int64_t max_copies) {
+int64_t GreedyTotal(const ClusterObjects& schedulable, const std::vector<std::string>& nodes,
+                    const ClusterObjects& local, const NodeCounts& local_counts, Prober& prober,
+                    int64_t max_copies) {
   ClusterObjects state = schedulable;
   int64_t serial = 0;
   int64_t total = 0;
   for (const NodeCapacity& n : local_counts.counts) {
     total += PlaceOnNode(local, n.name, n.count, prober, state, serial);
   }
-  for (const std::string& node : local_counts.names) {
+  for (const std::string& node : nodes) {
     const NodeCounts more =
         CountPerNode(alloc::Inventory::Build(OnlyNode(state, node)), prober, max_copies);
     total += PlaceOnNode(state, node, more.sum, prober, state, serial);
@@ -319,7 +320,7 @@ CapacityResult CountCopies(const ClusterObjects& cluster,
   }
   if (same) return result;  // local devices alone reach every count: nodes are independent
   result.shared_devices = true;
-  result.total = GreedyTotal(schedulable, local, local_counts, prober, max_copies);
+  result.total = GreedyTotal(schedulable, counts.names, local, local_counts, prober, max_copies);
   int64_t upper = counts.all_exact ? counts.sum : kNoFailure;
   if (!HasAllMode(claims)) {
     NodeCounts one = CountPerNode(alloc::Inventory::Build(EveryNodeAsOne(schedulable)), prober,
