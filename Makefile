@@ -4,11 +4,16 @@
 #               -Werror, run every test
 #   make bench  release build with benchmarks, run them (see docs/benchmarks.md)
 #   make fuzz   clang + libFuzzer build, fuzz every target for FUZZ_SECONDS each
+#   make install  the release build as $(DESTDIR)$(PREFIX)/bin/draguard, with kubectl-draguard
+#               beside it (a symlink: kubectl runs `kubectl draguard` through it) and the
+#               bash and zsh completion scripts
 JOBS ?= $(shell nproc)
+PREFIX ?= /usr/local
+DESTDIR ?=
 FUZZ_SECONDS ?= 60
 CMAKE_GEN := -G Ninja
 
-.PHONY: all deps build demo test bench fuzz clean
+.PHONY: all deps build demo test bench fuzz install clean
 
 all: build
 
@@ -46,6 +51,20 @@ fuzz:
 	CC=clang CXX=clang++ cmake -S . -B build/fuzz $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DDRAGUARD_BUILD_FUZZERS=ON -DBUILD_TESTING=OFF -DDRAGUARD_FUZZ_SECONDS=$(FUZZ_SECONDS)
 	cmake --build build/fuzz -j $(JOBS) --target fuzz
+
+# kubectl finds plugins as executables named kubectl-<name> on PATH and execs them with that
+# path as argv[0], which is how draguard knows to print "kubectl draguard" in its usage. A
+# relative symlink keeps one binary (and survives moving DESTDIR into place).
+BINDIR = $(DESTDIR)$(PREFIX)/bin
+install: build
+	install -d $(BINDIR) $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+	  $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+	install -m 0755 build/release/cli/draguard $(BINDIR)/draguard
+	ln -sf draguard $(BINDIR)/kubectl-draguard
+	build/release/cli/draguard completion bash > \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions/draguard
+	ln -sf draguard $(DESTDIR)$(PREFIX)/share/bash-completion/completions/kubectl-draguard
+	build/release/cli/draguard completion zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_draguard
 
 clean:
 	rm -rf build

@@ -213,12 +213,12 @@ int RunCel(const std::vector<std::string>& args, CommandContext& context) {
     return kExitUsage;
   }
   if (flags.help) {
-    context.out << set.Help();
+    context.out << set.Help(context.program);
     return kExitOk;
   }
   if (positional.size() != 2 || (positional[0] != "check" && positional[0] != "eval")) {
     context.err << "draguard cel: expected `check EXPR` or `eval EXPR --device FILE`\n"
-                << set.Help();
+                << set.Help(context.program);
     return kExitUsage;
   }
   if (flags.output != "text" && flags.output != "json") {

@@ -30,7 +30,17 @@ struct CommandContext {
   bool out_is_tty = false;
   // NO_COLOR is set to a non-empty value (https://no-color.org).
   bool no_color = false;
+  // How the user calls draguard, for usage text: "draguard", or "kubectl draguard" when the
+  // executable runs as the kubectl plugin kubectl-draguard (RunMain sets it from argv[0]).
+  std::string_view program = "draguard";
 };
+
+// "<program> <rest>", e.g. "kubectl draguard explain --help".
+std::string UsageLine(const CommandContext& context, std::string_view rest);
+
+// The program name for an argv[0]: "kubectl draguard" when its file name starts with
+// "kubectl-draguard" (kubectl runs plugins by that name), else "draguard".
+std::string_view ProgramName(std::string_view argv0);
 
 // `args` excludes the program and subcommand names.
 using CommandFn = int (*)(const std::vector<std::string>& args, CommandContext& context);
@@ -39,6 +49,8 @@ struct Command {
   std::string_view name;
   std::string_view summary;  // one line for `draguard --help`
   CommandFn run;
+  // Takes positional arguments (files); completion offers file names after it.
+  bool takes_files = false;
 };
 
 // Every subcommand, in help order.
@@ -54,6 +66,8 @@ int RunLint(const std::vector<std::string>& args, CommandContext& context);
 int RunServe(const std::vector<std::string>& args, CommandContext& context);
 int RunCel(const std::vector<std::string>& args, CommandContext& context);
 int RunExplain(const std::vector<std::string>& args, CommandContext& context);
+int RunCapacity(const std::vector<std::string>& args, CommandContext& context);
+int RunCompletion(const std::vector<std::string>& args, CommandContext& context);
 int RunVersion(const std::vector<std::string>& args, CommandContext& context);
 
 // draguard's version, e.g. "0.1.0".

@@ -7,38 +7,72 @@ namespace draguard::cli {
 namespace {
 
 // Adding a subcommand: write <name>_command.cc with its Run function, declare it in
-// command.h, add one line here.
+// command.h, add one line here (help, completion and docs/cli.md's list follow this table).
 constexpr std::array kCommands = {
-    Command{"lint", "Check DRA manifests as the API server would, offline", &RunLint},
+    Command{"lint", "Check DRA manifests as the API server would, offline", &RunLint, true},
     Command{"serve", "Run the HTTPS admission webhook", &RunServe},
     Command{"cel", "Check a device selector, or evaluate it on a device", &RunCel},
-    Command{"explain", "Explain whether claims can be allocated on a cluster's devices", &RunExplain},
+    Command{"explain", "Explain whether claims can be allocated on a cluster's devices",
+            &RunExplain, true},
+    Command{"capacity", "Count how many more copies of claims or pods the cluster can allocate",
+            &RunCapacity, true},
+    Command{"completion", "Print a bash or zsh completion script", &RunCompletion},
     Command{"version", "Print draguard's version", &RunVersion},
 };
 
-void PrintOverview(std::ostream& out) {
-  out << "draguard: admission webhook and offline linter for Kubernetes Dynamic Resource "
-         "Allocation\n\nUsage: draguard <command> [flags]\n\nCommands:\n";
+// The overview, laid out like a man page (NAME, SYNOPSIS, COMMANDS, ...).
+void PrintOverview(const CommandContext& context, std::ostream& out) {
+  const std::string program(context.program);
+  out << "NAME\n    " << program
+      << " - admission webhook, offline linter and allocation explainer for Kubernetes\n"
+         "    Dynamic Resource Allocation\n\n"
+         "SYNOPSIS\n    "
+      << program << " <command> [flags] [PATH|-]...\n    " << program
+      << " <command> --help\n\nCOMMANDS\n";
   for (const Command& c : kCommands) {
     std::string name(c.name);
-    name.resize(10, ' ');
-    out << "  " << name << c.summary << "\n";
+    name.resize(12, ' ');
+    out << "    " << name << c.summary << "\n";
   }
-  out << "\nRun 'draguard <command> --help' for the flags of a command.\n";
+  out << "\nEXIT STATUS\n"
+         "    0  done, nothing wrong found\n"
+         "    1  done, findings (lint errors; explain/capacity: a claim that cannot be\n"
+         "       allocated, or undecided)\n"
+         "    2  bad usage or an I/O problem: the job could not be done\n\n"
+         "ENVIRONMENT\n"
+         "    NO_COLOR  when set and not empty, no colour in the output\n\n"
+         "INSTALL\n"
+         "    `make install PREFIX=/usr/local` installs draguard and kubectl-draguard (the same\n"
+         "    program: kubectl runs it as `kubectl draguard`). Shell completion:\n"
+         "    `source <("
+      << program << " completion bash)` or `" << program << " completion zsh`.\n\n"
+      << "SEE ALSO\n    " << program
+      << " <command> --help, docs/cli.md, kubectl(1)\n";
 }
 
 }  // namespace
 
 std::span<const Command> Commands() { return kCommands; }
 
+std::string UsageLine(const CommandContext& context, std::string_view rest) {
+  return std::string(context.program) + " " + std::string(rest);
+}
+
+std::string_view ProgramName(std::string_view argv0) {
+  const size_t slash = argv0.find_last_of('/');
+  const std::string_view file = slash == std::string_view::npos ? argv0 : argv0.substr(slash + 1);
+  return file.rfind("kubectl-draguard", 0) == 0 ? "kubectl draguard" : "draguard";
+}
+
 int RunMain(const std::vector<std::string>& argv, CommandContext& context) {
+  if (!argv.empty()) context.program = ProgramName(argv[0]);
   if (argv.size() < 2) {
-    PrintOverview(context.err);
+    PrintOverview(context, context.err);
     return kExitUsage;
   }
   const std::string& name = argv[1];
   if (name == "help" || name == "-h" || name == "--help") {
-    PrintOverview(context.out);
+    PrintOverview(context, context.out);
     return kExitOk;
   }
   if (name == "--version") return RunVersion({}, context);
@@ -48,9 +82,9 @@ int RunMain(const std::vector<std::string>& argv, CommandContext& context) {
   }
   std::vector<std::string_view> names;
   for (const Command& c : kCommands) names.push_back(c.name);
-  context.err << "draguard: unknown command \"" << name << "\"";
+  context.err << context.program << ": unknown command \"" << name << "\"";
   if (auto close = ClosestMatch(name, names)) context.err << "; did you mean \"" << *close << "\"?";
-  context.err << "\nRun 'draguard --help' for the list of commands.\n";
+  context.err << "\nRun '" << context.program << " --help' for the list of commands.\n";
   return kExitUsage;
 }
 

@@ -19,10 +19,10 @@
 #include "cli/command.h"
 #include "cli/flags.h"
 #include "cli/inventory_flag.h"
+#include "cli/verdict_render.h"
 #include "policy/allocator/options.h"
 #include "policy/common/status_macros.h"
 #include "policy/inventory/inputs.h"
-#include "policy/lint/render_text.h"
 #include "policy/pipeline/pipeline.h"
 
 namespace draguard::cli {
@@ -73,34 +73,11 @@ StatusOr<ExplainSettings> ToSettings(const ExplainFlags& flags, std::ostream& er
   return out;
 }
 
-std::string Subject(const pipeline::SatisfiabilityResult& r) {
-  std::string ns = r.ref.name_space.empty() ? "" : r.ref.name_space + "/";
-  return r.ref.kind + " " + ns + r.ref.name;
-}
-
-std::string ClaimLabel(const pipeline::SatisfiabilityResult& r, size_t claim) {
-  return claim < r.pod_claims.size() && !r.pod_claims.empty() ? "claim " + r.pod_claims[claim] + ": "
-                                                               : "";
-}
-
-// Every line of `text` indented by two spaces.
-std::string Indented(const std::string& text) {
-  std::string out;
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t end = text.find('\n', start);
-    end = end == std::string::npos ? text.size() : end + 1;
-    out += "  " + text.substr(start, end - start);
-    start = end;
-  }
-  return out;
-}
-
 void RenderText(const std::vector<pipeline::SatisfiabilityResult>& results, std::ostream& out) {
   if (results.empty()) out << "no unallocated ResourceClaim, ResourceClaimTemplate or pod claim found\n";
   for (const pipeline::SatisfiabilityResult& r : results) {
     const alloc::AllocationVerdict& v = r.verdict;
-    out << Subject(r) << ": " << alloc::VerdictName(v.kind);
+    out << SubjectName(r) << ": " << alloc::VerdictName(v.kind);
     if (v.kind == alloc::VerdictKind::kSatisfiable) {
       out << " on node " << v.node << " (" << v.feasible_nodes.size()
           << (v.nodes_exhaustive ? "" : "+") << " feasible node"
@@ -115,10 +92,7 @@ void RenderText(const std::vector<pipeline::SatisfiabilityResult>& results, std:
       continue;
     }
     out << "\n";
-    for (const Diagnostic& d : r.errors) out << Indented(lint::RenderTextDiagnostic(d, nullptr, {}));
-    for (const alloc::Reason& reason : v.reasons) {
-      out << "  " << ClaimLabel(r, reason.claim) << reason.message << " [" << reason.code << "]\n";
-    }
+    RenderReasonsText(r, out);
   }
 }
 
@@ -171,32 +145,10 @@ nlohmann::json WitnessJson(const pipeline::SatisfiabilityResult& r) {
   return out;
 }
 
-nlohmann::json ReasonJson(const pipeline::SatisfiabilityResult& r, const alloc::Reason& reason) {
-  nlohmann::json out = {{"code", reason.code}, {"message", reason.message}};
-  if (!r.pod_claims.empty() && reason.claim < r.pod_claims.size()) {
-    out["claim"] = r.pod_claims[reason.claim];
-  }
-  if (!reason.request.empty()) out["request"] = reason.request;
-  if (!reason.node.empty()) out["node"] = reason.node;
-  if (!reason.device.empty()) out["device"] = reason.device;
-  return out;
-}
-
-// A validation error of a rejected subject: a reason with where it is.
-nlohmann::json ErrorJson(const Diagnostic& d) {
-  nlohmann::json out = {{"code", d.code}, {"message", d.message}, {"field", d.field},
-                        {"file", d.file}, {"line", d.position.line},
-                        {"column", d.position.column}};
-  if (!d.suggestion.empty()) out["suggestion"] = d.suggestion;
-  return out;
-}
-
 std::string RenderJson(const std::vector<pipeline::SatisfiabilityResult>& results) {
   nlohmann::json claims = nlohmann::json::array();
   for (const pipeline::SatisfiabilityResult& r : results) {
-    nlohmann::json reasons = nlohmann::json::array();
-    for (const Diagnostic& d : r.errors) reasons.push_back(ErrorJson(d));
-    for (const alloc::Reason& reason : r.verdict.reasons) reasons.push_back(ReasonJson(r, reason));
+    nlohmann::json reasons = ReasonsJson(r);
     claims.push_back({{"kind", r.ref.kind},
                       {"namespace", r.ref.name_space},
                       {"name", r.ref.name},
@@ -251,7 +203,7 @@ int RunExplain(const std::vector<std::string>& args, CommandContext& context) {
     return kExitUsage;
   }
   if (raw.help) {
-    context.out << kExplainDescription << flags.Help();
+    context.out << kExplainDescription << flags.Help(context.program);
     return kExitOk;
   }
   StatusOr<ExplainSettings> settings = ToSettings(raw, context.err);

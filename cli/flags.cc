@@ -9,6 +9,9 @@
 namespace draguard::cli {
 namespace {
 
+// Where a flag's help text starts in Help()'s lines.
+constexpr size_t kHelpColumn = 34;
+
 bool ParseBool(std::string_view text, bool* out) {
   // Go's strconv.ParseBool, as kube flags accept.
   static constexpr std::string_view kTrue[] = {"1", "t", "T", "TRUE", "true", "True"};
@@ -117,14 +120,57 @@ Status FlagSet::Parse(const std::vector<std::string>& args, std::vector<std::str
   return OkStatus();
 }
 
-std::string FlagSet::Help() const {
-  std::string out = "Usage: " + usage_ + "\n\nFlags:\n";
+std::string FlagSet::Help(std::string_view program) const {
+  // Every "draguard " that starts a synopsis (the line, or after indentation) names `program`.
+  std::string usage;
+  constexpr std::string_view kName = "draguard ";
+  for (size_t i = 0; i < usage_.size();) {
+    if (usage_.compare(i, kName.size(), kName) == 0 && (i == 0 || usage_[i - 1] == ' ')) {
+      usage += std::string(program) + " ";
+      i += kName.size();
+    } else {
+      usage += usage_[i++];
+    }
+  }
+  std::string out = "Usage: " + usage + "\n\nFlags:\n";
   for (const Flag& flag : flags_) {
     std::string left = "  --" + flag.name;
     if (!flag.value_name.empty()) left += " " + flag.value_name;
-    if (left.size() < 34) left.resize(34, ' ');
-    else left += "\n" + std::string(34, ' ');
+    if (left.size() < kHelpColumn) left.resize(kHelpColumn, ' ');
+    else left += "\n" + std::string(kHelpColumn, ' ');
     out += left + flag.help + "\n";
+  }
+  return out;
+}
+
+std::vector<FlagSet::Listed> FlagSet::ListedFlags(std::string_view help) {
+  std::vector<std::string_view> lines;
+  size_t flags = help.find("\nFlags:\n");
+  if (flags == std::string_view::npos) return {};
+  for (size_t start = flags + 1; start < help.size();) {
+    size_t end = std::min(help.find('\n', start), help.size());
+    lines.push_back(help.substr(start, end - start));
+    start = end + 1;
+  }
+  const std::string indent(kHelpColumn, ' ');
+  std::vector<Listed> out;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    std::string_view line = lines[i];
+    if (line.substr(0, 4) != "  --") continue;
+    // The help starts at kHelpColumn, on this line or, after a long left part, the next.
+    std::string_view left = line, text;
+    if (i + 1 < lines.size() && lines[i + 1].substr(0, kHelpColumn) == indent) {
+      text = lines[i + 1].substr(kHelpColumn);
+    } else if (line.size() > kHelpColumn) {
+      left = line.substr(0, kHelpColumn);
+      text = line.substr(kHelpColumn);
+    }
+    left.remove_prefix(4);
+    while (!left.empty() && left.back() == ' ') left.remove_suffix(1);
+    const size_t space = left.find(' ');
+    Listed flag{.name = std::string(left.substr(0, space)), .help = std::string(text)};
+    if (space != std::string_view::npos) flag.value_name = std::string(left.substr(space + 1));
+    out.push_back(std::move(flag));
   }
   return out;
 }

@@ -41,8 +41,18 @@ class FlagSet {
   // message fit for the user (unknown flag with a suggestion, missing value, bad boolean).
   Status Parse(const std::vector<std::string>& args, std::vector<std::string>* positional);
 
-  // The usage line and one line per flag with its help, for `--help`.
-  std::string Help() const;
+  // The usage line and one line per flag with its help, for `--help`. A usage line that starts
+  // with "draguard" names `program` instead ("kubectl draguard" for the kubectl plugin).
+  std::string Help(std::string_view program = "draguard") const;
+
+  // One flag as Help() lists it: what completion reads back from a command's help.
+  struct Listed {
+    std::string name;        // without dashes
+    std::string value_name;  // empty: a boolean
+    std::string help;
+  };
+  // The flags of a Help() text, in order (the inverse of Help's flag lines).
+  static std::vector<Listed> ListedFlags(std::string_view help);
 
  private:
   enum class Kind { kBool, kOptionalBool, kString, kList };

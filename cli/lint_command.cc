@@ -85,7 +85,7 @@ int RunLint(const std::vector<std::string>& args, CommandContext& context) {
     return kExitUsage;
   }
   if (raw.help) {
-    context.out << kLintDescription << flags.Help();
+    context.out << kLintDescription << flags.Help(context.program);
     return kExitOk;
   }
   StatusOr<LintSettings> settings = ToLintSettings(raw, context.err);

@@ -258,13 +258,13 @@ int RunServe(const std::vector<std::string>& args, CommandContext& context) {
   std::vector<std::string> positional;
   if (Status s = set.Parse(args, &positional); !s.ok()) return UsageError(context, s);
   if (flags.help) {
-    context.out << set.Help();
+    context.out << set.Help(context.program);
     return kExitOk;
   }
   if (!positional.empty() || flags.tls_cert_file.empty() || flags.tls_private_key_file.empty()) {
     context.err << "draguard serve: --tls-cert-file and --tls-private-key-file are required and "
                    "no arguments are taken\n"
-                << set.Help();
+                << set.Help(context.program);
     return kExitUsage;
   }
   webhook::ServerOptions options;

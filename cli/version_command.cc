@@ -21,7 +21,7 @@ int RunVersion(const std::vector<std::string>& args, CommandContext& context) {
     return kExitUsage;
   }
   if (help) {
-    context.out << "Print draguard's version.\n\n" << flags.Help();
+    context.out << "Print draguard's version.\n\n" << flags.Help(context.program);
     return kExitOk;
   }
   context.out << "draguard " << Version() << "\n";

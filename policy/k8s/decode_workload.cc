@@ -137,6 +137,12 @@ Node DecodeNode(const DocNode& root, DecodeContext& ctx) {
     MapReader m(*meta, FieldPath("metadata"), ctx);
     ReadObjectMeta(m, &node.metadata);
   }
+  // Only spec.unschedulable is read; the rest of the Node is not DRA's business.
+  if (const DocNode* spec = root.Find("spec")) {
+    const DocNode* unschedulable = spec->Find("unschedulable");
+    node.unschedulable = unschedulable != nullptr && unschedulable->kind == NodeKind::kBool &&
+                         unschedulable->bool_value;
+  }
   return node;
 }
 

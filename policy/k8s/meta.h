@@ -52,6 +52,10 @@ struct NodeSelector {
 // core/v1 Node, reduced to what allocation needs.
 struct Node {
   ObjectMeta metadata;
+  // spec.unschedulable: a cordoned (drained) node. The allocator ignores it (kube-scheduler's
+  // NodeUnschedulable plugin filters such nodes before DRA); `draguard capacity` counts no
+  // copies on it.
+  bool unschedulable = false;
   // Taints of the node are not relevant to DRA device allocation.
 };
 

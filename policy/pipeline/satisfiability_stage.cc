@@ -92,39 +92,38 @@ const void* SpecOwner(const k8s::DecodedObject& object) {
   return std::get_if<k8s::ResourceClaimTemplate>(&object.object);
 }
 
-class Checker {
+// Finds the subjects and resolves their claims; allocation is left to the caller.
+class Collector {
  public:
-  Checker(const std::vector<k8s::DecodeResult>& decoded, const inventory::ClusterObjects& cluster,
-          const alloc::AllocatorOptions& options, const ObjectErrors* rejected)
-      : index_(decoded, cluster),
-        inventory_(alloc::Inventory::Build(cluster)),
-        evaluator_(options),
-        options_(options),
-        rejected_(rejected) {
+  Collector(const std::vector<k8s::DecodeResult>& decoded,
+            const inventory::ClusterObjects& cluster, const ObjectErrors* rejected)
+      : index_(decoded, cluster), rejected_(rejected) {
     if (rejected_ == nullptr) return;
     for (const auto& [object, errors] : *rejected_) {
       if (const void* owner = SpecOwner(*object)) rejected_specs_.insert(owner);
     }
   }
 
-  void Check(const k8s::DecodedObject& object, std::vector<SatisfiabilityResult>& out) {
-    SatisfiabilityResult r{.object = &object, .ref = object.ref};
+  void Collect(const k8s::DecodedObject& object, std::vector<Subject>& out) {
+    Subject s{.result = {.object = &object, .ref = object.ref}};
+    SatisfiabilityResult& r = s.result;
     if (const auto* c = std::get_if<k8s::ResourceClaim>(&object.object)) {
       if (Allocated(*c)) return;
       r.field = "spec.devices";
-      if (!Rejected(object, r)) r.verdict = CheckOne(c->spec);
+      if (!Rejected(object, r)) s.claims.push_back(Defaulted(c->spec));
     } else if (const auto* t = std::get_if<k8s::ResourceClaimTemplate>(&object.object)) {
       r.field = "spec.spec.devices";
-      if (!Rejected(object, r)) r.verdict = CheckOne(t->spec);
+      if (!Rejected(object, r)) s.claims.push_back(Defaulted(t->spec));
     } else if (const auto* w = std::get_if<k8s::Workload>(&object.object)) {
       if (w->pod.resource_claims.empty()) return;
       r.field = w->pod.spec_path.empty() ? "spec.resourceClaims"
                                          : w->pod.spec_path + ".resourceClaims";
-      if (!Rejected(object, r) && !CheckPod(*w, r)) return;
+      s.pod = true;
+      if (!Rejected(object, r) && !CollectPod(*w, s)) return;
     } else {
       return;
     }
-    out.push_back(std::move(r));
+    out.push_back(std::move(s));
   }
 
  private:
@@ -139,13 +138,9 @@ class Checker {
     return true;
   }
 
-  alloc::AllocationVerdict CheckOne(const k8s::ResourceClaimSpec& spec) {
-    k8s::ResourceClaimSpec defaulted = Defaulted(spec);
-    return alloc::CheckClaim(inventory_, defaulted, evaluator_, options_);
-  }
-
   // False when the pod has no unallocated claim to check.
-  bool CheckPod(const k8s::Workload& w, SatisfiabilityResult& r) {
+  bool CollectPod(const k8s::Workload& w, Subject& s) {
+    SatisfiabilityResult& r = s.result;
     const std::string ns = NamespaceOf(w.metadata);
     std::vector<k8s::ResourceClaimSpec> specs;
     for (const k8s::PodResourceClaim& pc : w.pod.resource_claims) {
@@ -172,9 +167,7 @@ class Checker {
       }
     }
     if (specs.empty()) return false;
-    std::vector<const k8s::ResourceClaimSpec*> pointers;
-    for (const auto& spec : specs) pointers.push_back(&spec);
-    r.verdict = alloc::CheckPod(inventory_, pointers, evaluator_, options_);
+    s.claims = std::move(specs);
     return true;
   }
 
@@ -199,9 +192,6 @@ class Checker {
   }
 
   ClaimIndex index_;
-  alloc::Inventory inventory_;
-  alloc::CelSelectorEvaluator evaluator_;
-  const alloc::AllocatorOptions& options_;
   const ObjectErrors* rejected_;               // may be null
   std::set<const void*> rejected_specs_;      // claims and templates among rejected_
 };
@@ -258,14 +248,32 @@ inventory::ClusterObjects MergeClusterObjects(const inventory::ClusterObjects* i
   return merged;
 }
 
+std::vector<Subject> CollectSubjects(const std::vector<k8s::DecodeResult>& decoded,
+                                     const inventory::ClusterObjects& cluster,
+                                     const ObjectErrors* rejected) {
+  Collector collector(decoded, cluster, rejected);
+  std::vector<Subject> out;
+  for (const k8s::DecodeResult& file : decoded) {
+    for (const k8s::DecodedObject& object : file.objects) collector.Collect(object, out);
+  }
+  return out;
+}
+
 std::vector<SatisfiabilityResult> CheckSatisfiability(const std::vector<k8s::DecodeResult>& decoded,
                                                       const inventory::ClusterObjects& cluster,
                                                       const alloc::AllocatorOptions& options,
                                                       const ObjectErrors* rejected) {
-  Checker checker(decoded, cluster, options, rejected);
+  std::vector<Subject> subjects = CollectSubjects(decoded, cluster, rejected);
+  const alloc::Inventory inventory = alloc::Inventory::Build(cluster);
+  alloc::CelSelectorEvaluator evaluator(options);
   std::vector<SatisfiabilityResult> out;
-  for (const k8s::DecodeResult& file : decoded) {
-    for (const k8s::DecodedObject& object : file.objects) checker.Check(object, out);
+  for (Subject& s : subjects) {
+    if (!s.claims.empty()) {
+      std::vector<const k8s::ResourceClaimSpec*> pointers;
+      for (const k8s::ResourceClaimSpec& spec : s.claims) pointers.push_back(&spec);
+      s.result.verdict = alloc::CheckPod(inventory, pointers, evaluator, options);
+    }
+    out.push_back(std::move(s.result));
   }
   return out;
 }

@@ -51,6 +51,25 @@ struct SatisfiabilityResult {
   std::vector<Diagnostic> errors;
 };
 
+// One subject with the claims to allocate together (CheckSatisfiability's first half, for
+// callers that allocate differently: `draguard capacity`).
+struct Subject {
+  // Everything but the verdict; when `claims` is empty the verdict (error) and errors are
+  // already final: the subject cannot be allocated.
+  SatisfiabilityResult result;
+  // API-defaulted: the claim or template's spec, or the pod's unallocated claims in
+  // result.pod_claims order.
+  std::vector<k8s::ResourceClaimSpec> claims;
+  bool pod = false;
+};
+
+// The subjects among `decoded`, in input order, with their claims resolved against the
+// inputs and `cluster`'s claims; `rejected` as for CheckSatisfiability. Pointers into
+// `decoded`.
+std::vector<Subject> CollectSubjects(const std::vector<k8s::DecodeResult>& decoded,
+                                     const inventory::ClusterObjects& cluster,
+                                     const ObjectErrors* rejected = nullptr);
+
 // The inventory objects (may be null) with the cluster objects among `decoded` merged in.
 inventory::ClusterObjects MergeClusterObjects(const inventory::ClusterObjects* inventory,
                                               const std::vector<k8s::DecodeResult>& decoded);

@@ -1,6 +1,7 @@
 // Exit codes of the built `draguard` executable, run through its path with a shell. The
 // command functions are tested directly in lint_command_test.cc; this checks the thin main.
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -59,6 +60,25 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST(BinaryTest, VersionPrintsName) {
   EXPECT_THAT(Shell("version").out, ::testing::StartsWith("draguard "));
+}
+
+// Installed as kubectl-draguard (a symlink, as `make install` does), the usage says how kubectl
+// runs it; the same binary called draguard does not.
+TEST(BinaryTest, KubectlPluginSymlinkChangesUsage) {
+  const std::string dir = ::testing::TempDir() + "draguard-plugin-" + std::to_string(getpid());
+  const std::string link = dir + "/kubectl-draguard";
+  ASSERT_EQ(std::system(("mkdir -p '" + dir + "' && ln -sf '" + DRAGUARD_BINARY + "' '" + link +
+                         "'").c_str()), 0);
+  FILE* pipe = popen(("NO_COLOR=1 '" + link + "' explain --help 2>&1").c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string out;
+  char buffer[4096];
+  size_t n;
+  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) out.append(buffer, n);
+  EXPECT_EQ(pclose(pipe), 0) << out;
+  EXPECT_THAT(out, ::testing::HasSubstr("Usage: kubectl draguard explain"));
+  EXPECT_THAT(Shell("explain --help").out, ::testing::HasSubstr("Usage: draguard explain"));
+  std::system(("rm -rf '" + dir + "'").c_str());
 }
 
 }  // namespace

@@ -117,6 +117,11 @@ Status DecodeParsed(Json& object, const ResourceKind& kind, StoredObject& out) {
   if (kind.watched == WatchedKind::kNode) {
     k8s::Node node;
     node.metadata = ReadMeta(*meta);
+    if (auto spec = object.find("spec"); spec != object.end() && spec->is_object()) {
+      auto unschedulable = spec->find("unschedulable");
+      node.unschedulable = unschedulable != spec->end() && unschedulable->is_boolean() &&
+                           unschedulable->get<bool>();
+    }
     out.object = std::move(node);
     return OkStatus();
   }
