@@ -62,6 +62,7 @@ struct ExplainFlags {
 
   void Register(FlagSet& flags) {
     flags.AddString("output", &output, "FORMAT", "Output format: text or json");
+    flags.AddShort('o', "output");
     cluster.Register(flags);
     kube.Register(flags);
     flags.AddBool("pending", &pending,
