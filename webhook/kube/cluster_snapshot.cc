@@ -36,10 +36,11 @@ std::string StringAt(const Json& object, const char* key) {
 
 }  // namespace
 
-NodeScheduling ParseNodeScheduling(const std::string& node_json) {
+namespace {
+
+NodeScheduling NodeSchedulingOf(const Json& node) {
   NodeScheduling out;
-  const Json node = Json::parse(node_json, nullptr, false);
-  if (node.is_discarded() || !node.is_object()) return out;
+  if (!node.is_object()) return out;
   auto spec = node.find("spec");
   if (spec == node.end() || !spec->is_object()) return out;
   if (auto u = spec->find("unschedulable"); u != spec->end() && u->is_boolean()) {
@@ -52,6 +53,13 @@ NodeScheduling ParseNodeScheduling(const std::string& node_json) {
     }
   }
   return out;
+}
+
+}  // namespace
+
+NodeScheduling ParseNodeScheduling(const std::string& node_json) {
+  const Json node = Json::parse(node_json, nullptr, false);
+  return node.is_discarded() ? NodeScheduling() : NodeSchedulingOf(node);
 }
 
 ClusterReader::ClusterReader(ClusterConfig config, ClusterReaderOptions options)
@@ -160,7 +168,7 @@ Status ClusterReader::ListInto(const ResourceKind& kind, ClusterSnapshot& snapsh
         for (const Json& item : body["items"]) {
           if (!item.is_object() || !item.contains("metadata")) continue;
           const std::string name = StringAt(item["metadata"], "name");
-          snapshot.node_scheduling[name] = ParseNodeScheduling(item.dump());
+          snapshot.node_scheduling[name] = NodeSchedulingOf(item);
         }
       }
     }
@@ -191,7 +199,8 @@ StatusOr<std::string> ClusterReader::GetObject(const std::string& group,
       CollectionPath(group, version, resource, name_space) + "/" + EncodeQueryValue(name);
   DRAGUARD_ASSIGN_OR_RETURN(HttpResult result, Get(target));
   if (result.status != 200) {
-    return HttpError(result, "get", Qualified(group, resource), Where(name_space, !name_space.empty()),
+    return HttpError(result, "get", Qualified(group, resource),
+                     Where(name_space, !name_space.empty()),
                      name);
   }
   return std::move(result.body);
@@ -224,7 +233,7 @@ StatusOr<std::vector<std::string>> ClusterReader::ListObjects(
         if (auto meta = item.find("metadata"); meta != item.end() && meta->is_object()) {
           meta->erase("managedFields");
         }
-        out.push_back(item.dump());
+        out.push_back(item.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
       }
     }
     continue_token.clear();

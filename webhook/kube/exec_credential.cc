@@ -39,7 +39,7 @@ std::string ExecInfo(const ExecConfig& config, bool interactive) {
   nlohmann::json info = {{"apiVersion", config.api_version},
                          {"kind", "ExecCredential"},
                          {"spec", {{"interactive", interactive}}}};
-  return info.dump();
+  return info.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 // Reads both pipes until they close or the deadline passes. False on timeout or overflow.

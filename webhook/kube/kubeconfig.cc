@@ -144,7 +144,9 @@ StatusOr<ExecConfig> ReadExec(const YAML::Node& exec, const std::string& base_di
   out.command = Scalar(exec, "command");
   if (out.command.find('/') != std::string::npos) out.command = Resolve(base_dir, out.command);
   if (const YAML::Node args = exec["args"]; args && args.IsSequence()) {
-    for (const YAML::Node& arg : args) out.args.push_back(arg.IsScalar() ? arg.as<std::string>() : "");
+    for (const YAML::Node& arg : args) {
+      out.args.push_back(arg.IsScalar() ? arg.as<std::string>() : std::string());
+    }
   }
   if (const YAML::Node env = exec["env"]; env && env.IsSequence()) {
     for (const YAML::Node& var : env) {

@@ -178,7 +178,8 @@ StatusOr<LivePod> PrepareLivePod(
   std::map<std::string, std::string> generated;  // pod claim -> generated claim name
   if (const Json& statuses = At(At(pod, "status"), "resourceClaimStatuses"); statuses.is_array()) {
     for (const Json& s : statuses) {
-      if (!Str(s, "resourceClaimName").empty()) generated[Str(s, "name")] = Str(s, "resourceClaimName");
+      const std::string claim = Str(s, "resourceClaimName");
+      if (!claim.empty()) generated[Str(s, "name")] = claim;
     }
   }
   Json* claims = nullptr;
@@ -216,7 +217,7 @@ StatusOr<LivePod> PrepareLivePod(
       ++out.unallocated;
     }
   }
-  out.text = pod.dump();
+  out.text = pod.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   for (const std::string& name : templates) {
     StatusOr<std::string> text = fetch_template(out.name_space, name);
     if (text.ok()) {
