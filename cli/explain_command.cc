@@ -10,6 +10,11 @@
 // undecided (undecided is not a "yes": a CI gate must not pass on it), 2 usage or I/O, or
 // --inventory objects that could not be read (cli/inventory_flag.h).
 #include <chrono>
+#include <deque>
+#include <functional>
+#include <map>
+#include <optional>
+#include <limits>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -19,33 +24,49 @@
 #include "cli/command.h"
 #include "cli/flags.h"
 #include "cli/inventory_flag.h"
+#include "cli/kube_flags.h"
 #include "cli/verdict_render.h"
 #include "policy/allocator/options.h"
 #include "policy/common/status_macros.h"
 #include "policy/inventory/inputs.h"
 #include "policy/pipeline/pipeline.h"
+#include "webhook/kube/cluster_snapshot.h"
+#include "webhook/kube/live_pods.h"
 
 namespace draguard::cli {
 namespace {
 
-constexpr char kExplainUsage[] = "draguard explain [PATH|-]... [flags]";
+constexpr char kExplainUsage[] =
+    "draguard explain [PATH|-]... [flags]\n       draguard explain pod/NAME... [-n NS] [flags]\n"
+    "       draguard explain --pending [-n NS | -A] [flags]";
 constexpr char kExplainDescription[] =
     "Decide whether the ResourceClaims, ResourceClaimTemplates and pod claims among the\n"
     "inputs can be allocated on the cluster the inputs and --inventory describe, as\n"
     "kube-scheduler would, and explain every \"no\". PATH is a file, a directory or -.\n"
     "Exit status: 0 all satisfiable, 1 any unsatisfiable, error or undecided, 2 usage or\n"
-    "I/O problem, or --inventory objects that could not be read.\n\n";
+    "I/O problem, or --inventory objects that could not be read.\n\n"
+    "Live cluster (kubeconfig as kubectl finds it, exec credential plugins included):\n"
+    "pod/NAME explains a Pod's unallocated claims together and lists its allocated ones;\n"
+    "--pending explains every Pending pod with unallocated claims, one line each. Files are\n"
+    "checked against the live cluster with --kubeconfig/--context, or when neither the files\n"
+    "nor --inventory hold cluster objects and a default kubeconfig exists.\n\n";
 
 struct ExplainFlags {
   std::string output = "text";
   ClusterFlags cluster;
   std::vector<std::string> inventory;
   std::string budget = "100ms";
+  KubeFlags kube;
+  bool pending = false;
   bool help = false;
 
   void Register(FlagSet& flags) {
     flags.AddString("output", &output, "FORMAT", "Output format: text or json");
+    flags.AddShort('o', "output");
     cluster.Register(flags);
+    kube.Register(flags);
+    flags.AddBool("pending", &pending,
+                  "Explain every Pending pod with unallocated claims (live cluster)");
     flags.AddList("inventory", &inventory, "PATH",
                   "More cluster objects (e.g. a kubectl export); repeatable");
     flags.AddString("budget", &budget, "DURATION",
@@ -145,49 +166,303 @@ nlohmann::json WitnessJson(const pipeline::SatisfiabilityResult& r) {
   return out;
 }
 
-std::string RenderJson(const std::vector<pipeline::SatisfiabilityResult>& results) {
-  nlohmann::json claims = nlohmann::json::array();
-  for (const pipeline::SatisfiabilityResult& r : results) {
-    nlohmann::json reasons = ReasonsJson(r);
-    claims.push_back({{"kind", r.ref.kind},
-                      {"namespace", r.ref.name_space},
-                      {"name", r.ref.name},
-                      {"verdict", std::string(alloc::VerdictName(r.verdict.kind))},
-                      {"nodes", r.verdict.feasible_nodes},
-                      {"allocation", WitnessJson(r)},
-                      {"reasons", std::move(reasons)}});
-  }
+nlohmann::json EntryJson(const pipeline::SatisfiabilityResult& r) {
+  nlohmann::json reasons = ReasonsJson(r);
+  return {{"kind", r.ref.kind},
+          {"namespace", r.ref.name_space},
+          {"name", r.ref.name},
+          {"verdict", std::string(alloc::VerdictName(r.verdict.kind))},
+          {"nodes", r.verdict.feasible_nodes},
+          {"allocation", WitnessJson(r)},
+          {"reasons", std::move(reasons)}};
+}
+
+std::string DumpClaims(nlohmann::json claims) {
   nlohmann::json doc = {{"claims", std::move(claims)}};
   // Replace invalid UTF-8 (names come from user files) instead of throwing.
   return doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
-StatusOr<std::vector<pipeline::SatisfiabilityResult>> Explain(
-    const std::vector<std::string>& paths, const ExplainFlags& flags,
-    const ExplainSettings& settings, CommandContext& context,
-    std::vector<k8s::DecodeResult>& decoded) {
-  inventory::InputOptions input;
-  input.stdin_stream = &context.in;
-  std::vector<inventory::Input> inputs;
-  for (const std::string& path : paths) inputs.push_back({path});
-  StatusOr<std::vector<SourceText>> sources = inventory::ReadInputs(inputs, input);
-  if (!sources.ok()) return sources.status();
-  k8s::DecodeOptions decode;
-  decode.strict = false;  // exports carry newer fields; lint reports them, explain need not
-  decode.version = settings.validation.version;
-  for (const SourceText& source : *sources) decoded.push_back(k8s::Decode(source, decode));
-  inventory::ClusterObjects extra;
-  if (!flags.inventory.empty()) {
-    DRAGUARD_ASSIGN_OR_RETURN(extra, LoadInventoryFlag(flags.inventory, input, settings.validation.version, context.err));
-  }
+std::string RenderJson(const std::vector<pipeline::SatisfiabilityResult>& results) {
+  nlohmann::json claims = nlohmann::json::array();
+  for (const pipeline::SatisfiabilityResult& r : results) claims.push_back(EntryJson(r));
+  return DumpClaims(std::move(claims));
+}
+
+pipeline::PipelineOptions BatchOptions(const ExplainSettings& settings) {
   // The object pipeline (policy/pipeline/pipeline.h) as lint runs it, with only the stages
   // explain prints: validation first, so that nothing the API server rejects is allocated,
-  // then satisfiability against the --inventory objects merged with the inputs'.
+  // then satisfiability against the cluster objects merged with the inputs'.
   pipeline::PipelineOptions options;
   options.stages = {.references = false, .schema = false, .satisfiability = true};
   options.validation = settings.validation;
   options.satisfiability.allocator = settings.allocator;
-  return pipeline::RunBatch(decoded, &extra, options).satisfiability;
+  return options;
+}
+
+k8s::DecodeOptions InputDecodeOptions(const ExplainSettings& settings) {
+  k8s::DecodeOptions decode;
+  decode.strict = false;  // exports carry newer fields; lint reports them, explain need not
+  decode.version = settings.validation.version;
+  return decode;
+}
+
+StatusOr<std::vector<k8s::DecodeResult>> DecodeInputs(const std::vector<std::string>& paths,
+                                                      const ExplainSettings& settings,
+                                                      CommandContext& context) {
+  inventory::InputOptions input;
+  input.stdin_stream = &context.in;
+  std::vector<inventory::Input> inputs;
+  for (const std::string& path : paths) inputs.push_back({path});
+  DRAGUARD_ASSIGN_OR_RETURN(std::vector<SourceText> sources, inventory::ReadInputs(inputs, input));
+  std::vector<k8s::DecodeResult> decoded;
+  for (const SourceText& source : sources) {
+    decoded.push_back(k8s::Decode(source, InputDecodeOptions(settings)));
+  }
+  return decoded;
+}
+
+// One live pod and its verdict. `decoded` owns what `result` points to.
+struct PodExplanation {
+  webhook::kube::LivePod pod;
+  std::vector<k8s::DecodeResult> decoded;
+  // nullopt: every claim of the pod is allocated.
+  std::optional<pipeline::SatisfiabilityResult> result;
+};
+
+using RunPod = std::function<std::optional<pipeline::SatisfiabilityResult>(
+    const inventory::ClusterObjects&)>;
+
+// The scheduler's node filters on top of the device verdict: nodes that the pod's nodeName,
+// nodeSelector, required node affinity or untolerated taints exclude cannot host it, whatever
+// devices they have. A satisfiable verdict is re-checked on the nodes left; the nodes that
+// had the devices but are excluded become reasons `alloc.node.excluded`.
+void ApplyNodeFilters(PodExplanation& e, const webhook::kube::ClusterSnapshot& snapshot,
+                      const RunPod& run) {
+  std::map<std::string, std::string> excluded;
+  for (const k8s::Node& node : snapshot.objects.nodes) {
+    auto it = snapshot.node_scheduling.find(node.metadata.name);
+    const webhook::kube::NodeScheduling* scheduling =
+        it == snapshot.node_scheduling.end() ? nullptr : &it->second;
+    if (auto why = webhook::kube::NodeExclusion(e.pod.placement, node, scheduling)) {
+      excluded[node.metadata.name] = *why;
+    }
+  }
+  if (excluded.empty()) return;
+  std::vector<alloc::Reason> node_reasons;
+  for (const std::string& node : e.result->verdict.feasible_nodes) {
+    auto it = excluded.find(node);
+    if (it == excluded.end()) continue;
+    node_reasons.push_back({.code = "alloc.node.excluded",
+                            .claim = std::numeric_limits<size_t>::max(),
+                            .node = node,
+                            .message = "node " + node + " has the devices, but " + it->second});
+  }
+  if (excluded.size() == snapshot.objects.nodes.size()) {
+    alloc::AllocationVerdict& v = e.result->verdict;
+    v.kind = alloc::VerdictKind::kUnsatisfiable;
+    v.allocations.clear();
+    v.node.clear();
+    v.feasible_nodes.clear();
+    v.reasons = std::move(node_reasons);
+    return;
+  }
+  inventory::ClusterObjects filtered = snapshot.objects;
+  std::erase_if(filtered.nodes,
+                [&](const k8s::Node& n) { return excluded.contains(n.metadata.name); });
+  std::optional<pipeline::SatisfiabilityResult> second = run(filtered);
+  if (!second) return;
+  if (second->verdict.kind != alloc::VerdictKind::kSatisfiable) {
+    second->verdict.reasons.insert(second->verdict.reasons.begin(), node_reasons.begin(),
+                                   node_reasons.end());
+  }
+  e.result = std::move(second);
+}
+
+void ExplainPod(PodExplanation& e, const webhook::kube::ClusterSnapshot& snapshot,
+                const ExplainSettings& settings) {
+  const SourceText source("pod/" + e.pod.name_space + "/" + e.pod.name, e.pod.text);
+  e.decoded.push_back(k8s::Decode(source, InputDecodeOptions(settings)));
+  const pipeline::PipelineOptions options = BatchOptions(settings);
+  RunPod run = [&](const inventory::ClusterObjects& objects)
+      -> std::optional<pipeline::SatisfiabilityResult> {
+    pipeline::BatchResult batch = pipeline::RunBatch(e.decoded, &objects, options);
+    for (pipeline::SatisfiabilityResult& r : batch.satisfiability) {
+      if (r.ref.kind == "Pod") return std::move(r);
+    }
+    return std::nullopt;
+  };
+  e.result = run(snapshot.objects);
+  if (e.result && e.result->verdict.kind == alloc::VerdictKind::kSatisfiable) {
+    ApplyNodeFilters(e, snapshot, run);
+  }
+}
+
+std::string DeviceList(const k8s::AllocationResult& allocation) {
+  std::string out;
+  for (const auto& d : allocation.devices.results) {
+    if (!out.empty()) out += ", ";
+    out += d.driver + "/" + d.pool + "/" + d.device;
+  }
+  return out.empty() ? "no devices" : out;
+}
+
+std::string PodVerdict(const PodExplanation& e) {
+  return e.result ? std::string(alloc::VerdictName(e.result->verdict.kind)) : "allocated";
+}
+
+bool PodOk(const PodExplanation& e) {
+  return !e.result || e.result->verdict.kind == alloc::VerdictKind::kSatisfiable;
+}
+
+void RenderPodText(const PodExplanation& e, std::ostream& out) {
+  if (e.result) {
+    RenderText({*e.result}, out);
+  } else {
+    out << "Pod " << e.pod.name_space << "/" << e.pod.name << ": allocated\n";
+  }
+  for (const webhook::kube::AllocatedPodClaim& a : e.pod.allocated) {
+    out << "  claim " << a.pod_claim << ": allocated (ResourceClaim " << a.claim_name
+        << ") -> " << DeviceList(a.allocation) << "\n";
+  }
+}
+
+// --pending: namespace/pod, verdict, the first reason.
+void RenderPendingLine(const PodExplanation& e, std::ostream& out) {
+  out << e.pod.name_space << "/" << e.pod.name << ": " << PodVerdict(e);
+  if (!e.result) {
+    out << "\n";
+    return;
+  }
+  const pipeline::SatisfiabilityResult& r = *e.result;
+  if (r.verdict.kind == alloc::VerdictKind::kSatisfiable) {
+    out << " on node " << r.verdict.node << "\n";
+  } else if (!r.errors.empty()) {
+    out << ": " << r.errors.front().message << " [" << r.errors.front().code << "]\n";
+  } else if (!r.verdict.reasons.empty()) {
+    const alloc::Reason& reason = r.verdict.reasons.front();
+    out << ": " << ClaimLabel(r, reason.claim) << reason.message << " [" << reason.code << "]\n";
+  } else {
+    out << "\n";
+  }
+}
+
+nlohmann::json PodJson(const PodExplanation& e) {
+  nlohmann::json entry;
+  if (e.result) {
+    entry = EntryJson(*e.result);
+  } else {
+    entry = {{"kind", "Pod"}, {"namespace", e.pod.name_space}, {"name", e.pod.name},
+             {"verdict", "allocated"}, {"nodes", nlohmann::json::array()},
+             {"allocation", nlohmann::json::object()}, {"reasons", nlohmann::json::array()}};
+  }
+  nlohmann::json allocated = nlohmann::json::array();
+  for (const webhook::kube::AllocatedPodClaim& a : e.pod.allocated) {
+    allocated.push_back({{"claim", a.pod_claim}, {"resourceClaim", a.claim_name},
+                         {"allocation", AllocationJson(a.allocation)}});
+  }
+  entry["allocated"] = std::move(allocated);
+  return entry;
+}
+
+// Where the inventory comes from and what to check, from the flags and positional arguments.
+struct ExplainPlan {
+  std::vector<std::string> paths;
+  std::vector<std::string> pods;  // pod/NAME arguments, names only
+  bool live = false;
+};
+
+bool IsPodArgument(const std::string& arg, std::string& name) {
+  for (const char* prefix : {"pod/", "pods/", "po/"}) {
+    if (arg.rfind(prefix, 0) == 0) {
+      name = arg.substr(std::string(prefix).size());
+      return true;
+    }
+  }
+  return false;
+}
+
+// The live cluster is read when pod/NAME or --pending asks for it, when --kubeconfig or
+// --context names it, or when a default kubeconfig exists and neither --inventory nor the
+// input files hold cluster objects (the files alone could not answer: no devices).
+bool WantsLiveCluster(const ExplainFlags& flags, const ExplainPlan& plan,
+                      const std::vector<k8s::DecodeResult>& decoded) {
+  if (!plan.pods.empty() || flags.pending || flags.kube.NamesCluster()) return true;
+  if (!flags.inventory.empty()) return false;
+  if (!pipeline::MergeClusterObjects(nullptr, decoded).empty()) return false;
+  return DefaultKubeconfigExists();
+}
+
+int Fail(CommandContext& context, const Status& status) {
+  context.err << "draguard explain: " << status.message() << "\n";
+  return kExitUsage;
+}
+
+int RunLive(const ExplainFlags& flags, const ExplainPlan& plan, const ExplainSettings& settings,
+            std::vector<k8s::DecodeResult>& decoded, CommandContext& context) {
+  if (!flags.inventory.empty()) {
+    return Fail(context, InvalidArgumentError("--inventory cannot be combined with a live "
+                                              "cluster (pod/NAME, --pending, --kubeconfig)"));
+  }
+  StatusOr<webhook::kube::ClusterConfig> config =
+      webhook::kube::LoadKubeconfigSelection(flags.kube.Selection());
+  if (!config.ok()) return Fail(context, config.status());
+  if (config->insecure_skip_tls_verify) {
+    context.err << "draguard explain: warning: " << config->origin
+                << " skips TLS verification (insecure-skip-tls-verify)\n";
+  }
+  const std::string name_space = config->name_space;
+  webhook::kube::ClusterReaderOptions reader_options;
+  reader_options.release = settings.validation.version;
+  webhook::kube::ClusterReader reader(*config, reader_options);
+  StatusOr<webhook::kube::ClusterSnapshot> snapshot = reader.LoadSnapshot();
+  if (!snapshot.ok()) return Fail(context, snapshot.status());
+
+  std::vector<pipeline::SatisfiabilityResult> file_results;
+  if (!decoded.empty()) {
+    file_results =
+        pipeline::RunBatch(decoded, &snapshot->objects, BatchOptions(settings)).satisfiability;
+  }
+  std::deque<PodExplanation> pods;
+  for (const std::string& name : plan.pods) {
+    StatusOr<webhook::kube::LivePod> pod =
+        webhook::kube::LoadLivePod(reader, *snapshot, name_space, name);
+    if (!pod.ok()) return Fail(context, pod.status());
+    pods.push_back({std::move(*pod), {}, std::nullopt});
+  }
+  if (flags.pending) {
+    StatusOr<std::vector<webhook::kube::LivePod>> pending = webhook::kube::LoadPendingPods(
+        reader, *snapshot, flags.kube.all_namespaces ? "" : name_space);
+    if (!pending.ok()) return Fail(context, pending.status());
+    for (webhook::kube::LivePod& pod : *pending) pods.push_back({std::move(pod), {}, std::nullopt});
+  }
+  for (PodExplanation& e : pods) ExplainPod(e, *snapshot, settings);
+
+  if (flags.output == "json") {
+    nlohmann::json claims = nlohmann::json::array();
+    for (const pipeline::SatisfiabilityResult& r : file_results) claims.push_back(EntryJson(r));
+    for (const PodExplanation& e : pods) claims.push_back(PodJson(e));
+    context.out << DumpClaims(std::move(claims));
+  } else {
+    if (!decoded.empty()) RenderText(file_results, context.out);
+    if (flags.pending && pods.empty()) {
+      context.out << "no Pending pod with unallocated claims"
+                  << (flags.kube.all_namespaces ? "" : " in namespace " + name_space) << "\n";
+    }
+    for (const PodExplanation& e : pods) {
+      if (flags.pending) {
+        RenderPendingLine(e, context.out);
+      } else {
+        RenderPodText(e, context.out);
+      }
+    }
+  }
+  bool ok = true;
+  for (const pipeline::SatisfiabilityResult& r : file_results) {
+    ok = ok && r.verdict.kind == alloc::VerdictKind::kSatisfiable;
+  }
+  for (const PodExplanation& e : pods) ok = ok && PodOk(e);
+  return ok ? kExitOk : kExitFindings;
 }
 
 }  // namespace
@@ -196,8 +471,8 @@ int RunExplain(const std::vector<std::string>& args, CommandContext& context) {
   ExplainFlags raw;
   FlagSet flags(kExplainUsage);
   raw.Register(flags);
-  std::vector<std::string> paths;
-  Status parsed = flags.Parse(args, &paths);
+  std::vector<std::string> positional;
+  Status parsed = flags.Parse(args, &positional);
   if (!parsed.ok()) {
     context.err << "draguard explain: " << parsed.message() << "\nRun 'draguard explain --help'.\n";
     return kExitUsage;
@@ -207,24 +482,46 @@ int RunExplain(const std::vector<std::string>& args, CommandContext& context) {
     return kExitOk;
   }
   StatusOr<ExplainSettings> settings = ToSettings(raw, context.err);
-  if (!settings.ok()) {
-    context.err << "draguard explain: " << settings.status().message() << "\n";
-    return kExitUsage;
+  if (!settings.ok()) return Fail(context, settings.status());
+  ExplainPlan plan;
+  for (const std::string& arg : positional) {
+    std::string name;
+    if (IsPodArgument(arg, name)) {
+      if (name.empty()) return Fail(context, InvalidArgumentError("\"" + arg + "\" names no pod"));
+      plan.pods.push_back(name);
+    } else {
+      plan.paths.push_back(arg);
+    }
   }
-  if (paths.empty()) paths.push_back("-");
+  if (raw.kube.all_namespaces && !raw.pending) {
+    return Fail(context, InvalidArgumentError("-A/--all-namespaces goes with --pending"));
+  }
+  if (plan.paths.empty() && plan.pods.empty() && !raw.pending) plan.paths.push_back("-");
   std::vector<k8s::DecodeResult> decoded;
-  StatusOr<std::vector<pipeline::SatisfiabilityResult>> results =
-      Explain(paths, raw, *settings, context, decoded);
-  if (!results.ok()) {
-    context.err << "draguard explain: " << results.status().message() << "\n";
-    return kExitUsage;
+  if (!plan.paths.empty()) {
+    StatusOr<std::vector<k8s::DecodeResult>> read = DecodeInputs(plan.paths, *settings, context);
+    if (!read.ok()) return Fail(context, read.status());
+    decoded = std::move(*read);
   }
+  if (WantsLiveCluster(raw, plan, decoded)) return RunLive(raw, plan, *settings, decoded, context);
+
+  inventory::ClusterObjects extra;
+  if (!raw.inventory.empty()) {
+    inventory::InputOptions input;
+    input.stdin_stream = &context.in;
+    StatusOr<inventory::ClusterObjects> loaded =
+        LoadInventoryFlag(raw.inventory, input, settings->validation.version, context.err);
+    if (!loaded.ok()) return Fail(context, loaded.status());
+    extra = std::move(*loaded);
+  }
+  const std::vector<pipeline::SatisfiabilityResult> results =
+      pipeline::RunBatch(decoded, &extra, BatchOptions(*settings)).satisfiability;
   if (raw.output == "json") {
-    context.out << RenderJson(*results);
+    context.out << RenderJson(results);
   } else {
-    RenderText(*results, context.out);
+    RenderText(results, context.out);
   }
-  for (const pipeline::SatisfiabilityResult& r : *results) {
+  for (const pipeline::SatisfiabilityResult& r : results) {
     if (r.verdict.kind != alloc::VerdictKind::kSatisfiable) return kExitFindings;
   }
   return kExitOk;

@@ -49,6 +49,10 @@ void FlagSet::AddList(std::string name, std::vector<std::string>* target,
                     std::move(help)});
 }
 
+void FlagSet::AddShort(char letter, std::string name) {
+  shorts_.emplace_back(letter, std::move(name));
+}
+
 const FlagSet::Flag* FlagSet::Find(std::string_view name) const {
   for (const Flag& flag : flags_) {
     if (flag.name == name) return &flag;
@@ -98,8 +102,16 @@ Status FlagSet::Parse(const std::vector<std::string>& args, std::vector<std::str
       continue;
     }
     std::string_view body = arg == "-h" ? std::string_view("help") : std::string_view(arg);
-    if (arg != "-h") {
-      if (body.substr(0, 2) != "--") return InvalidArgumentError("unknown flag " + arg);
+    std::string expanded;
+    if (arg != "-h" && arg[1] != '-') {
+      for (const auto& [letter, long_name] : shorts_) {
+        if (arg[1] == letter && (arg.size() == 2 || arg[2] == '=')) {
+          expanded = long_name + arg.substr(2);
+          body = expanded;
+        }
+      }
+      if (expanded.empty()) return InvalidArgumentError("unknown flag " + arg);
+    } else if (arg != "-h") {
       body.remove_prefix(2);
     }
     size_t eq = body.find('=');
@@ -135,6 +147,9 @@ std::string FlagSet::Help(std::string_view program) const {
   std::string out = "Usage: " + usage + "\n\nFlags:\n";
   for (const Flag& flag : flags_) {
     std::string left = "  --" + flag.name;
+    for (const auto& [letter, long_name] : shorts_) {
+      if (long_name == flag.name) left = "  -" + std::string(1, letter) + ", --" + flag.name;
+    }
     if (!flag.value_name.empty()) left += " " + flag.value_name;
     if (left.size() < kHelpColumn) left.resize(kHelpColumn, ' ');
     else left += "\n" + std::string(kHelpColumn, ' ');

@@ -1,7 +1,7 @@
 // A small command-line flag parser for draguard's subcommands.
 //
 // Accepted forms: `--flag value`, `--flag=value`, and for booleans `--flag` or
-// `--flag=true|false`. `-h` is `--help`. `--` ends the flags; a lone `-` is a positional
+// `--flag=true|false`. `-h` is `--help`; AddShort adds other one-letter forms. `--` ends the flags; a lone `-` is a positional
 // argument (stdin). Everything that does not start with `-` is positional, wherever it appears.
 // Unknown flags are usage errors with a did-you-mean suggestion (policy/common/suggest.h).
 #ifndef DRAGUARD_CLI_FLAGS_H_
@@ -35,6 +35,10 @@ class FlagSet {
   // A flag that may be repeated; every value is appended.
   void AddList(std::string name, std::vector<std::string>* target, std::string value_name,
                std::string help);
+
+  // A one-letter form of a registered flag, as kubectl has (`-n NS` for --namespace, `-A`
+  // for --all-namespaces): `-x`, `-x value` and `-x=value`.
+  void AddShort(char letter, std::string name);
 
   // Parses `args` (without the program and subcommand names), writing flag values into their
   // targets and positional arguments into `positional`. Returns InvalidArgument with a
@@ -70,6 +74,7 @@ class FlagSet {
 
   std::string usage_;
   std::vector<Flag> flags_;
+  std::vector<std::pair<char, std::string>> shorts_;
 };
 
 // Parses a flag's positive duration: a whole number with ms, s, m or h ("500ms", "2s", "5m",

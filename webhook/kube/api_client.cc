@@ -212,16 +212,15 @@ struct ApiConnection::Impl {
     return default_port ? host : host + ":" + std::to_string(config.port);
   }
 
-  http::request<http::empty_body> MakeRequest(std::string_view target) {
+  StatusOr<http::request<http::empty_body>> MakeRequest(std::string_view target) {
     http::request<http::empty_body> req{http::verb::get, config.path_prefix + std::string(target),
                                         11};
     req.set(http::field::host, HostHeader());
     req.set(http::field::user_agent, options.user_agent);
     req.set(http::field::accept, "application/json");
     if (token != nullptr) {
-      if (std::string bearer = token->Get(); !bearer.empty()) {
-        req.set(http::field::authorization, "Bearer " + bearer);
-      }
+      DRAGUARD_ASSIGN_OR_RETURN(std::string bearer, token->Fetch());
+      if (!bearer.empty()) req.set(http::field::authorization, "Bearer " + bearer);
     }
     return req;
   }
@@ -231,8 +230,8 @@ struct ApiConnection::Impl {
   Status Send(std::string_view target) {
     for (int attempt = 0;; ++attempt) {
       const bool reused = connected;
+      DRAGUARD_ASSIGN_OR_RETURN(http::request<http::empty_body> req, MakeRequest(target));
       if (!connected) DRAGUARD_RETURN_IF_ERROR(Connect());
-      http::request<http::empty_body> req = MakeRequest(target);
       Lowest().expires_after(options.request_timeout);
       beast::error_code ec = WithStream([&](auto& stream) {
         return Run([&](auto handler) { http::async_write(stream, req, std::move(handler)); });
@@ -248,7 +247,18 @@ struct ApiConnection::Impl {
     if (status == 401 && token != nullptr) token->Invalidate();
   }
 
+  // A 401 with a refreshable credential (a token file or an exec plugin) is retried once with
+  // the credential fetched again (client-go re-runs the plugin after a 401 for the next
+  // request: exec.go maybeRefreshCreds; a one-shot CLI retries the request itself).
   StatusOr<HttpResult> Get(std::string_view target) {
+    DRAGUARD_ASSIGN_OR_RETURN(HttpResult result, GetOnce(target));
+    if (result.status == 401 && token != nullptr && token->Refreshable()) {
+      return GetOnce(target);
+    }
+    return result;
+  }
+
+  StatusOr<HttpResult> GetOnce(std::string_view target) {
     if (cancelled.load()) return CancelledError("API connection cancelled");
     for (int attempt = 0;; ++attempt) {
       const bool reused = connected;

@@ -7,6 +7,8 @@
 #include <iterator>
 #include <system_error>
 
+#include <unistd.h>
+
 #include "policy/common/status_macros.h"
 
 namespace draguard::webhook::kube {
@@ -146,7 +148,9 @@ StatusOr<std::optional<ClusterConfig>> ResolveClusterConfig(const std::string& k
                                                             InClusterMode mode,
                                                             const InClusterOptions& in_cluster) {
   if (!kubeconfig.empty()) {
-    DRAGUARD_ASSIGN_OR_RETURN(ClusterConfig config, LoadKubeconfig(kubeconfig));
+    KubeconfigSelection selection = KubeconfigSelection::FromEnvironment();
+    selection.explicit_path = kubeconfig;
+    DRAGUARD_ASSIGN_OR_RETURN(ClusterConfig config, LoadKubeconfigSelection(selection));
     return std::optional<ClusterConfig>(std::move(config));
   }
   if (mode == InClusterMode::kNever ||
@@ -158,9 +162,32 @@ StatusOr<std::optional<ClusterConfig>> ResolveClusterConfig(const std::string& k
 }
 
 BearerToken::BearerToken(const ClusterConfig& config, Clock::duration refresh)
-    : file_(config.token_file), refresh_(refresh), token_(config.token) {}
+    : file_(config.token_file), exec_(config.exec), refresh_(refresh), token_(config.token) {
+  exec_options_.stdin_is_terminal = ::isatty(0) == 1;
+}
+
+int BearerToken::plugin_runs() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return plugin_runs_;
+}
+
+StatusOr<std::string> BearerToken::Fetch() {
+  if (!exec_) return Get();
+  std::lock_guard<std::mutex> lock(mu_);
+  if (loaded_ && (!expires_ || std::chrono::system_clock::now() < *expires_)) return token_;
+  ++plugin_runs_;
+  DRAGUARD_ASSIGN_OR_RETURN(ExecCredential credential, RunExecPlugin(*exec_, exec_options_));
+  token_ = std::move(credential.token);
+  expires_ = credential.expires;
+  loaded_ = true;
+  return token_;
+}
 
 std::string BearerToken::Get() {
+  if (exec_) {
+    StatusOr<std::string> token = Fetch();
+    return token.ok() ? *token : std::string();
+  }
   std::lock_guard<std::mutex> lock(mu_);
   if (file_.empty()) return token_;
   const Clock::time_point now = Clock::now();

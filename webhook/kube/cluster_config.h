@@ -3,9 +3,16 @@
 //
 // Only what draguard's read-only client needs is supported: a server URL, the CA to verify it
 // (or an explicit insecure-skip-tls-verify), and one credential: a bearer token (inline or a
-// file re-read as it rotates) or a client certificate and key. Exec and auth-provider plugins
-// are refused with a clear error instead of being half-supported. Parsing never throws; every
-// problem is a Status naming the file and the field.
+// file re-read as it rotates, or the token of an exec credential plugin: exec_credential.h) or a
+// client certificate and key. auth-provider plugins are refused with a clear error instead of
+// being half-supported. Parsing never throws; every problem is a Status naming the file and
+// the field.
+//
+// Kubeconfig files are found and merged as kubectl does (client-go tools/clientcmd/loader.go,
+// ClientConfigLoadingRules.Load): --kubeconfig alone when given; else every file of
+// $KUBECONFIG (':'-separated, missing files skipped), the first file to define a cluster, user
+// or context name or current-context winning; else ~/.kube/config. Relative paths resolve
+// against the file that holds them.
 #ifndef DRAGUARD_WEBHOOK_KUBE_CLUSTER_CONFIG_H_
 #define DRAGUARD_WEBHOOK_KUBE_CLUSTER_CONFIG_H_
 
@@ -16,8 +23,11 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "policy/common/status_or.h"
+#include "webhook/kube/exec_credential.h"
 
 namespace draguard::webhook::kube {
 
@@ -42,6 +52,8 @@ struct ClusterConfig {
   // Client-certificate credentials (PEM).
   std::string client_cert_pem;
   std::string client_key_pem;
+  // users[].user.exec: a credential plugin that prints a bearer token.
+  std::optional<ExecConfig> exec;
   // The namespace of the pod or of the kubeconfig context (informational).
   std::string name_space;
   // Where the configuration came from, for logs: "in-cluster", "kubeconfig /path (context x)".
@@ -77,30 +89,69 @@ StatusOr<ClusterConfig> ParseKubeconfig(std::string_view text, const std::string
 // Reads and parses a kubeconfig file.
 StatusOr<ClusterConfig> LoadKubeconfig(const std::string& path, const std::string& context = "");
 
+// Which kubeconfig files, context and namespace, as kubectl's flags and environment give them.
+struct KubeconfigSelection {
+  std::string explicit_path;   // --kubeconfig: only this file, which must exist
+  std::string env_kubeconfig;  // $KUBECONFIG: ':'-separated list
+  std::string home;            // $HOME, for ~/.kube/config
+  std::string context;         // --context; empty: the merged current-context
+  std::string name_space;      // -n/--namespace; empty: the context's, else "default"
+
+  // $KUBECONFIG and $HOME from the process environment.
+  static KubeconfigSelection FromEnvironment();
+  // The files to read, in precedence order (existing ones only, except an explicit path).
+  std::vector<std::string> Files() const;
+};
+
+// Loads and merges the selected files. NotFound when there is no kubeconfig at all (no
+// --kubeconfig, no existing $KUBECONFIG file, no ~/.kube/config); name_space is the flag's,
+// else the context's, else "default".
+StatusOr<ClusterConfig> LoadKubeconfigSelection(const KubeconfigSelection& selection);
+
+// Merges several kubeconfig texts (each with the directory its relative paths resolve
+// against), client-go's way, and builds the selected context.
+StatusOr<ClusterConfig> ParseMergedKubeconfigs(
+    const std::vector<std::pair<std::string, std::string>>& texts_and_dirs,
+    const std::string& context = "");
+
 // Splits "https://host:port/prefix" into the scheme, host, port and prefix of `config`.
 Status ParseServerUrl(std::string_view url, ClusterConfig& config);
 
 // The bearer token to send: the inline token, or token_file's content re-read when older than
 // `refresh`. A read failure keeps the last good token (a rotation writes the file atomically,
 // but a missing file must not log out a running client). Thread-safe.
+// With an exec plugin: the plugin's token, cached until its expirationTimestamp (or until a
+// 401), the plugin run again then.
 class BearerToken {
  public:
   using Clock = std::chrono::steady_clock;
 
   BearerToken(const ClusterConfig& config, Clock::duration refresh = std::chrono::minutes(1));
 
-  // The token, possibly empty (no bearer credentials configured).
+  // The token, possibly empty (no bearer credentials configured). Errors: the exec plugin
+  // failed (its message says why and quotes its stderr).
+  StatusOr<std::string> Fetch();
+  // Fetch() with errors as an empty token.
   std::string Get();
-  // Forces the next Get() to re-read the file (after a 401 Unauthorized).
+  // Forces the next Get() to re-read the file or re-run the plugin (after a 401).
   void Invalidate();
+  // Whether Invalidate() can give a different token (a file or a plugin), so that a 401 is
+  // worth one retry.
+  bool Refreshable() const { return !file_.empty() || exec_.has_value(); }
+  // How many times the exec plugin ran (tests, logs).
+  int plugin_runs() const;
 
  private:
   std::string file_;
+  std::optional<ExecConfig> exec_;
+  ExecRunOptions exec_options_;
   Clock::duration refresh_;
-  std::mutex mu_;
+  mutable std::mutex mu_;
   std::string token_;
   Clock::time_point read_at_{};
+  std::optional<std::chrono::system_clock::time_point> expires_;
   bool loaded_ = false;
+  int plugin_runs_ = 0;
 };
 
 // `--in-cluster`: auto (use the pod's configuration when running in a pod), true (require

@@ -4,7 +4,13 @@
 // current-context (or the caller), its cluster and user entries by name; file references
 // relative to the kubeconfig's directory; `*-data` fields base64-encoded and winning over
 // their file counterparts; tokenFile winning over token (client-go reads the file).
+#include <algorithm>
+#include <cstdlib>
 #include <filesystem>
+#include <map>
+#include <system_error>
+#include <utility>
+#include <vector>
 #include <string>
 #include <string_view>
 
@@ -48,21 +54,46 @@ std::string Scalar(const YAML::Node& map, const char* key) {
   return node && node.IsScalar() ? node.as<std::string>() : std::string();
 }
 
-// The `field` map of the entry of `list` whose name is `name`, e.g. clusters[name].cluster.
-StatusOr<YAML::Node> Entry(const YAML::Node& root, const char* list, const char* field,
-                           const std::string& name) {
-  const YAML::Node entries = root[list];
-  if (entries && entries.IsSequence()) {
+// Every file's clusters, users and contexts by name, the first file to define a name winning,
+// each with the directory its relative paths resolve against (client-go loader.go: Load merges
+// the maps so that the first file to set a key wins, and the same for current-context).
+struct Entry {
+  YAML::Node value;
+  std::string base_dir;
+};
+struct Merged {
+  std::string current_context;
+  std::map<std::string, Entry> lists[3];  // contexts, clusters, users
+};
+constexpr const char* kLists[3] = {"contexts", "clusters", "users"};
+constexpr const char* kFields[3] = {"context", "cluster", "user"};
+
+Status AddFile(const YAML::Node& root, const std::string& base_dir, Merged& merged) {
+  if (root.IsNull()) return OkStatus();  // an empty file, as client-go accepts
+  if (!root.IsMap()) return InvalidArgumentError("not a kubeconfig (the document is not a map)");
+  if (merged.current_context.empty()) merged.current_context = Scalar(root, "current-context");
+  for (int i = 0; i < 3; ++i) {
+    const YAML::Node entries = root[kLists[i]];
+    if (!entries || !entries.IsSequence()) continue;
     for (const YAML::Node& entry : entries) {
-      if (entry.IsMap() && Scalar(entry, "name") == name) {
-        const YAML::Node value = entry[field];
-        if (value && value.IsMap()) return value;
-        return InvalidArgumentError(std::string(list) + "[" + name + "]." + field +
-                                    " is missing or not a map");
-      }
+      if (!entry.IsMap()) continue;
+      merged.lists[i].emplace(Scalar(entry, "name"), Entry{entry[kFields[i]], base_dir});
     }
   }
-  return InvalidArgumentError(std::string(list) + " has no entry named \"" + name + "\"");
+  return OkStatus();
+}
+
+// The `field` map of the entry of list `i` whose name is `name`, e.g. clusters[name].cluster.
+StatusOr<Entry> Find(const Merged& merged, int i, const std::string& name) {
+  auto it = merged.lists[i].find(name);
+  if (it == merged.lists[i].end()) {
+    return InvalidArgumentError(std::string(kLists[i]) + " has no entry named \"" + name + "\"");
+  }
+  if (!it->second.value || !it->second.value.IsMap()) {
+    return InvalidArgumentError(std::string(kLists[i]) + "[" + name + "]." + kFields[i] +
+                                " is missing or not a map");
+  }
+  return it->second;
 }
 
 std::string Resolve(const std::string& base_dir, const std::string& path) {
@@ -101,15 +132,47 @@ Status ReadCluster(const YAML::Node& cluster, const std::string& base_dir,
   return OkStatus();
 }
 
+std::string Resolve(const std::string& base_dir, const std::string& path);
+
+// users[].user.exec. A command with a path separator resolves against the kubeconfig's
+// directory (client-go loader.go ResolveLocalPaths); a bare name is looked up in $PATH.
+StatusOr<ExecConfig> ReadExec(const YAML::Node& exec, const std::string& base_dir,
+                              const std::string& where) {
+  ExecConfig out;
+  out.where = where;
+  out.api_version = Scalar(exec, "apiVersion");
+  out.command = Scalar(exec, "command");
+  if (out.command.find('/') != std::string::npos) out.command = Resolve(base_dir, out.command);
+  if (const YAML::Node args = exec["args"]; args && args.IsSequence()) {
+    for (const YAML::Node& arg : args) {
+      out.args.push_back(arg.IsScalar() ? arg.as<std::string>() : std::string());
+    }
+  }
+  if (const YAML::Node env = exec["env"]; env && env.IsSequence()) {
+    for (const YAML::Node& var : env) {
+      if (var.IsMap()) out.env.emplace_back(Scalar(var, "name"), Scalar(var, "value"));
+    }
+  }
+  out.install_hint = Scalar(exec, "installHint");
+  out.interactive_mode = Scalar(exec, "interactiveMode");
+  if (out.interactive_mode.empty() && out.api_version != "client.authentication.k8s.io/v1") {
+    out.interactive_mode = "IfAvailable";  // v1beta1's default
+  }
+  DRAGUARD_RETURN_IF_ERROR(ValidateExecConfig(out));
+  return out;
+}
+
 Status ReadUser(const YAML::Node& user, const std::string& base_dir, const std::string& where,
                 ClusterConfig& config) {
-  for (const char* plugin : {"exec", "auth-provider"}) {
-    if (user[plugin]) {
-      return UnimplementedError(where + "." + plugin +
-                                ": credential plugins are not supported by draguard; use a "
-                                "token, tokenFile or client certificate (for example a "
-                                "service-account token) in this kubeconfig");
-    }
+  if (user["auth-provider"]) {
+    return UnimplementedError(where + ".auth-provider: auth-provider plugins are not supported "
+                              "by draguard (client-go removed the built-in ones in 1.26); use "
+                              "the provider's exec plugin, a token, tokenFile or a client "
+                              "certificate in this kubeconfig");
+  }
+  if (const YAML::Node exec = user["exec"]; exec) {
+    if (!exec.IsMap()) return InvalidArgumentError(where + ".exec is not a map");
+    DRAGUARD_ASSIGN_OR_RETURN(config.exec, ReadExec(exec, base_dir, where + ".exec"));
   }
   if (!Scalar(user, "username").empty() || !Scalar(user, "password").empty()) {
     return UnimplementedError(where + ": basic authentication is not supported");
@@ -127,40 +190,52 @@ Status ReadUser(const YAML::Node& user, const std::string& base_dir, const std::
   return OkStatus();
 }
 
-StatusOr<ClusterConfig> Build(const YAML::Node& root, const std::string& base_dir,
-                              const std::string& wanted_context) {
-  if (!root.IsMap()) return InvalidArgumentError("not a kubeconfig (the document is not a map)");
-  std::string context_name = wanted_context.empty() ? Scalar(root, "current-context")
-                                                    : wanted_context;
-  if (context_name.empty()) return InvalidArgumentError("current-context is not set");
-  DRAGUARD_ASSIGN_OR_RETURN(YAML::Node context,
-                            Entry(root, "contexts", "context", context_name));
-  const std::string cluster_name = Scalar(context, "cluster");
-  const std::string user_name = Scalar(context, "user");
+StatusOr<ClusterConfig> Build(const Merged& merged, const std::string& wanted_context) {
+  std::string context_name = wanted_context.empty() ? merged.current_context : wanted_context;
+  if (context_name.empty()) {
+    return InvalidArgumentError("current-context is not set (use --context)");
+  }
+  DRAGUARD_ASSIGN_OR_RETURN(Entry context, Find(merged, 0, context_name));
+  const std::string cluster_name = Scalar(context.value, "cluster");
+  const std::string user_name = Scalar(context.value, "user");
   if (cluster_name.empty()) {
     return InvalidArgumentError("contexts[" + context_name + "].context.cluster is missing");
   }
   ClusterConfig config;
-  config.name_space = Scalar(context, "namespace");
-  DRAGUARD_ASSIGN_OR_RETURN(YAML::Node cluster,
-                            Entry(root, "clusters", "cluster", cluster_name));
-  DRAGUARD_RETURN_IF_ERROR(
-      ReadCluster(cluster, base_dir, "clusters[" + cluster_name + "].cluster", config));
+  config.name_space = Scalar(context.value, "namespace");
+  DRAGUARD_ASSIGN_OR_RETURN(Entry cluster, Find(merged, 1, cluster_name));
+  DRAGUARD_RETURN_IF_ERROR(ReadCluster(cluster.value, cluster.base_dir,
+                                       "clusters[" + cluster_name + "].cluster", config));
   if (!user_name.empty()) {
-    DRAGUARD_ASSIGN_OR_RETURN(YAML::Node user, Entry(root, "users", "user", user_name));
-    DRAGUARD_RETURN_IF_ERROR(ReadUser(user, base_dir, "users[" + user_name + "].user", config));
+    DRAGUARD_ASSIGN_OR_RETURN(Entry user, Find(merged, 2, user_name));
+    DRAGUARD_RETURN_IF_ERROR(
+        ReadUser(user.value, user.base_dir, "users[" + user_name + "].user", config));
   }
   config.origin = "kubeconfig context " + context_name;
   return config;
 }
 
+std::string EnvOr(const char* name) {
+  const char* value = std::getenv(name);
+  return value == nullptr ? std::string() : std::string(value);
+}
+
+bool Exists(const std::string& path) {
+  std::error_code ec;
+  return std::filesystem::is_regular_file(path, ec);
+}
+
 }  // namespace
 
-StatusOr<ClusterConfig> ParseKubeconfig(std::string_view text, const std::string& base_dir,
-                                        const std::string& context) {
+StatusOr<ClusterConfig> ParseMergedKubeconfigs(
+    const std::vector<std::pair<std::string, std::string>>& texts_and_dirs,
+    const std::string& context) {
   try {
-    const YAML::Node root = YAML::Load(std::string(text));
-    return Build(root, base_dir, context);
+    Merged merged;
+    for (const auto& [text, base_dir] : texts_and_dirs) {
+      DRAGUARD_RETURN_IF_ERROR(AddFile(YAML::Load(text), base_dir, merged));
+    }
+    return Build(merged, context);
   } catch (const YAML::Exception& e) {
     return InvalidArgumentError("kubeconfig line " + std::to_string(e.mark.line + 1) + ": " +
                                 e.msg);
@@ -169,14 +244,75 @@ StatusOr<ClusterConfig> ParseKubeconfig(std::string_view text, const std::string
   }
 }
 
-StatusOr<ClusterConfig> LoadKubeconfig(const std::string& path, const std::string& context) {
-  DRAGUARD_ASSIGN_OR_RETURN(std::string text, ReadSmallFile(path, 16 << 20));
-  const std::string base_dir = std::filesystem::path(path).parent_path().string();
-  StatusOr<ClusterConfig> config = ParseKubeconfig(text, base_dir, context);
-  if (!config.ok()) {
-    return Status(config.status().code(), path + ": " + config.status().message());
+StatusOr<ClusterConfig> ParseKubeconfig(std::string_view text, const std::string& base_dir,
+                                        const std::string& context) {
+  try {
+    const YAML::Node root = YAML::Load(std::string(text));
+    if (!root.IsMap()) return InvalidArgumentError("not a kubeconfig (the document is not a map)");
+  } catch (const YAML::Exception& e) {
+    return InvalidArgumentError("kubeconfig line " + std::to_string(e.mark.line + 1) + ": " +
+                                e.msg);
   }
-  config->origin = "kubeconfig " + path + " (" + config->origin.substr(11) + ")";
+  return ParseMergedKubeconfigs({{std::string(text), base_dir}}, context);
+}
+
+StatusOr<ClusterConfig> LoadKubeconfig(const std::string& path, const std::string& context) {
+  KubeconfigSelection selection;
+  selection.explicit_path = path;
+  selection.context = context;
+  return LoadKubeconfigSelection(selection);
+}
+
+KubeconfigSelection KubeconfigSelection::FromEnvironment() {
+  KubeconfigSelection selection;
+  selection.env_kubeconfig = EnvOr("KUBECONFIG");
+  selection.home = EnvOr("HOME");
+  return selection;
+}
+
+std::vector<std::string> KubeconfigSelection::Files() const {
+  if (!explicit_path.empty()) return {explicit_path};
+  std::vector<std::string> files;
+  size_t start = 0;
+  while (start <= env_kubeconfig.size() && !env_kubeconfig.empty()) {
+    size_t colon = env_kubeconfig.find(':', start);
+    if (colon == std::string::npos) colon = env_kubeconfig.size();
+    std::string file = env_kubeconfig.substr(start, colon - start);
+    // client-go: empty entries and missing files are skipped, a file listed twice read once.
+    if (!file.empty() && Exists(file) &&
+        std::find(files.begin(), files.end(), file) == files.end()) {
+      files.push_back(file);
+    }
+    start = colon + 1;
+  }
+  if (env_kubeconfig.empty() && !home.empty() && Exists(home + "/.kube/config")) {
+    files.push_back(home + "/.kube/config");
+  }
+  return files;
+}
+
+StatusOr<ClusterConfig> LoadKubeconfigSelection(const KubeconfigSelection& selection) {
+  const std::vector<std::string> files = selection.Files();
+  if (files.empty()) {
+    return NotFoundError(selection.env_kubeconfig.empty()
+                             ? "no kubeconfig: ~/.kube/config does not exist and neither "
+                               "$KUBECONFIG nor --kubeconfig is set"
+                             : "no kubeconfig: none of the files in $KUBECONFIG exists");
+  }
+  std::vector<std::pair<std::string, std::string>> texts;
+  for (const std::string& file : files) {
+    DRAGUARD_ASSIGN_OR_RETURN(std::string text, ReadSmallFile(file, 16 << 20));
+    texts.emplace_back(std::move(text), std::filesystem::path(file).parent_path().string());
+  }
+  StatusOr<ClusterConfig> config = ParseMergedKubeconfigs(texts, selection.context);
+  std::string names;
+  for (const std::string& file : files) names += (names.empty() ? "" : ":") + file;
+  if (!config.ok()) {
+    return Status(config.status().code(), names + ": " + config.status().message());
+  }
+  config->origin = "kubeconfig " + names + " (" + config->origin.substr(11) + ")";
+  if (!selection.name_space.empty()) config->name_space = selection.name_space;
+  if (config->name_space.empty()) config->name_space = "default";
   return config;
 }
 

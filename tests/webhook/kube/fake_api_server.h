@@ -64,9 +64,19 @@ struct SeenRequest {
 class FakeApiServer {
  public:
   using Handler = std::function<Reply(const std::string& target)>;
+  // Also sees the Authorization header (401 tests).
+  using AuthHandler =
+      std::function<Reply(const std::string& target, const std::string& authorization)>;
 
   // Plain HTTP when cert_file is empty, else TLS with the PEM pair.
   explicit FakeApiServer(Handler handler, const std::string& cert_file = "",
+                         const std::string& key_file = "")
+      : FakeApiServer(
+            AuthHandler([h = std::move(handler)](const std::string& target,
+                                                 const std::string&) { return h(target); }),
+            cert_file, key_file) {}
+
+  explicit FakeApiServer(AuthHandler handler, const std::string& cert_file = "",
                          const std::string& key_file = "")
       : handler_(std::move(handler)), acceptor_(ioc_) {
     if (!cert_file.empty()) {
@@ -156,11 +166,12 @@ class FakeApiServer {
       http::read(stream, buffer, request, ec);
       if (ec) return;
       const std::string target(request.target());
+      const std::string authorization(request[http::field::authorization]);
       {
         std::lock_guard<std::mutex> lock(mu_);
-        requests_.push_back({target, std::string(request[http::field::authorization])});
+        requests_.push_back({target, authorization});
       }
-      const Reply reply = handler_(target);
+      const Reply reply = handler_(target, authorization);
       if (!reply.stream) {
         http::response<http::string_body> response{static_cast<http::status>(reply.status), 11};
         response.set(http::field::content_type, "application/json");
@@ -200,7 +211,7 @@ class FakeApiServer {
     return false;  // kDrop, or held until Stop: close the connection mid-stream
   }
 
-  Handler handler_;
+  AuthHandler handler_;
   net::io_context ioc_;
   net::ip::tcp::acceptor acceptor_;
   std::optional<net::ssl::context> tls_;
