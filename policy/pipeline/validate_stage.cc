@@ -38,7 +38,8 @@ validate::ValidationOptions ValidationFor(const std::vector<k8s::DecodeResult>& 
   validate::ValidationOptions validation = base;
   if (!validation.selector_checker) {
     validation.selector_checker =
-        validate::MakeCelSelectorChecker(validation, std::make_shared<cel::SelectorCache>());
+        validate::MakeCelSelectorChecker(validation, std::make_shared<cel::SelectorCache>(
+                                                         cel::SelectorCache::kBatchLimits));
   }
   validation.namespace_labels = CollectNamespaceLabels(decoded, base.namespace_labels);
   return validation;
