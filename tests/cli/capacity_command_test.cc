@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
+#include "tests/cli/gpu_cluster.h"
 #include "tests/cli/run_command.h"
 
 namespace draguard::cli {
@@ -18,40 +19,11 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-// node-1 with two GPUs, node-2 with four (Node objects, so that a drain can be modelled).
-constexpr char kCapacityCluster[] = R"(apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: gpu}
-spec:
-  selectors:
-  - cel: {expression: 'device.driver == "gpu.example.com"'}
----
-apiVersion: v1
-kind: Node
-metadata: {name: node-1}
----
-apiVersion: v1
-kind: Node
-metadata: {name: node-2}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {name: node-1}
-spec:
-  driver: gpu.example.com
-  nodeName: node-1
-  pool: {name: node-1, generation: 1, resourceSliceCount: 1}
-  devices: [{name: gpu-0}, {name: gpu-1}]
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {name: node-2}
-spec:
-  driver: gpu.example.com
-  nodeName: node-2
-  pool: {name: node-2, generation: 1, resourceSliceCount: 1}
-  devices: [{name: gpu-0}, {name: gpu-1}, {name: gpu-2}, {name: gpu-3}]
-)";
+// node-1 with two GPUs, node-2 with four, and their Node objects (so that a drain can be
+// modelled).
+const std::string kCapacityCluster = std::string(testing::kTwoNodeGpuCluster) +
+                                     "---\napiVersion: v1\nkind: Node\nmetadata: {name: node-1}\n"
+                                     "---\napiVersion: v1\nkind: Node\nmetadata: {name: node-2}\n";
 
 std::string CapacityTemplate(const std::string& name, int count) {
   return "---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nmetadata: {name: " +
@@ -83,7 +55,7 @@ class CapacityCommandTest : public ::testing::Test {
 };
 
 TEST_F(CapacityCommandTest, TextTableAndTotal) {
-  auto r = RunCapacityCli({"-"}, std::string(kCapacityCluster) + CapacityTemplate("one", 1));
+  auto r = RunCapacityCli({"-"}, kCapacityCluster + CapacityTemplate("one", 1));
   EXPECT_EQ(r.code, kExitOk) << r.err;
   EXPECT_THAT(r.out, HasSubstr("ResourceClaimTemplate ml/one: 6 more copies\n"));
   EXPECT_THAT(r.out, HasSubstr("  NODE    COPIES\n  node-1  2\n  node-2  4\n  total   6\n"));
@@ -91,7 +63,7 @@ TEST_F(CapacityCommandTest, TextTableAndTotal) {
 
 TEST_F(CapacityCommandTest, JsonShape) {
   auto r = RunCapacityCli({"--output", "json", "-"},
-                          std::string(kCapacityCluster) + CapacityTemplate("pair", 2) +
+                          kCapacityCluster + CapacityTemplate("pair", 2) +
                               CapacityTemplate("huge", 8));
   EXPECT_EQ(r.code, kExitFindings) << r.err;  // "huge" has no room
   nlohmann::json doc = nlohmann::json::parse(r.out);
@@ -151,7 +123,7 @@ spec:
 }
 
 TEST_F(CapacityCommandTest, NoRoomExplainedAsExplainDoes) {
-  auto r = RunCapacityCli({"-"}, std::string(kCapacityCluster) + CapacityTemplate("huge", 8));
+  auto r = RunCapacityCli({"-"}, kCapacityCluster + CapacityTemplate("huge", 8));
   EXPECT_EQ(r.code, kExitFindings);
   EXPECT_THAT(r.out, HasSubstr("ml/huge: 0 more copies"));
   EXPECT_THAT(r.out, HasSubstr("[alloc.request.insufficient-devices]"));

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
+#include "tests/cli/gpu_cluster.h"
 #include "tests/cli/run_command.h"
 
 namespace draguard::cli {
@@ -18,31 +19,7 @@ namespace {
 using ::testing::HasSubstr;
 
 // node-1 with two GPUs, node-2 with four; the class selects the driver.
-constexpr char kCluster[] = R"(apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: gpu}
-spec:
-  selectors:
-  - cel: {expression: 'device.driver == "gpu.example.com"'}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {name: node-1}
-spec:
-  driver: gpu.example.com
-  nodeName: node-1
-  pool: {name: node-1, generation: 1, resourceSliceCount: 1}
-  devices: [{name: gpu-0}, {name: gpu-1}]
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {name: node-2}
-spec:
-  driver: gpu.example.com
-  nodeName: node-2
-  pool: {name: node-2, generation: 1, resourceSliceCount: 1}
-  devices: [{name: gpu-0}, {name: gpu-1}, {name: gpu-2}, {name: gpu-3}]
-)";
+constexpr const char* kCluster = testing::kTwoNodeGpuCluster;
 
 std::string Claim(const std::string& name, int count) {
   return "---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: " + name +
