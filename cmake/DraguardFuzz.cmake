@@ -16,6 +16,7 @@ function(draguard_add_fuzzer name)
 
   add_executable(${name}_fuzz_replay ${ARG_SOURCES} "${PROJECT_SOURCE_DIR}/fuzz/replay_main.cc")
   draguard_test_code_defaults(${name}_fuzz_replay)
+  draguard_use_o0_pch(${name}_fuzz_replay)  # not gtest's: see DraguardPrecompiledHeaders
   target_link_libraries(${name}_fuzz_replay PRIVATE ${ARG_LIBS})
   if(BUILD_TESTING)
     add_test(NAME fuzz_replay.${name} COMMAND ${name}_fuzz_replay "${corpus}")

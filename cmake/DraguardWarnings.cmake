@@ -21,6 +21,7 @@ endif()
 function(draguard_target_defaults target)
   target_link_libraries(${target} PRIVATE draguard_warnings)
   target_include_directories(${target} PUBLIC "${PROJECT_SOURCE_DIR}")
+  draguard_use_library_pch(${target})
 endfunction()
 
 # Tests, their support code and the fuzz-corpus replayers compile at -O0 (DRAGUARD_TEST_CODE_O0,
@@ -37,6 +38,7 @@ function(draguard_test_code_defaults target)
   if(DRAGUARD_TEST_CODE_O0 AND NOT DRAGUARD_BUILD_FUZZERS)
     target_compile_options(${target} PRIVATE -O0)
   endif()
+  draguard_use_test_pch(${target})
 endfunction()
 
 # The socket and TLS adapters (Asio, Beast, OpenSSL: draguard_asio, the webhook server, the API
@@ -47,5 +49,6 @@ endfunction()
 function(draguard_io_adapter_defaults target)
   if(DRAGUARD_TEST_CODE_O0 AND DRAGUARD_SANITIZE AND NOT DRAGUARD_BUILD_FUZZERS)
     target_compile_options(${target} PRIVATE -O0)
+    draguard_use_o0_pch(${target})
   endif()
 endfunction()
