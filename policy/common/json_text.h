@@ -91,6 +91,23 @@ inline void AppendEscapedJsonAscii(unsigned char c, std::string& out) {
   out += kHex[c & 0xF];
 }
 
+// What AppendJsonString does with the bytes of `text` at or above 0x80.
+enum class NonAsciiJson {
+  // Well-formed UTF-8 (Utf8SequenceLength) is copied as is and every byte of an ill-formed
+  // sequence is written as \ufffd, as Go's encoding/json does: the API server reads the
+  // result.
+  kUtf8,
+  // Nothing is decided: AppendJsonString stops and returns false, for a caller that must
+  // match nlohmann's own treatment of such text and hands it to nlohmann instead.
+  kRefuse,
+};
+
+// Appends `text` as a quoted JSON string: plain runs copied, ASCII escaped as nlohmann's dump()
+// writes it (AppendEscapedJsonAscii), other bytes as `non_ascii` says. Returns false only
+// under NonAsciiJson::kRefuse, with `out` then holding a partial string.
+bool AppendJsonString(std::string_view text, std::string& out,
+                      NonAsciiJson non_ascii = NonAsciiJson::kUtf8);
+
 }  // namespace draguard
 
 #endif  // DRAGUARD_POLICY_COMMON_JSON_TEXT_H_

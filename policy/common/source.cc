@@ -1,10 +1,29 @@
 #include "policy/common/source.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
 #include <memory>
 #include <utility>
 
 namespace draguard {
+namespace {
+
+// Whether every byte of `text` is below 0x80.
+bool IsAscii(std::string_view text) {
+  constexpr uint64_t kHigh = 0x8080808080808080ULL;
+  size_t i = 0;
+  uint64_t any = 0;
+  for (; i + 8 <= text.size(); i += 8) {
+    uint64_t word;
+    std::memcpy(&word, text.data() + i, 8);
+    any |= word;
+  }
+  for (; i < text.size(); ++i) any |= static_cast<unsigned char>(text[i]);
+  return (any & kHigh) == 0;  // the tail bytes were folded into the lowest byte
+}
+
+}  // namespace
 
 SourceText::SourceText() {
   static const std::shared_ptr<const Data> empty = std::make_shared<const Data>();
@@ -18,18 +37,21 @@ SourceText::SourceText(std::string name, std::string text) {
   // A UTF-8 byte order mark is no content: yaml-cpp skips it (its positions start after it)
   // and editors do not count it as a column, so keeping it shifted every column by 3.
   if (data->text.starts_with("\xEF\xBB\xBF")) data->text.erase(0, 3);
-  const std::string& t = data->text;
+  const std::string_view t = data->text;
+  // Lines found with memchr and checked for non-ASCII bytes eight at a time: every file and
+  // document read goes through here (a plain loop was 3% of a lint run).
   data->line_starts.push_back(0);
-  bool ascii = true;
-  for (size_t i = 0; i < t.size(); ++i) {
-    ascii = ascii && static_cast<unsigned char>(t[i]) < 0x80;
-    if (t[i] == '\n') {
-      data->line_is_ascii.push_back(ascii);
-      data->line_starts.push_back(i + 1);
-      ascii = true;
-    }
+  size_t start = 0;
+  while (true) {
+    const void* found = std::memchr(t.data() + start, '\n', t.size() - start);
+    const size_t end = found == nullptr ? t.size()
+                                        : static_cast<size_t>(static_cast<const char*>(found) -
+                                                              t.data());
+    data->line_is_ascii.push_back(IsAscii(t.substr(start, end - start)));
+    if (found == nullptr) break;
+    start = end + 1;
+    data->line_starts.push_back(start);
   }
-  data->line_is_ascii.push_back(ascii);
   data_ = std::move(data);
 }
 

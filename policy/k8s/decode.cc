@@ -80,6 +80,13 @@ bool HasPlaceholder(std::string_view line, bool braces_only, size_t* column) {
 // block scalars only Helm's `{{` counts: a rendered manifest may embed a shell script that
 // uses ${VAR}, while Helm expands `{{ }}` everywhere. Sets *where to the placeholder's offset.
 bool LooksLikeTemplate(const SourceText& source, size_t* where) {
+  // Every placeholder starts with one of these pairs: text without any (nearly every
+  // manifest) needs no line-by-line scan, which was 5% of a lint run's instructions.
+  const std::string_view text = source.text();
+  if (text.find("{{") == std::string_view::npos && text.find("${") == std::string_view::npos &&
+      text.find("@@") == std::string_view::npos) {
+    return false;
+  }
   const std::vector<YamlLine> lines = ScanYamlLines(source);
   for (int n = 1; n <= source.line_count(); ++n) {
     const YamlLine& info = lines[static_cast<size_t>(n - 1)];

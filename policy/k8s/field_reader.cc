@@ -55,26 +55,6 @@ nlohmann::json ToJson(const DocNode& node) {
   return nullptr;
 }
 
-// Writes `text` as a JSON string the way nlohmann's serializer does without ensure_ascii:
-// the two-character escapes it knows, \u00xx for other control bytes, everything else as is.
-// False for text with a non-ASCII byte, whose UTF-8 checks and replacement are left to
-// nlohmann.
-bool AppendAsciiJsonString(std::string_view text, std::string& out) {
-  out += '"';
-  size_t i = 0;
-  while (true) {
-    const size_t special = FindNonPlainJsonByte(text, i);
-    out.append(text.data() + i, special - i);
-    if (special == text.size()) break;
-    const auto byte = static_cast<unsigned char>(text[special]);
-    if (byte >= 0x80) return false;
-    AppendEscapedJsonAscii(byte, out);
-    i = special + 1;
-  }
-  out += '"';
-  return true;
-}
-
 bool AppendCompactJson(const DocNode& node, std::string& out);
 
 // An object as nlohmann holds it, in a std::map: members sorted by key, and of repeated keys
@@ -92,7 +72,7 @@ bool AppendJsonObject(const DocNode& node, std::string& out) {
     if (i + 1 < members.size() && members[i + 1]->key.text == members[i]->key.text) continue;
     if (!first) out += ',';
     first = false;
-    if (!AppendAsciiJsonString(members[i]->key.text, out)) return false;
+    if (!AppendJsonString(members[i]->key.text, out, NonAsciiJson::kRefuse)) return false;
     out += ':';
     if (!AppendCompactJson(members[i]->value, out)) return false;
   }
@@ -108,7 +88,7 @@ bool AppendCompactJson(const DocNode& node, std::string& out) {
     case NodeKind::kBool: out += node.bool_value ? "true" : "false"; return true;
     case NodeKind::kInt: out += std::to_string(node.int_value); return true;
     case NodeKind::kFloat: return false;
-    case NodeKind::kString: return AppendAsciiJsonString(node.text, out);
+    case NodeKind::kString: return AppendJsonString(node.text, out, NonAsciiJson::kRefuse);
     case NodeKind::kSequence: {
       out += '[';
       for (size_t i = 0; i < node.items.size(); ++i) {

@@ -16,24 +16,10 @@
 namespace draguard::validate::internal {
 namespace {
 
-using RequestNames = std::set<std::string, std::less<>>;
-
 constexpr char kAdminLabel[] = "resource.kubernetes.io/admin-access";
 constexpr char kRefMessage[] =
     "must be the name of a request in the claim or the name of a request and a subrequest "
     "separated by '/'";
-
-RequestNames CollectRequestNames(const k8s::DeviceClaim& claim) {
-  RequestNames names;
-  for (const k8s::DeviceRequest& request : claim.requests) {
-    names.insert(request.name);
-    if (request.exactly.has_value()) continue;
-    for (const k8s::DeviceSubRequest& sub : request.first_available) {
-      names.insert(request.name + "/" + sub.name);
-    }
-  }
-  return names;
-}
 
 void ValidateAllocationMode(Reporter& r, const k8s::DeviceRequestCommon& req, const FieldPath& at) {
   if (req.allocation_mode == k8s::kAllocationModeExactCount) {
@@ -231,6 +217,18 @@ void ValidateConstraint(Reporter& r, const k8s::DeviceConstraint& c, const Field
 }
 
 }  // namespace
+
+RequestNames CollectRequestNames(const k8s::DeviceClaim& claim) {
+  RequestNames names;
+  for (const k8s::DeviceRequest& request : claim.requests) {
+    names.insert(request.name);
+    if (request.exactly.has_value()) continue;
+    for (const k8s::DeviceSubRequest& sub : request.first_available) {
+      names.insert(request.name + "/" + sub.name);
+    }
+  }
+  return names;
+}
 
 void ValidateDeviceClaim(Reporter& r, const k8s::DeviceClaim& claim, const FieldPath& devices,
                          const ValidationOptions& options, bool stored) {

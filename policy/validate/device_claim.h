@@ -5,6 +5,9 @@
 #ifndef DRAGUARD_POLICY_VALIDATE_DEVICE_CLAIM_H_
 #define DRAGUARD_POLICY_VALIDATE_DEVICE_CLAIM_H_
 
+#include <functional>
+#include <set>
+#include <string>
 #include <string_view>
 
 #include "policy/common/field_path.h"
@@ -18,6 +21,12 @@ inline constexpr size_t kDeviceRequestsMaxSize = 32;
 inline constexpr size_t kDeviceConstraintsMaxSize = 32;
 inline constexpr size_t kDeviceConfigMaxSize = 32;
 inline constexpr size_t kFirstAvailableDeviceRequestMaxSize = 8;
+
+// The names a reference to one of `claim`'s requests may use (constraints, config, allocation
+// results, a container's `request`): every request's name and, for a request with
+// `firstAvailable`, each "request/subrequest".
+using RequestNames = std::set<std::string, std::less<>>;
+RequestNames CollectRequestNames(const k8s::DeviceClaim& claim);
 
 // `devices` is the path of the DeviceClaim (`spec.devices` or `spec.spec.devices`).
 // `stored`: re-validation of an existing object (StoredExpressions, no parameter size limit).

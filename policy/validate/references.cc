@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "policy/common/suggest.h"
+#include "policy/validate/device_claim.h"
 #include "policy/validate/messages.h"
 
 namespace draguard::validate {
@@ -16,18 +17,6 @@ using Key = std::pair<std::string, std::string>;  // namespace, name
 
 Key KeyOf(const k8s::ObjectMeta& meta) {
   return {meta.name_space.empty() ? "default" : meta.name_space, meta.name};
-}
-
-// The names a container claim's `request` may use: every request, and "req/sub".
-std::set<std::string> RequestNames(const k8s::DeviceClaim& claim) {
-  std::set<std::string> names;
-  for (const k8s::DeviceRequest& request : claim.requests) {
-    names.insert(request.name);
-    for (const k8s::DeviceSubRequest& sub : request.first_available) {
-      names.insert(request.name + "/" + sub.name);
-    }
-  }
-  return names;
 }
 
 // Every definition of one (namespace, name), with the group it came from.
@@ -214,7 +203,7 @@ void CheckWorkload(const ObjectInput<k8s::Workload>& w, const Index& index, Diag
         continue;
       }
       if (cc.request.empty() || entry->second == nullptr) continue;
-      std::set<std::string> requests = RequestNames(*entry->second);
+      const internal::RequestNames requests = internal::CollectRequestNames(*entry->second);
       if (requests.count(cc.request) != 0) continue;
       std::vector<std::string_view> candidates(requests.begin(), requests.end());
       Diagnostic& diag =

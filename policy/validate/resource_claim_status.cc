@@ -24,18 +24,6 @@ constexpr size_t kNetworkInterfaceNameMaxLength = 256;
 constexpr size_t kNetworkHardwareAddressMaxLength = 128;
 constexpr size_t kNetworkIPsMaxSize = 16;
 
-std::set<std::string, std::less<>> RequestNames(const k8s::DeviceClaim& claim) {
-  std::set<std::string, std::less<>> names;
-  for (const k8s::DeviceRequest& request : claim.requests) {
-    names.insert(request.name);
-    if (request.exactly.has_value()) continue;
-    for (const k8s::DeviceSubRequest& sub : request.first_available) {
-      names.insert(request.name + "/" + sub.name);
-    }
-  }
-  return names;
-}
-
 void ValidateReservedFor(Reporter& r, const k8s::ResourceClaim& old_claim,
                          const k8s::ResourceClaim& claim, const ValidationOptions& options) {
   const k8s::ResourceClaimStatus& status = *claim.status;
@@ -110,7 +98,7 @@ void ValidateAllocation(Reporter& r, const k8s::ResourceClaim& claim,
                         const ValidationOptions& options) {
   const k8s::AllocationResult& allocation = *claim.status->allocation;
   FieldPath devices("status.allocation.devices");
-  auto names = RequestNames(claim.spec.devices);
+  auto names = internal::CollectRequestNames(claim.spec.devices);
   internal::ValidateList(r, "claim.status.allocation.results.too-many", allocation.devices.results,
                          kAllocationResultsMaxSize, devices.Child("results"), options,
                          [&](const auto& result, const FieldPath& at) {

@@ -7,6 +7,7 @@
 #include <utility>
 #include <variant>
 
+#include "policy/common/json_text.h"
 #include "policy/k8s/decode.h"
 #include "policy/k8s/document.h"
 #include "policy/pipeline/object_pipeline.h"

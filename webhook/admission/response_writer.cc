@@ -1,7 +1,6 @@
 #include "webhook/admission/response_writer.h"
 
 #include "policy/common/json_text.h"
-#include "policy/common/utf8.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -47,31 +46,6 @@ void AppendStatus(const AdmissionResponseFields& f, std::string& out) {
 }
 
 }  // namespace
-
-void AppendJsonString(std::string_view text, std::string& out) {
-  out += '"';
-  size_t i = 0;
-  while (true) {
-    const size_t special = FindNonPlainJsonByte(text, i);
-    out.append(text.data() + i, special - i);
-    if (special == text.size()) break;
-    const auto c = static_cast<unsigned char>(text[special]);
-    if (c < 0x80) {
-      AppendEscapedJsonAscii(c, out);
-      i = special + 1;
-      continue;
-    }
-    const size_t len = Utf8SequenceLength(text, special);
-    if (len == 0) {
-      out += "\\ufffd";
-      i = special + 1;
-      continue;
-    }
-    out.append(text.data() + special, len);
-    i = special + len;
-  }
-  out += '"';
-}
 
 std::string Base64Encode(std::string_view bytes) {
   static constexpr char kAlphabet[] =

@@ -37,9 +37,6 @@ struct AdmissionResponseFields {
 // "response":{...}}. Never throws except std::bad_alloc.
 std::string WriteAdmissionReview(const AdmissionResponseFields& fields);
 
-// Appends `text` as a quoted JSON string. Invalid UTF-8 becomes U+FFFD, as Go's encoder does.
-void AppendJsonString(std::string_view text, std::string& out);
-
 // Standard base64 with padding (RFC 4648 §4), as Go's []byte JSON encoding expects.
 std::string Base64Encode(std::string_view bytes);
 

@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 namespace draguard {
 namespace {
@@ -67,6 +68,39 @@ TEST(JsonTextTest, AgreesWithTheReferenceForEveryByteAndOffset) {
             << "byte " << byte << " at " << at << " from " << from;
       }
     }
+  }
+}
+
+TEST(JsonTextTest, AppendJsonStringEscapesAndRepairsUtf8) {
+  struct Case {
+    std::string text;
+    NonAsciiJson non_ascii;
+    bool ok;
+    std::string json;  // what `out` holds afterwards
+  };
+  const Case cases[] = {
+      {"", NonAsciiJson::kUtf8, true, "\"\""},
+      {"plain text", NonAsciiJson::kRefuse, true, "\"plain text\""},
+      {std::string("a\"\\\n\x01\xC3\xA9\xFF\xE2\x82", 10), NonAsciiJson::kUtf8, true,
+       "\"a\\\"\\\\\\n\\u0001\xC3\xA9\\ufffd\\ufffd\\ufffd\""},
+      {"caf\xC3\xA9", NonAsciiJson::kRefuse, false, "\"caf"},
+  };
+  for (const Case& c : cases) {
+    std::string out;
+    EXPECT_EQ(AppendJsonString(c.text, out, c.non_ascii), c.ok) << c.text;
+    EXPECT_EQ(out, c.json) << c.text;
+    if (c.ok) EXPECT_TRUE(nlohmann::json::accept(out)) << out;
+  }
+}
+
+// ASCII text is written byte for byte as nlohmann's dump() writes it, which the compact JSON
+// of policy/k8s/field_reader.cc relies on.
+TEST(JsonTextTest, AppendJsonStringMatchesNlohmannOnEveryAsciiByte) {
+  for (int c = 0; c < 0x80; ++c) {
+    const std::string text = "x" + std::string(1, static_cast<char>(c)) + "y";
+    std::string out;
+    ASSERT_TRUE(AppendJsonString(text, out, NonAsciiJson::kRefuse));
+    EXPECT_EQ(out, nlohmann::json(text).dump()) << c;
   }
 }
 

@@ -34,6 +34,32 @@ TEST(SourceTextTest, OffsetOfInvertsPositionOf) {
   EXPECT_EQ(src.Line(4), "");
 }
 
+// Positions against the obvious reference (count lines and code points from the start), on
+// lines longer than the eight-byte steps of the line scan, with the non-ASCII byte anywhere.
+TEST(SourceTextTest, PositionsMatchAByteByByteReference) {
+  std::string text;
+  for (int line = 0; line < 40; ++line) {
+    std::string l(static_cast<size_t>(line % 19), 'a');
+    if (line % 3 == 0) l.insert(static_cast<size_t>(line % 7) % (l.size() + 1), "\xC3\xA9");
+    text += l + (line % 5 == 4 ? "\r\n" : "\n");
+  }
+  text += "tail \xE2\x82\xAC end";
+  const SourceText src("f", text);
+  SourcePosition want{1, 1};
+  for (size_t off = 0; off <= text.size(); ++off) {
+    EXPECT_EQ(src.PositionOf(off), want) << off;
+    if (off == text.size()) break;
+    const auto c = static_cast<unsigned char>(text[off]);
+    if (c == '\n') {
+      want = {want.line + 1, 1};
+    } else if ((c & 0xC0) != 0x80) {
+      ++want.column;  // columns count code points: every byte but continuation bytes
+    }
+  }
+  EXPECT_EQ(src.line_count(), 41);
+  EXPECT_EQ(src.Line(41), "tail \xE2\x82\xAC end");
+}
+
 // Issue 19: a 5,800-character line is shown as 200 code points around the caret.
 TEST(SourceTextTest, ClipsLongLinesAroundTheColumn) {
   SourceText src("f", std::string(2999, 'x') + "Y" + std::string(2800, 'z') + "\n");
