@@ -30,6 +30,8 @@ struct CommandContext {
   bool out_is_tty = false;
   // NO_COLOR is set to a non-empty value (https://no-color.org).
   bool no_color = false;
+  // Standard error is a terminal: a progress line may be drawn there (live-cluster listing).
+  bool err_is_tty = false;
   // How the user calls draguard, for usage text: "draguard", or "kubectl draguard" when the
   // executable runs as the kubectl plugin kubectl-draguard (RunMain sets it from argv[0]).
   std::string_view program = "draguard";

@@ -152,6 +152,7 @@ Status ClusterReader::ListInto(const ResourceKind& kind, ClusterSnapshot& snapsh
   const std::string path = kind.CollectionPath();
   const std::string resource = Qualified(kind.group, kind.resource);
   std::string continue_token;
+  size_t listed = 0;
   do {
     std::string target = path + "?limit=" + std::to_string(options_.page_size);
     if (!continue_token.empty()) target += "&continue=" + EncodeQueryValue(continue_token);
@@ -162,6 +163,8 @@ Status ClusterReader::ListInto(const ResourceKind& kind, ClusterSnapshot& snapsh
       inventory::CollectClusterObject(object.object, snapshot.objects);
     }
     if (page.undecodable > 0) snapshot.undecodable[kind.kind] += page.undecodable;
+    listed += page.items.size() + page.undecodable;
+    if (options_.on_page) options_.on_page(resource, listed);
     if (kind.watched == WatchedKind::kNode) {
       const Json body = Json::parse(result.body, nullptr, false);
       if (body.is_object() && body.contains("items") && body["items"].is_array()) {
@@ -236,6 +239,7 @@ StatusOr<std::vector<std::string>> ClusterReader::ListObjects(
         out.push_back(item.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
       }
     }
+    if (options_.on_page) options_.on_page(Qualified(group, resource), out.size());
     continue_token.clear();
     if (auto meta = body.find("metadata"); meta != body.end() && meta->is_object()) {
       continue_token = StringAt(*meta, "continue");

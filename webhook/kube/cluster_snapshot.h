@@ -16,6 +16,7 @@
 #ifndef DRAGUARD_WEBHOOK_KUBE_CLUSTER_SNAPSHOT_H_
 #define DRAGUARD_WEBHOOK_KUBE_CLUSTER_SNAPSHOT_H_
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -59,6 +60,9 @@ struct ClusterReaderOptions {
   size_t page_size = 500;
   // The release checked for: objects are decoded with its apiVersion verdicts.
   KubernetesVersion release = kDefaultKubernetesVersion;
+  // Called after every list page with the resource ("resourceslices.resource.k8s.io", "pods")
+  // and how many of its objects were listed so far: the CLI's progress line. May be empty.
+  std::function<void(const std::string& resource, size_t listed)> on_page;
 };
 
 class ClusterReader {
