@@ -225,8 +225,15 @@ StatusOr<std::vector<SubjectCapacity>> Count(CapacityInputs& inputs, const Capac
       if (excluded == inputs.excluded_nodes.end()) {
         return capacity::CountCopies(objects, s.claims, evaluator, settings.counting);
       }
-      return capacity::CountCopies(WithoutNodes(objects, excluded->second), s.claims, evaluator,
-                                   settings.counting);
+      inventory::ClusterObjects allowed = WithoutNodes(objects, excluded->second);
+      if (allowed.nodes.empty()) {  // no node left (no Node objects would mean every node)
+        capacity::CapacityResult none;
+        none.total_exact = true;
+        none.upper_bound = 0;
+        none.one_copy.kind = alloc::VerdictKind::kUnsatisfiable;
+        return none;
+      }
+      return capacity::CountCopies(allowed, s.claims, evaluator, settings.counting);
     };
     c.now = count(changed ? *changed : cluster);
     c.subject.verdict = c.now.one_copy;

@@ -70,6 +70,10 @@ int RunCel(const std::vector<std::string>& args, CommandContext& context);
 int RunExplain(const std::vector<std::string>& args, CommandContext& context);
 int RunCapacity(const std::vector<std::string>& args, CommandContext& context);
 int RunCompletion(const std::vector<std::string>& args, CommandContext& context);
+// kubectl's plugin completion protocol: `words` are those after `kubectl draguard`, the last
+// one being completed; prints one candidate a line, then ":DIRECTIVE" (cobra's). What the
+// executable does when called as kubectl_complete-draguard, or as `draguard __complete`.
+int RunPluginCompletion(const std::vector<std::string>& words, CommandContext& context);
 int RunVersion(const std::vector<std::string>& args, CommandContext& context);
 
 // draguard's version, e.g. "0.1.0".
