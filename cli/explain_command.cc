@@ -253,22 +253,47 @@ void ApplyNodeFilters(PodExplanation& e, const webhook::kube::ClusterSnapshot& s
   e.result = std::move(second);
 }
 
-void ExplainPod(PodExplanation& e, const webhook::kube::ClusterSnapshot& snapshot,
-                const ExplainSettings& settings) {
-  const SourceText source("pod/" + e.pod.name_space + "/" + e.pod.name, e.pod.text);
-  e.decoded.push_back(k8s::Decode(source, InputDecodeOptions(settings)));
-  const pipeline::PipelineOptions options = BatchOptions(settings);
-  RunPod run = [&](const inventory::ClusterObjects& objects)
-      -> std::optional<pipeline::SatisfiabilityResult> {
+// Checks one pod alone (the node filters' second pass): results point into e.decoded.
+RunPod RunOnePod(PodExplanation& e, const ExplainSettings& settings) {
+  return [&e, options = BatchOptions(settings)](const inventory::ClusterObjects& objects)
+             -> std::optional<pipeline::SatisfiabilityResult> {
     pipeline::BatchResult batch = pipeline::RunBatch(e.decoded, &objects, options);
     for (pipeline::SatisfiabilityResult& r : batch.satisfiability) {
       if (r.ref.kind == "Pod") return std::move(r);
     }
     return std::nullopt;
   };
-  e.result = run(snapshot.objects);
-  if (e.result && e.result->verdict.kind == alloc::VerdictKind::kSatisfiable) {
-    ApplyNodeFilters(e, snapshot, run);
+}
+
+// Every pod decoded and explained in one batch, so that the cluster's inventory is built
+// once for all of them (as for the pods of files; --pending -A on a big cluster), then the
+// node filters for each satisfiable pod. Results point into `batch` (or e.decoded), which
+// must outlive them.
+void ExplainPods(std::deque<PodExplanation>& pods, std::vector<k8s::DecodeResult>& batch,
+                 const webhook::kube::ClusterSnapshot& snapshot, const ExplainSettings& settings) {
+  batch.reserve(pods.size());
+  for (PodExplanation& e : pods) {
+    const SourceText source("pod/" + e.pod.name_space + "/" + e.pod.name, e.pod.text);
+    e.decoded.push_back(k8s::Decode(source, InputDecodeOptions(settings)));
+    batch.push_back(e.decoded.back());
+  }
+  if (batch.empty()) return;
+  pipeline::BatchResult result =
+      pipeline::RunBatch(batch, &snapshot.objects, BatchOptions(settings));
+  for (size_t i = 0; i < pods.size(); ++i) {
+    for (pipeline::SatisfiabilityResult& r : result.satisfiability) {
+      bool from_pod = false;
+      for (const k8s::DecodedObject& object : batch[i].objects) from_pod |= r.object == &object;
+      if (from_pod && r.ref.kind == "Pod") {
+        pods[i].result = std::move(r);
+        break;
+      }
+    }
+  }
+  for (PodExplanation& e : pods) {
+    if (e.result && e.result->verdict.kind == alloc::VerdictKind::kSatisfiable) {
+      ApplyNodeFilters(e, snapshot, RunOnePod(e, settings));
+    }
   }
 }
 
@@ -379,7 +404,8 @@ int RunLive(const ExplainFlags& flags, const ExplainPlan& plan, const ExplainSet
     for (webhook::kube::LivePod& pod : *pending) pods.push_back({std::move(pod), {}, std::nullopt});
   }
   live->DoneListing();
-  for (PodExplanation& e : pods) ExplainPod(e, *snapshot, settings);
+  std::vector<k8s::DecodeResult> batch;  // what the pods' results point into
+  ExplainPods(pods, batch, *snapshot, settings);
 
   if (json) {
     nlohmann::json claims = nlohmann::json::array();
