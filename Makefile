@@ -5,7 +5,8 @@
 #   make bench  release build with benchmarks, run them (see docs/benchmarks.md)
 #   make fuzz   clang + libFuzzer build, fuzz every target for FUZZ_SECONDS each
 #   make install  the release build as $(DESTDIR)$(PREFIX)/bin/draguard, with kubectl-draguard
-#               beside it (a symlink: kubectl runs `kubectl draguard` through it) and the
+#               beside it (a symlink: kubectl runs `kubectl draguard` through it),
+#               kubectl_complete-draguard (a symlink: `kubectl draguard <TAB>`) and the
 #               bash and zsh completion scripts
 JOBS ?= $(shell nproc)
 PREFIX ?= /usr/local
@@ -53,14 +54,18 @@ fuzz:
 	cmake --build build/fuzz -j $(JOBS) --target fuzz
 
 # kubectl finds plugins as executables named kubectl-<name> on PATH and execs them with that
-# path as argv[0], which is how draguard knows to print "kubectl draguard" in its usage. A
-# relative symlink keeps one binary (and survives moving DESTDIR into place).
+# path as argv[0], which is how draguard knows to print "kubectl draguard" in its usage. For
+# `kubectl draguard <TAB>` kubectl (1.26+) runs kubectl_complete-draguard from PATH with the
+# words typed (k8s.io/kubectl/pkg/cmd/plugin/plugin_completion.go); called by that name,
+# draguard prints the candidates. Relative symlinks keep one binary (and survive moving
+# DESTDIR into place).
 BINDIR = $(DESTDIR)$(PREFIX)/bin
 install: build
 	install -d $(BINDIR) $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
 	  $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 	install -m 0755 build/release/cli/draguard $(BINDIR)/draguard
 	ln -sf draguard $(BINDIR)/kubectl-draguard
+	ln -sf draguard $(BINDIR)/kubectl_complete-draguard
 	build/release/cli/draguard completion bash > \
 	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions/draguard
 	ln -sf draguard $(DESTDIR)$(PREFIX)/share/bash-completion/completions/kubectl-draguard

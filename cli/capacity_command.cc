@@ -1,9 +1,12 @@
-// `draguard capacity [PATH|-]... [flags]`: for every claim, template and pod among the inputs
-// (the subjects of explain: policy/pipeline/satisfiability_stage.h), how many more copies the
-// cluster can allocate right now, per node and in total (policy/capacity/capacity.h). The
-// cluster is the --inventory objects plus the inputs' cluster objects, as for explain;
-// --what-if files add or replace objects after that, and the answer is then the capacity
-// after the change with the difference.
+// `draguard capacity [PATH|-|pod/NAME]... [flags]`: for every claim, template and pod among the
+// inputs (the subjects of explain: policy/pipeline/satisfiability_stage.h), how many more
+// copies the cluster can allocate right now, per node and in total
+// (policy/capacity/capacity.h). The cluster is the --inventory objects or the live cluster
+// (cli/check_flags.h: chosen as explain chooses), plus the inputs' cluster objects; --what-if
+// files add or replace objects after that, and the answer is then the capacity after the
+// change with the difference. pod/NAME reads a Pod of the live cluster and counts new copies
+// of it: its named claims shared, a new claim from each of its templates, on the nodes its
+// nodeName, nodeSelector, required affinity and tolerations allow.
 //
 // Exit status (as explain's): 0 every subject has room for at least one more copy (or none
 // found), 1 any subject with none (no room, an error, or a budget that ran out before one copy
@@ -12,13 +15,15 @@
 #include <charconv>
 #include <chrono>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
-#include "cli/cluster_flags.h"
+#include "cli/check_flags.h"
 #include "cli/command.h"
 #include "cli/flags.h"
 #include "cli/inventory_flag.h"
@@ -29,6 +34,7 @@
 #include "policy/inventory/inputs.h"
 #include "policy/pipeline/gated_fields.h"
 #include "policy/pipeline/pipeline.h"
+#include "webhook/kube/live_pods.h"
 
 namespace draguard::cli {
 namespace {
@@ -39,28 +45,27 @@ constexpr char kCapacityDescription[] =
     "together) and in total, decided by the same allocator as explain. --what-if FILE adds\n"
     "or replaces cluster objects first (a DeviceTaintRule, a Node with spec.unschedulable:\n"
     "true for a drain) and shows the capacity after the change and the difference.\n"
+    "Live cluster (kubeconfig as kubectl finds it, exec plugins, or the pod's service\n"
+    "account): pod/NAME counts new copies of a Pod (its templates give each copy new\n"
+    "claims; its node selector, affinity and tolerations limit the nodes). Files are counted\n"
+    "against the live cluster with --kubeconfig/--context, or when neither the files nor\n"
+    "--inventory hold cluster objects and a kubeconfig (or a pod's service account) exists.\n"
     "Exit status: 0 room for at least one more copy of every subject, 1 none for some\n"
     "subject (or undecided), 2 usage or I/O problem, or objects that could not be read.\n\n";
 
 struct CapacityFlags {
-  std::string output = "text";
-  ClusterFlags cluster;
-  std::vector<std::string> inventory;
+  CheckFlags check;  // --output, cluster, kube, --inventory, --budget (cli/check_flags.h)
   std::vector<std::string> what_if;
-  std::string budget = "100ms";
   std::string max_copies = "512";
   bool help = false;
 
   void Register(FlagSet& flags) {
-    flags.AddString("output", &output, "FORMAT", "Output format: text or json");
-    cluster.Register(flags);
-    flags.AddList("inventory", &inventory, "PATH",
-                  "More cluster objects (e.g. a kubectl export); repeatable");
+    check.Register(flags,
+                   "Search time per allocator probe (e.g. 100ms, 2s); past it: a lower bound",
+                   /*all_namespaces_flag=*/false);
     flags.AddList("what-if", &what_if, "PATH",
                   "Objects to add or replace before counting (taint rules, drained Nodes); "
                   "repeatable");
-    flags.AddString("budget", &budget, "DURATION",
-                    "Search time per allocator probe (e.g. 100ms, 2s); past it: a lower bound");
     flags.AddString("max-copies", &max_copies, "N",
                     "Stop counting at N copies per node (reported as a lower bound)");
     flags.AddBool("help", &help, "Show this help");
@@ -73,15 +78,9 @@ struct CapacitySettings {
 };
 
 StatusOr<CapacitySettings> ToSettings(const CapacityFlags& flags, std::ostream& err) {
-  if (flags.output != "text" && flags.output != "json") {
-    return InvalidArgumentError("invalid value \"" + flags.output +
-                                "\" for --output: expected text or json");
-  }
-  DRAGUARD_ASSIGN_OR_RETURN(ClusterSettings cluster, ResolveClusterFlags(flags.cluster, err));
-  CapacitySettings out{.counting = {.allocator = cluster.allocator},
-                       .validation = cluster.Validation()};
-  DRAGUARD_ASSIGN_OR_RETURN(out.counting.allocator.time_budget,
-                            ParseDuration("budget", flags.budget));
+  DRAGUARD_ASSIGN_OR_RETURN(CheckSettings check, ResolveCheckFlags(flags.check, err));
+  CapacitySettings out{.counting = {.allocator = check.allocator},
+                       .validation = check.validation};
   const std::string& text = flags.max_copies;
   int64_t max = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), max);
@@ -101,9 +100,9 @@ struct SubjectCapacity {
   std::optional<capacity::CapacityResult> before;  // with --what-if: without the change
 };
 
-// `pod/NAME` (or pods/NAME) that is not a file: a Pod of the live cluster.
-bool IsClusterPodReference(const std::string& path) {
-  if (path.rfind("pod/", 0) != 0 && path.rfind("pods/", 0) != 0) return false;
+// `pod/NAME` that is not a file: a Pod of the live cluster; `name` is set.
+bool IsClusterPodReference(const std::string& path, std::string& name) {
+  if (!IsPodArgument(path, name)) return false;
   std::error_code ec;
   return !std::filesystem::exists(path, ec);
 }
@@ -128,19 +127,66 @@ StatusOr<std::vector<k8s::DecodeResult>> DecodeFiles(const std::vector<std::stri
   return decoded;
 }
 
-StatusOr<std::vector<SubjectCapacity>> Count(const std::vector<std::string>& paths,
-                                             const CapacityFlags& flags,
+// What capacity counts for: the decoded inputs (files, then live pods with the templates
+// they need), where the cluster comes from, and for live pods the nodes they may not use.
+struct CapacityInputs {
+  std::vector<k8s::DecodeResult> decoded;
+  inventory::ClusterObjects base;  // --inventory objects, or the live cluster's
+  // Templates read for a live pod: claims of the pod, not subjects of their own.
+  std::set<const k8s::DecodedObject*> pod_templates;
+  // Live pods: the nodes the pod's placement excludes, with why (live_pods.h NodeExclusion).
+  std::map<const k8s::DecodedObject*, std::map<std::string, std::string>> excluded_nodes;
+};
+
+// The live pods named by pod/NAME, decoded after the files, with their templates and the
+// nodes they cannot use.
+Status AddLivePods(const std::vector<std::string>& names, LiveCluster& live,
+                   const CapacitySettings& settings, CapacityInputs& inputs) {
+  k8s::DecodeOptions decode;
+  decode.strict = false;
+  decode.version = settings.validation.version;
+  inputs.decoded.reserve(inputs.decoded.size() + names.size());  // the pointers below stay valid
+  for (const std::string& name : names) {
+    DRAGUARD_ASSIGN_OR_RETURN(
+        webhook::kube::LivePod pod,
+        webhook::kube::LoadLivePod(*live.reader, live.snapshot, live.config.name_space, name,
+                                   {.new_copy = true}));
+    const SourceText source("pod/" + pod.name_space + "/" + pod.name, pod.text);
+    inputs.decoded.push_back(k8s::Decode(source, decode));
+    std::map<std::string, std::string> excluded;
+    for (const k8s::Node& node : live.snapshot.objects.nodes) {
+      auto it = live.snapshot.node_scheduling.find(node.metadata.name);
+      const webhook::kube::NodeScheduling* scheduling =
+          it == live.snapshot.node_scheduling.end() ? nullptr : &it->second;
+      if (auto why = webhook::kube::NodeExclusion(pod.placement, node, scheduling)) {
+        excluded[node.metadata.name] = *why;
+      }
+    }
+    for (const k8s::DecodedObject& object : inputs.decoded.back().objects) {
+      if (object.ref.kind != "Pod") {
+        inputs.pod_templates.insert(&object);
+      } else if (!excluded.empty()) {
+        inputs.excluded_nodes[&object] = excluded;
+      }
+    }
+  }
+  return OkStatus();
+}
+
+inventory::ClusterObjects WithoutNodes(const inventory::ClusterObjects& cluster,
+                                       const std::map<std::string, std::string>& excluded) {
+  inventory::ClusterObjects out = cluster;
+  std::erase_if(out.nodes, [&](const k8s::Node& n) { return excluded.contains(n.metadata.name); });
+  return out;
+}
+
+StatusOr<std::vector<SubjectCapacity>> Count(CapacityInputs& inputs, const CapacityFlags& flags,
                                              const CapacitySettings& settings,
-                                             CommandContext& context,
-                                             std::vector<k8s::DecodeResult>& decoded) {
+                                             CommandContext& context) {
   inventory::InputOptions input;
   input.stdin_stream = &context.in;
   const KubernetesVersion version = settings.validation.version;
-  DRAGUARD_ASSIGN_OR_RETURN(decoded, DecodeFiles(paths, input, version));
-  inventory::ClusterObjects extra;
-  if (!flags.inventory.empty()) {
-    DRAGUARD_ASSIGN_OR_RETURN(extra, LoadInventoryFlag(flags.inventory, input, version, context.err));
-  }
+  const std::vector<k8s::DecodeResult>& decoded = inputs.decoded;
   // Validation as explain runs it: nothing the API server rejects is counted.
   pipeline::PipelineOptions options;
   options.stages = {.references = false, .schema = false, .satisfiability = false};
@@ -148,7 +194,7 @@ StatusOr<std::vector<SubjectCapacity>> Count(const std::vector<std::string>& pat
   const pipeline::BatchResult batch = pipeline::RunBatch(decoded, nullptr, options);
   const pipeline::ObjectErrors rejected = pipeline::ErrorsByObject(decoded, batch.per_file);
   const validate::ValidationOptions validation = pipeline::ValidationFor(decoded, settings.validation);
-  inventory::ClusterObjects cluster = pipeline::MergeClusterObjects(&extra, decoded);
+  inventory::ClusterObjects cluster = pipeline::MergeClusterObjects(&inputs.base, decoded);
   pipeline::DropDisabledFields(cluster, validation);
   std::optional<inventory::ClusterObjects> changed;
   if (!flags.what_if.empty()) {
@@ -167,14 +213,39 @@ StatusOr<std::vector<SubjectCapacity>> Count(const std::vector<std::string>& pat
   alloc::CelSelectorEvaluator evaluator(settings.counting.allocator);
   std::vector<SubjectCapacity> out;
   for (pipeline::Subject& s : pipeline::CollectSubjects(decoded, cluster, &rejected)) {
+    if (inputs.pod_templates.contains(s.result.object)) continue;
     SubjectCapacity c{.subject = std::move(s.result)};
-    if (!s.claims.empty()) {
-      c.now = capacity::CountCopies(changed ? *changed : cluster, s.claims, evaluator,
-                                    settings.counting);
-      c.subject.verdict = c.now.one_copy;
-      if (changed) c.before = capacity::CountCopies(cluster, s.claims, evaluator, settings.counting);
-    } else {
+    if (s.claims.empty()) {
       c.now.one_copy = c.subject.verdict;
+      out.push_back(std::move(c));
+      continue;
+    }
+    auto excluded = inputs.excluded_nodes.find(c.subject.object);
+    auto count = [&](const inventory::ClusterObjects& objects) {
+      if (excluded == inputs.excluded_nodes.end()) {
+        return capacity::CountCopies(objects, s.claims, evaluator, settings.counting);
+      }
+      inventory::ClusterObjects allowed = WithoutNodes(objects, excluded->second);
+      if (allowed.nodes.empty()) {  // no node left (no Node objects would mean every node)
+        capacity::CapacityResult none;
+        none.total_exact = true;
+        none.upper_bound = 0;
+        none.one_copy.kind = alloc::VerdictKind::kUnsatisfiable;
+        return none;
+      }
+      return capacity::CountCopies(allowed, s.claims, evaluator, settings.counting);
+    };
+    c.now = count(changed ? *changed : cluster);
+    c.subject.verdict = c.now.one_copy;
+    if (changed) c.before = count(cluster);
+    if (c.now.total == 0 && excluded != inputs.excluded_nodes.end()) {
+      for (const auto& [node, why] : excluded->second) {
+        c.subject.verdict.reasons.push_back(
+            {.code = "alloc.node.excluded",
+             .claim = std::numeric_limits<size_t>::max(),
+             .node = node,
+             .message = "node " + node + " is not counted: " + why});
+      }
     }
     out.push_back(std::move(c));
   }
@@ -301,14 +372,19 @@ std::string RenderJson(const std::vector<SubjectCapacity>& results) {
   return doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
+int FailCapacity(CommandContext& context, const Status& status) {
+  context.err << "draguard capacity: " << status.message() << "\n";
+  return kExitUsage;
+}
+
 }  // namespace
 
 int RunCapacity(const std::vector<std::string>& args, CommandContext& context) {
   CapacityFlags raw;
-  FlagSet flags("draguard capacity [PATH|-]... [flags]");
+  FlagSet flags("draguard capacity [PATH|-|pod/NAME]... [flags]");
   raw.Register(flags);
-  std::vector<std::string> paths;
-  Status parsed = flags.Parse(args, &paths);
+  std::vector<std::string> positional;
+  Status parsed = flags.Parse(args, &positional);
   if (!parsed.ok()) {
     context.err << "draguard capacity: " << parsed.message() << "\nRun '"
                 << UsageLine(context, "capacity --help") << "'.\n";
@@ -318,27 +394,50 @@ int RunCapacity(const std::vector<std::string>& args, CommandContext& context) {
     context.out << kCapacityDescription << flags.Help(context.program);
     return kExitOk;
   }
-  for (const std::string& path : paths) {
-    if (IsClusterPodReference(path)) {
-      context.err << "draguard capacity: " << path
-                  << " names a Pod of the live cluster: that needs a cluster (--kubeconfig), "
-                     "which capacity cannot read yet; give the pod's manifest as a file\n";
-      return kExitUsage;
+  StatusOr<CapacitySettings> settings = ToSettings(raw, context.err);
+  if (!settings.ok()) return FailCapacity(context, settings.status());
+  std::vector<std::string> paths, pods;
+  for (const std::string& arg : positional) {
+    std::string name;
+    if (!IsClusterPodReference(arg, name)) {
+      paths.push_back(arg);
+    } else if (name.empty()) {
+      return FailCapacity(context, InvalidArgumentError("\"" + arg + "\" names no pod"));
+    } else {
+      pods.push_back(name);
     }
   }
-  StatusOr<CapacitySettings> settings = ToSettings(raw, context.err);
-  if (!settings.ok()) {
-    context.err << "draguard capacity: " << settings.status().message() << "\n";
-    return kExitUsage;
+  if (paths.empty() && pods.empty()) paths.push_back("-");
+  CapacityInputs inputs;
+  inventory::InputOptions input;
+  input.stdin_stream = &context.in;
+  const KubernetesVersion version = settings->validation.version;
+  if (!paths.empty()) {
+    StatusOr<std::vector<k8s::DecodeResult>> files = DecodeFiles(paths, input, version);
+    if (!files.ok()) return FailCapacity(context, files.status());
+    inputs.decoded = std::move(*files);
   }
-  if (paths.empty()) paths.push_back("-");
-  std::vector<k8s::DecodeResult> decoded;
-  StatusOr<std::vector<SubjectCapacity>> results = Count(paths, raw, *settings, context, decoded);
-  if (!results.ok()) {
-    context.err << "draguard capacity: " << results.status().message() << "\n";
-    return kExitUsage;
+  const bool json = raw.check.output == "json";
+  if (WantsLiveCluster(raw.check, !pods.empty(), inputs.decoded)) {
+    const CheckSettings check{.allocator = settings->counting.allocator,
+                              .validation = settings->validation};
+    StatusOr<LiveCluster> live = OpenLiveCluster(raw.check, check, context, "capacity", !json);
+    if (!live.ok()) return FailCapacity(context, live.status());
+    if (Status added = AddLivePods(pods, *live, *settings, inputs); !added.ok()) {
+      live->DoneListing();
+      return FailCapacity(context, added);
+    }
+    live->DoneListing();
+    inputs.base = std::move(live->snapshot.objects);
+  } else if (!raw.check.inventory.empty()) {
+    StatusOr<inventory::ClusterObjects> extra =
+        LoadInventoryFlag(raw.check.inventory, input, version, context.err);
+    if (!extra.ok()) return FailCapacity(context, extra.status());
+    inputs.base = std::move(*extra);
   }
-  if (raw.output == "json") {
+  StatusOr<std::vector<SubjectCapacity>> results = Count(inputs, raw, *settings, context);
+  if (!results.ok()) return FailCapacity(context, results.status());
+  if (json) {
     context.out << RenderJson(*results);
   } else {
     RenderText(*results, context.out);

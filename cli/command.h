@@ -30,6 +30,8 @@ struct CommandContext {
   bool out_is_tty = false;
   // NO_COLOR is set to a non-empty value (https://no-color.org).
   bool no_color = false;
+  // Standard error is a terminal: a progress line may be drawn there (live-cluster listing).
+  bool err_is_tty = false;
   // How the user calls draguard, for usage text: "draguard", or "kubectl draguard" when the
   // executable runs as the kubectl plugin kubectl-draguard (RunMain sets it from argv[0]).
   std::string_view program = "draguard";
@@ -68,6 +70,10 @@ int RunCel(const std::vector<std::string>& args, CommandContext& context);
 int RunExplain(const std::vector<std::string>& args, CommandContext& context);
 int RunCapacity(const std::vector<std::string>& args, CommandContext& context);
 int RunCompletion(const std::vector<std::string>& args, CommandContext& context);
+// kubectl's plugin completion protocol: `words` are those after `kubectl draguard`, the last
+// one being completed; prints one candidate a line, then ":DIRECTIVE" (cobra's). What the
+// executable does when called as kubectl_complete-draguard, or as `draguard __complete`.
+int RunPluginCompletion(const std::vector<std::string>& words, CommandContext& context);
 int RunVersion(const std::vector<std::string>& args, CommandContext& context);
 
 // draguard's version, e.g. "0.1.0".

@@ -64,7 +64,25 @@ std::string_view ProgramName(std::string_view argv0) {
   return file.rfind("kubectl-draguard", 0) == 0 ? "kubectl draguard" : "draguard";
 }
 
+namespace {
+
+bool CalledForPluginCompletion(std::string_view argv0) {
+  const size_t slash = argv0.find_last_of('/');
+  const std::string_view file = slash == std::string_view::npos ? argv0 : argv0.substr(slash + 1);
+  return file.rfind("kubectl_complete-draguard", 0) == 0;
+}
+
+}  // namespace
+
 int RunMain(const std::vector<std::string>& argv, CommandContext& context) {
+  // kubectl runs kubectl_complete-draguard (a link to this program) for `kubectl draguard <TAB>`.
+  if (!argv.empty() && CalledForPluginCompletion(argv[0])) {
+    context.program = "kubectl draguard";
+    return RunPluginCompletion({argv.begin() + 1, argv.end()}, context);
+  }
+  if (argv.size() >= 2 && argv[1] == "__complete") {  // hidden: the same, for scripts
+    return RunPluginCompletion({argv.begin() + 2, argv.end()}, context);
+  }
   if (!argv.empty()) context.program = ProgramName(argv[0]);
   if (argv.size() < 2) {
     PrintOverview(context, context.err);

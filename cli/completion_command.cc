@@ -40,6 +40,7 @@ std::string Words(const std::vector<FlagSet::Listed>& flags, bool values_only) {
   for (const FlagSet::Listed& f : flags) {
     if (values_only && f.value_name.empty()) continue;
     out += (out.empty() ? "--" : " --") + f.name;
+    if (f.short_name != 0) out += std::string(" -") + f.short_name;
   }
   return out;
 }
@@ -115,9 +116,10 @@ std::string Zsh(const std::vector<CommandFlags>& tables) {
   for (const CommandFlags& c : tables) {
     cases += "    " + std::string(c.name) + ")\n      _arguments";
     for (const FlagSet::Listed& f : c.flags) {
-      cases += " \\\n        '*--" + f.name + "[" + ZshQuoted(f.help) + "]";
-      if (!f.value_name.empty()) cases += ":" + ZshQuoted(f.value_name) + ":" + ZshAction(f.value_name);
-      cases += "'";
+      std::string spec = "[" + ZshQuoted(f.help) + "]";
+      if (!f.value_name.empty()) spec += ":" + ZshQuoted(f.value_name) + ":" + ZshAction(f.value_name);
+      cases += " \\\n        '*--" + f.name + spec + "'";
+      if (f.short_name != 0) cases += " \\\n        '*-" + std::string(1, f.short_name) + spec + "'";
     }
     if (c.name == "completion") cases += " \\\n        '1:shell:(bash zsh)'";
     if (c.takes_files) cases += " \\\n        '*:file:_files'";
@@ -147,7 +149,83 @@ std::string Zsh(const std::vector<CommandFlags>& tables) {
          "fi\n";
 }
 
+// kubectl's plugin completion (k8s.io/kubectl/pkg/cmd/plugin/plugin_completion.go): for
+// `kubectl draguard WORDS... <TAB>`, kubectl runs `kubectl_complete-draguard WORDS... CUR` (CUR
+// empty when a new word starts) and reads one candidate per line ("value<TAB>description",
+// cobra's format), then optionally ":N", a cobra ShellCompDirective. We answer 4
+// (NoFileComp) when the candidates are all there is, 0 (Default: the shell completes file
+// names) where a path goes.
+constexpr int kDirectiveDefault = 0;
+constexpr int kDirectiveNoFileComp = 4;
+
+const FlagSet::Listed* FindListed(const CommandFlags& command, std::string_view word) {
+  for (const FlagSet::Listed& f : command.flags) {
+    if (word == "--" + f.name) return &f;
+    if (f.short_name != 0 && word.size() == 2 && word[0] == '-' && word[1] == f.short_name) return &f;
+  }
+  return nullptr;
+}
+
+bool StartsWith(std::string_view text, std::string_view prefix) {
+  return text.substr(0, prefix.size()) == prefix;
+}
+
+// Candidates and directive for the words after the plugin name, the last being completed.
+int PluginCandidates(const std::vector<CommandFlags>& tables, const std::vector<std::string>& words,
+                     std::vector<std::string>& out) {
+  const std::string cur = words.empty() ? "" : words.back();
+  if (words.size() <= 1) {
+    for (const CommandFlags& c : tables) {
+      if (StartsWith(c.name, cur)) out.push_back(std::string(c.name) + "\t" + std::string(c.summary));
+    }
+    if (StartsWith("--help", cur) && !cur.empty()) out.push_back("--help\tShow the commands");
+    return kDirectiveNoFileComp;
+  }
+  const CommandFlags* command = nullptr;
+  for (const CommandFlags& c : tables) {
+    if (c.name == words.front()) command = &c;
+  }
+  if (command == nullptr) return kDirectiveNoFileComp;
+  if (const FlagSet::Listed* flag = FindListed(*command, words[words.size() - 2]);
+      flag != nullptr && !flag->value_name.empty()) {
+    const std::string& value = flag->value_name;
+    if (value.find('|') != std::string::npos && value.find(' ') == std::string::npos) {
+      for (size_t start = 0; start <= value.size();) {
+        const size_t bar = std::min(value.find('|', start), value.size());
+        const std::string choice = value.substr(start, bar - start);
+        if (StartsWith(choice, cur)) out.push_back(choice);
+        start = bar + 1;
+      }
+      return kDirectiveNoFileComp;
+    }
+    const bool path = value.find("PATH") != std::string::npos ||
+                      value.find("FILE") != std::string::npos || value.find("DIR") != std::string::npos;
+    return path ? kDirectiveDefault : kDirectiveNoFileComp;
+  }
+  if (StartsWith(cur, "-")) {
+    for (const FlagSet::Listed& f : command->flags) {
+      if (StartsWith("--" + f.name, cur)) out.push_back("--" + f.name + "\t" + f.help);
+    }
+    return kDirectiveNoFileComp;
+  }
+  if (command->name == "completion") {
+    for (std::string_view shell : kShells) {
+      if (StartsWith(shell, cur)) out.push_back(std::string(shell));
+    }
+    return kDirectiveNoFileComp;
+  }
+  return command->takes_files ? kDirectiveDefault : kDirectiveNoFileComp;
+}
+
 }  // namespace
+
+int RunPluginCompletion(const std::vector<std::string>& words, CommandContext& context) {
+  std::vector<std::string> candidates;
+  const int directive = PluginCandidates(Tables(), words, candidates);
+  for (const std::string& c : candidates) context.out << c << "\n";
+  context.out << ":" << directive << "\n";
+  return kExitOk;
+}
 
 int RunCompletion(const std::vector<std::string>& args, CommandContext& context) {
   bool help = false;

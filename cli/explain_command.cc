@@ -20,11 +20,10 @@
 #include <string>
 #include <vector>
 
-#include "cli/cluster_flags.h"
+#include "cli/check_flags.h"
 #include "cli/command.h"
 #include "cli/flags.h"
 #include "cli/inventory_flag.h"
-#include "cli/kube_flags.h"
 #include "cli/verdict_render.h"
 #include "policy/allocator/options.h"
 #include "policy/common/status_macros.h"
@@ -45,54 +44,29 @@ constexpr char kExplainDescription[] =
     "kube-scheduler would, and explain every \"no\". PATH is a file, a directory or -.\n"
     "Exit status: 0 all satisfiable, 1 any unsatisfiable, error or undecided, 2 usage or\n"
     "I/O problem, or --inventory objects that could not be read.\n\n"
-    "Live cluster (kubeconfig as kubectl finds it, exec credential plugins included):\n"
+    "Live cluster (kubeconfig as kubectl finds it, exec credential plugins included, else\n"
+    "the pod's service account when run in a pod):\n"
     "pod/NAME explains a Pod's unallocated claims together and lists its allocated ones;\n"
     "--pending explains every Pending pod with unallocated claims, one line each. Files are\n"
     "checked against the live cluster with --kubeconfig/--context, or when neither the files\n"
-    "nor --inventory hold cluster objects and a default kubeconfig exists.\n\n";
+    "nor --inventory hold cluster objects and a default kubeconfig (or service account)\n"
+    "exists. On a terminal, a progress line on standard error counts what is listed.\n\n";
 
 struct ExplainFlags {
-  std::string output = "text";
-  ClusterFlags cluster;
-  std::vector<std::string> inventory;
-  std::string budget = "100ms";
-  KubeFlags kube;
+  CheckFlags check;  // --output, cluster, kube, --inventory, --budget (cli/check_flags.h)
   bool pending = false;
   bool help = false;
 
   void Register(FlagSet& flags) {
-    flags.AddString("output", &output, "FORMAT", "Output format: text or json");
-    flags.AddShort('o', "output");
-    cluster.Register(flags);
-    kube.Register(flags);
+    check.Register(flags, "Search time per claim or pod (e.g. 100ms, 2s); past it: undecided",
+                   /*all_namespaces_flag=*/true);
     flags.AddBool("pending", &pending,
                   "Explain every Pending pod with unallocated claims (live cluster)");
-    flags.AddList("inventory", &inventory, "PATH",
-                  "More cluster objects (e.g. a kubectl export); repeatable");
-    flags.AddString("budget", &budget, "DURATION",
-                    "Search time per claim or pod (e.g. 100ms, 2s); past it: undecided");
     flags.AddBool("help", &help, "Show this help");
   }
 };
 
-struct ExplainSettings {
-  alloc::AllocatorOptions allocator;
-  validate::ValidationOptions validation;
-};
-
-StatusOr<ExplainSettings> ToSettings(const ExplainFlags& flags, std::ostream& err) {
-  if (flags.output != "text" && flags.output != "json") {
-    return InvalidArgumentError("invalid value \"" + flags.output +
-                                "\" for --output: expected text or json");
-  }
-  StatusOr<ClusterSettings> settings = ResolveClusterFlags(flags.cluster, err);
-  if (!settings.ok()) return settings.status();
-  ExplainSettings out{.allocator = settings->allocator, .validation = settings->Validation()};
-  StatusOr<std::chrono::milliseconds> budget = ParseDuration("budget", flags.budget);
-  if (!budget.ok()) return budget.status();
-  out.allocator.time_budget = *budget;
-  return out;
-}
+using ExplainSettings = CheckSettings;
 
 void RenderText(const std::vector<pipeline::SatisfiabilityResult>& results, std::ostream& out) {
   if (results.empty()) out << "no unallocated ResourceClaim, ResourceClaimTemplate or pod claim found\n";
@@ -279,22 +253,47 @@ void ApplyNodeFilters(PodExplanation& e, const webhook::kube::ClusterSnapshot& s
   e.result = std::move(second);
 }
 
-void ExplainPod(PodExplanation& e, const webhook::kube::ClusterSnapshot& snapshot,
-                const ExplainSettings& settings) {
-  const SourceText source("pod/" + e.pod.name_space + "/" + e.pod.name, e.pod.text);
-  e.decoded.push_back(k8s::Decode(source, InputDecodeOptions(settings)));
-  const pipeline::PipelineOptions options = BatchOptions(settings);
-  RunPod run = [&](const inventory::ClusterObjects& objects)
-      -> std::optional<pipeline::SatisfiabilityResult> {
+// Checks one pod alone (the node filters' second pass): results point into e.decoded.
+RunPod RunOnePod(PodExplanation& e, const ExplainSettings& settings) {
+  return [&e, options = BatchOptions(settings)](const inventory::ClusterObjects& objects)
+             -> std::optional<pipeline::SatisfiabilityResult> {
     pipeline::BatchResult batch = pipeline::RunBatch(e.decoded, &objects, options);
     for (pipeline::SatisfiabilityResult& r : batch.satisfiability) {
       if (r.ref.kind == "Pod") return std::move(r);
     }
     return std::nullopt;
   };
-  e.result = run(snapshot.objects);
-  if (e.result && e.result->verdict.kind == alloc::VerdictKind::kSatisfiable) {
-    ApplyNodeFilters(e, snapshot, run);
+}
+
+// Every pod decoded and explained in one batch, so that the cluster's inventory is built
+// once for all of them (as for the pods of files; --pending -A on a big cluster), then the
+// node filters for each satisfiable pod. Results point into `batch` (or e.decoded), which
+// must outlive them.
+void ExplainPods(std::deque<PodExplanation>& pods, std::vector<k8s::DecodeResult>& batch,
+                 const webhook::kube::ClusterSnapshot& snapshot, const ExplainSettings& settings) {
+  batch.reserve(pods.size());
+  for (PodExplanation& e : pods) {
+    const SourceText source("pod/" + e.pod.name_space + "/" + e.pod.name, e.pod.text);
+    e.decoded.push_back(k8s::Decode(source, InputDecodeOptions(settings)));
+    batch.push_back(e.decoded.back());
+  }
+  if (batch.empty()) return;
+  pipeline::BatchResult result =
+      pipeline::RunBatch(batch, &snapshot.objects, BatchOptions(settings));
+  for (size_t i = 0; i < pods.size(); ++i) {
+    for (pipeline::SatisfiabilityResult& r : result.satisfiability) {
+      bool from_pod = false;
+      for (const k8s::DecodedObject& object : batch[i].objects) from_pod |= r.object == &object;
+      if (from_pod && r.ref.kind == "Pod") {
+        pods[i].result = std::move(r);
+        break;
+      }
+    }
+  }
+  for (PodExplanation& e : pods) {
+    if (e.result && e.result->verdict.kind == alloc::VerdictKind::kSatisfiable) {
+      ApplyNodeFilters(e, snapshot, RunOnePod(e, settings));
+    }
   }
 }
 
@@ -372,27 +371,6 @@ struct ExplainPlan {
   bool live = false;
 };
 
-bool IsPodArgument(const std::string& arg, std::string& name) {
-  for (const char* prefix : {"pod/", "pods/", "po/"}) {
-    if (arg.rfind(prefix, 0) == 0) {
-      name = arg.substr(std::string(prefix).size());
-      return true;
-    }
-  }
-  return false;
-}
-
-// The live cluster is read when pod/NAME or --pending asks for it, when --kubeconfig or
-// --context names it, or when a default kubeconfig exists and neither --inventory nor the
-// input files hold cluster objects (the files alone could not answer: no devices).
-bool WantsLiveCluster(const ExplainFlags& flags, const ExplainPlan& plan,
-                      const std::vector<k8s::DecodeResult>& decoded) {
-  if (!plan.pods.empty() || flags.pending || flags.kube.NamesCluster()) return true;
-  if (!flags.inventory.empty()) return false;
-  if (!pipeline::MergeClusterObjects(nullptr, decoded).empty()) return false;
-  return DefaultKubeconfigExists();
-}
-
 int Fail(CommandContext& context, const Status& status) {
   context.err << "draguard explain: " << status.message() << "\n";
   return kExitUsage;
@@ -400,23 +378,12 @@ int Fail(CommandContext& context, const Status& status) {
 
 int RunLive(const ExplainFlags& flags, const ExplainPlan& plan, const ExplainSettings& settings,
             std::vector<k8s::DecodeResult>& decoded, CommandContext& context) {
-  if (!flags.inventory.empty()) {
-    return Fail(context, InvalidArgumentError("--inventory cannot be combined with a live "
-                                              "cluster (pod/NAME, --pending, --kubeconfig)"));
-  }
-  StatusOr<webhook::kube::ClusterConfig> config =
-      webhook::kube::LoadKubeconfigSelection(flags.kube.Selection());
-  if (!config.ok()) return Fail(context, config.status());
-  if (config->insecure_skip_tls_verify) {
-    context.err << "draguard explain: warning: " << config->origin
-                << " skips TLS verification (insecure-skip-tls-verify)\n";
-  }
-  const std::string name_space = config->name_space;
-  webhook::kube::ClusterReaderOptions reader_options;
-  reader_options.release = settings.validation.version;
-  webhook::kube::ClusterReader reader(*config, reader_options);
-  StatusOr<webhook::kube::ClusterSnapshot> snapshot = reader.LoadSnapshot();
-  if (!snapshot.ok()) return Fail(context, snapshot.status());
+  const bool json = flags.check.output == "json";
+  StatusOr<LiveCluster> live = OpenLiveCluster(flags.check, settings, context, "explain", !json);
+  if (!live.ok()) return Fail(context, live.status());
+  const std::string name_space = live->config.name_space;
+  webhook::kube::ClusterReader& reader = *live->reader;
+  const webhook::kube::ClusterSnapshot* snapshot = &live->snapshot;
 
   std::vector<pipeline::SatisfiabilityResult> file_results;
   if (!decoded.empty()) {
@@ -432,13 +399,15 @@ int RunLive(const ExplainFlags& flags, const ExplainPlan& plan, const ExplainSet
   }
   if (flags.pending) {
     StatusOr<std::vector<webhook::kube::LivePod>> pending = webhook::kube::LoadPendingPods(
-        reader, *snapshot, flags.kube.all_namespaces ? "" : name_space);
+        reader, *snapshot, flags.check.kube.all_namespaces ? "" : name_space);
     if (!pending.ok()) return Fail(context, pending.status());
     for (webhook::kube::LivePod& pod : *pending) pods.push_back({std::move(pod), {}, std::nullopt});
   }
-  for (PodExplanation& e : pods) ExplainPod(e, *snapshot, settings);
+  live->DoneListing();
+  std::vector<k8s::DecodeResult> batch;  // what the pods' results point into
+  ExplainPods(pods, batch, *snapshot, settings);
 
-  if (flags.output == "json") {
+  if (json) {
     nlohmann::json claims = nlohmann::json::array();
     for (const pipeline::SatisfiabilityResult& r : file_results) claims.push_back(EntryJson(r));
     for (const PodExplanation& e : pods) claims.push_back(PodJson(e));
@@ -447,7 +416,7 @@ int RunLive(const ExplainFlags& flags, const ExplainPlan& plan, const ExplainSet
     if (!decoded.empty()) RenderText(file_results, context.out);
     if (flags.pending && pods.empty()) {
       context.out << "no Pending pod with unallocated claims"
-                  << (flags.kube.all_namespaces ? "" : " in namespace " + name_space) << "\n";
+                  << (flags.check.kube.all_namespaces ? "" : " in namespace " + name_space) << "\n";
     }
     for (const PodExplanation& e : pods) {
       if (flags.pending) {
@@ -481,7 +450,7 @@ int RunExplain(const std::vector<std::string>& args, CommandContext& context) {
     context.out << kExplainDescription << flags.Help(context.program);
     return kExitOk;
   }
-  StatusOr<ExplainSettings> settings = ToSettings(raw, context.err);
+  StatusOr<ExplainSettings> settings = ResolveCheckFlags(raw.check, context.err);
   if (!settings.ok()) return Fail(context, settings.status());
   ExplainPlan plan;
   for (const std::string& arg : positional) {
@@ -493,7 +462,7 @@ int RunExplain(const std::vector<std::string>& args, CommandContext& context) {
       plan.paths.push_back(arg);
     }
   }
-  if (raw.kube.all_namespaces && !raw.pending) {
+  if (raw.check.kube.all_namespaces && !raw.pending) {
     return Fail(context, InvalidArgumentError("-A/--all-namespaces goes with --pending"));
   }
   if (plan.paths.empty() && plan.pods.empty() && !raw.pending) plan.paths.push_back("-");
@@ -503,20 +472,22 @@ int RunExplain(const std::vector<std::string>& args, CommandContext& context) {
     if (!read.ok()) return Fail(context, read.status());
     decoded = std::move(*read);
   }
-  if (WantsLiveCluster(raw, plan, decoded)) return RunLive(raw, plan, *settings, decoded, context);
+  if (WantsLiveCluster(raw.check, !plan.pods.empty() || raw.pending, decoded)) {
+    return RunLive(raw, plan, *settings, decoded, context);
+  }
 
   inventory::ClusterObjects extra;
-  if (!raw.inventory.empty()) {
+  if (!raw.check.inventory.empty()) {
     inventory::InputOptions input;
     input.stdin_stream = &context.in;
     StatusOr<inventory::ClusterObjects> loaded =
-        LoadInventoryFlag(raw.inventory, input, settings->validation.version, context.err);
+        LoadInventoryFlag(raw.check.inventory, input, settings->validation.version, context.err);
     if (!loaded.ok()) return Fail(context, loaded.status());
     extra = std::move(*loaded);
   }
   const std::vector<pipeline::SatisfiabilityResult> results =
       pipeline::RunBatch(decoded, &extra, BatchOptions(*settings)).satisfiability;
-  if (raw.output == "json") {
+  if (raw.check.output == "json") {
     context.out << RenderJson(results);
   } else {
     RenderText(results, context.out);

@@ -171,7 +171,16 @@ std::vector<FlagSet::Listed> FlagSet::ListedFlags(std::string_view help) {
   std::vector<Listed> out;
   for (size_t i = 0; i < lines.size(); ++i) {
     std::string_view line = lines[i];
-    if (line.substr(0, 4) != "  --") continue;
+    // "  --output FORMAT", or "  -o, --output FORMAT" for a flag with a one-letter form.
+    char short_name = 0;
+    size_t long_at = 2;  // where "--" starts
+    if (line.size() > 8 && line.substr(0, 3) == "  -" && line[3] != '-' &&
+        line.substr(4, 4) == ", --") {
+      short_name = line[3];
+      long_at = 6;
+    } else if (line.substr(0, 4) != "  --") {
+      continue;
+    }
     // The help starts at kHelpColumn, on this line or, after a long left part, the next.
     std::string_view left = line, text;
     if (i + 1 < lines.size() && lines[i + 1].substr(0, kHelpColumn) == indent) {
@@ -180,10 +189,11 @@ std::vector<FlagSet::Listed> FlagSet::ListedFlags(std::string_view help) {
       left = line.substr(0, kHelpColumn);
       text = line.substr(kHelpColumn);
     }
-    left.remove_prefix(4);
+    left.remove_prefix(long_at + 2);
     while (!left.empty() && left.back() == ' ') left.remove_suffix(1);
     const size_t space = left.find(' ');
-    Listed flag{.name = std::string(left.substr(0, space)), .help = std::string(text)};
+    Listed flag{.name = std::string(left.substr(0, space)), .help = std::string(text),
+                .short_name = short_name};
     if (space != std::string_view::npos) flag.value_name = std::string(left.substr(space + 1));
     out.push_back(std::move(flag));
   }

@@ -54,6 +54,7 @@ class FlagSet {
     std::string name;        // without dashes
     std::string value_name;  // empty: a boolean
     std::string help;
+    char short_name = 0;     // `-o, --output`: 'o'; 0: none
   };
   // The flags of a Help() text, in order (the inverse of Help's flag lines).
   static std::vector<Listed> ListedFlags(std::string_view help);

@@ -2,13 +2,14 @@
 
 namespace draguard::cli {
 
-void KubeFlags::Register(FlagSet& flags) {
+void KubeFlags::Register(FlagSet& flags, bool all_namespaces_flag) {
   flags.AddString("kubeconfig", &kubeconfig, "FILE",
                   "Kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)");
   flags.AddString("context", &context, "NAME", "Kubeconfig context (default: current-context)");
   flags.AddString("namespace", &name_space, "NS",
                   "Namespace of pod/NAME and --pending (default: the context's, else default)");
   flags.AddShort('n', "namespace");
+  if (!all_namespaces_flag) return;
   flags.AddBool("all-namespaces", &all_namespaces, "--pending: pods of every namespace");
   flags.AddShort('A', "all-namespaces");
 }
@@ -22,8 +23,14 @@ webhook::kube::KubeconfigSelection KubeFlags::Selection() const {
   return selection;
 }
 
-bool DefaultKubeconfigExists() {
-  return !webhook::kube::KubeconfigSelection::FromEnvironment().Files().empty();
+bool DefaultClusterExists() {
+  return !webhook::kube::KubeconfigSelection::FromEnvironment().Files().empty() ||
+         webhook::kube::InClusterAvailable(webhook::kube::InClusterOptions::FromEnvironment());
+}
+
+StatusOr<webhook::kube::ClusterConfig> LoadSelectedCluster(
+    const KubeFlags& flags, const webhook::kube::InClusterOptions& in_cluster) {
+  return webhook::kube::LoadClientConfig(flags.Selection(), in_cluster);
 }
 
 }  // namespace draguard::cli

@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
       .err = std::cerr,
       .out_is_tty = isatty(STDOUT_FILENO) == 1,
       .no_color = no_color != nullptr && no_color[0] != '\0',
+      .err_is_tty = isatty(STDERR_FILENO) == 1,
   };
   int code = draguard::cli::RunMain(std::vector<std::string>(argv, argv + argc), context);
   std::cout.flush();

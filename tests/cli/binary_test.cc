@@ -81,4 +81,34 @@ TEST(BinaryTest, KubectlPluginSymlinkChangesUsage) {
   std::system(("rm -rf '" + dir + "'").c_str());
 }
 
+// What `make install` sets up for kubectl (1.26+): kubectl-draguard and
+// kubectl_complete-draguard on PATH. `kubectl __complete draguard ...` is what the shell's
+// kubectl completion calls for `kubectl draguard <TAB>`; kubectl runs our completer with the
+// words (k8s.io/kubectl/pkg/cmd/plugin/plugin_completion.go). Skipped without kubectl.
+TEST(BinaryTest, KubectlCompletesThePluginThroughKubectlComplete) {
+  if (std::system("command -v kubectl >/dev/null 2>&1") != 0) {
+    GTEST_SKIP() << "kubectl not installed";
+  }
+  const std::string dir = ::testing::TempDir() + "draguard-complete-" + std::to_string(getpid());
+  ASSERT_EQ(std::system(("mkdir -p '" + dir + "' && ln -sf '" + DRAGUARD_BINARY + "' '" + dir +
+                         "/kubectl-draguard' && ln -sf '" + DRAGUARD_BINARY + "' '" + dir +
+                         "/kubectl_complete-draguard'").c_str()), 0);
+  auto complete = [&](const std::string& words) {
+    const std::string command = "PATH='" + dir + "':\"$PATH\" KUBECONFIG=/nonexistent kubectl "
+                                "__complete draguard " + words + " 2>/dev/null";
+    FILE* pipe = popen(command.c_str(), "r");
+    std::string out;
+    if (pipe == nullptr) return out;
+    char buffer[4096];
+    size_t n;
+    while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) out.append(buffer, n);
+    pclose(pipe);
+    return out;
+  };
+  EXPECT_THAT(complete("ex"), ::testing::HasSubstr("explain\t"));
+  EXPECT_THAT(complete("capacity --out"), ::testing::HasSubstr("--output\t"));
+  EXPECT_THAT(complete("capacity --kubernetes-version ''"), ::testing::HasSubstr("1.36\n"));
+  std::system(("rm -rf '" + dir + "'").c_str());
+}
+
 }  // namespace

@@ -132,9 +132,12 @@ TEST_F(CapacityCommandTest, NoRoomExplainedAsExplainDoes) {
 TEST_F(CapacityCommandTest, UsageErrors) {
   EXPECT_EQ(RunCapacityCli({"--output", "yaml", "-"}, "").code, kExitUsage);
   EXPECT_EQ(RunCapacityCli({"--max-copies", "0", "-"}, "").code, kExitUsage);
-  auto pod = RunCapacityCli({"pod/trainer"}, "");
+  // pod/NAME reads the live cluster (tests/cli/explain_live_test.cc); without one: usage.
+  auto pod = RunCapacityCli({"pod/trainer", "--kubeconfig", (dir_ / "missing").string()}, "");
   EXPECT_EQ(pod.code, kExitUsage);
-  EXPECT_THAT(pod.err, HasSubstr("needs a cluster (--kubeconfig)"));
+  EXPECT_THAT(pod.err, HasSubstr("cannot read"));
+  EXPECT_EQ(RunCapacityCli({"pod/", "--kubeconfig", "x"}, "").code, kExitUsage);
+  EXPECT_EQ(RunCapacityCli({"-A", "-"}, "").code, kExitUsage);  // no --pending here
 }
 
 TEST_F(CapacityCommandTest, KubectlPluginNameChangesUsage) {
@@ -142,7 +145,7 @@ TEST_F(CapacityCommandTest, KubectlPluginNameChangesUsage) {
   std::ostringstream out, err;
   CommandContext context{.in = in, .out = out, .err = err};
   EXPECT_EQ(RunMain({"/usr/local/bin/kubectl-draguard", "capacity", "--help"}, context), kExitOk);
-  EXPECT_THAT(out.str(), HasSubstr("Usage: kubectl draguard capacity [PATH|-]..."));
+  EXPECT_THAT(out.str(), HasSubstr("Usage: kubectl draguard capacity [PATH|-|pod/NAME]..."));
   std::ostringstream overview, err2;
   CommandContext plain{.in = in, .out = overview, .err = err2};
   EXPECT_EQ(RunMain({"draguard", "--help"}, plain), kExitOk);

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
+using ::testing::Not;
 using webhook::kube::testing::FakeApiServer;
 using webhook::kube::testing::Reply;
 using webhook::kube::testing::ScriptedApi;
@@ -100,13 +102,24 @@ class ExplainLiveTest : public ::testing::Test {
     fs::remove_all(dir_, ec);
   }
   // Every command lists the slices in two pages.
-  testing::CommandRun Run(std::vector<std::string> args) {
+  testing::CommandRun Run(std::vector<std::string> args, const std::string& command = "explain") {
     api_.List("/apis/resource.k8s.io/v1/resourceslices", Reply::Json(Testdata("resourceslices-page1.json")));
     api_.List("/apis/resource.k8s.io/v1/resourceslices", Reply::Json(Testdata("resourceslices-page2.json")));
-    args.insert(args.begin(), "explain");
+    args.insert(args.begin(), command);
     args.push_back("--kubeconfig");
     args.push_back(kubeconfig_);
     return testing::RunDraguard(std::move(args));
+  }
+  // As Run, with standard error a terminal (the progress line).
+  testing::CommandRun RunOnTerminal(std::vector<std::string> args) {
+    api_.List("/apis/resource.k8s.io/v1/resourceslices", Reply::Json(Testdata("resourceslices-page1.json")));
+    api_.List("/apis/resource.k8s.io/v1/resourceslices", Reply::Json(Testdata("resourceslices-page2.json")));
+    args.insert(args.begin(), {"draguard", "explain", "--kubeconfig", kubeconfig_});
+    std::istringstream in;
+    std::ostringstream out, err;
+    CommandContext context{.in = in, .out = out, .err = err, .err_is_tty = true};
+    const int code = RunMain(args, context);
+    return {code, out.str(), err.str()};
   }
 
   fs::path dir_;
@@ -176,6 +189,59 @@ TEST_F(ExplainLiveTest, UsageAndAccessErrors) {
   EXPECT_THAT(all.err, HasSubstr("-A/--all-namespaces goes with --pending"));
   testing::CommandRun context = Run({"pod/waiting", "--context", "prod"});
   EXPECT_THAT(context.err, HasSubstr("contexts has no entry named \"prod\""));
+}
+
+// `capacity` through the same kubeconfig and exec plugin: new copies of a live pod (its
+// template gives each copy a claim of its own: trainer-0's allocated claim is not reused),
+// the pod's nodeSelector, and files counted against the live inventory.
+TEST_F(ExplainLiveTest, CapacityCountsNewCopiesOfALivePod) {
+  for (const std::string pod : {"pod/waiting", "pod/trainer-0"}) {
+    testing::CommandRun run = Run({pod, "-o", "json"}, "capacity");
+    EXPECT_EQ(run.code, 0) << run.err;
+    const nlohmann::json entry = nlohmann::json::parse(run.out)["capacity"][0];
+    EXPECT_EQ(entry["kind"], "Pod");
+    EXPECT_EQ(entry["namespace"], "ml");
+    EXPECT_EQ(entry["total"], 5) << pod;  // 6 GPUs, one in use by trainer-0
+    EXPECT_EQ(entry["nodes"], nlohmann::json::parse(R"([{"name":"node-1","count":1},)"
+                                                    R"({"name":"node-2","count":2},{"name":"node-3","count":2}])"));
+    EXPECT_TRUE(entry["reasons"].empty());
+  }
+  testing::CommandRun text = Run({"pod/waiting"}, "capacity");
+  EXPECT_THAT(text.out, HasSubstr("Pod ml/waiting: 5 more copies"));
+}
+
+TEST_F(ExplainLiveTest, CapacityHonoursThePodsNodeSelector) {
+  testing::CommandRun run = Run({"pod/pinned", "-o", "json"}, "capacity");
+  EXPECT_EQ(run.code, 1) << run.err;
+  const nlohmann::json entry = nlohmann::json::parse(run.out)["capacity"][0];
+  EXPECT_EQ(entry["total"], 0);
+  ASSERT_FALSE(entry["reasons"].empty());
+  EXPECT_EQ(entry["reasons"][0]["code"], "alloc.node.excluded");
+}
+
+TEST_F(ExplainLiveTest, CapacityOfFilesAgainstTheLiveInventory) {
+  const std::string claim = (dir_ / "claim.yaml").string();
+  std::ofstream(claim) << "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: two, namespace: ml}\n"
+                          "spec: {devices: {requests: [{name: gpu, exactly: {deviceClassName: gpu.nvidia.com, count: 2}}]}}\n";
+  testing::CommandRun run = Run({claim, "-o", "json"}, "capacity");
+  EXPECT_EQ(run.code, 0) << run.err;
+  EXPECT_EQ(nlohmann::json::parse(run.out)["capacity"][0]["total"], 2);  // node-2, node-3
+  EXPECT_EQ(Run({"pod/waiting", "--inventory", claim}, "capacity").code, 2);
+}
+
+// Standard error a terminal: a progress line counting what is listed, redrawn with '\r' and
+// cleared at the end; never with JSON output (or when standard error is not a terminal: the
+// other tests see no progress in their err).
+TEST_F(ExplainLiveTest, ProgressLineOnlyOnATerminal) {
+  testing::CommandRun run = RunOnTerminal({"--pending", "-A"});
+  EXPECT_EQ(run.code, 1) << run.err;
+  EXPECT_THAT(run.err, HasSubstr("\r\x1b[Klisting 2 resourceslices"));
+  EXPECT_THAT(run.err, HasSubstr("3 resourceslices, 2 deviceclasses, 3 nodes, 1 resourceclaims"));
+  EXPECT_THAT(run.err, HasSubstr("3 pods"));
+  EXPECT_EQ(run.err.substr(run.err.size() - 4), "\r\x1b[K");  // cleared before the answer
+  EXPECT_THAT(run.out, Not(HasSubstr("listing")));
+  EXPECT_EQ(RunOnTerminal({"--pending", "-o", "json"}).err, "");
+  EXPECT_THAT(Run({"--pending"}).err, Not(HasSubstr("listing")));
 }
 
 }  // namespace

@@ -72,6 +72,8 @@ struct ApiConnection::Impl {
   std::optional<beast::tcp_stream> plain;
   std::optional<beast::ssl_stream<beast::tcp_stream>> tls;
   beast::flat_buffer buffer;
+  // The exec plugin's client certificate that tls_context holds (empty: config's, if any).
+  std::pair<std::string, std::string> exec_certificate;
   bool connected = false;
   std::atomic<bool> cancelled{false};
 
@@ -138,11 +140,15 @@ struct ApiConnection::Impl {
       }
       if (ec) return InvalidArgumentError("certificate authority: " + ec.message());
     }
-    if (!config.client_cert_pem.empty()) {
-      ctx->use_certificate_chain(net::buffer(config.client_cert_pem), ec);
-      if (ec) return InvalidArgumentError("client certificate: " + ec.message());
-      ctx->use_private_key(net::buffer(config.client_key_pem), ssl::context::pem, ec);
-      if (ec) return InvalidArgumentError("client key: " + ec.message());
+    const bool from_plugin = !exec_certificate.first.empty();
+    const std::string& cert = from_plugin ? exec_certificate.first : config.client_cert_pem;
+    const std::string& key = from_plugin ? exec_certificate.second : config.client_key_pem;
+    const std::string origin = from_plugin ? " (from the exec plugin)" : "";
+    if (!cert.empty()) {
+      ctx->use_certificate_chain(net::buffer(cert), ec);
+      if (ec) return InvalidArgumentError("client certificate" + origin + ": " + ec.message());
+      ctx->use_private_key(net::buffer(key), ssl::context::pem, ec);
+      if (ec) return InvalidArgumentError("client key" + origin + ": " + ec.message());
     }
     tls_context = std::move(ctx);
     return OkStatus();
@@ -221,16 +227,26 @@ struct ApiConnection::Impl {
     if (token != nullptr) {
       DRAGUARD_ASSIGN_OR_RETURN(std::string bearer, token->Fetch());
       if (!bearer.empty()) req.set(http::field::authorization, "Bearer " + bearer);
+      UseExecCertificate(token->ExecClientCertificate());
     }
     return req;
+  }
+
+  // A client certificate from the exec plugin that differs from the one in use (the first, or
+  // one renewed after it expired or after a 401): the next connection presents it.
+  void UseExecCertificate(std::pair<std::string, std::string> certificate) {
+    if (certificate == exec_certificate) return;
+    Close();
+    tls_context.reset();
+    exec_certificate = std::move(certificate);
   }
 
   // Sends the request on the open connection, reconnecting once when a reused keep-alive
   // connection turns out to have been closed by the server.
   Status Send(std::string_view target) {
     for (int attempt = 0;; ++attempt) {
-      const bool reused = connected;
       DRAGUARD_ASSIGN_OR_RETURN(http::request<http::empty_body> req, MakeRequest(target));
+      const bool reused = connected;  // after MakeRequest, which may close for a new certificate
       if (!connected) DRAGUARD_RETURN_IF_ERROR(Connect());
       Lowest().expires_after(options.request_timeout);
       beast::error_code ec = WithStream([&](auto& stream) {

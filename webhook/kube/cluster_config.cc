@@ -58,13 +58,14 @@ InClusterOptions InClusterOptions::FromEnvironment() {
   InClusterOptions options;
   options.service_host = EnvOrEmpty("KUBERNETES_SERVICE_HOST");
   options.service_port = EnvOrEmpty("KUBERNETES_SERVICE_PORT");
+  options.pod_namespace = EnvOrEmpty("POD_NAMESPACE");
   return options;
 }
 
 bool InClusterAvailable(const InClusterOptions& options) {
   std::error_code ec;
   return !options.service_host.empty() && !options.service_port.empty() &&
-         std::filesystem::exists(options.service_account_dir + "/token", ec);
+         std::filesystem::is_regular_file(options.service_account_dir + "/token", ec);
 }
 
 StatusOr<ClusterConfig> LoadInClusterConfig(const InClusterOptions& options) {
@@ -86,10 +87,19 @@ StatusOr<ClusterConfig> LoadInClusterConfig(const InClusterOptions& options) {
     return FailedPreconditionError("service-account token: " + token.status().message() +
                                    " (is automountServiceAccountToken disabled?)");
   }
-  DRAGUARD_ASSIGN_OR_RETURN(config.ca_pem, ReadSmallFile(dir + "/ca.crt"));
-  if (StatusOr<std::string> ns = ReadSmallFile(dir + "/namespace"); ns.ok()) {
-    config.name_space = TrimSpace(*ns);
+  // rest.InClusterConfig: an unreadable ca.crt is logged and the system store used.
+  if (StatusOr<std::string> ca = ReadSmallFile(dir + "/ca.crt"); ca.ok()) {
+    config.ca_pem = std::move(*ca);
+  } else {
+    config.origin += " (no " + dir + "/ca.crt: the system's CAs verify the API server)";
   }
+  config.name_space = options.pod_namespace;
+  if (config.name_space.empty()) {
+    if (StatusOr<std::string> ns = ReadSmallFile(dir + "/namespace"); ns.ok()) {
+      config.name_space = TrimSpace(*ns);
+    }
+  }
+  if (config.name_space.empty()) config.name_space = "default";
   return config;
 }
 
@@ -161,6 +171,19 @@ StatusOr<std::optional<ClusterConfig>> ResolveClusterConfig(const std::string& k
   return std::optional<ClusterConfig>(std::move(config));
 }
 
+StatusOr<ClusterConfig> LoadClientConfig(const KubeconfigSelection& selection,
+                                         const InClusterOptions& in_cluster) {
+  StatusOr<ClusterConfig> config = LoadKubeconfigSelection(selection);
+  const bool named = !selection.explicit_path.empty() || !selection.context.empty();
+  if (config.ok() || config.status().code() != StatusCode::kNotFound || named ||
+      !InClusterAvailable(in_cluster)) {
+    return config;
+  }
+  DRAGUARD_ASSIGN_OR_RETURN(ClusterConfig pod, LoadInClusterConfig(in_cluster));
+  if (!selection.name_space.empty()) pod.name_space = selection.name_space;
+  return pod;
+}
+
 BearerToken::BearerToken(const ClusterConfig& config, Clock::duration refresh)
     : file_(config.token_file), exec_(config.exec), refresh_(refresh), token_(config.token) {
   exec_options_.stdin_is_terminal = ::isatty(0) == 1;
@@ -171,6 +194,11 @@ int BearerToken::plugin_runs() const {
   return plugin_runs_;
 }
 
+std::pair<std::string, std::string> BearerToken::ExecClientCertificate() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return {exec_cert_pem_, exec_key_pem_};
+}
+
 StatusOr<std::string> BearerToken::Fetch() {
   if (!exec_) return Get();
   std::lock_guard<std::mutex> lock(mu_);
@@ -178,6 +206,8 @@ StatusOr<std::string> BearerToken::Fetch() {
   ++plugin_runs_;
   DRAGUARD_ASSIGN_OR_RETURN(ExecCredential credential, RunExecPlugin(*exec_, exec_options_));
   token_ = std::move(credential.token);
+  exec_cert_pem_ = std::move(credential.client_cert_pem);
+  exec_key_pem_ = std::move(credential.client_key_pem);
   expires_ = credential.expires;
   loaded_ = true;
   return token_;

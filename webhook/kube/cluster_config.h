@@ -65,19 +65,25 @@ struct InClusterOptions {
   // Values of KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT.
   std::string service_host;
   std::string service_port;
+  // Value of POD_NAMESPACE (the downward API), which wins over the namespace file as in
+  // client-go's inClusterClientConfig.Namespace.
+  std::string pod_namespace;
   // The mounted service-account directory: token, ca.crt, namespace.
   std::string service_account_dir = "/var/run/secrets/kubernetes.io/serviceaccount";
 
-  // Reads the two variables from the process environment.
+  // Reads the three variables from the process environment.
   static InClusterOptions FromEnvironment();
 };
 
-// True when the process runs in a pod: the service variables are set and the token exists.
+// True when the process runs in a pod: the service variables are set and the token is a file
+// (client-go clientcmd inClusterClientConfig.Possible).
 bool InClusterAvailable(const InClusterOptions& options);
 
-// The pod's configuration: https://HOST:PORT, ca.crt, the token as a token_file (so it is
-// re-read), the namespace. FailedPrecondition when not in a pod, InvalidArgument when a file
-// is unreadable.
+// The pod's configuration as client-go's rest.InClusterConfig builds it: https://HOST:PORT,
+// the token as a token_file (re-read as it rotates), ca.crt (when it is missing client-go
+// logs an error and verifies against the system store: so do we), and the namespace:
+// POD_NAMESPACE, else the namespace file, else "default". FailedPrecondition when not in a
+// pod or the token cannot be read.
 StatusOr<ClusterConfig> LoadInClusterConfig(const InClusterOptions& options);
 
 // Parses kubeconfig text. `context` selects a context (empty: current-context); relative file
@@ -120,8 +126,8 @@ Status ParseServerUrl(std::string_view url, ClusterConfig& config);
 // The bearer token to send: the inline token, or token_file's content re-read when older than
 // `refresh`. A read failure keeps the last good token (a rotation writes the file atomically,
 // but a missing file must not log out a running client). Thread-safe.
-// With an exec plugin: the plugin's token, cached until its expirationTimestamp (or until a
-// 401), the plugin run again then.
+// With an exec plugin: the plugin's token (and client certificate, when it gives one), cached
+// until its expirationTimestamp (or until a 401), the plugin run again then.
 class BearerToken {
  public:
   using Clock = std::chrono::steady_clock;
@@ -140,6 +146,10 @@ class BearerToken {
   bool Refreshable() const { return !file_.empty() || exec_.has_value(); }
   // How many times the exec plugin ran (tests, logs).
   int plugin_runs() const;
+  // The client certificate and key (PEM) of the exec plugin's current credential, after
+  // Fetch(); both empty when it gave none or there is no plugin. The TLS connection uses them
+  // instead of the kubeconfig's client certificate.
+  std::pair<std::string, std::string> ExecClientCertificate() const;
 
  private:
   std::string file_;
@@ -150,6 +160,8 @@ class BearerToken {
   std::string token_;
   Clock::time_point read_at_{};
   std::optional<std::chrono::system_clock::time_point> expires_;
+  std::string exec_cert_pem_;
+  std::string exec_key_pem_;
   bool loaded_ = false;
   int plugin_runs_ = 0;
 };
@@ -165,6 +177,14 @@ StatusOr<InClusterMode> ParseInClusterMode(std::string_view text);
 StatusOr<std::optional<ClusterConfig>> ResolveClusterConfig(const std::string& kubeconfig,
                                                             InClusterMode mode,
                                                             const InClusterOptions& in_cluster);
+
+// The cluster of a CLI command, in kubectl's order (client-go clientcmd
+// DeferredLoadingClientConfig.ClientConfig): the kubeconfig files of `selection`; when there
+// is none (NotFound), no --kubeconfig or --context was given and InClusterAvailable(in_cluster),
+// the pod's configuration, with selection.name_space winning over the pod's namespace.
+// Otherwise LoadKubeconfigSelection's answer.
+StatusOr<ClusterConfig> LoadClientConfig(const KubeconfigSelection& selection,
+                                         const InClusterOptions& in_cluster);
 
 // Reads a whole small file; NotFound/InvalidArgument with the path on failure.
 StatusOr<std::string> ReadSmallFile(const std::string& path, size_t max_bytes = 1 << 20);

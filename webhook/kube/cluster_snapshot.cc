@@ -2,10 +2,17 @@
 
 #include <algorithm>
 #include <chrono>
+#include <deque>
+#include <future>
+#include <iterator>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <type_traits>
 #include <utility>
+#include <variant>
 
 #include "policy/common/status_macros.h"
+#include "policy/k8s/decode.h"
 #include "webhook/kube/reflector.h"
 
 namespace draguard::webhook::kube {
@@ -53,6 +60,188 @@ NodeScheduling NodeSchedulingOf(const Json& node) {
     }
   }
   return out;
+}
+
+}  // namespace
+
+namespace {
+
+// The list's metadata.continue, read with a SAX pass that builds nothing and stops at
+// `items` once the metadata was seen (kube-apiserver writes ListMeta before the items).
+class ContinueReader : public nlohmann::json_sax<Json> {
+ public:
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t&) override { return true; }
+  bool string(string_t& value) override {
+    if (depth_ == 2 && in_metadata_ && key_ == "continue") continue_token = value;
+    return true;
+  }
+  bool binary(binary_t&) override { return true; }
+  bool start_object(std::size_t) override {
+    if (depth_ == 0) is_object = true;
+    if (depth_ == 1) in_metadata_ = key_ == "metadata";
+    ++depth_;
+    return true;
+  }
+  bool end_object() override {
+    --depth_;
+    if (depth_ == 1 && in_metadata_) {
+      in_metadata_ = false;
+      metadata_seen_ = true;
+    }
+    return true;
+  }
+  bool start_array(std::size_t) override {
+    ++depth_;
+    return true;
+  }
+  bool end_array() override {
+    --depth_;
+    return true;
+  }
+  bool key(string_t& name) override {
+    if (depth_ <= 2) key_ = name;
+    if (depth_ == 1 && name == "items" && metadata_seen_) {
+      stopped = true;
+      return false;  // the rest is items: nothing more to read
+    }
+    return true;
+  }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
+    return false;
+  }
+
+  std::string continue_token;
+  bool is_object = false;
+  bool stopped = false;
+
+ private:
+  int depth_ = 0;
+  bool in_metadata_ = false;
+  bool metadata_seen_ = false;
+  std::string key_;
+};
+
+StatusOr<std::string> ReadContinueToken(const std::string& body) {
+  ContinueReader reader;
+  const bool parsed = Json::sax_parse(body, &reader, Json::input_format_t::json, /*strict=*/true);
+  if (!(parsed || reader.stopped) || !reader.is_object) {
+    return UnavailableError("the list answer is not a JSON object");
+  }
+  return std::move(reader.continue_token);
+}
+
+// One list page decoded (on a worker thread), merged into the snapshot in page order.
+struct DecodedPage {
+  inventory::ClusterObjects objects;
+  std::vector<std::pair<std::string, NodeScheduling>> node_scheduling;
+  size_t items = 0;    // in the page
+  size_t decoded = 0;  // of them, decoded into the model
+};
+
+// Moves the cluster-state objects of `decoded` into `into` (inventory::CollectClusterObject
+// copies; a page of 500 slices is worth moving).
+void MoveClusterObjects(k8s::DecodeResult& decoded, inventory::ClusterObjects& into) {
+  for (k8s::DecodedObject& object : decoded.objects) {
+    std::visit(
+        [&](auto& o) {
+          using T = std::decay_t<decltype(o)>;
+          if constexpr (std::is_same_v<T, k8s::ResourceSlice>) {
+            into.slices.push_back(std::move(o));
+          } else if constexpr (std::is_same_v<T, k8s::DeviceClass>) {
+            into.classes.push_back(std::move(o));
+          } else if constexpr (std::is_same_v<T, k8s::ResourceClaim>) {
+            into.claims.push_back(std::move(o));
+          } else if constexpr (std::is_same_v<T, k8s::DeviceTaintRule>) {
+            into.taint_rules.push_back(std::move(o));
+          }
+        },
+        object.object);
+  }
+}
+
+// A page of resource.k8s.io objects: the whole typed list through the positioned decoder at
+// once (k8s::Decode gives the items the list's apiVersion and kind), so that the page is
+// parsed once.
+void DecodeDraPage(std::string body, const ResourceKind& kind, DecodedPage& out) {
+  k8s::DecodeOptions options;
+  options.strict = false;  // newer fields, managedFields: not read
+  options.detect_templates = false;
+  options.version = kind.release;
+  k8s::DecodeResult decoded =
+      k8s::Decode(SourceText(kind.kind + "List page", std::move(body)), options);
+  out.decoded = decoded.objects.size();
+  out.items = out.decoded + decoded.skipped;
+  MoveClusterObjects(decoded, out.objects);
+}
+
+// A page of Nodes: one JSON parse that drops what is never read (status, managedFields,
+// annotations: most of a Node), then the name, labels and spec of each.
+void DecodeNodePage(const std::string& body, DecodedPage& out) {
+  const nlohmann::json::parser_callback_t keep = [](int depth, nlohmann::json::parse_event_t event,
+                                                    Json& parsed) {
+    if (event != nlohmann::json::parse_event_t::key) return true;
+    if (depth == 3 && parsed == "status") return false;  // items[i].status
+    return !(depth == 4 && (parsed == "managedFields" || parsed == "annotations"));
+  };
+  const Json list = Json::parse(body, keep, /*allow_exceptions=*/false);
+  if (!list.is_object() || !list.contains("items") || !list["items"].is_array()) return;
+  for (const Json& item : list["items"]) {
+    ++out.items;
+    if (!item.is_object() || !item.contains("metadata") || !item["metadata"].is_object()) continue;
+    const Json& meta = item["metadata"];
+    k8s::Node node;
+    node.metadata.name = StringAt(meta, "name");
+    if (node.metadata.name.empty()) continue;
+    node.metadata.uid = StringAt(meta, "uid");
+    node.metadata.resource_version = StringAt(meta, "resourceVersion");
+    if (auto labels = meta.find("labels"); labels != meta.end() && labels->is_object()) {
+      for (const auto& [key, value] : labels->items()) {
+        if (value.is_string()) node.metadata.labels[key] = value.get<std::string>();
+      }
+    }
+    NodeScheduling scheduling = NodeSchedulingOf(item);
+    node.unschedulable = scheduling.unschedulable;
+    out.node_scheduling.emplace_back(node.metadata.name, std::move(scheduling));
+    out.objects.nodes.push_back(std::move(node));
+    ++out.decoded;
+  }
+}
+
+// Never throws (a worker's task): nlohmann's exceptions are already off; allocation failure
+// aside, the decoders return diagnostics, not exceptions.
+DecodedPage DecodePage(std::string body, const ResourceKind& kind) {
+  DecodedPage page;
+  if (kind.watched == WatchedKind::kNode) {
+    DecodeNodePage(body, page);
+  } else {
+    DecodeDraPage(std::move(body), kind, page);
+  }
+  return page;
+}
+
+template <class T>
+void AppendMoved(std::vector<T>& from, std::vector<T>& into) {
+  if (into.empty()) {
+    into = std::move(from);
+    return;
+  }
+  into.insert(into.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end()));
+}
+
+void MergePage(DecodedPage page, ClusterSnapshot& snapshot) {
+  inventory::ClusterObjects& into = snapshot.objects;
+  AppendMoved(page.objects.slices, into.slices);
+  AppendMoved(page.objects.classes, into.classes);
+  AppendMoved(page.objects.nodes, into.nodes);
+  AppendMoved(page.objects.claims, into.claims);
+  AppendMoved(page.objects.taint_rules, into.taint_rules);
+  for (auto& [name, scheduling] : page.node_scheduling) {
+    snapshot.node_scheduling[name] = std::move(scheduling);
+  }
 }
 
 }  // namespace
@@ -151,29 +340,32 @@ StatusOr<std::string> ClusterReader::ResourceVersionFor(WatchedKind kind) {
 Status ClusterReader::ListInto(const ResourceKind& kind, ClusterSnapshot& snapshot) {
   const std::string path = kind.CollectionPath();
   const std::string resource = Qualified(kind.group, kind.resource);
+  // Pages are decoded on worker threads while the next one is fetched, and merged in order.
+  std::deque<std::future<DecodedPage>> decoding;
+  size_t listed = 0;
+  auto merge_oldest = [&] {
+    DecodedPage page = decoding.front().get();
+    decoding.pop_front();
+    if (page.decoded < page.items) snapshot.undecodable[kind.kind] += page.items - page.decoded;
+    listed += page.items;
+    MergePage(std::move(page), snapshot);
+    if (options_.on_page) options_.on_page(resource, listed);
+  };
   std::string continue_token;
   do {
     std::string target = path + "?limit=" + std::to_string(options_.page_size);
     if (!continue_token.empty()) target += "&continue=" + EncodeQueryValue(continue_token);
     DRAGUARD_ASSIGN_OR_RETURN(HttpResult result, Get(target));
     if (result.status != 200) return HttpError(result, "list", resource, "cluster-wide");
-    DRAGUARD_ASSIGN_OR_RETURN(ListPage page, ParseListPage(result.body, kind));
-    for (StoredObject& object : page.items) {
-      inventory::CollectClusterObject(object.object, snapshot.objects);
-    }
-    if (page.undecodable > 0) snapshot.undecodable[kind.kind] += page.undecodable;
-    if (kind.watched == WatchedKind::kNode) {
-      const Json body = Json::parse(result.body, nullptr, false);
-      if (body.is_object() && body.contains("items") && body["items"].is_array()) {
-        for (const Json& item : body["items"]) {
-          if (!item.is_object() || !item.contains("metadata")) continue;
-          const std::string name = StringAt(item["metadata"], "name");
-          snapshot.node_scheduling[name] = NodeSchedulingOf(item);
-        }
-      }
-    }
-    continue_token = std::move(page.continue_token);
+    DRAGUARD_ASSIGN_OR_RETURN(continue_token, ReadContinueToken(result.body));
+    // async|deferred: when no thread can be started the page is decoded by get() instead.
+    decoding.push_back(std::async(std::launch::async | std::launch::deferred,
+                                  [body = std::move(result.body), &kind]() mutable {
+                                    return DecodePage(std::move(body), kind);
+                                  }));
+    while (decoding.size() > options_.decode_threads) merge_oldest();
   } while (!continue_token.empty());
+  while (!decoding.empty()) merge_oldest();
   return OkStatus();
 }
 
@@ -236,6 +428,7 @@ StatusOr<std::vector<std::string>> ClusterReader::ListObjects(
         out.push_back(item.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
       }
     }
+    if (options_.on_page) options_.on_page(Qualified(group, resource), out.size());
     continue_token.clear();
     if (auto meta = body.find("metadata"); meta != body.end() && meta->is_object()) {
       continue_token = StringAt(*meta, "continue");

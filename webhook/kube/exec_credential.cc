@@ -150,13 +150,17 @@ StatusOr<ExecCredential> ParseExecCredential(std::string_view json, const ExecCo
   }
   ExecCredential out;
   out.token = text(*status, "token");
-  if (out.token.empty()) {
-    if (!text(*status, "clientCertificateData").empty()) {
-      return FailedPreconditionError(
-          what + "returned a client certificate; draguard accepts only tokens from exec "
-                 "plugins (use a kubeconfig with client-certificate-data instead)");
-    }
-    return FailedPreconditionError(what + "the ExecCredential has no status.token");
+  out.client_cert_pem = text(*status, "clientCertificateData");
+  out.client_key_pem = text(*status, "clientKeyData");
+  if (out.token.empty() && out.client_cert_pem.empty() && out.client_key_pem.empty()) {
+    return FailedPreconditionError(what +
+                                   "the ExecCredential has neither status.token nor "
+                                   "status.clientCertificateData and clientKeyData");
+  }
+  if (out.client_cert_pem.empty() != out.client_key_pem.empty()) {
+    return FailedPreconditionError(what + "the ExecCredential has only one of "
+                                          "status.clientCertificateData and clientKeyData; a "
+                                          "client certificate needs both");
   }
   if (std::string expiry = text(*status, "expirationTimestamp"); !expiry.empty()) {
     out.expires = ParseRfc3339(expiry);

@@ -1,19 +1,22 @@
 // Exec credential plugins (kubeconfig `users[].user.exec`): the command that EKS, GKE and AKS
-// kubeconfigs run to obtain a bearer token, as client-go runs it
+// kubeconfigs run to obtain a bearer token or a client certificate, as client-go runs it
 // (k8s.io/client-go/plugin/pkg/client/auth/exec/exec.go, Authenticator.refreshCredsLocked):
 //
 //   * the command with its args, in the process environment plus `env`, and
 //     KUBERNETES_EXEC_INFO set to an ExecCredential of the configured apiVersion whose
 //     spec.interactive says whether the plugin may prompt (and then gets our stdin);
 //   * stdout must be an ExecCredential of the same apiVersion (client.authentication.k8s.io/v1
-//     or v1beta1) with status.token; status.expirationTimestamp bounds how long it is cached
+//     or v1beta1) with status.token, or status.clientCertificateData and clientKeyData (PEM,
+//     both or neither), or all three: refreshCredsLocked refuses a status with neither, or
+//     with only one half of the pair; status.expirationTimestamp bounds how long it is cached
 //     (Authenticator.getCreds/credsExpired: no timestamp means cached for the process);
-//   * a 401 answer re-runs the plugin (Authenticator.maybeRefreshCreds).
+//   * a 401 answer re-runs the plugin (Authenticator.maybeRefreshCreds); a new certificate is
+//     used from the next connection on, the open one being closed (client-go closes its
+//     tracked connections when the certificate changes).
 //
 // Differences from client-go, deliberate: the plugin's stderr is captured (and also echoed
-// when interactive) so that a failure is one error that quotes it; a credential that is a
-// client certificate (status.clientCertificateData) is refused with a clear message; the
-// plugin is killed after `timeout`.
+// when interactive) so that a failure is one error that quotes it; the plugin is killed after
+// `timeout`.
 #ifndef DRAGUARD_WEBHOOK_KUBE_EXEC_CREDENTIAL_H_
 #define DRAGUARD_WEBHOOK_KUBE_EXEC_CREDENTIAL_H_
 
@@ -46,7 +49,10 @@ struct ExecConfig {
 Status ValidateExecConfig(const ExecConfig& config);
 
 struct ExecCredential {
-  std::string token;
+  std::string token;  // may be empty when a client certificate is given
+  // status.clientCertificateData and clientKeyData (PEM); both empty or both set.
+  std::string client_cert_pem;
+  std::string client_key_pem;
   // From status.expirationTimestamp; nullopt: valid until a 401.
   std::optional<std::chrono::system_clock::time_point> expires;
 };
@@ -60,7 +66,7 @@ struct ExecRunOptions {
 
 // Runs the plugin once. Errors (FailedPrecondition): the command is missing (with installHint),
 // exits non-zero or is killed (with its stderr), prints something that is not an
-// ExecCredential of the configured apiVersion, or gives no token.
+// ExecCredential of the configured apiVersion, or gives neither a token nor a certificate and key.
 StatusOr<ExecCredential> RunExecPlugin(const ExecConfig& config, const ExecRunOptions& options);
 
 // Parses the plugin's stdout (separate for tests and the fuzzer).

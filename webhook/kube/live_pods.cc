@@ -166,7 +166,8 @@ std::optional<std::string> NodeExclusion(const PodPlacement& p, const k8s::Node&
 StatusOr<LivePod> PrepareLivePod(
     const std::string& pod_json, const ClusterSnapshot& snapshot,
     const std::function<StatusOr<std::string>(const std::string& ns, const std::string& name)>&
-        fetch_template) {
+        fetch_template,
+    const LivePodOptions& options) {
   Json pod = Json::parse(pod_json, nullptr, false);
   if (pod.is_discarded() || !pod.is_object()) return InvalidArgumentError("the Pod is not JSON");
   LivePod out;
@@ -198,7 +199,8 @@ StatusOr<LivePod> PrepareLivePod(
     const std::string template_name = Str(pc, "resourceClaimTemplateName");
     if (claim_name.empty() && !template_name.empty()) {
       auto it = generated.find(pod_claim);
-      if (it != generated.end() && FindClaim(snapshot, out.name_space, it->second) != nullptr) {
+      if (!options.new_copy && it != generated.end() &&
+          FindClaim(snapshot, out.name_space, it->second) != nullptr) {
         claim_name = it->second;
         pc.erase("resourceClaimTemplateName");
         pc["resourceClaimName"] = claim_name;
@@ -242,9 +244,10 @@ auto TemplateFetcher(ClusterReader& reader) {
 }  // namespace
 
 StatusOr<LivePod> LoadLivePod(ClusterReader& reader, const ClusterSnapshot& snapshot,
-                              const std::string& name_space, const std::string& name) {
+                              const std::string& name_space, const std::string& name,
+                              const LivePodOptions& options) {
   DRAGUARD_ASSIGN_OR_RETURN(std::string json, reader.GetObject("", "v1", "pods", name_space, name));
-  return PrepareLivePod(json, snapshot, TemplateFetcher(reader));
+  return PrepareLivePod(json, snapshot, TemplateFetcher(reader), options);
 }
 
 StatusOr<std::vector<LivePod>> LoadPendingPods(ClusterReader& reader,

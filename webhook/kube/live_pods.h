@@ -68,10 +68,18 @@ struct LivePod {
   PodPlacement placement;
 };
 
+struct LivePodOptions {
+  // A new copy of the pod rather than the pod itself (`draguard capacity pod/NAME`): every
+  // template claim is read from its template, as a new copy gets claims of its own, even where
+  // the pod's generated claim exists; named claims stay shared.
+  bool new_copy = false;
+};
+
 // Reads pod `name` of `name_space` and what it refers to. NotFound when the pod does not
 // exist; InvalidArgument when it has no resource claims.
 StatusOr<LivePod> LoadLivePod(ClusterReader& reader, const ClusterSnapshot& snapshot,
-                              const std::string& name_space, const std::string& name);
+                              const std::string& name_space, const std::string& name,
+                              const LivePodOptions& options = {});
 
 // Every Pending pod of `name_space` (empty: all namespaces) with at least one unallocated
 // claim, sorted by namespace and name.
@@ -84,7 +92,8 @@ StatusOr<std::vector<LivePod>> LoadPendingPods(ClusterReader& reader,
 StatusOr<LivePod> PrepareLivePod(
     const std::string& pod_json, const ClusterSnapshot& snapshot,
     const std::function<StatusOr<std::string>(const std::string& ns, const std::string& name)>&
-        fetch_template);
+        fetch_template,
+    const LivePodOptions& options = {});
 
 // Why `node` cannot run the pod, as kube-scheduler's NodeName, NodeUnschedulable,
 // NodeAffinity and TaintToleration filters decide; nullopt when it can.

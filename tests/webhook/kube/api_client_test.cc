@@ -6,6 +6,9 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -179,22 +182,33 @@ TEST(ApiConnectionTest, IdleStreamTimesOut) {
 // draguard.draguard.svc and 127.0.0.1).
 class TlsTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    if (std::system("command -v openssl >/dev/null 2>&1") != 0) {
-      GTEST_SKIP() << "openssl CLI not installed; cannot mint certificates";
-    }
+  // Minted once for the suite (openssl is most of these tests' time).
+  static void SetUpTestSuite() {
+    if (std::system("command -v openssl >/dev/null 2>&1") != 0) return;
     dir_ = std::filesystem::temp_directory_path() /
            ("draguard-kube-tls-" + std::to_string(::getpid()));
     other_ = dir_ / "other";
     for (const auto& d : {dir_, other_}) {
+      // dir_ also gets a client CA and certificate (client-ca.crt, client.crt, client.key).
       const std::string command = std::string(DRAGUARD_SOURCE_DIR) + "/certs/mint-certs.sh --out " +
-                                  d.string() + " --san 127.0.0.1 --days 1 >/dev/null 2>&1";
-      ASSERT_EQ(std::system(command.c_str()), 0) << command;
+                                  d.string() + " --san 127.0.0.1 --days 1" +
+                                  (d == dir_ ? " --client draguard-test" : "") + " >/dev/null 2>&1";
+      if (std::system(command.c_str()) != 0) {
+        mint_error_ = command;
+        return;
+      }
     }
+    minted_ = true;
   }
-  void TearDown() override {
+  static void TearDownTestSuite() {
     std::error_code ec;
-    std::filesystem::remove_all(dir_, ec);
+    if (!dir_.empty()) std::filesystem::remove_all(dir_, ec);
+  }
+  void SetUp() override {
+    if (std::system("command -v openssl >/dev/null 2>&1") != 0) {
+      GTEST_SKIP() << "openssl CLI not installed; cannot mint certificates";
+    }
+    ASSERT_TRUE(minted_) << mint_error_;
   }
 
   ClusterConfig Config(uint16_t port, const std::filesystem::path& ca_dir) {
@@ -206,7 +220,9 @@ class TlsTest : public ::testing::Test {
     return config;
   }
 
-  std::filesystem::path dir_, other_;
+  static inline std::filesystem::path dir_, other_;
+  static inline bool minted_ = false;
+  static inline std::string mint_error_;
 };
 
 TEST_F(TlsTest, VerifiesServerAndSendsToken) {
@@ -243,6 +259,89 @@ TEST_F(TlsTest, RejectsUnknownCaAndWrongName) {
   ApiConnection insecure(wrong_ca, nullptr);
   EXPECT_TRUE(insecure.Get("/api").ok());
   EXPECT_EQ(server.requests().size(), 1u);
+}
+
+// JSON string text of a PEM file (newlines escaped).
+std::string TlsJsonString(const std::string& text) {
+  std::string out = "\"";
+  for (char ch : text) out += ch == '\n' ? std::string("\\n") : std::string(1, ch);
+  return out + "\"";
+}
+
+// An exec plugin that returns a client certificate and no token (status.clientCertificateData
+// and clientKeyData): the TLS connection presents it to a server that requires one.
+TEST_F(TlsTest, ExecPluginClientCertificateIsPresented) {
+  FakeApiServer server([](const std::string&) { return Reply::Json(Testdata("nodes.json")); },
+                       (dir_ / "tls.crt").string(), (dir_ / "tls.key").string());
+  server.RequireClientCertificate((dir_ / "client-ca.crt").string());
+  ClusterConfig config = Config(server.port(), dir_);
+  config.token.clear();
+  ApiConnection anonymous(config, std::make_shared<BearerToken>(config));
+  EXPECT_FALSE(anonymous.Get("/api/v1/nodes").ok());  // the server insists on a certificate
+
+  const std::string credential =
+      R"({"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"clientCertificateData":)" +
+      TlsJsonString(*ReadSmallFile((dir_ / "client.crt").string())) + R"(,"clientKeyData":)" +
+      TlsJsonString(*ReadSmallFile((dir_ / "client.key").string())) + "}}";
+  std::ofstream(dir_ / "credential.json") << credential;
+  const std::string plugin = (dir_ / "plugin.sh").string();
+  std::ofstream(plugin) << "#!/bin/sh\ncat '" << (dir_ / "credential.json").string() << "'\n";
+  std::filesystem::permissions(plugin, std::filesystem::perms::owner_all);
+  config.exec = ExecConfig{.api_version = "client.authentication.k8s.io/v1",
+                           .command = plugin,
+                           .interactive_mode = "Never",
+                           .where = "users[u].user.exec"};
+  auto credentials = std::make_shared<BearerToken>(config);
+  ApiConnection with_plugin(config, credentials);
+  for (int i = 0; i < 2; ++i) {
+    StatusOr<HttpResult> result = with_plugin.Get("/api/v1/nodes");
+    ASSERT_TRUE(result.ok()) << result.status();
+    EXPECT_EQ(result->status, 200u);
+  }
+  EXPECT_EQ(credentials->plugin_runs(), 1);  // no expirationTimestamp: cached
+  EXPECT_EQ(server.requests().back().authorization, "");
+}
+
+// In a pod: the service account's token, CA and namespace (a temporary directory stands in
+// for /var/run/secrets/kubernetes.io/serviceaccount), and the token file read again when the
+// API server refuses the old token after a rotation.
+TEST_F(TlsTest, InClusterServiceAccountWithRotatedToken) {
+  std::mutex mu;
+  std::string valid = "Bearer pod-token-1";
+  FakeApiServer server(
+      FakeApiServer::AuthHandler([&](const std::string&, const std::string& authorization) {
+        std::lock_guard<std::mutex> lock(mu);
+        if (authorization != valid) return Reply::Json(R"({"kind":"Status","code":401})", 401);
+        return Reply::Json(Testdata("namespace-ml.json"));
+      }),
+      (dir_ / "tls.crt").string(), (dir_ / "tls.key").string());
+  const std::filesystem::path account = dir_ / "serviceaccount";
+  std::filesystem::create_directories(account);
+  std::ofstream(account / "token") << "pod-token-1\n";
+  std::filesystem::copy_file(dir_ / "ca.crt", account / "ca.crt");
+  std::ofstream(account / "namespace") << "ml\n";
+  const InClusterOptions pod{.service_host = "127.0.0.1",
+                             .service_port = std::to_string(server.port()),
+                             .service_account_dir = account.string()};
+  KubeconfigSelection no_kubeconfig;
+  no_kubeconfig.home = account.string();
+  StatusOr<ClusterConfig> config = LoadClientConfig(no_kubeconfig, pod);
+  ASSERT_TRUE(config.ok()) << config.status();
+  EXPECT_EQ(config->name_space, "ml");
+  auto token = std::make_shared<BearerToken>(*config);
+  ApiConnection connection(*config, token);
+  StatusOr<HttpResult> first = connection.Get("/api/v1/namespaces/ml");
+  ASSERT_TRUE(first.ok()) << first.status();
+  EXPECT_EQ(first->status, 200u);
+  std::ofstream(account / "token") << "pod-token-2\n";  // the kubelet rotates the token
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    valid = "Bearer pod-token-2";
+  }
+  StatusOr<HttpResult> second = connection.Get("/api/v1/namespaces/ml");
+  ASSERT_TRUE(second.ok()) << second.status();
+  EXPECT_EQ(second->status, 200u);  // 401, file read again, retried
+  EXPECT_EQ(server.requests().back().authorization, "Bearer pod-token-2");
 }
 
 TEST(TlsConfigTest, GarbageCaIsInvalidArgument) {

@@ -141,9 +141,15 @@ TEST(ExecPluginTest, ParsesCredentialsStrictly) {
   exec.command = "p";
   EXPECT_FALSE(ParseExecCredential("not json", exec).ok());
   EXPECT_THAT(ParseExecCredential(R"({"apiVersion":"client.authentication.k8s.io/v1beta1","kind":"ExecCredential","status":{}})", exec)
-                  .status().message(), HasSubstr("no status.token"));
-  EXPECT_THAT(ParseExecCredential(R"({"apiVersion":"client.authentication.k8s.io/v1beta1","kind":"ExecCredential","status":{"clientCertificateData":"x","clientKeyData":"y"}})", exec)
-                  .status().message(), HasSubstr("accepts only tokens"));
+                  .status().message(), HasSubstr("neither status.token nor"));
+  EXPECT_THAT(ParseExecCredential(R"({"apiVersion":"client.authentication.k8s.io/v1beta1","kind":"ExecCredential","status":{"clientCertificateData":"x"}})", exec)
+                  .status().message(), HasSubstr("only one of"));
+  // A certificate and key without a token (client-go refreshCredsLocked accepts it).
+  StatusOr<ExecCredential> cert = ParseExecCredential(R"({"apiVersion":"client.authentication.k8s.io/v1beta1","kind":"ExecCredential","status":{"clientCertificateData":"C","clientKeyData":"K"}})", exec);
+  ASSERT_TRUE(cert.ok()) << cert.status();
+  EXPECT_EQ(cert->client_cert_pem, "C");
+  EXPECT_EQ(cert->client_key_pem, "K");
+  EXPECT_TRUE(cert->token.empty());
   StatusOr<ExecCredential> ok = ParseExecCredential(
       R"({"apiVersion":"client.authentication.k8s.io/v1beta1","kind":"ExecCredential","status":{"token":"t","expirationTimestamp":"2030-01-02T03:04:05Z"}})", exec);
   ASSERT_TRUE(ok.ok());
@@ -280,9 +286,17 @@ TEST(ClusterReaderTest, ListsEveryKindInPages) {
   FakeApiServer server(api.handler());
   ClusterReaderOptions options;
   options.page_size = 2;
+  std::vector<std::string> progress;
+  options.on_page = [&](const std::string& resource, size_t listed) {
+    progress.push_back(resource + "=" + std::to_string(listed));
+  };
   ClusterReader reader(AccessLocal(server.port()), options);
   StatusOr<ClusterSnapshot> snapshot = reader.LoadSnapshot();
   ASSERT_TRUE(snapshot.ok()) << snapshot.status().message();
+  EXPECT_THAT(progress, ::testing::ElementsAre("resourceslices.resource.k8s.io=2",
+                                               "resourceslices.resource.k8s.io=3",
+                                               "deviceclasses.resource.k8s.io=2", "nodes=3",
+                                               "resourceclaims.resource.k8s.io=1"));
   EXPECT_EQ(snapshot->objects.slices.size(), 3u);
   EXPECT_EQ(snapshot->objects.classes.size(), 2u);
   EXPECT_EQ(snapshot->objects.nodes.size(), 3u);

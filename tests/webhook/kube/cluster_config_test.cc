@@ -251,6 +251,58 @@ TEST(InClusterTest, ReadsServiceAccountDirectory) {
   EXPECT_EQ(config->name_space, "draguard");
   EXPECT_EQ(config->token_file, dir.path() + "/token");
   EXPECT_TRUE(config->token.empty());
+  options.pod_namespace = "from-downward-api";  // POD_NAMESPACE wins (client-go)
+  EXPECT_EQ(LoadInClusterConfig(options)->name_space, "from-downward-api");
+}
+
+// client-go's rest.InClusterConfig: no ca.crt is logged, the system store verifies; no
+// namespace file and no POD_NAMESPACE is "default".
+TEST(InClusterTest, MissingCaAndNamespaceFallBack) {
+  TempDir dir;
+  dir.Write("token", "sa-token\n");
+  InClusterOptions options{.service_host = "fd00::1", .service_port = "6443",
+                           .service_account_dir = dir.path()};
+  StatusOr<ClusterConfig> config = LoadInClusterConfig(options);
+  ASSERT_TRUE(config.ok()) << config.status();
+  EXPECT_TRUE(config->ca_pem.empty());
+  EXPECT_THAT(config->origin, HasSubstr("the system's CAs"));
+  EXPECT_EQ(config->name_space, "default");
+  EXPECT_EQ(config->host, "fd00::1");
+  EXPECT_EQ(config->port, 6443);
+  std::filesystem::remove(dir.path() + "/token");
+  std::filesystem::create_directory(dir.path() + "/token");
+  EXPECT_FALSE(InClusterAvailable(options));  // a directory is not a token (Possible())
+}
+
+// kubectl's order (clientcmd DeferredLoadingClientConfig): kubeconfig files first, the pod's
+// service account only when there is none and no --kubeconfig or --context names one; -n
+// wins over the pod's namespace.
+TEST(InClusterTest, ClientConfigFallsBackToThePodWithoutKubeconfig) {
+  TempDir dir;
+  dir.Write("token", "t");
+  dir.Write("namespace", "ml");
+  const InClusterOptions pod{.service_host = "10.96.0.1", .service_port = "443",
+                             .service_account_dir = dir.path()};
+  KubeconfigSelection none;
+  none.home = dir.path();  // no .kube/config there
+  StatusOr<ClusterConfig> in_pod = LoadClientConfig(none, pod);
+  ASSERT_TRUE(in_pod.ok()) << in_pod.status();
+  EXPECT_THAT(in_pod->origin, HasSubstr("in-cluster"));
+  EXPECT_EQ(in_pod->name_space, "ml");
+  none.name_space = "other";
+  EXPECT_EQ(LoadClientConfig(none, pod)->name_space, "other");
+  KubeconfigSelection named = none;
+  named.context = "prod";
+  EXPECT_EQ(LoadClientConfig(named, pod).status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(LoadClientConfig(none, InClusterOptions{.service_account_dir = dir.path()})
+                .status()
+                .code(),
+            StatusCode::kNotFound);
+  KubeconfigSelection with_file = none;
+  with_file.env_kubeconfig = dir.Write("config", Kubeconfig(kServer, "    token: t\n"));
+  StatusOr<ClusterConfig> from_file = LoadClientConfig(with_file, pod);
+  ASSERT_TRUE(from_file.ok()) << from_file.status();
+  EXPECT_EQ(from_file->host, "10.0.0.1");
 }
 
 TEST(InClusterTest, OutsideAPodIsFailedPrecondition) {

@@ -95,6 +95,13 @@ class FakeApiServer {
 
   ~FakeApiServer() { Stop(); }
 
+  // TLS only, before the first connection: the handshake then fails unless the client
+  // presents a certificate signed by the CA in `ca_file`.
+  void RequireClientCertificate(const std::string& ca_file) {
+    tls_->load_verify_file(ca_file);
+    tls_->set_verify_mode(net::ssl::verify_peer | net::ssl::verify_fail_if_no_peer_cert);
+  }
+
   uint16_t port() const { return port_; }
 
   std::vector<SeenRequest> requests() const {
