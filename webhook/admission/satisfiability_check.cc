@@ -159,25 +159,44 @@ struct SatisfiabilityCheck::Prepared {
 SatisfiabilityCheck::SatisfiabilityCheck(SatisfiabilityOptions options)
     : options_(std::move(options)) {}
 
-SatisfiabilityCheck::~SatisfiabilityCheck() = default;
+SatisfiabilityCheck::~SatisfiabilityCheck() {
+  {
+    std::lock_guard lock(builder_mu_);
+    stop_builder_ = true;
+  }
+  builder_cv_.notify_all();
+  if (builder_.joinable()) builder_.join();
+}
 
 std::shared_ptr<SatisfiabilityCheck::Prepared> SatisfiabilityCheck::Prepare(
-    std::shared_ptr<const inventory::ClusterObjects> snapshot) {
+    std::shared_ptr<const inventory::ClusterObjects> snapshot, bool wait) {
   std::shared_ptr<Prepared> previous;
   {
     std::lock_guard lock(mu_);
     if (prepared_ != nullptr && prepared_->snapshot == snapshot) return prepared_;
     previous = prepared_;
   }
-  // Building takes long for a large inventory (about 0.1 s for 10,000 devices). One request
-  // builds; the others answer from the previous snapshot meanwhile rather than wait. Only the
-  // very first build, with nothing to fall back on, makes them wait (Warm() does it before
-  // serving when it can).
-  std::unique_lock build(build_mu_, std::defer_lock);
-  if (previous != nullptr) {
-    if (!build.try_lock()) return previous;
-  } else {
-    build.lock();
+  // Building takes long for a large inventory (about 0.1 s for 10,000 devices). The other
+  // requests answer from the previous snapshot meanwhile rather than wait: with
+  // build_in_background all of them, a thread of the check's own building; otherwise the
+  // request that got the build lock builds. Only the very first build, with nothing to fall
+  // back on, makes requests wait (Warm() does it before serving when it can).
+  if (previous != nullptr && !wait) {
+    if (options_.build_in_background) {
+      BuildInBackground(std::move(snapshot));
+      return previous;
+    }
+    std::unique_lock build(build_mu_, std::try_to_lock);
+    if (!build.owns_lock()) return previous;
+    return BuildLocked(std::move(snapshot));
+  }
+  std::lock_guard build(build_mu_);
+  return BuildLocked(std::move(snapshot));
+}
+
+std::shared_ptr<SatisfiabilityCheck::Prepared> SatisfiabilityCheck::BuildLocked(
+    std::shared_ptr<const inventory::ClusterObjects> snapshot) {
+  {
     std::lock_guard lock(mu_);
     if (prepared_ != nullptr && prepared_->snapshot == snapshot) return prepared_;
   }
@@ -188,6 +207,34 @@ std::shared_ptr<SatisfiabilityCheck::Prepared> SatisfiabilityCheck::Prepare(
   std::lock_guard lock(mu_);
   prepared_ = built;
   return built;
+}
+
+void SatisfiabilityCheck::BuildInBackground(
+    std::shared_ptr<const inventory::ClusterObjects> snapshot) {
+  {
+    std::lock_guard lock(builder_mu_);
+    if (stop_builder_ || snapshot == pending_ || snapshot == building_) return;
+    pending_ = std::move(snapshot);  // a newer snapshot replaces one not yet started
+    if (!builder_.joinable()) builder_ = std::thread([this] { BuilderLoop(); });
+  }
+  builder_cv_.notify_one();
+}
+
+void SatisfiabilityCheck::BuilderLoop() {
+  std::unique_lock lock(builder_mu_);
+  while (true) {
+    builder_cv_.wait(lock, [this] { return stop_builder_ || pending_ != nullptr; });
+    if (stop_builder_) return;
+    building_ = std::move(pending_);
+    pending_.reset();
+    lock.unlock();
+    {
+      std::lock_guard build(build_mu_);
+      BuildLocked(building_);
+    }
+    lock.lock();
+    building_.reset();
+  }
 }
 
 CacheStats SatisfiabilityCheck::selector_results_stats() const {
@@ -203,7 +250,7 @@ CacheStats SatisfiabilityCheck::selector_results_stats() const {
 void SatisfiabilityCheck::Warm() {
   if (!configured()) return;
   if (std::shared_ptr<const inventory::ClusterObjects> snapshot = options_.source->Current()) {
-    Prepare(std::move(snapshot));
+    Prepare(std::move(snapshot), /*wait=*/true);
   }
 }
 
