@@ -119,13 +119,19 @@ class SatisfiabilityCheck {
   void BuildInBackground(std::shared_ptr<const inventory::ClusterObjects> snapshot);
   void BuilderLoop();
   // Returns false (with a warning in `out`) when the snapshot must not be used.
-  bool Usable(const InventorySourceState& state, const inventory::ClusterObjects* snapshot,
+  bool Usable(const InventorySourceState& state,
+              const std::shared_ptr<const inventory::ClusterObjects>& snapshot,
               Diagnostics& out) const;
+  // snapshot->DeviceCount(), counted once per snapshot (it walks every slice: ~8 k
+  // instructions per request for 1,000 slices).
+  size_t DeviceCount(const std::shared_ptr<const inventory::ClusterObjects>& snapshot) const;
 
   SatisfiabilityOptions options_;
-  mutable std::mutex mu_;  // guards prepared_
+  mutable std::mutex mu_;  // guards prepared_, counted_, counted_devices_
   std::mutex build_mu_;  // one build at a time
   std::shared_ptr<Prepared> prepared_;
+  mutable std::shared_ptr<const inventory::ClusterObjects> counted_;
+  mutable size_t counted_devices_ = 0;
   // The background builder (build_in_background): the snapshot it is to build next, the one it
   // is building; guarded by builder_mu_.
   std::mutex builder_mu_;
