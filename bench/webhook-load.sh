@@ -1,27 +1,35 @@
 #!/usr/bin/env bash
-# Webhook load benchmark (issue 6 item 10): wrk against `draguard serve` /validate with a typical
-# ResourceClaim review (bench/webhook-review.json, 2.8 KB), TLS keep-alive, and in the same run
-# nginx serving draguard's own response to that review over TLS with the same certificate,
-# protocols and worker count: the ceiling for an HTTPS server on this machine.
+# Webhook load benchmark in deployment-shaped cases (issue 6 item 10, issue 16 items 1-2): wrk
+# against `draguard serve` /validate over TLS keep-alive, alternating in the same run with nginx
+# serving draguard's own answer for the case as a fixed string (same certificate, protocols and
+# worker count: the ceiling for an HTTPS server on this machine). One wrk Lua script,
+# bench/distinct-specs.lua, drives both servers, so the client costs the same for both.
 #
-#   bench/webhook-load.sh path/to/release/draguard [seconds]
+#   bench/webhook-load.sh path/to/release/draguard [seconds] [cases]
 #
-# Prints, for nginx and for draguard without and with a 10,000-device inventory: maximum
-# requests/s, latency percentiles at that load, and p50/p99 at half of draguard's maximum rate
-# (wrk's delay() hook paces each connection), for nginx too at the same pacing; then
-# draguard's RSS idle and with the inventory.
-# Needs wrk and nginx (scripts/install-deps --bench), openssl, curl. Ports 18443-18446.
+# Cases (default "a b c d e"):
+#   a  the same review repeated (bench/webhook-review.json, GPUs and a NIC), no inventory
+#   b  every request a spec never seen before (a fresh selector constant), no inventory
+#   c  b against 8,000 devices (1,000 nodes x 8 GPUs), a satisfiable claim
+#      (bench/webhook-review-gpus.json)
+#   d  c with a selector that matches no device (an unsatisfiable claim, explained)
+#   e  the GPU review repeated against the 8,000 devices while one file of slices is
+#      rewritten every second (the inventory polled every second: a new snapshot each second)
+# For each case: maximum requests/s of nginx and draguard alternated WEBHOOK_BENCH_ROUNDS times
+# (default 3) and the median of the rounds' ratios; then p50/p99 of both at half of draguard's
+# median rate (wrk's delay() paces each connection). At the end draguard's RSS idle and with
+# the inventory after load. Needs wrk and nginx (scripts/install-deps --bench), openssl, curl,
+# perl. Ports 18443-18449.
 set -euo pipefail
 
-draguard="${1:?usage: bench/webhook-load.sh path/to/draguard [seconds]}"
+draguard="${1:?usage: bench/webhook-load.sh path/to/draguard [seconds] [cases]}"
 seconds="${2:-10}"
+cases="${3:-a b c d e}"
 repo="$(cd "$(dirname "$0")/.." && pwd)"
-review="$repo/bench/webhook-review.json"
 threads="${WEBHOOK_BENCH_THREADS:-2}"      # server I/O threads and nginx workers
 connections="${WEBHOOK_BENCH_CONNECTIONS:-32}"
-# Maximum-throughput runs of nginx and draguard alternate this many times; the ratio quoted is
-# the median of the rounds' ratios (wrk and the servers share two cores, and single runs
-# differ by up to 10% with the scheduler's luck).
+# wrk and the servers share two cores, and single runs differ by up to 10% with the
+# scheduler's luck: the ratio quoted is the median of the rounds' ratios.
 rounds="${WEBHOOK_BENCH_ROUNDS:-3}"
 work="$(mktemp -d -t draguard-bench.XXXXXX)"
 pids=()
@@ -33,163 +41,194 @@ cleanup() {
 }
 trap cleanup EXIT
 
-for tool in wrk nginx openssl curl; do
+for tool in wrk nginx openssl curl perl; do
   command -v "$tool" >/dev/null || { echo "webhook-load: $tool not found" >&2; exit 2; }
 done
 
 source "$repo/bench/serve-lib.sh"
 bench_certs
-
-# 1000 nodes, each with 8 A100 GPUs and 2 NICs sharing PCIe roots pairwise: 10,000 devices.
-"$repo/bench/fleet-inventory.sh" "$work/inventory" 1000 8 2
-
-start_draguard() {  # PORT [extra flags...]: starts draguard serve, waits for /readyz
-  local status=0
-  bench_serve "$draguard" "$@" || status=$?
-  pids+=("$serve_pid")
-  draguard_pid=$serve_pid
-  return "$status"
-}
-
 rss_kib() { awk '/^VmRSS:/ {print $2}' "/proc/$1/status"; }
 
-cat >"$work/post.lua" <<EOF
-wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
-local f = io.open("$review", "rb")
-wrk.body = f:read("*a")
-f:close()
-EOF
-# Paced variant: each connection waits DELAY_MS between requests.
-paced_lua() {
-  cp "$work/post.lua" "$work/paced.lua"
-  printf 'function delay() return %s end\n' "$1" >>"$work/paced.lua"
+# --- The cases: review, spec stream, server port, nginx port. ---
+case_review() { case "$1" in a | b) echo "$repo/bench/webhook-review.json" ;; *) echo "$repo/bench/webhook-review-gpus.json" ;; esac; }
+case_specs() { case "$1" in a | e) echo repeat ;; d) echo none ;; *) echo fresh ;; esac; }
+case_port() { case "$1" in a | b) echo 18443 ;; c | d) echo 18444 ;; e) echo 18446 ;; esac; }
+nginx_port() { case "$1" in a) echo 18445 ;; b) echo 18447 ;; c) echo 18448 ;; d) echo 18449 ;; e) echo 18442 ;; esac; }
+
+# One request of the case's stream, as distinct-specs.lua builds it (for nginx's fixed answer).
+sample_body() {  # CASE
+  local review op
+  review="$(case_review "$1")"
+  case "$(case_specs "$1")" in
+    repeat) cat "$review"; return ;;
+    none) op='==' ;;
+    *) op='!=' ;;
+  esac
+  OP="$op" perl -pe 's/(startsWith\(\\"NVIDIA A100\\"\))/$1 && device.attributes[\\"gpu.nvidia.com\\"].productName $ENV{OP} \\"x0-0\\"/' "$review"
 }
 
-run_wrk() {  # NAME URL SCRIPT [CONNECTIONS]: prints Requests/sec and the latency distribution
-  local name="$1" url="$2" script="$3" conns="${4:-$connections}" out
-  out="$work/wrk-$(tr -c 'A-Za-z0-9' '_' <<<"$name").txt"
-  wrk -t2 -c"$conns" -d"${seconds}s" --latency -s "$script" "$url" >"$out"
-  local rps p50 p90 p99
-  rps=$(awk '/^Requests\/sec:/ {print $2}' "$out")
-  p50=$(awk '$1 == "50%" {print $2}' "$out")
-  p90=$(awk '$1 == "90%" {print $2}' "$out")
-  p99=$(awk '$1 == "99%" {print $2}' "$out")
-  local errors
-  errors=$(grep -E 'Non-2xx|Socket errors' "$out" | tr '\n' ' ' || true)
-  printf '%-34s %10s req/s   p50 %-9s p90 %-9s p99 %-9s %s\n' "$name" "$rps" "$p50" "$p90" "$p99" "$errors"
-  last_rps="$rps"
-}
-
-# Sets paced_delay and paced_connections so that wrk sends TARGET requests/s to URL. wrk's
-# delay() has whole milliseconds and each connection also waits for its answer, so the rate
-# is connections / (delay + latency): a 3-second probe at the default connection count
-# measures it, and the connection count is scaled to the target.
-calibrate_pacing() {  # URL TARGET
-  local url="$1" target="$2" probe
-  paced_delay=$(awk -v c="$connections" -v t="$target" 'BEGIN { d = int(c * 1000 / t); print d < 1 ? 1 : d }')
-  paced_lua "$paced_delay"
-  probe=$(wrk -t2 -c"$connections" -d3s -s "$work/paced.lua" "$url" | awk '/^Requests\/sec:/ {print $2}')
-  paced_connections=$(awk -v c="$connections" -v t="$target" -v p="$probe" \
-    'BEGIN { n = int(c * t / p + 0.5); print n < 2 ? 2 : n }')
+# --- Inventories: 1,000 nodes x 8 GPUs, 100 nodes per file; a second copy for case e. ---
+"$repo/bench/fleet-inventory.sh" "$work/fleet" 1000 8 0
+cp -r "$work/fleet" "$work/live"
+# Rewrites one of live's ten node files every second (its pools' generation bumped; written
+# aside and renamed, as a ConfigMap update swaps files).
+rewrite_loop() {
+  local i=1
+  while sleep 1; do
+    local file
+    file="$work/live/nodes-0$((i % 10)).yaml"
+    sed "s/generation: [0-9]*/generation: $((i + 1))/" "$file" >"$work/live/.next"
+    mv "$work/live/.next" "$file"
+    i=$((i + 1))
+  done
 }
 
 echo "machine: $(nproc) cores, $(awk -F: '/model name/ {print $2; exit}' /proc/cpuinfo | sed 's/^ //')"
 echo "wrk: 2 threads, $connections connections, ${seconds}s, TLS keep-alive; servers: $threads threads/workers"
+echo "load before: $(uptime | sed 's/.*load average/load average/')"
 echo
 
-# --- draguard without inventory; its response also becomes nginx's fixed answer. ---
-start_draguard 18443
-idle_rss=$(rss_kib "$draguard_pid")
-curl "${curl_args[@]}" -H 'Content-Type: application/json' --data-binary "@$review" \
-  https://127.0.0.1:18443/validate >"$work/response.json"
-grep -q '"allowed":true' "$work/response.json" || { echo "unexpected verdict:" >&2; cat "$work/response.json" >&2; exit 1; }
-
-# nginx answers with `return 200 '<response>'`, its cheapest way to send a fixed body (an
-# earlier version served a file through `error_page 405 =200`, which costs an internal
-# redirect and a file open per request: about 40% fewer requests/s, an unfair ceiling).
-# In nginx's single-quoted strings a backslash and a quote must be escaped, and `$` would
-# start a variable: a response with one cannot be served this way.
-if grep -q '[$]' "$work/response.json"; then
-  echo "webhook-load: the response contains a dollar sign" >&2
-  exit 1
-fi
-nginx_body=$(sed -e 's/\\/\\\\/g' -e "s/'/\\\\'/g" "$work/response.json")
-cat >"$work/nginx.conf" <<EOF
-worker_processes $threads;
-daemon off;
-pid $work/nginx.pid;
-error_log $work/nginx-error.log warn;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  client_body_temp_path $work/nginx-body;
-  keepalive_requests 1000000;
-  keepalive_timeout 90s;
-  server {
-    listen 127.0.0.1:18445 ssl;
-    ssl_certificate $work/certs/tls.crt;
-    ssl_certificate_key $work/certs/tls.key;
-    ssl_protocols TLSv1.2 TLSv1.3;
-    ssl_session_cache shared:SSL:1m;
-    client_max_body_size 7m;
-    location = /validate {
-      default_type application/json;
-      return 200 '$nginx_body';
-    }
-  }
+declare -A server_pid
+needs() { [[ " $cases " == *" $1 "* ]]; }
+start_draguard() {  # PORT [extra flags...]
+  bench_serve "$draguard" "$@"
+  pids+=("$serve_pid")
+  server_pid[$1]=$serve_pid
 }
-EOF
+if needs a || needs b; then start_draguard 18443; idle_rss=$(rss_kib "${server_pid[18443]}"); fi
+if needs c || needs d; then
+  start_draguard 18444 --inventory "$work/fleet"
+  grep -q '(8000 devices)' "$work/draguard-18444.log" ||
+    { echo "the inventory did not load as expected:" >&2; cat "$work/draguard-18444.log" >&2; exit 1; }
+  inventory_rss=$(rss_kib "${server_pid[18444]}")
+fi
+if needs e; then
+  start_draguard 18446 --inventory "$work/live" --inventory-poll-interval 1s
+fi
+
+# --- nginx: one server per case, answering with draguard's answer to the case's request. ---
+# `return 200 '<response>'` is nginx's cheapest way to send a fixed body. In its single-quoted
+# strings a backslash and a quote must be escaped, and `$` would start a variable.
+{
+  echo "worker_processes $threads; daemon off; pid $work/nginx.pid; error_log $work/nginx-error.log warn;"
+  echo "events { worker_connections 1024; }"
+  echo "http { access_log off; client_body_temp_path $work/nginx-body; keepalive_requests 1000000;"
+  echo "  keepalive_timeout 90s; ssl_session_cache shared:SSL:1m; client_max_body_size 7m;"
+  echo "  ssl_certificate $work/certs/tls.crt; ssl_certificate_key $work/certs/tls.key;"
+  echo "  ssl_protocols TLSv1.2 TLSv1.3;"
+} >"$work/nginx.conf"
+for c in $cases; do
+  sample_body "$c" >"$work/request-$c.json"
+  curl "${curl_args[@]}" -H 'Content-Type: application/json' --data-binary "@$work/request-$c.json" \
+    "https://127.0.0.1:$(case_port "$c")/validate" >"$work/response-$c.json"
+  grep -q '"allowed":true' "$work/response-$c.json" ||
+    { echo "case $c: unexpected verdict:" >&2; cat "$work/response-$c.json" >&2; exit 1; }
+  if [[ "$c" == c || "$c" == e ]] && grep -q "no node can allocate" "$work/response-$c.json"; then
+    echo "case $c: the claim should be satisfiable:" >&2; cat "$work/response-$c.json" >&2; exit 1
+  fi
+  if [[ "$c" == d ]] && ! grep -q 'no node can allocate' "$work/response-$c.json"; then
+    echo "case d: the claim should be unsatisfiable:" >&2; cat "$work/response-$c.json" >&2; exit 1
+  fi
+  if grep -q '[$]' "$work/response-$c.json"; then
+    echo "webhook-load: case $c's response contains a dollar sign" >&2; exit 1
+  fi
+  body=$(sed -e 's/\\/\\\\/g' -e "s/'/\\\\'/g" "$work/response-$c.json")
+  printf "  server { listen 127.0.0.1:%s ssl; location = /validate { default_type application/json; return 200 '%s'; } }\n" \
+    "$(nginx_port "$c")" "$body" >>"$work/nginx.conf"
+done
+echo "}" >>"$work/nginx.conf"
 # Started as root, nginx's workers run as nobody: the work directory must be searchable.
 chmod 755 "$work"
 nginx -p "$work" -c "$work/nginx.conf" >"$work/nginx.log" 2>&1 &
 pids+=($!)
-for _ in $(seq 1 50); do
-  curl "${curl_args[@]}" -fo /dev/null -X POST --data-binary "@$review" https://127.0.0.1:18445/validate 2>/dev/null && break
-  sleep 0.1
+for c in $cases; do
+  url="https://127.0.0.1:$(nginx_port "$c")/validate"
+  for _ in $(seq 1 50); do
+    curl "${curl_args[@]}" -fo /dev/null -X POST --data-binary "@$work/request-$c.json" "$url" 2>/dev/null && break
+    sleep 0.1
+  done
+  cmp -s <(curl "${curl_args[@]}" -X POST --data-binary "@$work/request-$c.json" "$url") \
+    "$work/response-$c.json" || { echo "nginx does not serve case $c's response" >&2; exit 1; }
 done
-cmp -s <(curl "${curl_args[@]}" -X POST --data-binary "@$review" https://127.0.0.1:18445/validate) \
-  "$work/response.json" || { echo "nginx does not serve the same response" >&2; exit 1; }
+
+run_seq=0
+run_wrk() {  # NAME URL CASE [CONNECTIONS [DELAY_MS]]: prints Requests/sec and latencies
+  local name="$1" url="$2" c="$3" conns="${4:-$connections}" delay="${5:-0}" out
+  run_seq=$((run_seq + 1))
+  out="$work/wrk-$run_seq.txt"
+  DRAGUARD_REVIEW="$(case_review "$c")" DRAGUARD_SPECS="$(case_specs "$c")" \
+    DRAGUARD_RUN="$$-$run_seq" DRAGUARD_DELAY_MS="$delay" \
+    wrk -t2 -c"$conns" -d"${seconds}s" --latency -s "$repo/bench/distinct-specs.lua" "$url" >"$out"
+  local rps p50 p99 errors
+  rps=$(awk '/^Requests\/sec:/ {print $2}' "$out")
+  p50=$(awk '$1 == "50%" {print $2}' "$out")
+  p99=$(awk '$1 == "99%" {print $2}' "$out")
+  errors=$(grep -E 'Non-2xx|Socket errors' "$out" | tr '\n' ' ' || true)
+  printf '%-40s %10s req/s   p50 %-9s p99 %-9s %s\n' "$name" "$rps" "$p50" "$p99" "$errors"
+  last_rps="$rps"
+}
+
+# wrk's delay() has whole milliseconds and each connection also waits for its answer, so the
+# rate is connections / (delay + latency): a 3-second probe at the default connection count
+# measures it, and the connection count is scaled to the target. Sets paced_delay and
+# paced_connections.
+calibrate_pacing() {  # URL CASE TARGET
+  local url="$1" c="$2" target="$3" probe
+  paced_delay=$(awk -v c="$connections" -v t="$target" 'BEGIN { d = int(c * 1000 / t); print d < 1 ? 1 : d }')
+  probe=$(DRAGUARD_REVIEW="$(case_review "$c")" DRAGUARD_SPECS="$(case_specs "$c")" \
+    DRAGUARD_RUN="$$-probe-$c" DRAGUARD_DELAY_MS="$paced_delay" \
+    wrk -t2 -c"$connections" -d3s -s "$repo/bench/distinct-specs.lua" "$url" | awk '/^Requests\/sec:/ {print $2}')
+  paced_connections=$(awk -v c="$connections" -v t="$target" -v p="$probe" \
+    'BEGIN { n = p > 0 ? int(c * t / p + 0.5) : c; print n < 2 ? 2 : n }')
+}
 
 median() { tr ' ' '\n' | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-nginx_all="" draguard_all="" ratio_all=""
-for round in $(seq 1 "$rounds"); do
-  run_wrk "nginx (fixed response), round $round" https://127.0.0.1:18445/validate "$work/post.lua"
-  nginx_all+=" $last_rps"
-  n="$last_rps"
-  run_wrk "draguard /validate, round $round" https://127.0.0.1:18443/validate "$work/post.lua"
-  draguard_all+=" $last_rps"
-  ratio_all+=" $(awk -v d="$last_rps" -v n="$n" 'BEGIN { printf "%.3f", d / n }')"
+summary=()
+for c in $cases; do
+  echo "--- case $c (load: $(cut -d' ' -f1-3 /proc/loadavg)) ---"
+  # The rewrites run during case e only (nginx's runs too), not to slow the other cases.
+  if [[ "$c" == e ]]; then
+    snapshots_before=$(grep -c 'inventory loaded' "$work/draguard-18446.log" || true)
+    rewrite_loop &
+    rewriter=$!
+    pids+=("$rewriter")
+  fi
+  d_url="https://127.0.0.1:$(case_port "$c")/validate"
+  n_url="https://127.0.0.1:$(nginx_port "$c")/validate"
+  draguard_all="" ratio_all=""
+  for round in $(seq 1 "$rounds"); do
+    run_wrk "nginx ($c), round $round" "$n_url" "$c"
+    n="$last_rps"
+    run_wrk "draguard ($c), round $round" "$d_url" "$c"
+    draguard_all+=" $last_rps"
+    ratio_all+=" $(awk -v d="$last_rps" -v n="$n" 'BEGIN { printf "%.3f", d / n }')"
+  done
+  draguard_rps=$(median <<<"${draguard_all# }")
+  ratio=$(median <<<"${ratio_all# }")
+  half=$(awk -v r="$draguard_rps" 'BEGIN { printf "%d", r / 2 }')
+  calibrate_pacing "$d_url" "$c" "$half"
+  run_wrk "draguard ($c) at half rate ($half/s)" "$d_url" "$c" "$paced_connections" "$paced_delay"
+  d_half="$(awk '$1 == "50%" {print $2}' "$work/wrk-$run_seq.txt") / $(awk '$1 == "99%" {print $2}' "$work/wrk-$run_seq.txt")"
+  # The same pacing against nginx: what this machine's scheduling alone costs in tail latency.
+  run_wrk "nginx ($c) at the same pacing" "$n_url" "$c" "$paced_connections" "$paced_delay"
+  n_half="$(awk '$1 == "50%" {print $2}' "$work/wrk-$run_seq.txt") / $(awk '$1 == "99%" {print $2}' "$work/wrk-$run_seq.txt")"
+  summary+=("$(printf '%s  ratio %.2f (rounds:%s)  draguard %s req/s  half-rate p50/p99 draguard %s, nginx %s' \
+    "$c" "$ratio" "$ratio_all" "$draguard_rps" "$d_half" "$n_half")")
+  if [[ "$c" == e ]]; then
+    kill -TERM "$rewriter"
+    wait "$rewriter" 2>/dev/null || true
+    snapshots=$(($(grep -c 'inventory loaded' "$work/draguard-18446.log") - snapshots_before))
+  fi
 done
-nginx_rps=$(median <<<"${nginx_all# }")
-draguard_rps=$(median <<<"${draguard_all# }")
-ratio=$(median <<<"${ratio_all# }")
-half=$(awk -v r="$draguard_rps" 'BEGIN { printf "%d", r / 2 }')
-calibrate_pacing https://127.0.0.1:18443/validate "$half"
-run_wrk "draguard at half rate ($half/s)" https://127.0.0.1:18443/validate "$work/paced.lua" "$paced_connections"
-# The same pacing against nginx: what this machine's scheduling alone costs in tail latency
-# (wrk shares the two cores with the server).
-run_wrk "nginx at the same pacing" https://127.0.0.1:18445/validate "$work/paced.lua" "$paced_connections"
-awk -v r="$ratio" -v all="${ratio_all# }" 'BEGIN { printf "draguard / nginx: %.0f%% (median of rounds:", 100 * r;
-  n = split(all, v, " "); for (i = 1; i <= n; i++) printf " %.0f%%", 100 * v[i]; print ")" }'
-# The same review with the spec memo off: what a spec the webhook has not seen costs (the
-# runs above repeat one review, as the claims of one template repeat their spec).
-start_draguard 18446 --spec-memo-entries 0
-run_wrk "draguard /validate, memo off" https://127.0.0.1:18446/validate "$work/post.lua"
-awk -v d="$last_rps" -v n="$nginx_rps" 'BEGIN { printf "memo off / nginx: %.0f%%\n\n", 100 * d / n }'
-kill -TERM "$draguard_pid" 2>/dev/null || true
 
-# --- draguard with the 10,000-device inventory: satisfiability on every request. ---
-start_draguard 18444 --inventory "$work/inventory"
-grep -q '(10000 devices)' "$work/draguard-18444.log" ||
-  { echo "the inventory did not load as expected:" >&2; cat "$work/draguard-18444.log" >&2; exit 1; }
-inventory_rss=$(rss_kib "$draguard_pid")
-run_wrk "draguard /validate + inventory" https://127.0.0.1:18444/validate "$work/post.lua"
-inv_rps="$last_rps"
-half=$(awk -v r="$inv_rps" 'BEGIN { printf "%d", r / 2 }')
-calibrate_pacing https://127.0.0.1:18444/validate "$half"
-run_wrk "  at half rate ($half/s)" https://127.0.0.1:18444/validate "$work/paced.lua" "$paced_connections"
-loaded_rss=$(rss_kib "$draguard_pid")
 echo
-echo "RSS idle (no inventory):              $((idle_rss / 1024)) MiB ($idle_rss KiB)"
-echo "RSS with 10,000 devices, after load:  $((loaded_rss / 1024)) MiB ($loaded_rss KiB; $((inventory_rss / 1024)) MiB before load)"
+echo "=== summary (load after: $(cut -d' ' -f1-3 /proc/loadavg)) ==="
+printf '%s\n' "${summary[@]}"
+[[ -n "${idle_rss:-}" ]] && echo "RSS idle, no inventory: $((idle_rss / 1024)) MiB"
+if [[ -n "${server_pid[18444]:-}" ]]; then
+  echo "RSS with 8,000 devices: $((inventory_rss / 1024)) MiB before load, $(($(rss_kib "${server_pid[18444]}") / 1024)) MiB after cases c-d"
+fi
+if [[ -n "${server_pid[18446]:-}" ]]; then
+  echo "RSS with 8,000 devices rewritten every second: $(($(rss_kib "${server_pid[18446]}") / 1024)) MiB after case e"
+  echo "snapshots loaded during case e: $snapshots"
+fi

@@ -1,6 +1,7 @@
 // The admission hot path without the network: HandleAdmission with the real PolicyChecker on
 // the typical review of bench/webhook-review.json (2.8 KB ResourceClaim), on /validate and
-// /mutate, without and with a 10,000-device inventory (satisfiability on every request).
+// /mutate, without and with a 10,000-device inventory (satisfiability on every request), and
+// the deployment cases of bench/webhook-load.sh (issue 16): BM_Case* with the case's letter.
 // bench/webhook-load.sh measures the same over TLS against nginx.
 #include <benchmark/benchmark.h>
 
@@ -14,13 +15,14 @@
 #include "tests/webhook/testing/fake_inventory.h"
 #include "webhook/admission/handler.h"
 #include "webhook/admission/policy_checker.h"
+#include "webhook/admission/review_scanner.h"
 #include "webhook/inventory_source.h"
 
 namespace draguard::webhook {
 namespace {
 
-std::string ReadReview() {
-  std::ifstream in(std::string(DRAGUARD_SOURCE_DIR) + "/bench/webhook-review.json");
+std::string ReadReview(const char* name = "webhook-review.json") {
+  std::ifstream in(std::string(DRAGUARD_SOURCE_DIR) + "/bench/" + name);
   std::stringstream text;
   text << in.rdbuf();
   return text.str();
@@ -92,6 +94,140 @@ void BM_ValidateWithInventory(benchmark::State& state) {
   Run(state, checker, AdmissionEndpoint::kValidate);
 }
 BENCHMARK(BM_ValidateWithInventory)->Unit(benchmark::kMicrosecond);
+
+// The review scan alone (the hand-written lexer: validation of the whole body, the handler's
+// fields, the object's tree), as the handler runs it with one ReviewFields per thread. Compared
+// with simdjson's On-Demand API in docs/dependencies.md.
+void BM_ScanReview(benchmark::State& state) {
+  const std::string review = ReadReview();
+  ReviewFields fields;
+  for (auto _ : state) {
+    Status s = ScanAdmissionReview(review, ScanOptions{}, fields);
+    if (!s.ok()) state.SkipWithError("scan failed");
+    benchmark::DoNotOptimize(fields);
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * review.size()));
+}
+BENCHMARK(BM_ScanReview);
+
+// --- The deployment cases of bench/webhook-load.sh (issue 16 items 1-2). ---
+
+// 1000 nodes with 8 GPUs each: the 8,000 devices of cases c-e.
+StaticSource& EightThousandDevices() {
+  static StaticSource* source = new StaticSource(testing::FleetInventory(1000, 8, 0));
+  return *source;
+}
+
+PolicyCheckerOptions WithInventory(InventorySource* source) {
+  PolicyCheckerOptions options;
+  if (source == nullptr) return options;
+  options.satisfiability.source = source;
+  options.satisfiability.new_evaluator = [allocator = options.satisfiability.allocator,
+                                          programs = std::make_shared<alloc::CelProgramCache>()](
+                                             std::shared_ptr<alloc::PreparedDevices> devices) {
+    return std::make_unique<alloc::CelSelectorEvaluator>(allocator, programs, std::move(devices));
+  };
+  return options;
+}
+
+// Every request a spec never seen before, as bench/distinct-specs.lua makes them: the A100
+// selector gets a clause with a fresh constant, `op` "!=" (true for every device) or "=="
+// (true for none).
+void RunFresh(benchmark::State& state, PolicyChecker& checker, const std::string& review,
+              const char* op) {
+  const std::string anchor = R"(startsWith(\"NVIDIA A100\"))";
+  const size_t at = review.find(anchor);
+  if (at == std::string::npos) {
+    state.SkipWithError("no A100 selector");
+    return;
+  }
+  const std::string head = review.substr(0, at + anchor.size());
+  const std::string tail = review.substr(at + anchor.size());
+  const std::string clause =
+      std::string(R"( && device.attributes[\"gpu.nvidia.com\"].productName )") + op + R"( \"x)";
+  int64_t n = 0;
+  std::string body;
+  for (auto _ : state) {
+    body = head;
+    body += clause;
+    body += std::to_string(n++);
+    body += R"(\")";
+    body += tail;
+    HttpAdmissionResponse r = HandleAdmission(
+        {.endpoint = AdmissionEndpoint::kValidate, .content_type = "application/json",
+         .body = body},
+        checker);
+    if (r.http_status != 200) state.SkipWithError("not 200");
+    benchmark::DoNotOptimize(r);
+  }
+}
+
+void BM_CaseB_FreshSpecs(benchmark::State& state) {
+  PolicyChecker checker(WithInventory(nullptr));
+  RunFresh(state, checker, ReadReview(), "!=");
+}
+BENCHMARK(BM_CaseB_FreshSpecs)->Unit(benchmark::kMicrosecond);
+
+void BM_CaseC_FreshSatisfiable(benchmark::State& state) {
+  PolicyChecker checker(WithInventory(&EightThousandDevices()));
+  RunFresh(state, checker, ReadReview("webhook-review-gpus.json"), "!=");
+}
+BENCHMARK(BM_CaseC_FreshSatisfiable)->Unit(benchmark::kMicrosecond);
+
+void BM_CaseD_FreshNoDevice(benchmark::State& state) {
+  PolicyChecker checker(WithInventory(&EightThousandDevices()));
+  RunFresh(state, checker, ReadReview("webhook-review-gpus.json"), "==");
+}
+BENCHMARK(BM_CaseD_FreshNoDevice)->Unit(benchmark::kMicrosecond);
+
+// Case e's steady state: the GPU review repeated against the 8,000 devices.
+void BM_CaseE_Repeated(benchmark::State& state) {
+  PolicyChecker checker(WithInventory(&EightThousandDevices()));
+  const std::string review = ReadReview("webhook-review-gpus.json");
+  for (auto _ : state) {
+    HttpAdmissionResponse r = HandleAdmission(
+        {.endpoint = AdmissionEndpoint::kValidate, .content_type = "application/json",
+         .body = review},
+        checker);
+    if (r.http_status != 200) state.SkipWithError("not 200");
+    benchmark::DoNotOptimize(r);
+  }
+}
+BENCHMARK(BM_CaseE_Repeated)->Unit(benchmark::kMicrosecond);
+
+// What each change of case e costs: the first request on a new snapshot of the 8,000
+// devices (the allocator's Inventory built anew, the selector results and prepared devices
+// started afresh). The copy that stands for the new snapshot is not timed.
+class SwappingSource : public InventorySource {
+ public:
+  Status Start() override { return OkStatus(); }
+  void Stop() override {}
+  std::shared_ptr<const inventory::ClusterObjects> Current() const override { return current; }
+  InventorySourceState State() const override {
+    return {.synced = true, .confirmed_at = std::chrono::system_clock::now(),
+            .objects = CountObjects(*current)};
+  }
+  std::shared_ptr<const inventory::ClusterObjects> current;
+};
+
+void BM_CaseE_NewSnapshot(benchmark::State& state) {
+  SwappingSource source;
+  source.current = EightThousandDevices().Current();
+  PolicyChecker checker(WithInventory(&source));
+  const std::string review = ReadReview("webhook-review-gpus.json");
+  for (auto _ : state) {
+    state.PauseTiming();
+    source.current = std::make_shared<const inventory::ClusterObjects>(*source.current);
+    state.ResumeTiming();
+    HttpAdmissionResponse r = HandleAdmission(
+        {.endpoint = AdmissionEndpoint::kValidate, .content_type = "application/json",
+         .body = review},
+        checker);
+    if (r.http_status != 200) state.SkipWithError("not 200");
+    benchmark::DoNotOptimize(r);
+  }
+}
+BENCHMARK(BM_CaseE_NewSnapshot)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace draguard::webhook

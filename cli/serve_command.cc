@@ -300,6 +300,8 @@ int RunServe(const std::vector<std::string>& args, CommandContext& context) {
   if (inventory != nullptr) {
     if (Status s = inventory->Start(); !s.ok()) return UsageError(context, s);
     checker_options.satisfiability.source = inventory.get();
+    // A new snapshot's allocator view is built off the I/O threads (SatisfiabilityOptions).
+    checker_options.satisfiability.build_in_background = true;
     checker_options.schema.source = inventory.get();
     checker_options.satisfiability.new_evaluator =
         [allocator = checker_options.satisfiability.allocator,

@@ -276,13 +276,21 @@ bool FileInventorySource::Publish(bool changed) {
     oldest = std::min(oldest, entry.failing_since);
     if (first.empty()) first = entry.reported;
   }
+  // The new snapshot is assembled outside mu_: copying the unchanged files' objects takes
+  // milliseconds for thousands of devices, and every request reads Current() and State()
+  // meanwhile. Only this thread (under poll_mu_) replaces current_. `previous` outlives the
+  // swap, so that the old snapshot, when this was its last holder, is freed after mu_ is
+  // released too.
+  std::shared_ptr<const inventory::ClusterObjects> previous = Current();
   std::shared_ptr<inventory::ClusterObjects> snapshot;
+  if (changed || previous == nullptr) {
+    snapshot = Union(previous.get());
+    snapshot->source = "files: " + Join(options_.paths);
+    snapshot->as_of = now;
+  }
   {
     std::lock_guard lock(mu_);
-    if (changed || current_ == nullptr) {
-      snapshot = Union(current_.get());
-      snapshot->source = "files: " + Join(options_.paths);
-      snapshot->as_of = now;
+    if (snapshot != nullptr) {
       state_.synced = true;
       state_.objects = CountObjects(*snapshot);
       current_ = snapshot;

@@ -266,6 +266,24 @@ TEST(ClipRunesTest, CountsRunesNotBytesAndReplacesInvalidBytes) {
   EXPECT_THAT(clipped, ::testing::EndsWith("\xE2\x80\xA6"));
   EXPECT_EQ(ClipRunes("a\xFF" "b", 10), "a\xEF\xBF\xBD" "b");
   EXPECT_EQ(ClipRunes("abc", 3), "abc");
+  // Invalid bytes anywhere, alone or in a row, between valid multi-byte runes; each one
+  // byte becomes one U+FFFD, and the valid runes around them are kept whole.
+  const std::string fffd = "\xEF\xBF\xBD";
+  const struct {
+    std::string in, out;
+  } kSanitizeRows[] = {
+      {"\xFF", fffd},
+      {"\xFF\xFE" "x", fffd + fffd + "x"},
+      {"x\xC3", "x" + fffd},                                 // truncated sequence at the end
+      {"\xC3\xA9\x80\xC3\xA9", "\xC3\xA9" + fffd + "\xC3\xA9"},  // stray continuation
+      {"\xE2\x82\xAC" "ab\xED\xA0\x80", "\xE2\x82\xAC" "ab" + fffd + fffd + fffd},  // surrogate
+      {"\xF0\x9F\x98\x80\xF8", "\xF0\x9F\x98\x80" + fffd},
+      {"", ""},
+  };
+  for (const auto& row : kSanitizeRows) {
+    EXPECT_EQ(ClipRunes(row.in, 100), row.out) << ::testing::PrintToString(row.in);
+  }
+  EXPECT_EQ(ClipRunes("abcd", 3), "ab\xE2\x80\xA6") << "ASCII longer than the limit is cut";
 }
 
 TEST(HandlerTest, DenialMessageIsBoundedAndCausesCapped) {

@@ -219,6 +219,27 @@ TEST_F(SatisfiabilityCheckTest, FollowsNewSnapshotsAndReusesEvaluators) {
   EXPECT_EQ(evaluators_.load(), 2) << "a new snapshot gets fresh evaluators";
 }
 
+// `draguard serve`'s mode: a new snapshot is built off the request path, requests answering
+// from the previous one until Warm() (or the builder) installs it.
+TEST_F(SatisfiabilityCheckTest, BuildsNewSnapshotsInTheBackground) {
+  source_.Publish(ClusterFromYaml(GpuInventoryYaml("node-a", 1)));
+  SatisfiabilityOptions options = Options();
+  options.build_in_background = true;
+  SatisfiabilityCheck check(std::move(options));
+  k8s::ObjectVariant claim = DecodeObject(Claim("gpu.example.com", 2));
+  Diagnostics out;
+  EXPECT_EQ(check.Check(claim, out).verdict, alloc::VerdictKind::kUnsatisfiable)
+      << "the first snapshot is built in the foreground";
+  source_.Publish(ClusterFromYaml(GpuInventoryYaml("node-a", 2)));
+  Diagnostics before;
+  EXPECT_EQ(check.Check(claim, before).verdict, alloc::VerdictKind::kUnsatisfiable)
+      << "the request that finds a new snapshot answers from the previous one";
+  check.Warm();
+  Diagnostics after;
+  EXPECT_EQ(check.Check(claim, after).verdict, alloc::VerdictKind::kSatisfiable);
+  EXPECT_EQ(after.size(), 0u);
+}
+
 TEST(SatisfiableAnnotationTest, Format) {
   SatisfiabilityResult r{.state = State::kChecked, .verdict = alloc::VerdictKind::kSatisfiable,
                          .feasible_nodes = 2};
