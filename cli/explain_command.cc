@@ -28,6 +28,7 @@
 #include "cli/verdict_render.h"
 #include "policy/allocator/options.h"
 #include "policy/common/status_macros.h"
+#include "policy/common/timings.h"
 #include "policy/inventory/inputs.h"
 #include "policy/pipeline/pipeline.h"
 #include "webhook/kube/cluster_snapshot.h"
@@ -58,6 +59,7 @@ struct ExplainFlags {
   std::string budget = "100ms";
   KubeFlags kube;
   bool pending = false;
+  bool timings = false;
   bool help = false;
 
   void Register(FlagSet& flags) {
@@ -71,6 +73,8 @@ struct ExplainFlags {
                   "More cluster objects (e.g. a kubectl export); repeatable");
     flags.AddString("budget", &budget, "DURATION",
                     "Search time per claim or pod (e.g. 100ms, 2s); past it: undecided");
+    flags.AddBool("timings", &timings,
+                  "Print the wall and CPU time of each phase to stderr (files and --inventory)");
     flags.AddBool("help", &help, "Show this help");
   }
 };
@@ -497,6 +501,9 @@ int RunExplain(const std::vector<std::string>& args, CommandContext& context) {
     return Fail(context, InvalidArgumentError("-A/--all-namespaces goes with --pending"));
   }
   if (plan.paths.empty() && plan.pods.empty() && !raw.pending) plan.paths.push_back("-");
+  Timings timings;
+  Timings* timed = raw.timings ? &timings : nullptr;
+  std::optional<Timings::Scope> phase(std::in_place, timed, "inputs: read and decode");
   std::vector<k8s::DecodeResult> decoded;
   if (!plan.paths.empty()) {
     StatusOr<std::vector<k8s::DecodeResult>> read = DecodeInputs(plan.paths, *settings, context);
@@ -505,6 +512,7 @@ int RunExplain(const std::vector<std::string>& args, CommandContext& context) {
   }
   if (WantsLiveCluster(raw, plan, decoded)) return RunLive(raw, plan, *settings, decoded, context);
 
+  phase.emplace(timed, "inventory files: read and decode");
   inventory::ClusterObjects extra;
   if (!raw.inventory.empty()) {
     inventory::InputOptions input;
@@ -514,13 +522,23 @@ int RunExplain(const std::vector<std::string>& args, CommandContext& context) {
     if (!loaded.ok()) return Fail(context, loaded.status());
     extra = std::move(*loaded);
   }
-  const std::vector<pipeline::SatisfiabilityResult> results =
-      pipeline::RunBatch(decoded, &extra, BatchOptions(*settings)).satisfiability;
+  phase.reset();
+  pipeline::PipelineOptions options = BatchOptions(*settings);
+  options.satisfiability.timings = timed;
+  std::vector<pipeline::SatisfiabilityResult> results;
+  {
+    Timings::Scope run(timed, "pipeline (validate, satisfiability)");
+    results = pipeline::RunBatch(decoded, std::move(extra), options).satisfiability;
+  }
+  phase.emplace(timed, "output");
   if (raw.output == "json") {
     context.out << RenderJson(results);
   } else {
     RenderText(results, context.out);
   }
+  context.out.flush();
+  phase.reset();
+  context.err << timings.Render();
   for (const pipeline::SatisfiabilityResult& r : results) {
     if (r.verdict.kind != alloc::VerdictKind::kSatisfiable) return kExitFindings;
   }
