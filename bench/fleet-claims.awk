@@ -6,8 +6,9 @@
 #   2 a GPU and a NIC on one PCIe root 7 unsatisfiable: no GPU has that much memory
 #   3 GPUs by productName              8 unsatisfiable: 5 GPUs and a NIC on one root
 #   4 GPUs by memory and architecture  9 GPUs by CUDA compute capability (semver)
-# One claim in 100 (shape 3) also excludes one GPU by uuid, an attribute that tells every
-# device apart: the allocator cannot group nodes for it (docs/allocator.md, "Search").
+# With -v pin_uuid=1, one claim in 100 (shape 3) also excludes one GPU by uuid, an attribute
+# that tells every device apart: the allocator cannot group nodes for it and searches each
+# (docs/allocator.md, "Shape classes").
 function request(name, class, count, sel) {
   printf "    - name: %s\n      exactly:\n        deviceClassName: %s\n        count: %d\n", name, class, count > out
   if (sel != "") printf "        selectors:\n        - cel:\n            expression: '%s'\n", sel > out
@@ -27,7 +28,7 @@ BEGIN {
       printf "    constraints:\n    - requests: [gpu, nic]\n      matchAttribute: resource.kubernetes.io/pcieRoot\n" > out
     } else if (shape == 3) {
       sel = "device.attributes[\"gpu.nvidia.com\"].productName == \"NVIDIA A100-SXM4-80GB\""
-      if (i % 100 == 3) sel = sel sprintf(" && device.attributes[\"gpu.nvidia.com\"].uuid != \"GPU-%08x-4f1e-9c2a-0000-000000000000\"", i)
+      if (pin_uuid && i % 100 == 3) sel = sel sprintf(" && device.attributes[\"gpu.nvidia.com\"].uuid != \"GPU-%08x-4f1e-9c2a-0000-000000000000\"", i)
       request("gpu", "gpu.nvidia.com", 1 + i % 8, sel)
     } else if (shape == 4) {
       request("gpu", "gpu.nvidia.com", 1 + i % 4, sprintf("device.capacity[\"gpu.nvidia.com\"].memory.compareTo(quantity(\"%dGi\")) >= 0 && device.attributes[\"gpu.nvidia.com\"].architecture == \"Ampere\"", 16 + i % 64))

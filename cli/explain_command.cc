@@ -9,6 +9,7 @@
 // Exit status: 0 every subject satisfiable (or none found), 1 any unsatisfiable, error or
 // undecided (undecided is not a "yes": a CI gate must not pass on it), 2 usage or I/O, or
 // --inventory objects that could not be read (cli/inventory_flag.h).
+#include <algorithm>
 #include <chrono>
 #include <deque>
 #include <functional>
@@ -104,9 +105,9 @@ void RenderText(const std::vector<pipeline::SatisfiabilityResult>& results, std:
     const alloc::AllocationVerdict& v = r.verdict;
     out << SubjectName(r) << ": " << alloc::VerdictName(v.kind);
     if (v.kind == alloc::VerdictKind::kSatisfiable) {
-      out << " on node " << v.node << " (" << v.feasible_nodes.size()
-          << (v.nodes_exhaustive ? "" : "+") << " feasible node"
-          << (v.feasible_nodes.size() == 1 ? "" : "s") << ")\n";
+      const size_t feasible = std::max(v.feasible_node_count, v.feasible_nodes.size());
+      out << " on node " << v.node << " (" << feasible << (v.nodes_exhaustive ? "" : "+")
+          << " feasible node" << (feasible == 1 ? "" : "s") << ")\n";
       for (size_t c = 0; c < v.allocations.size(); ++c) {
         for (const auto& d : v.allocations[c].devices.results) {
           out << "  " << ClaimLabel(r, c) << d.request << " -> " << d.driver << "/" << d.pool
@@ -268,6 +269,7 @@ void ApplyNodeFilters(PodExplanation& e, const webhook::kube::ClusterSnapshot& s
     v.allocations.clear();
     v.node.clear();
     v.feasible_nodes.clear();
+    v.feasible_node_count = 0;
     v.reasons = std::move(node_reasons);
     return;
   }
@@ -525,6 +527,8 @@ int RunExplain(const std::vector<std::string>& args, CommandContext& context) {
   phase.reset();
   pipeline::PipelineOptions options = BatchOptions(*settings);
   options.satisfiability.timings = timed;
+  // The text prints how many nodes are feasible, JSON their names.
+  options.satisfiability.feasible_node_names = raw.output == "json";
   std::vector<pipeline::SatisfiabilityResult> results;
   {
     Timings::Scope run(timed, "pipeline (validate, satisfiability)");

@@ -208,6 +208,7 @@ AllocationVerdict CheckPod(const Inventory& inv,
     agg.Add(out, d);
   }
   v.steps = budget.steps;
+  v.feasible_node_count = v.feasible_nodes.size();
   if (!v.feasible_nodes.empty()) {
     v.kind = VerdictKind::kSatisfiable;
     return v;

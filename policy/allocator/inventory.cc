@@ -99,12 +99,11 @@ void Inventory::IndexDevices() {
       dev.consumes_counters = !d.consumes_counters.empty();
       dev.binding_conditions = !d.binding_conditions.empty();
       // Newest generation wins the key; duplicates inside a pool are detected per node.
-      std::string key = DeviceKey(spec.driver, spec.pool.name, d.name);
-      auto found = device_index_.find(key);
-      if (found == device_index_.end() ||
-          input_->slices[devices_[found->second].slice].spec.pool.generation <
-              spec.pool.generation) {
-        device_index_[key] = dev.id;
+      auto [slot, added] =
+          device_index_.try_emplace(DeviceKey(spec.driver, spec.pool.name, d.name), dev.id);
+      if (!added && input_->slices[devices_[slot->second].slice].spec.pool.generation <
+                        spec.pool.generation) {
+        slot->second = dev.id;
       }
       devices_.push_back(std::move(dev));
     }

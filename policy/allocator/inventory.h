@@ -24,6 +24,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -247,7 +248,7 @@ class Inventory {
   std::vector<std::map<std::string, std::map<std::string, size_t>>> scope_index_[2];
   std::map<std::string, size_t, std::less<>> node_index_;
   std::map<std::string, size_t, std::less<>> class_index_;
-  std::map<std::string, size_t, std::less<>> device_index_;  // "driver/pool/device" -> id
+  std::unordered_map<std::string, size_t> device_index_;  // "driver/pool/device" -> id
   size_t selector_classes_ = 0;
   size_t fact_classes_ = 0;
   size_t shape_selector_classes_ = 0;

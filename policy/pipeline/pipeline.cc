@@ -60,9 +60,9 @@ BatchResult Run(const std::vector<k8s::DecodeResult>& decoded,
                          : MergeClusterObjects(snapshot, decoded));
     DropDisabledFields(*cluster, validation);
     phase.reset();
-    result.satisfiability = CheckSatisfiability(decoded, std::move(cluster),
-                                                options.satisfiability.allocator, &rejected,
-                                                timings);
+    result.satisfiability = CheckSatisfiability(
+        decoded, std::move(cluster), options.satisfiability.allocator, &rejected, timings,
+        options.satisfiability.feasible_node_names);
     Append(SatisfiabilityDiagnostics(result.satisfiability,
                                      options.satisfiability.unsatisfiable_severity),
            result.cross_object);

@@ -276,7 +276,8 @@ std::vector<SatisfiabilityResult> CheckSatisfiability(const std::vector<k8s::Dec
 std::vector<SatisfiabilityResult> CheckSatisfiability(
     const std::vector<k8s::DecodeResult>& decoded,
     std::shared_ptr<const inventory::ClusterObjects> cluster,
-    const alloc::AllocatorOptions& options, const ObjectErrors* rejected, Timings* timings) {
+    const alloc::AllocatorOptions& options, const ObjectErrors* rejected, Timings* timings,
+    bool feasible_node_names) {
   std::vector<Subject> subjects = CollectSubjects(decoded, *cluster, rejected);
   std::optional<Timings::Scope> phase(std::in_place, timings, "satisfiability: inventory build");
   const alloc::Inventory inventory = alloc::Inventory::Build(std::move(cluster));
@@ -289,6 +290,9 @@ std::vector<SatisfiabilityResult> CheckSatisfiability(
       std::vector<const k8s::ResourceClaimSpec*> pointers;
       for (const k8s::ResourceClaimSpec& spec : s.claims) pointers.push_back(&spec);
       s.result.verdict = alloc::CheckPod(inventory, pointers, evaluator, options);
+      if (!feasible_node_names) {
+        std::vector<std::string>().swap(s.result.verdict.feasible_nodes);
+      }
     }
     out.push_back(std::move(s.result));
   }

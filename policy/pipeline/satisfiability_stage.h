@@ -40,6 +40,9 @@ struct SatisfiabilityOptions {
   // When set (--timings), the stage records its phases: merging the inputs' cluster objects
   // into the snapshot, building the allocator's inventory, the checks.
   Timings* timings = nullptr;
+  // Keep AllocationVerdict::feasible_nodes (the names); without, only feasible_node_count:
+  // on a fleet the names of 5,000 feasible nodes per claim outweigh the inventory.
+  bool feasible_node_names = true;
 };
 
 struct SatisfiabilityResult {
@@ -97,7 +100,7 @@ std::vector<SatisfiabilityResult> CheckSatisfiability(
     const std::vector<k8s::DecodeResult>& decoded,
     std::shared_ptr<const inventory::ClusterObjects> cluster,
     const alloc::AllocatorOptions& options, const ObjectErrors* rejected,
-    Timings* timings = nullptr);
+    Timings* timings = nullptr, bool feasible_node_names = true);
 
 // One `alloc.unsatisfiable` diagnostic (unsatisfiable or error verdicts) or info
 // `alloc.undecided` (budget exhausted) per result that is not satisfiable, located in its

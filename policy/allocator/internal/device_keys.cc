@@ -1,16 +1,23 @@
-// Canonical device keys (device_keys.h). Each field is tagged and each string is
-// length-prefixed, so that the encoding is injective.
+// Canonical device keys (device_keys.h). Each field is tagged, each string is
+// length-prefixed and each number fixed-width, so that the encoding is injective.
 #include "policy/allocator/internal/device_keys.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <optional>
 
 namespace draguard::alloc::internal {
 namespace {
 
+// Fixed-width binary lengths and integers: the keys are never shown, only interned, and
+// formatting numbers as text was a fifth of Inventory::Build on a fleet.
+void Int(std::string& key, int64_t v) {
+  key.append(reinterpret_cast<const char*>(&v), sizeof v);
+}
+
 void Str(std::string& key, std::string_view s) {
-  key += std::to_string(s.size());
-  key += ':';
+  const uint32_t size = static_cast<uint32_t>(s.size());
+  key.append(reinterpret_cast<const char*>(&size), sizeof size);
   key += s;
 }
 
@@ -21,11 +28,6 @@ void Opt(std::string& key, const std::optional<std::string>& s) {
 
 void Flag(std::string& key, const std::optional<bool>& b) {
   key += !b ? '-' : *b ? 'T' : 'F';
-}
-
-void Int(std::string& key, int64_t v) {
-  key += std::to_string(v);
-  key += ';';
 }
 
 void Requirements(std::string& key, const std::vector<k8s::NodeSelectorRequirement>& list) {
