@@ -9,6 +9,7 @@
 // Exit status: 0 every subject satisfiable (or none found), 1 any unsatisfiable, error or
 // undecided (undecided is not a "yes": a CI gate must not pass on it), 2 usage or I/O, or
 // --inventory objects that could not be read (cli/inventory_flag.h).
+#include <algorithm>
 #include <chrono>
 #include <deque>
 #include <functional>
@@ -27,6 +28,7 @@
 #include "cli/verdict_render.h"
 #include "policy/allocator/options.h"
 #include "policy/common/status_macros.h"
+#include "policy/common/timings.h"
 #include "policy/inventory/inputs.h"
 #include "policy/pipeline/pipeline.h"
 #include "webhook/kube/cluster_snapshot.h"
@@ -55,6 +57,7 @@ constexpr char kExplainDescription[] =
 struct ExplainFlags {
   CheckFlags check;  // --output, cluster, kube, --inventory, --budget (cli/check_flags.h)
   bool pending = false;
+  bool timings = false;
   bool help = false;
 
   void Register(FlagSet& flags) {
@@ -62,6 +65,8 @@ struct ExplainFlags {
                    /*all_namespaces_flag=*/true);
     flags.AddBool("pending", &pending,
                   "Explain every Pending pod with unallocated claims (live cluster)");
+    flags.AddBool("timings", &timings,
+                  "Print the wall and CPU time of each phase to stderr (files and --inventory)");
     flags.AddBool("help", &help, "Show this help");
   }
 };
@@ -74,9 +79,9 @@ void RenderText(const std::vector<pipeline::SatisfiabilityResult>& results, std:
     const alloc::AllocationVerdict& v = r.verdict;
     out << SubjectName(r) << ": " << alloc::VerdictName(v.kind);
     if (v.kind == alloc::VerdictKind::kSatisfiable) {
-      out << " on node " << v.node << " (" << v.feasible_nodes.size()
-          << (v.nodes_exhaustive ? "" : "+") << " feasible node"
-          << (v.feasible_nodes.size() == 1 ? "" : "s") << ")\n";
+      const size_t feasible = std::max(v.feasible_node_count, v.feasible_nodes.size());
+      out << " on node " << v.node << " (" << feasible << (v.nodes_exhaustive ? "" : "+")
+          << " feasible node" << (feasible == 1 ? "" : "s") << ")\n";
       for (size_t c = 0; c < v.allocations.size(); ++c) {
         for (const auto& d : v.allocations[c].devices.results) {
           out << "  " << ClaimLabel(r, c) << d.request << " -> " << d.driver << "/" << d.pool
@@ -238,6 +243,7 @@ void ApplyNodeFilters(PodExplanation& e, const webhook::kube::ClusterSnapshot& s
     v.allocations.clear();
     v.node.clear();
     v.feasible_nodes.clear();
+    v.feasible_node_count = 0;
     v.reasons = std::move(node_reasons);
     return;
   }
@@ -466,6 +472,9 @@ int RunExplain(const std::vector<std::string>& args, CommandContext& context) {
     return Fail(context, InvalidArgumentError("-A/--all-namespaces goes with --pending"));
   }
   if (plan.paths.empty() && plan.pods.empty() && !raw.pending) plan.paths.push_back("-");
+  Timings timings;
+  Timings* timed = raw.timings ? &timings : nullptr;
+  std::optional<Timings::Scope> phase(std::in_place, timed, "inputs: read and decode");
   std::vector<k8s::DecodeResult> decoded;
   if (!plan.paths.empty()) {
     StatusOr<std::vector<k8s::DecodeResult>> read = DecodeInputs(plan.paths, *settings, context);
@@ -476,6 +485,7 @@ int RunExplain(const std::vector<std::string>& args, CommandContext& context) {
     return RunLive(raw, plan, *settings, decoded, context);
   }
 
+  phase.emplace(timed, "inventory files: read and decode");
   inventory::ClusterObjects extra;
   if (!raw.check.inventory.empty()) {
     inventory::InputOptions input;
@@ -485,13 +495,25 @@ int RunExplain(const std::vector<std::string>& args, CommandContext& context) {
     if (!loaded.ok()) return Fail(context, loaded.status());
     extra = std::move(*loaded);
   }
-  const std::vector<pipeline::SatisfiabilityResult> results =
-      pipeline::RunBatch(decoded, &extra, BatchOptions(*settings)).satisfiability;
+  phase.reset();
+  pipeline::PipelineOptions options = BatchOptions(*settings);
+  options.satisfiability.timings = timed;
+  // The text prints how many nodes are feasible, JSON their names.
+  options.satisfiability.feasible_node_names = raw.check.output == "json";
+  std::vector<pipeline::SatisfiabilityResult> results;
+  {
+    Timings::Scope run(timed, "pipeline (validate, satisfiability)");
+    results = pipeline::RunBatch(decoded, std::move(extra), options).satisfiability;
+  }
+  phase.emplace(timed, "output");
   if (raw.check.output == "json") {
     context.out << RenderJson(results);
   } else {
     RenderText(results, context.out);
   }
+  context.out.flush();
+  phase.reset();
+  context.err << timings.Render();
   for (const pipeline::SatisfiabilityResult& r : results) {
     if (r.verdict.kind != alloc::VerdictKind::kSatisfiable) return kExitFindings;
   }

@@ -1,11 +1,13 @@
 // `draguard lint [PATH|-]... [flags]`: exit 0 without errors, 1 with errors, 2 for usage or
 // I/O problems.
 #include <map>
+#include <optional>
 #include <ostream>
 #include <string_view>
 
 #include "cli/command.h"
 #include "cli/lint_flags.h"
+#include "policy/common/timings.h"
 #include "policy/lint/upgrade.h"
 #include "policy/diagnostics/codes.h"
 
@@ -88,6 +90,10 @@ int RunLint(const std::vector<std::string>& args, CommandContext& context) {
     context.out << kLintDescription << flags.Help(context.program);
     return kExitOk;
   }
+  Timings timings;
+  Timings* timed = raw.timings ? &timings : nullptr;
+  std::optional<Timings::Scope> phase(std::in_place, timed,
+                                      "settings and inventory files: read and decode");
   StatusOr<LintSettings> settings = ToLintSettings(raw, context.err);
   if (!settings.ok()) {
     context.err << "draguard lint: " << settings.status().message() << "\n";
@@ -97,6 +103,8 @@ int RunLint(const std::vector<std::string>& args, CommandContext& context) {
   std::vector<inventory::Input> inputs;
   for (std::string& path : paths) inputs.push_back({std::move(path)});
   settings->options.input.stdin_stream = &context.in;
+  settings->options.satisfiability.timings = timed;
+  phase.emplace(timed, "lint (read, decode, pipeline, sort)");
   StatusOr<lint::LintReport> report =
       settings->upgrade_to
           ? lint::LintUpgrade(inputs, {.from = settings->options, .to = *settings->upgrade_to})
@@ -105,8 +113,12 @@ int RunLint(const std::vector<std::string>& args, CommandContext& context) {
     context.err << "draguard lint: " << report.status().message() << "\n";
     return kExitUsage;
   }
+  phase.emplace(timed, "output");
   context.out << lint::Render(settings->format, *report,
                               MakeRenderOptions(*settings, context));
+  context.out.flush();
+  phase.reset();
+  context.err << timings.Render();
   ReportInputs(*report, settings->verbose, context.err);
   // An input that could not be read is an I/O problem even when the others lint clean.
   if (!report->unreadable_inputs.empty()) return kExitUsage;

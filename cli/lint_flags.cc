@@ -118,6 +118,7 @@ void LintFlags::Register(FlagSet& flags) {
   flags.AddList("inventory", &inventory, "PATH",
                 "Cluster objects (ResourceSlices, DeviceClasses, Nodes, allocated claims) to "
                 "check claims against; reports alloc.unsatisfiable");
+  flags.AddBool("timings", &timings, "Print the wall and CPU time of each phase to stderr");
   flags.AddString("unsatisfiable", &unsatisfiable, "SEVERITY",
                   "Severity of alloc.unsatisfiable: warning or error");
   flags.AddList("schema", &schema, "FILE",

@@ -28,6 +28,7 @@ struct LintFlags {
   std::string jobs = "0";
   bool quiet = false;
   bool verbose = false;  // name each directory entry the walk passed over
+  bool timings = false;  // --timings: phase times on stderr
   bool help = false;
   std::vector<std::string> inventory;       // --inventory PATH, repeatable
   std::string unsatisfiable = "warning";    // severity of alloc.unsatisfiable

@@ -1,16 +1,15 @@
 // CheckClaim / CheckPod: runs the per-node search on every node and turns the outcomes
 // into one verdict with a witness or aggregated reasons. Nodes whose allocation problems are
-// identical (internal/node_signature.h) are searched once: the later ones repeat the first
-// one's outcome under their own name.
+// identical (internal/node_signature.h; Inventory::Groups) are searched once: the later ones
+// repeat the first one's outcome under their own name.
 #include "policy/allocator/allocator.h"
 
 #include <map>
+#include <optional>
 #include <tuple>
-#include <unordered_map>
 
 #include "policy/allocator/internal/device_facts.h"
 #include "policy/allocator/internal/node_pools.h"
-#include "policy/allocator/internal/node_signature.h"
 #include "policy/allocator/internal/plan.h"
 #include "policy/allocator/internal/search.h"
 #include "policy/allocator/internal/witness.h"
@@ -144,26 +143,32 @@ AllocationVerdict CheckPod(const Inventory& inv,
   AllocationVerdict v;
   internal::Plan plan;
   if (!internal::BuildPlan(inv, claims, o, plan, v.kind, v.reasons)) return v;
-  internal::DeviceFacts facts(inv, o, plan);
+  // Devices that differ only in attributes no selector or constraint reads (uuids) are
+  // alike for this check: decide them, and the nodes holding them, once.
+  const bool shape = !internal::ReadsIdentifying(inv, plan, evaluator);
+  internal::DeviceFacts facts(inv, o, plan, shape);
   internal::Budget budget{.deadline = std::chrono::steady_clock::now() + o.time_budget,
                           .max_steps = o.max_steps};
-  const size_t count = inv.node_names().empty() ? 1 : inv.node_names().size();
-  internal::NodeDevices devices;  // reused: the loop allocates only for new signatures
-  internal::NodeSignature signature(inv, o);
-  std::unordered_map<std::vector<int64_t>, Decided, internal::SignatureHash> decided;
+  const bool any_node = inv.node_names().empty();
+  const size_t count = any_node ? 1 : inv.node_names().size();
+  // Nodes with equal signatures pose the same problem: the first of each group is searched,
+  // the others repeat its outcome (computed once per inventory and kind of check).
+  const NodeGroups* groups = any_node ? nullptr : &inv.Groups(o, shape);
+  internal::NodeDevices devices;  // reused: the loop allocates only for searched nodes
+  std::vector<std::optional<Decided>> decided(groups == nullptr ? 1 : groups->first.size());
   Aggregate agg;
   for (size_t i = 0; i < count; ++i) {
-    const NodeView node = inv.node_names().empty() ? inv.FindNode(kAnyNode) : inv.NodeAt(i);
-    internal::CollectNodeDevices(inv, node, o, devices);
-    const std::vector<int64_t>& key = signature.Compute(devices);
-    if (auto seen = decided.find(key); seen != decided.end()) {
-      if (seen->second.kind == NodeOutcome::kFeasible) {
-        v.feasible_nodes.emplace_back(node.name);
+    const size_t group = groups == nullptr ? 0 : groups->group_of[i];
+    if (const std::optional<Decided>& seen = decided[group]) {
+      if (seen->kind == NodeOutcome::kFeasible) {
+        v.feasible_nodes.emplace_back(inv.node_names()[i]);
       } else {
-        agg.Repeat(seen->second);
+        agg.Repeat(*seen);
       }
       continue;
     }
+    const NodeView node = any_node ? inv.FindNode(kAnyNode) : inv.NodeAt(i);
+    internal::CollectNodeDevices(inv, node, o, devices);
     NodeOutcome out =
         internal::SearchNode(inv, plan, node.name, devices, o, facts, evaluator, budget);
     v.steps = budget.steps;
@@ -186,7 +191,7 @@ AllocationVerdict CheckPod(const Inventory& inv,
                                             " before an answer was found"});
       return v;
     }
-    Decided& d = decided[key];
+    Decided& d = decided[group].emplace();
     d.kind = out.kind;
     if (out.kind == NodeOutcome::kFeasible) {
       if (v.feasible_nodes.empty()) {
@@ -203,6 +208,7 @@ AllocationVerdict CheckPod(const Inventory& inv,
     agg.Add(out, d);
   }
   v.steps = budget.steps;
+  v.feasible_node_count = v.feasible_nodes.size();
   if (!v.feasible_nodes.empty()) {
     v.kind = VerdictKind::kSatisfiable;
     return v;

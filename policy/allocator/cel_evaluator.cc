@@ -5,6 +5,7 @@
 #include <optional>
 #include <utility>
 
+#include "policy/allocator/selector_reads.h"
 #include "policy/k8s/resource_slice.h"
 
 namespace draguard::alloc {
@@ -42,6 +43,7 @@ CelProgramCache::Compiled CompileForScheduler(std::string_view expression,
     StatusOr<cel::Program> program = cel::Plan(*compiled.ast);
     if (program.ok()) {
       entry.program.emplace(std::move(program).value());
+      entry.reads = AttributesReadBy(compiled.ast->root());
     } else {
       entry.error = std::string(program.status().message());
     }
@@ -59,7 +61,11 @@ std::shared_ptr<const CelProgramCache::Compiled> CelProgramCache::Get(
       key,
       [&] { return std::make_shared<const Compiled>(CompileForScheduler(expression, env)); },
       [](const Compiled& c) {
-        return sizeof(Compiled) + HeapBytes(c.error) +
+        size_t reads = 0;
+        for (const AttributeName& a : c.reads.value_or(std::vector<AttributeName>())) {
+          reads += sizeof(a) + HeapBytes(a.domain) + HeapBytes(a.name);
+        }
+        return sizeof(Compiled) + HeapBytes(c.error) + reads +
                (c.program ? c.program->ApproximateBytes() : 0);
       });
 }
@@ -179,6 +185,11 @@ SelectorResult CelSelectorEvaluator::Evaluate(std::string_view expression,
   StatusOr<bool> result = cel::EvaluateSelector(*compiled.program, *prepared.device, state_);
   if (!result.ok()) return SelectorResult::Error(std::string(result.status().message()));
   return *result ? SelectorResult::Match() : SelectorResult::NoMatch();
+}
+
+std::optional<std::vector<AttributeName>> CelSelectorEvaluator::AttributesRead(
+    std::string_view expression) {
+  return Lookup(expression).reads;
 }
 
 }  // namespace draguard::alloc

@@ -57,6 +57,8 @@ class CelProgramCache {
   struct Compiled {
     std::optional<cel::Program> program;
     std::string error;  // set when program is empty
+    // The attributes the selector reads (selector_reads.h); nullopt: any, or no program.
+    std::optional<std::vector<AttributeName>> reads;
   };
 
   explicit CelProgramCache(CacheLimits limits = kDefaultLimits) : cache_(limits) {}
@@ -115,6 +117,8 @@ class CelSelectorEvaluator : public SelectorEvaluator {
   ~CelSelectorEvaluator() override;
 
   SelectorResult Evaluate(std::string_view expression, const DeviceView& device) override;
+  // From the parsed selector (selector_reads.h), kept with its program.
+  std::optional<std::vector<AttributeName>> AttributesRead(std::string_view expression) override;
 
   // Devices prepared so far by this evaluator (for tests); the programs' cache (shared or own).
   size_t prepared_count() const { return prepared_count_; }

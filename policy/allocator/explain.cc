@@ -1,6 +1,8 @@
 // Text rendering of verdicts (result.h).
 #include "policy/allocator/result.h"
 
+#include <algorithm>
+
 namespace draguard::alloc {
 
 std::string_view VerdictName(VerdictKind kind) {
@@ -16,9 +18,10 @@ std::string_view VerdictName(VerdictKind kind) {
 std::string RenderVerdict(const AllocationVerdict& v) {
   std::string out(VerdictName(v.kind));
   if (v.kind == VerdictKind::kSatisfiable) {
-    out += ": fits on node " + v.node + " (" + std::to_string(v.feasible_nodes.size()) +
-           (v.nodes_exhaustive ? "" : "+") + " feasible node" +
-           (v.feasible_nodes.size() == 1 ? "" : "s") + ")\n";
+    const size_t feasible = std::max(v.feasible_node_count, v.feasible_nodes.size());
+    out += ": fits on node " + v.node + " (" + std::to_string(feasible) +
+           (v.nodes_exhaustive ? "" : "+") + " feasible node" + (feasible == 1 ? "" : "s") +
+           ")\n";
     for (size_t c = 0; c < v.allocations.size(); ++c) {
       for (const auto& r : v.allocations[c].devices.results) {
         out += "  " + r.request + " -> " + r.driver + "/" + r.pool + "/" + r.device;

@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <set>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
 #include "policy/allocator/internal/amount.h"
 #include "policy/allocator/internal/device_keys.h"
 #include "policy/allocator/internal/node_pools.h"
+#include "policy/allocator/internal/node_signature.h"
 
 namespace draguard::alloc {
 namespace {
@@ -65,6 +67,7 @@ Inventory Inventory::BuildFrom(std::shared_ptr<const inventory::ClusterObjects> 
   inv.ValidatePools();
   inv.ResolveCounters();
   inv.CommitCounters();
+  inv.FindIdentifyingAttributes();
   inv.ClassifyDevices();
   for (size_t i = 0; i < inv.input_->classes.size(); ++i) {
     inv.class_index_.emplace(inv.input_->classes[i].metadata.name, i);
@@ -96,12 +99,11 @@ void Inventory::IndexDevices() {
       dev.consumes_counters = !d.consumes_counters.empty();
       dev.binding_conditions = !d.binding_conditions.empty();
       // Newest generation wins the key; duplicates inside a pool are detected per node.
-      std::string key = DeviceKey(spec.driver, spec.pool.name, d.name);
-      auto found = device_index_.find(key);
-      if (found == device_index_.end() ||
-          input_->slices[devices_[found->second].slice].spec.pool.generation <
-              spec.pool.generation) {
-        device_index_[key] = dev.id;
+      auto [slot, added] =
+          device_index_.try_emplace(DeviceKey(spec.driver, spec.pool.name, d.name), dev.id);
+      if (!added && input_->slices[devices_[slot->second].slice].spec.pool.generation <
+                        spec.pool.generation) {
+        slot->second = dev.id;
       }
       devices_.push_back(std::move(dev));
     }
@@ -272,19 +274,117 @@ NodeView Inventory::FindNode(std::string_view name) const {
   return view;
 }
 
-// After MarkAllocated, ApplyTaintRules and ResolveCounters: the keys read their results.
+void Inventory::FindIdentifyingAttributes() {
+  struct Seen {
+    size_t devices = 0;
+    bool scalar = true;  // every value a single string, int or bool
+    std::unordered_set<std::string_view> strings;  // views into the input's devices
+    std::unordered_set<int64_t> ints;
+    bool bools[2] = {false, false};
+    size_t distinct() const { return strings.size() + ints.size() + bools[0] + bools[1]; }
+  };
+  // By (driver, attribute key as published): views into the input.
+  std::map<std::pair<std::string_view, std::string_view>, Seen> seen;
+  for (const InventoryDevice& dev : devices_) {
+    const std::string& driver = input_->slices[dev.slice].spec.driver;
+    for (const auto& [name, a] : dev.device->attributes) {
+      Seen& s = seen[{driver, name}];
+      ++s.devices;
+      if (a.set_count() != 1 || a.has_list() || a.version_value) s.scalar = false;
+      if (!s.scalar) continue;
+      if (a.string_value) s.strings.insert(*a.string_value);
+      if (a.int_value) s.ints.insert(*a.int_value);
+      if (a.bool_value) s.bools[*a.bool_value ? 1 : 0] = true;
+    }
+  }
+  // One (domain, name) may be published under several drivers or spellings: it identifies
+  // devices only if it does everywhere.
+  std::map<AttributeName, bool> verdicts;
+  for (const auto& [key, s] : seen) {
+    const bool identifies = s.scalar && s.distinct() > 1 && 2 * s.distinct() > s.devices;
+    auto [it, inserted] =
+        verdicts.emplace(internal::QualifiedAttribute(key.first, key.second), identifies);
+    if (!inserted) it->second = it->second && identifies;
+  }
+  for (const auto& [name, identifies] : verdicts) {
+    if (identifies) identifying_.push_back(name);
+  }
+}
+
+bool Inventory::Identifying(const AttributeName& attribute) const {
+  return std::binary_search(identifying_.begin(), identifying_.end(), attribute);
+}
+
+// After MarkAllocated, ApplyTaintRules, ResolveCounters and FindIdentifyingAttributes: the
+// keys read their results.
 void Inventory::ClassifyDevices() {
-  Interner selector_ids, fact_ids;
-  std::string key;
+  Interner selector_ids, fact_ids, shape_selector_ids, shape_fact_ids;
+  std::string key, facts;
   for (InventoryDevice& dev : devices_) {
+    const std::string& driver = input_->slices[dev.slice].spec.driver;
+    facts.clear();
+    internal::AppendFactKey(dev, facts);
     key.clear();
-    internal::AppendSelectorKey(input_->slices[dev.slice].spec.driver, *dev.device, key);
+    internal::AppendSelectorKey(driver, *dev.device, key);
     dev.selector_class = selector_ids.Id(key);
-    internal::AppendFactKey(dev, key);
+    key += facts;
     dev.fact_class = fact_ids.Id(key);
+    if (identifying_.empty()) {
+      dev.shape_selector_class = dev.selector_class;
+      dev.shape_fact_class = dev.fact_class;
+    } else {
+      key.clear();
+      internal::AppendShapeKey(driver, *dev.device, identifying_, key);
+      dev.shape_selector_class = shape_selector_ids.Id(key);
+      key += facts;
+      dev.shape_fact_class = shape_fact_ids.Id(key);
+    }
   }
   selector_classes_ = selector_ids.size();
   fact_classes_ = fact_ids.size();
+  shape_selector_classes_ = identifying_.empty() ? selector_classes_ : shape_selector_ids.size();
+  shape_fact_classes_ = identifying_.empty() ? fact_classes_ : shape_fact_ids.size();
+  class_members_[0].assign(selector_classes_, {0, 0});
+  class_members_[1].assign(shape_selector_classes_, {0, 0});
+  for (const InventoryDevice& dev : devices_) {
+    for (auto [members, cls] : {std::make_pair(&class_members_[0], dev.selector_class),
+                                std::make_pair(&class_members_[1], dev.shape_selector_class)}) {
+      auto& [first, count] = (*members)[cls];
+      if (count++ == 0) first = dev.id;
+    }
+  }
+}
+
+const NodeGroups& Inventory::Groups(const AllocatorOptions& options, bool shape) const {
+  std::string key(KubernetesVersionName(options.version));
+  key += shape ? 'S' : 'E';
+  for (size_t g = 0; g < kGateCount; ++g) {
+    key += options.gates.Enabled(static_cast<Gate>(g)) ? '1' : '0';
+  }
+  std::lock_guard<std::mutex> lock(groups_->mu);
+  for (const auto& [k, groups] : groups_->entries) {
+    if (k == key) return *groups;
+  }
+  // Computed under the lock: a second thread asking for the same groups waits for these.
+  groups_->entries.emplace_back(key,
+                                std::make_unique<const NodeGroups>(ComputeGroups(options, shape)));
+  return *groups_->entries.back().second;
+}
+
+NodeGroups Inventory::ComputeGroups(const AllocatorOptions& options, bool shape) const {
+  NodeGroups out;
+  internal::NodeDevices devices;
+  internal::NodeSignature signature(*this, options, shape);
+  std::unordered_map<std::vector<int64_t>, uint32_t, internal::SignatureHash> ids;
+  out.group_of.reserve(nodes_.size());
+  for (size_t i = 0; i < nodes_.size(); ++i) {
+    internal::CollectNodeDevices(*this, nodes_[i], options, devices);
+    auto [it, inserted] =
+        ids.emplace(signature.Compute(devices), static_cast<uint32_t>(out.first.size()));
+    if (inserted) out.first.push_back(i);
+    out.group_of.push_back(it->second);
+  }
+  return out;
 }
 
 const k8s::DeviceClass* Inventory::FindClass(std::string_view name) const {

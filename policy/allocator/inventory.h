@@ -20,12 +20,15 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "policy/allocator/options.h"
 #include "policy/allocator/selector.h"
 #include "policy/common/release.h"
 #include "policy/inventory/cluster_objects.h"
@@ -115,6 +118,11 @@ struct InventoryDevice {
   // capacity policies, counter consumption (raw and resolved in both layouts), taints
   // (own and from rules), availability, committed shares, node fields, binding conditions.
   uint32_t fact_class = 0;
+  // The same two classes with the identifying attributes (Inventory::Identifying: per-device
+  // values such as uuids) left out of the content compared: devices equal in these are
+  // alike for every check whose selectors and constraints read no identifying attribute.
+  uint32_t shape_selector_class = 0;
+  uint32_t shape_fact_class = 0;
   // Shared counters (partitionable devices), per layout: the scope (CounterScopes()) and the
   // draws; nullopt draws when the device names a counter its scope lacks or an amount does
   // not parse (never allocatable). Empty draws for devices that consume no counters.
@@ -134,6 +142,13 @@ struct NodeView {
   std::string_view name;
   const std::vector<size_t>* local_slices = nullptr;
   const std::map<std::string, std::string>* labels = nullptr;
+};
+
+// Nodes that pose the same allocation problem (internal/node_signature.h) for every check of
+// one kind, numbered in order of their first node.
+struct NodeGroups {
+  std::vector<uint32_t> group_of;  // by node index (node_names())
+  std::vector<size_t> first;       // by group: its first node
 };
 
 class Inventory {
@@ -163,6 +178,24 @@ class Inventory {
   // Distinct InventoryDevice::selector_class / fact_class values: ids are below these.
   size_t selector_classes() const { return selector_classes_; }
   size_t fact_classes() const { return fact_classes_; }
+  // The same for shape_selector_class / shape_fact_class.
+  size_t shape_selector_classes() const { return shape_selector_classes_; }
+  size_t shape_fact_classes() const { return shape_fact_classes_; }
+  // Per selector class (shape classes with `shape`): its first device and its number of
+  // devices, so that a count over the cluster evaluates each class once.
+  const std::vector<std::pair<size_t, int64_t>>& SelectorClassMembers(bool shape) const {
+    return class_members_[shape ? 1 : 0];
+  }
+  // Attributes that identify devices, sorted: (domain, name) pairs (an unqualified attribute
+  // in the driver's domain) whose values are mostly distinct (more distinct values than half
+  // the devices that have them) and always a single string, int or bool (so that leaving them
+  // out of a class cannot hide a device CEL cannot prepare). A uuid, a serial number.
+  const std::vector<AttributeName>& IdentifyingAttributes() const { return identifying_; }
+  bool Identifying(const AttributeName& attribute) const;
+  // Node groups for checks under `options` (counter layout, gates) that compare devices by
+  // fact_class, or by shape_fact_class with `shape`; computed on first use and kept
+  // (thread-safe; one entry per distinct version, gates and kind).
+  const NodeGroups& Groups(const AllocatorOptions& options, bool shape) const;
   const k8s::DeviceClass* FindClass(std::string_view name) const;
   std::optional<size_t> FindDevice(std::string_view driver, std::string_view pool,
                                    std::string_view device) const;
@@ -192,7 +225,14 @@ class Inventory {
   void ResolveCounters();
   size_t AddScope(size_t layout, std::vector<size_t> slices);
   void CommitCounters();
+  void FindIdentifyingAttributes();
   void ClassifyDevices();
+  NodeGroups ComputeGroups(const AllocatorOptions& options, bool shape) const;
+
+  struct GroupCache {
+    std::mutex mu;
+    std::vector<std::pair<std::string, std::unique_ptr<const NodeGroups>>> entries;
+  };
 
   std::shared_ptr<const InventoryInput> input_;
   std::vector<PoolInfo> pools_;
@@ -208,9 +248,14 @@ class Inventory {
   std::vector<std::map<std::string, std::map<std::string, size_t>>> scope_index_[2];
   std::map<std::string, size_t, std::less<>> node_index_;
   std::map<std::string, size_t, std::less<>> class_index_;
-  std::map<std::string, size_t, std::less<>> device_index_;  // "driver/pool/device" -> id
+  std::unordered_map<std::string, size_t> device_index_;  // "driver/pool/device" -> id
   size_t selector_classes_ = 0;
   size_t fact_classes_ = 0;
+  size_t shape_selector_classes_ = 0;
+  size_t shape_fact_classes_ = 0;
+  std::vector<std::pair<size_t, int64_t>> class_members_[2];
+  std::vector<AttributeName> identifying_;
+  std::unique_ptr<GroupCache> groups_ = std::make_unique<GroupCache>();
 };
 
 }  // namespace draguard::alloc

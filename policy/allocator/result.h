@@ -61,6 +61,10 @@ struct AllocationVerdict {
   // Nodes on which every claim fits. Complete unless `nodes_exhaustive` is false (budget, or
   // AllocatorOptions::all_nodes off).
   std::vector<std::string> feasible_nodes;
+  // How many nodes are feasible: feasible_nodes.size() as CheckPod returns it, kept when a
+  // caller drops the names to save memory (explain's text output on a fleet: 5,000 names per
+  // claim); renderers print this count.
+  size_t feasible_node_count = 0;
   bool nodes_exhaustive = true;
   std::vector<Reason> reasons;
   std::vector<RequestFunnel> funnels;  // filled when unsatisfiable

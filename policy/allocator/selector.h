@@ -10,8 +10,10 @@
 #define DRAGUARD_POLICY_ALLOCATOR_SELECTOR_H_
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "policy/k8s/resource_slice.h"
 
@@ -43,10 +45,30 @@ struct SelectorResult {
 // text) must depend only on what CEL sees of the device: the driver, the attributes, the capacity
 // values and allowMultipleAllocations, never on the device's name or pool, because the allocator
 // evaluates one device per distinct content and reuses the result.
+// One attribute a selector reads: `device.attributes["domain"].name`.
+struct AttributeName {
+  std::string domain;
+  std::string name;
+  friend bool operator==(const AttributeName&, const AttributeName&) = default;
+  friend auto operator<=>(const AttributeName&, const AttributeName&) = default;
+};
+
 class SelectorEvaluator {
  public:
   virtual ~SelectorEvaluator() = default;
   virtual SelectorResult Evaluate(std::string_view expression, const DeviceView& device) = 0;
+
+  // The attributes `expression` reads (by name, in any context: a value, a presence test),
+  // when that can be told without evaluating it: then its result and error on a device depend
+  // only on those attributes, the driver, the capacities and allowMultipleAllocations. nullopt
+  // (the default) when it may read any attribute (the whole map of a domain, a shadowed
+  // `device`, an expression that does not compile). The allocator uses it to decide devices
+  // that differ only in attributes no selector of a check reads (per-device uuids) as one
+  // (Inventory's shape classes); without it, every distinct device content is decided apart.
+  virtual std::optional<std::vector<AttributeName>> AttributesRead(std::string_view expression) {
+    (void)expression;
+    return std::nullopt;
+  }
 };
 
 }  // namespace draguard::alloc

@@ -1,6 +1,7 @@
 #include "policy/inventory/cluster_objects.h"
 
 #include <type_traits>
+#include <utility>
 #include <variant>
 
 namespace draguard::inventory {
@@ -16,32 +17,46 @@ bool ClusterObjects::empty() const {
          taint_rules.empty() && namespaces.empty();
 }
 
-bool CollectClusterObject(const k8s::ObjectVariant& object, ClusterObjects& into) {
+namespace {
+
+// Appends `object` (copied, or moved from when it is an rvalue) to its list in `into`.
+template <typename Variant>
+bool Collect(Variant&& object, ClusterObjects& into) {
   return std::visit(
-      [&](const auto& o) {
+      [&](auto&& o) {
         using T = std::decay_t<decltype(o)>;
         if constexpr (std::is_same_v<T, k8s::ResourceSlice>) {
-          into.slices.push_back(o);
+          into.slices.push_back(std::forward<decltype(o)>(o));
         } else if constexpr (std::is_same_v<T, k8s::DeviceClass>) {
-          into.classes.push_back(o);
+          into.classes.push_back(std::forward<decltype(o)>(o));
         } else if constexpr (std::is_same_v<T, k8s::Node>) {
-          into.nodes.push_back(o);
+          into.nodes.push_back(std::forward<decltype(o)>(o));
         } else if constexpr (std::is_same_v<T, k8s::ResourceClaim>) {
-          into.claims.push_back(o);
+          into.claims.push_back(std::forward<decltype(o)>(o));
         } else if constexpr (std::is_same_v<T, k8s::DeviceTaintRule>) {
-          into.taint_rules.push_back(o);
+          into.taint_rules.push_back(std::forward<decltype(o)>(o));
         } else if constexpr (std::is_same_v<T, k8s::Namespace>) {
-          into.namespaces.push_back(o);
+          into.namespaces.push_back(std::forward<decltype(o)>(o));
         } else {
           return false;
         }
         return true;
       },
-      object);
+      std::forward<Variant>(object));
+}
+
+}  // namespace
+
+bool CollectClusterObject(const k8s::ObjectVariant& object, ClusterObjects& into) {
+  return Collect(object, into);
 }
 
 void CollectClusterObjects(const k8s::DecodeResult& decoded, ClusterObjects& into) {
-  for (const k8s::DecodedObject& object : decoded.objects) CollectClusterObject(object.object, into);
+  for (const k8s::DecodedObject& object : decoded.objects) Collect(object.object, into);
+}
+
+void CollectClusterObjects(k8s::DecodeResult&& decoded, ClusterObjects& into) {
+  for (k8s::DecodedObject& object : decoded.objects) Collect(std::move(object.object), into);
 }
 
 }  // namespace draguard::inventory

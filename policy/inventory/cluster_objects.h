@@ -45,6 +45,9 @@ struct ClusterObjects {
 // ResourceClaim, DeviceTaintRule, Namespace); every other kind is ignored. Templates and
 // workloads are not cluster state: they are what gets checked.
 void CollectClusterObjects(const k8s::DecodeResult& decoded, ClusterObjects& into);
+// The same, moving the objects out of `decoded` (left with moved-from objects; its
+// diagnostics stay): an inventory file's decode result is not needed after.
+void CollectClusterObjects(k8s::DecodeResult&& decoded, ClusterObjects& into);
 
 // Appends one decoded object if it is cluster state. Returns whether it was.
 bool CollectClusterObject(const k8s::ObjectVariant& object, ClusterObjects& into);

@@ -23,7 +23,6 @@ StatusOr<LoadedInventory> LoadInventoryFiles(const std::vector<Input>& inputs,
   decode.version = version;
   for (const SourceText& source : *sources) {
     k8s::DecodeResult decoded = k8s::Decode(source, decode);
-    inventory::CollectClusterObjects(decoded, loaded.objects);
     const std::vector<Diagnostic>& items = decoded.diagnostics.items();
     for (size_t i = 0; i < items.size(); ++i) {
       if (!items[i].is_error()) continue;
@@ -34,6 +33,8 @@ StatusOr<LoadedInventory> LoadInventoryFiles(const std::vector<Input>& inputs,
       problem.message = "inventory: " + problem.message;
       loaded.diagnostics.push_back(std::move(problem));
     }
+    // Moved, not copied: a fleet's slices are most of what a run holds.
+    inventory::CollectClusterObjects(std::move(decoded), loaded.objects);
   }
   for (const Input& input : inputs) names += (names.empty() ? "" : ", ") + input.path;
   loaded.objects.source = "files: " + names;

@@ -22,6 +22,9 @@ pipeline::PipelineOptions PipelineFor(const LintOptions& options, size_t jobs) {
   out.validation = options.validation;
   out.schema = options.schema;
   out.satisfiability = options.satisfiability;
+  // Lint reports verdicts, never the feasible nodes: the allocator may stop at the first node
+  // that fits (on a fleet, listing 5,000 feasible nodes per claim cost more than the check).
+  out.satisfiability.allocator.all_nodes = false;
   out.jobs = jobs;
   return out;
 }

@@ -1,5 +1,7 @@
 #include "policy/pipeline/pipeline.h"
 
+#include <memory>
+#include <optional>
 #include <utility>
 
 #include "policy/pipeline/gated_fields.h"
@@ -23,8 +25,12 @@ const StageInfo& InfoOf(Stage stage) {
   return kStages.front();  // unreachable: every Stage is in the table
 }
 
-BatchResult RunBatch(const std::vector<k8s::DecodeResult>& decoded,
-                     const inventory::ClusterObjects* snapshot, const PipelineOptions& options) {
+namespace {
+
+// RunBatch; with `owned` (== snapshot) the satisfiability stage may take the snapshot over.
+BatchResult Run(const std::vector<k8s::DecodeResult>& decoded,
+                const inventory::ClusterObjects* snapshot, inventory::ClusterObjects* owned,
+                const PipelineOptions& options) {
   const size_t n = decoded.size();
   BatchResult result;
   // validate
@@ -44,17 +50,36 @@ BatchResult RunBatch(const std::vector<k8s::DecodeResult>& decoded,
   // satisfiability: never for what the API server rejects
   if (options.stages.satisfiability && snapshot != nullptr) {
     const ObjectErrors rejected = ErrorsByObject(decoded, result.per_file);
+    Timings* timings = options.satisfiability.timings;
+    std::optional<Timings::Scope> phase(std::in_place, timings,
+                                        "satisfiability: merge inputs into the snapshot");
     // The cluster as created with the release's gates: what validation reports as `*.dropped`
     // is gone from the objects allocated from (gated_fields.h).
-    inventory::ClusterObjects cluster = MergeClusterObjects(snapshot, decoded);
-    DropDisabledFields(cluster, validation);
-    result.satisfiability =
-        CheckSatisfiability(decoded, cluster, options.satisfiability.allocator, &rejected);
+    auto cluster = std::make_shared<inventory::ClusterObjects>(
+        owned != nullptr ? MergeClusterObjects(std::move(*owned), decoded)
+                         : MergeClusterObjects(snapshot, decoded));
+    DropDisabledFields(*cluster, validation);
+    phase.reset();
+    result.satisfiability = CheckSatisfiability(
+        decoded, std::move(cluster), options.satisfiability.allocator, &rejected, timings,
+        options.satisfiability.feasible_node_names);
     Append(SatisfiabilityDiagnostics(result.satisfiability,
                                      options.satisfiability.unsatisfiable_severity),
            result.cross_object);
   }
   return result;
+}
+
+}  // namespace
+
+BatchResult RunBatch(const std::vector<k8s::DecodeResult>& decoded,
+                     const inventory::ClusterObjects* snapshot, const PipelineOptions& options) {
+  return Run(decoded, snapshot, nullptr, options);
+}
+
+BatchResult RunBatch(const std::vector<k8s::DecodeResult>& decoded,
+                     inventory::ClusterObjects&& snapshot, const PipelineOptions& options) {
+  return Run(decoded, &snapshot, &snapshot, options);
 }
 
 }  // namespace draguard::pipeline

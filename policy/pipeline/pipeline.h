@@ -119,6 +119,11 @@ struct BatchResult {
 // cluster `snapshot` (may be null: no cluster state; then satisfiability does not run).
 BatchResult RunBatch(const std::vector<k8s::DecodeResult>& decoded,
                      const inventory::ClusterObjects* snapshot, const PipelineOptions& options);
+// The same with a snapshot the batch takes over: the satisfiability stage merges the inputs'
+// cluster objects into it and the allocator keeps it, instead of copies (a fleet's slices are
+// the largest objects of a run: `explain --inventory`).
+BatchResult RunBatch(const std::vector<k8s::DecodeResult>& decoded,
+                     inventory::ClusterObjects&& snapshot, const PipelineOptions& options);
 
 }  // namespace draguard::pipeline
 

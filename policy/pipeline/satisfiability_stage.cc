@@ -242,6 +242,12 @@ inventory::ClusterObjects MergeClusterObjects(const inventory::ClusterObjects* i
                                               const std::vector<k8s::DecodeResult>& decoded) {
   inventory::ClusterObjects merged;
   if (inventory != nullptr) merged = *inventory;
+  return MergeClusterObjects(std::move(merged), decoded);
+}
+
+inventory::ClusterObjects MergeClusterObjects(inventory::ClusterObjects&& inventory,
+                                              const std::vector<k8s::DecodeResult>& decoded) {
+  inventory::ClusterObjects merged = std::move(inventory);
   inventory::ClusterObjects extra;
   for (const k8s::DecodeResult& file : decoded) inventory::CollectClusterObjects(file, extra);
   inventory::ForEachKind(merged, extra, [](auto& into, auto& from) { UpsertAll(into, from); });
@@ -263,8 +269,20 @@ std::vector<SatisfiabilityResult> CheckSatisfiability(const std::vector<k8s::Dec
                                                       const inventory::ClusterObjects& cluster,
                                                       const alloc::AllocatorOptions& options,
                                                       const ObjectErrors* rejected) {
-  std::vector<Subject> subjects = CollectSubjects(decoded, cluster, rejected);
-  const alloc::Inventory inventory = alloc::Inventory::Build(cluster);
+  return CheckSatisfiability(decoded, std::make_shared<const inventory::ClusterObjects>(cluster),
+                             options, rejected);
+}
+
+std::vector<SatisfiabilityResult> CheckSatisfiability(
+    const std::vector<k8s::DecodeResult>& decoded,
+    std::shared_ptr<const inventory::ClusterObjects> cluster,
+    const alloc::AllocatorOptions& options, const ObjectErrors* rejected, Timings* timings,
+    bool feasible_node_names) {
+  std::vector<Subject> subjects = CollectSubjects(decoded, *cluster, rejected);
+  std::optional<Timings::Scope> phase(std::in_place, timings, "satisfiability: inventory build");
+  const alloc::Inventory inventory = alloc::Inventory::Build(std::move(cluster));
+  phase.reset();
+  phase.emplace(timings, "satisfiability: checks");
   alloc::CelSelectorEvaluator evaluator(options);
   std::vector<SatisfiabilityResult> out;
   for (Subject& s : subjects) {
@@ -272,6 +290,9 @@ std::vector<SatisfiabilityResult> CheckSatisfiability(const std::vector<k8s::Dec
       std::vector<const k8s::ResourceClaimSpec*> pointers;
       for (const k8s::ResourceClaimSpec& spec : s.claims) pointers.push_back(&spec);
       s.result.verdict = alloc::CheckPod(inventory, pointers, evaluator, options);
+      if (!feasible_node_names) {
+        std::vector<std::string>().swap(s.result.verdict.feasible_nodes);
+      }
     }
     out.push_back(std::move(s.result));
   }

@@ -18,12 +18,14 @@
 #ifndef DRAGUARD_POLICY_PIPELINE_SATISFIABILITY_STAGE_H_
 #define DRAGUARD_POLICY_PIPELINE_SATISFIABILITY_STAGE_H_
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "policy/allocator/options.h"
 #include "policy/allocator/result.h"
 #include "policy/common/diagnostic.h"
+#include "policy/common/timings.h"
 #include "policy/inventory/cluster_objects.h"
 #include "policy/k8s/decode.h"
 #include "policy/pipeline/validate_stage.h"
@@ -35,6 +37,12 @@ struct SatisfiabilityOptions {
   alloc::AllocatorOptions allocator;
   // Severity of `alloc.unsatisfiable` in lint (--unsatisfiable=warning|error).
   Severity unsatisfiable_severity = Severity::kWarning;
+  // When set (--timings), the stage records its phases: merging the inputs' cluster objects
+  // into the snapshot, building the allocator's inventory, the checks.
+  Timings* timings = nullptr;
+  // Keep AllocationVerdict::feasible_nodes (the names); without, only feasible_node_count:
+  // on a fleet the names of 5,000 feasible nodes per claim outweigh the inventory.
+  bool feasible_node_names = true;
 };
 
 struct SatisfiabilityResult {
@@ -73,6 +81,9 @@ std::vector<Subject> CollectSubjects(const std::vector<k8s::DecodeResult>& decod
 // The inventory objects (may be null) with the cluster objects among `decoded` merged in.
 inventory::ClusterObjects MergeClusterObjects(const inventory::ClusterObjects* inventory,
                                               const std::vector<k8s::DecodeResult>& decoded);
+// The same, merging into `inventory` (taken over) instead of a copy.
+inventory::ClusterObjects MergeClusterObjects(inventory::ClusterObjects&& inventory,
+                                              const std::vector<k8s::DecodeResult>& decoded);
 
 // Checks every subject among `decoded` against `cluster`; `rejected` (may be null: none)
 // holds the errors of the objects among `decoded` that the API server rejects. Results stay
@@ -81,6 +92,15 @@ std::vector<SatisfiabilityResult> CheckSatisfiability(const std::vector<k8s::Dec
                                                       const inventory::ClusterObjects& cluster,
                                                       const alloc::AllocatorOptions& options,
                                                       const ObjectErrors* rejected = nullptr);
+
+// The same, taking `cluster` over (the allocator's inventory keeps it instead of a copy: a
+// fleet's slices are the largest objects a run holds); `timings` (may be null) records the
+// inventory build and the checks.
+std::vector<SatisfiabilityResult> CheckSatisfiability(
+    const std::vector<k8s::DecodeResult>& decoded,
+    std::shared_ptr<const inventory::ClusterObjects> cluster,
+    const alloc::AllocatorOptions& options, const ObjectErrors* rejected,
+    Timings* timings = nullptr, bool feasible_node_names = true);
 
 // One `alloc.unsatisfiable` diagnostic (unsatisfiable or error verdicts) or info
 // `alloc.undecided` (budget exhausted) per result that is not satisfiable, located in its

@@ -68,12 +68,44 @@ bool AttributeSet::Intersects(const AttributeSet& other) const {
   return false;
 }
 
-DeviceFacts::DeviceFacts(const Inventory& inv, const AllocatorOptions& options, const Plan& plan)
+bool ReadsIdentifying(const Inventory& inv, const Plan& plan, SelectorEvaluator& evaluator) {
+  if (inv.IdentifyingAttributes().empty()) return false;
+  for (const std::string& attribute : plan.attributes) {
+    size_t slash = attribute.find('/');
+    if (slash == std::string::npos) return true;  // not fully qualified: not worth the doubt
+    if (inv.Identifying(AttributeName{.domain = attribute.substr(0, slash),
+                                      .name = attribute.substr(slash + 1)})) {
+      return true;
+    }
+  }
+  auto reads = [&](const std::vector<k8s::DeviceSelector>& selectors) {
+    for (const k8s::DeviceSelector& sel : selectors) {
+      if (!sel.cel) continue;
+      std::optional<std::vector<AttributeName>> read = evaluator.AttributesRead(sel.cel->expression);
+      if (!read) return true;
+      for (const AttributeName& a : *read) {
+        if (inv.Identifying(a)) return true;
+      }
+    }
+    return false;
+  };
+  for (const Alternative* alt : plan.alternatives) {
+    if (alt->device_class != nullptr && reads(alt->device_class->spec.selectors)) return true;
+    if (reads(alt->common->selectors)) return true;
+  }
+  return false;
+}
+
+DeviceFacts::DeviceFacts(const Inventory& inv, const AllocatorOptions& options, const Plan& plan,
+                         bool shape)
     : inv_(inv),
       options_(options),
       plan_(plan),
+      shape_(shape),
       selectors_(plan.alternatives.size(),
-                 std::vector<SelectorState>(inv.selector_classes(), SelectorState::kUnknown)),
+                 std::vector<SelectorState>(
+                     shape ? inv.shape_selector_classes() : inv.selector_classes(),
+                     SelectorState::kUnknown)),
       states_(inv.devices().size()),
       layout_(CounterLayout(options.version)),
       scopes_(inv.CounterScopes(layout_).size()),
@@ -81,7 +113,7 @@ DeviceFacts::DeviceFacts(const Inventory& inv, const AllocatorOptions& options, 
 
 SelectorState DeviceFacts::Selectors(const Alternative& alt, size_t device,
                                      SelectorEvaluator& evaluator) {
-  SelectorState& state = selectors_[alt.id][inv_.devices()[device].selector_class];
+  SelectorState& state = selectors_[alt.id][SelectorClass(device)];
   if (state == SelectorState::kUnknown) state = Evaluate(alt, device, evaluator);
   return state;
 }
@@ -96,7 +128,7 @@ SelectorState DeviceFacts::Evaluate(const Alternative& alt, size_t device,
       SelectorResult r = evaluator.Evaluate(sel.cel->expression, view);
       if (r.outcome == SelectorOutcome::kMatch) continue;
       if (r.outcome == SelectorOutcome::kError) {
-        failures_[{alt.id, inv_.devices()[device].selector_class}] =
+        failures_[{alt.id, SelectorClass(device)}] =
             SelectorFailure{sel.cel->expression, r.error, from_class};
         return SelectorState::kError;
       }
@@ -112,19 +144,20 @@ SelectorState DeviceFacts::Evaluate(const Alternative& alt, size_t device,
 }
 
 const SelectorFailure& DeviceFacts::Failure(const Alternative& alt, size_t device) const {
-  return failures_.at({alt.id, inv_.devices()[device].selector_class});
+  return failures_.at({alt.id, SelectorClass(device)});
 }
 
 int64_t DeviceFacts::CountMatches(const Alternative& alt, SelectorEvaluator& evaluator) {
-  int64_t n = 0;
-  for (size_t d = 0; d < inv_.devices().size(); ++d) {
-    n += Selectors(alt, d, evaluator) == SelectorState::kMatch;
+  int64_t n = 0;  // one evaluation per class, counted for each of its devices
+  for (const auto& [first, count] : inv_.SelectorClassMembers(shape_)) {
+    if (count > 0 && Selectors(alt, first, evaluator) == SelectorState::kMatch) n += count;
   }
   return n;
 }
 
 std::pair<uint32_t, size_t> DeviceFacts::SymmetryKey(size_t device) const {
-  return {inv_.devices()[device].fact_class, Scope(device)};
+  const InventoryDevice& d = inv_.devices()[device];
+  return {shape_ ? d.shape_fact_class : d.fact_class, Scope(device)};
 }
 
 bool DeviceFacts::Tolerated(size_t device, const std::vector<k8s::DeviceToleration>& tols) {

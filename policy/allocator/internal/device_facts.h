@@ -49,9 +49,18 @@ struct AttributeSet {
   bool Intersects(const AttributeSet& other) const;
 };
 
+// Whether a selector or constraint of `plan` reads an identifying attribute of `inventory`
+// (Inventory::Identifying), or may read any attribute (SelectorEvaluator::AttributesRead
+// unknown): then devices must be told apart by their whole content.
+bool ReadsIdentifying(const Inventory& inventory, const Plan& plan, SelectorEvaluator& evaluator);
+
 class DeviceFacts {
  public:
-  DeviceFacts(const Inventory& inventory, const AllocatorOptions& options, const Plan& plan);
+  // With `shape`, devices are told apart by their shape classes (InventoryDevice::
+  // shape_selector_class, shape_fact_class): only for a plan that reads no identifying
+  // attribute (ReadsIdentifying false).
+  DeviceFacts(const Inventory& inventory, const AllocatorOptions& options, const Plan& plan,
+              bool shape = false);
 
   // Class then request selectors, memoised per (alternative, selector class): devices equal
   // in what CEL sees share the result (selector.h). On kError, Failure() describes it.
@@ -62,7 +71,7 @@ class DeviceFacts {
   int64_t CountMatches(const Alternative& alt, SelectorEvaluator& evaluator);
 
   // Devices with equal keys are interchangeable for every request of the check: equal facts
-  // (InventoryDevice::fact_class) and the same counter scope.
+  // (InventoryDevice::fact_class, or shape_fact_class) and the same counter scope.
   std::pair<uint32_t, size_t> SymmetryKey(size_t device) const;
   // Taints that block allocation unless tolerated (gates and version applied).
   bool Tolerated(size_t device, const std::vector<k8s::DeviceToleration>& tolerations);
@@ -125,10 +134,16 @@ class DeviceFacts {
   ScopeInfo& LoadScope(size_t scope);
   CapacityState& LoadCapacity(size_t device);
   SelectorState Evaluate(const Alternative& alt, size_t device, SelectorEvaluator& evaluator);
+  // The selector class of `device` this check memoises by.
+  uint32_t SelectorClass(size_t device) const {
+    const InventoryDevice& d = inv_.devices()[device];
+    return shape_ ? d.shape_selector_class : d.selector_class;
+  }
 
   const Inventory& inv_;
   const AllocatorOptions& options_;
   const Plan& plan_;
+  const bool shape_;
   std::vector<std::vector<SelectorState>> selectors_;  // [alt][selector class]
   std::map<std::pair<size_t, uint32_t>, SelectorFailure> failures_;  // (alt, selector class)
   PagedVector<DeviceState> states_;  // by device id

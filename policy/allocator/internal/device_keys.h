@@ -6,6 +6,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "policy/allocator/inventory.h"
 #include "policy/k8s/resource_slice.h"
@@ -16,6 +17,14 @@ namespace draguard::alloc::internal {
 // the capacity values and allowMultipleAllocations. Strings are length-prefixed, so distinct
 // contents never give equal keys.
 void AppendSelectorKey(std::string_view driver, const k8s::Device& device, std::string& key);
+// The same without the values of the attributes in `skip` (sorted; their names stay): the key
+// of InventoryDevice::shape_selector_class.
+void AppendShapeKey(std::string_view driver, const k8s::Device& device,
+                    const std::vector<AttributeName>& skip, std::string& key);
+
+// The (domain, name) of attribute `key` of a device of `driver`: an unqualified name is in the
+// driver's domain.
+AttributeName QualifiedAttribute(std::string_view driver, std::string_view key);
 
 // Appends everything else the allocator reads about a device apart from its counter scope
 // and its visibility: capacity request policies, counter consumption (as published and as

@@ -5,10 +5,12 @@
 
 namespace draguard::alloc::internal {
 
-NodeSignature::NodeSignature(const Inventory& inventory, const AllocatorOptions& options)
+NodeSignature::NodeSignature(const Inventory& inventory, const AllocatorOptions& options,
+                             bool shape)
     : inv_(inventory),
       layout_(CounterLayout(options.version)),
       gate_(options.gates.Enabled(Gate::kDRAConsumableCapacity)),
+      shape_(shape),
       local_scope_(inventory.CounterScopes(layout_).size()) {}
 
 const std::vector<int64_t>& NodeSignature::Compute(const NodeDevices& nd) {
@@ -36,7 +38,8 @@ const std::vector<int64_t>& NodeSignature::Compute(const NodeDevices& nd) {
       local = last_local;
     }
     // One word per device: the fact class (32 bits) and the local scope number.
-    key_.push_back(static_cast<int64_t>((uint64_t{dev.fact_class} << 32) | local));
+    const uint32_t facts = shape_ ? dev.shape_fact_class : dev.fact_class;
+    key_.push_back(static_cast<int64_t>((uint64_t{facts} << 32) | local));
   }
   for (size_t scope : scopes_) {
     key_.push_back(inv_.CounterScopes(layout_)[scope].state_class[gate_]);

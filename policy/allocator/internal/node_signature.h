@@ -26,7 +26,9 @@ namespace draguard::alloc::internal {
 
 class NodeSignature {
  public:
-  NodeSignature(const Inventory& inventory, const AllocatorOptions& options);
+  // With `shape`, devices are compared by InventoryDevice::shape_fact_class: for checks that
+  // read no identifying attribute (Inventory::Identifying).
+  NodeSignature(const Inventory& inventory, const AllocatorOptions& options, bool shape = false);
 
   // The signature of the node whose devices are `nd` (replaces the previous one).
   const std::vector<int64_t>& Compute(const NodeDevices& nd);
@@ -35,6 +37,7 @@ class NodeSignature {
   const Inventory& inv_;
   const size_t layout_;  // the version's counter layout
   const bool gate_;      // DRAConsumableCapacity, which decides committed consumption
+  const bool shape_;
   std::vector<int64_t> key_;
   PagedVector<size_t> local_scope_;  // per Inventory counter scope: 0, or its local number + 1
   std::vector<size_t> scopes_;       // the scopes numbered on this node, in order

@@ -1181,12 +1181,49 @@ TEST(AllocatorResultTest, DevicesDifferingInWhatCelSeesAreEvaluatedApart) {
   in.slices.push_back(MakeSlice("gpu.x", "node-2", "node-2", Gpus(3, "gpu", {"r0", "r1", "r2"})));
   in.classes = {MakeClass("gpu", {"device.driver == \"gpu.x\""})};
   Inventory inv = Inventory::Build(std::move(in));
-  FakeEvaluator eval;
+  // The general path (the evaluator does not say what the selector reads).
+  FakeEvaluator eval(/*report_reads=*/false);
   k8s::ResourceClaimSpec claim = Claim({Exact("gpu", "gpu", 1)});
   AllocationVerdict v = CheckClaim(inv, claim, eval, AllocatorOptions{});
   ASSERT_EQ(v.kind, VerdictKind::kSatisfiable);
   EXPECT_EQ(v.feasible_nodes, (std::vector<std::string>{"node-1", "node-2"}));
   EXPECT_EQ(eval.calls(), 3);  // pcieRoot r0, r1, r2
+}
+
+// A fleet's GPUs differ in their uuids only: a check whose selectors read no uuid decides one
+// device content and searches one node; one that reads the uuid tells them all apart.
+TEST(AllocatorResultTest, NodesDifferingOnlyInUuidsAreSearchedOnce) {
+  InventoryInput in;
+  for (int n = 0; n < 50; ++n) {
+    std::vector<k8s::Device> gpus = Gpus(4);
+    for (size_t g = 0; g < gpus.size(); ++g) {
+      gpus[g].attributes["uuid"].string_value = "u-" + std::to_string(n) + "-" + std::to_string(g);
+    }
+    const std::string node = "node-" + std::to_string(100 + n);
+    in.slices.push_back(MakeSlice("gpu.x", node, node, std::move(gpus)));
+  }
+  in.classes = {MakeClass("gpu", {"device.driver == \"gpu.x\""})};
+  Inventory inv = Inventory::Build(std::move(in));
+  EXPECT_EQ(inv.IdentifyingAttributes(),
+            (std::vector<AttributeName>{{.domain = "gpu.x", .name = "uuid"}}));
+  EXPECT_EQ(inv.selector_classes(), 200u);
+  EXPECT_EQ(inv.shape_selector_classes(), 1u);
+
+  FakeEvaluator eval;
+  k8s::ResourceClaimSpec claim =
+      Claim({Exact("gpu", "gpu", 2, {"device.attributes[\"gpu.x\"].model == \"a100\""})});
+  AllocationVerdict v = CheckClaim(inv, claim, eval, AllocatorOptions{});
+  ASSERT_EQ(v.kind, VerdictKind::kSatisfiable);
+  EXPECT_EQ(v.feasible_nodes.size(), 50u);
+  EXPECT_EQ(v.steps, 2);       // two placements on the first node, none on the 49 others
+  EXPECT_EQ(eval.calls(), 2);  // class and request selector, once
+
+  FakeEvaluator pinned;
+  claim = Claim({Exact("gpu", "gpu", 1, {"device.attributes[\"gpu.x\"].uuid == \"u-7-3\""})});
+  v = CheckClaim(inv, claim, pinned, AllocatorOptions{});
+  ASSERT_EQ(v.kind, VerdictKind::kSatisfiable);
+  EXPECT_EQ(v.feasible_nodes, (std::vector<std::string>{"node-107"}));
+  EXPECT_EQ(v.allocations.at(0).devices.results.at(0).device, "gpu3");
 }
 
 TEST(AllocatorResultTest, IdenticalNodesAreSearchedOnce) {

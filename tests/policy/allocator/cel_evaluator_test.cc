@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -234,6 +235,40 @@ TEST(CelEvaluatorCheckTest, ChecksAClaimWithRealSelectors) {
   EXPECT_EQ(v.kind, VerdictKind::kError) << RenderVerdict(v);
   ASSERT_FALSE(v.reasons.empty());
   EXPECT_EQ(v.reasons[0].code, "alloc.selector.error");
+}
+
+// What a selector reads (selector_reads.h): named attributes, or nullopt when it may read any.
+struct ReadsRow {
+  std::string expression;
+  std::optional<std::vector<AttributeName>> want;
+};
+
+TEST(CelEvaluatorReadsTest, NamesTheAttributesASelectorReads) {
+  using Names = std::vector<AttributeName>;
+  const std::vector<ReadsRow> rows = {
+      {"device.driver == \"gpu.example.com\"", Names{}},
+      {"device.capacity[\"gpu.example.com\"].memory.compareTo(quantity(\"40Gi\")) >= 0",
+       Names{}},
+      {"device.attributes[\"gpu.example.com\"].model == \"h100\" && "
+       "device.attributes[\"resource.kubernetes.io\"][\"pcieRoot\"] != \"\"",
+       Names{{.domain = "gpu.example.com", .name = "model"},
+             {.domain = "resource.kubernetes.io", .name = "pcieRoot"}}},
+      {"has(device.attributes[\"gpu.example.com\"].healthy) && "
+       "\"model\" in device.attributes[\"gpu.example.com\"]",
+       Names{{.domain = "gpu.example.com", .name = "healthy"},
+             {.domain = "gpu.example.com", .name = "model"}}},
+      // The whole map of a domain, a computed key, a shadowing variable: anything.
+      {"device.attributes[\"gpu.example.com\"].exists(k, k == \"uuid\")", std::nullopt},
+      {"size(device.attributes[\"gpu.example.com\"]) > 2", std::nullopt},
+      {"device.attributes[\"gpu.example.com\"][\"mo\" + \"del\"] == \"h100\"", std::nullopt},
+      {"[1].exists(device, device == 1)", std::nullopt},
+      {"device.attributes[", std::nullopt},  // does not compile
+  };
+  AllocatorOptions options;
+  CelSelectorEvaluator eval(options);
+  for (const ReadsRow& row : rows) {
+    EXPECT_EQ(eval.AttributesRead(row.expression), row.want) << row.expression;
+  }
 }
 
 }  // namespace

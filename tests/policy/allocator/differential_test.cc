@@ -107,7 +107,7 @@ TEST_P(DifferentialTest, AgreesWithReferenceOnRandomInventories) {
   const int shard = GetParam();
   std::mt19937 rng(20261122);
   auto next = [&](uint32_t n) { return static_cast<uint32_t>(rng() % n); };
-  int satisfiable = 0, checked = 0, skipped = 0, errors = 0, list_cases = 0;
+  int satisfiable = 0, checked = 0, skipped = 0, errors = 0, list_cases = 0, shape_cases = 0;
   for (int i = 0; i < kCases; ++i) {
     RandomCase rc = MakeRandomCase(next);
     if (i % kShards != shard) continue;
@@ -135,6 +135,20 @@ TEST_P(DifferentialTest, AgreesWithReferenceOnRandomInventories) {
     } else {
       EXPECT_EQ(got.feasible_nodes, want.feasible_nodes) << "case " << i << "\n" << Describe(rc);
     }
+    // The fast path (devices alike but for their uuids decided once: the evaluator says what
+    // the selectors read) against the general one (it does not): the same verdict, witness
+    // node, feasible nodes and reasons.
+    FakeEvaluator general_eval(/*report_reads=*/false);
+    AllocationVerdict general = CheckPod(inv, ptrs, general_eval, rc.options);
+    shape_cases += !inv.IdentifyingAttributes().empty();
+    EXPECT_EQ(got.kind, general.kind) << "case " << i;
+    EXPECT_EQ(got.node, general.node) << "case " << i;
+    EXPECT_EQ(got.feasible_nodes, general.feasible_nodes) << "case " << i;
+    ASSERT_EQ(got.reasons.size(), general.reasons.size()) << "case " << i;
+    for (size_t r = 0; r < got.reasons.size(); ++r) {
+      EXPECT_EQ(got.reasons[r].code, general.reasons[r].code) << "case " << i;
+      EXPECT_EQ(got.reasons[r].message, general.reasons[r].message) << "case " << i;
+    }
   }
   // The generator must exercise both answers (about one case in ten is satisfiable).
   EXPECT_GT(satisfiable, 0);
@@ -143,6 +157,8 @@ TEST_P(DifferentialTest, AgreesWithReferenceOnRandomInventories) {
   // The 1.36 axis: scheduler errors and set semantics of list attributes occur in every shard.
   EXPECT_GT(errors, 0);
   EXPECT_GT(list_cases, 0);
+  // Every device has a uuid: the fast path runs in (nearly) every case.
+  EXPECT_GT(shape_cases * 2, checked);
   std::printf("shard %d: %d cases checked (%d satisfiable, %d errors, %d with list semantics), "
               "%d skipped as too large\n",
               shard, checked, satisfiable, errors, list_cases, skipped);

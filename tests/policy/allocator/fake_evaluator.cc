@@ -50,4 +50,16 @@ SelectorResult FakeEvaluator::Evaluate(std::string_view expression, const Device
   return SelectorResult::Error("unsupported expression: " + std::string(expression));
 }
 
+std::optional<std::vector<AttributeName>> FakeEvaluator::AttributesRead(
+    std::string_view expression) {
+  if (!report_reads_) return std::nullopt;
+  std::string_view e = expression;
+  if (e == "true" || e == "false" || e == "error") return std::vector<AttributeName>{};
+  if (Consume(e, "device.driver == \"")) return std::vector<AttributeName>{};
+  if (!Consume(e, "device.attributes[\"")) return std::nullopt;
+  std::string domain(Until(e, '"'));
+  if (!Consume(e, "\"].")) return std::nullopt;
+  return std::vector<AttributeName>{{.domain = domain, .name = std::string(Until(e, ' '))}};
+}
+
 }  // namespace draguard::alloc::testing

@@ -120,6 +120,10 @@ k8s::Device RandomDevice(const std::function<uint32_t(uint32_t)>& next, int id, 
   std::map<std::string, std::string> strings{{"model", kModels[next(2)]}};
   if (next(6) != 0) strings["resource.kubernetes.io/pcieRoot"] = kRoots[next(3)];
   k8s::Device d = MakeDevice("d" + std::to_string(id), strings);
+  // A value no other device has (no random draw: the cases stay those of the seed), so that
+  // the allocator's shape classes (devices alike but for identifying attributes) differ from
+  // its exact ones.
+  d.attributes["uuid"].string_value = "uuid-" + std::to_string(id);
   if (extras.lists && next(3) == 0) {
     // One or two roots; a constraint then compares sets.
     std::vector<std::string> roots{kRoots[next(3)]};

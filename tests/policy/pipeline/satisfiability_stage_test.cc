@@ -11,6 +11,7 @@
 #include "policy/common/source.h"
 #include "tests/policy/pipeline/decode_inputs.h"
 #include "policy/lint/linter.h"
+#include "policy/pipeline/pipeline.h"
 
 namespace draguard::pipeline {
 namespace {
@@ -159,6 +160,33 @@ TEST(SatisfiabilityTest, AllocatedClaimsAreInventoryNotSubjects) {
   ASSERT_EQ(results.size(), 1u);
   EXPECT_EQ(results[0].ref.name, "two");
   EXPECT_EQ(results[0].verdict.feasible_nodes, std::vector<std::string>{"node-2"});
+}
+
+// explain's text output keeps only the number of feasible nodes; RunBatch may take the
+// snapshot over (no copy) and answers as with a pointer to it.
+TEST(SatisfiabilityTest, FeasibleNodeNamesCanBeDroppedAndTheSnapshotTakenOver) {
+  std::vector<k8s::DecodeResult> inventory_files = DecodeInputs({kSatisfiabilityCluster});
+  inventory::ClusterObjects inventory = MergeClusterObjects(nullptr, inventory_files);
+  std::vector<k8s::DecodeResult> inputs = DecodeInputs({Claim("ResourceClaim", "one", 1)});
+  PipelineOptions options;
+  options.stages = {.references = false, .schema = false, .satisfiability = true};
+  Timings timings;
+  options.satisfiability.timings = &timings;
+  BatchResult kept = RunBatch(inputs, &inventory, options);
+  ASSERT_EQ(kept.satisfiability.size(), 1u);
+  EXPECT_EQ(kept.satisfiability[0].verdict.feasible_nodes,
+            (std::vector<std::string>{"node-1", "node-2"}));
+  EXPECT_EQ(kept.satisfiability[0].verdict.feasible_node_count, 2u);
+  EXPECT_EQ(timings.phases().size(), 3u);  // merge, inventory build, checks
+
+  options.satisfiability.feasible_node_names = false;
+  BatchResult counted = RunBatch(inputs, std::move(inventory), options);
+  ASSERT_EQ(counted.satisfiability.size(), 1u);
+  const alloc::AllocationVerdict& v = counted.satisfiability[0].verdict;
+  EXPECT_EQ(v.kind, alloc::VerdictKind::kSatisfiable);
+  EXPECT_TRUE(v.feasible_nodes.empty());
+  EXPECT_EQ(v.feasible_node_count, 2u);
+  EXPECT_EQ(v.node, "node-1");
 }
 
 TEST(SatisfiabilityTest, InputObjectsReplaceInventoryObjects) {
