@@ -84,6 +84,13 @@ class CachingEvaluator : public alloc::SelectorEvaluator {
                    ConcurrentCache<SelectorResults>& results, size_t devices)
       : inner_(std::move(inner)), results_(results), devices_(devices) {}
 
+  // The inner evaluator's answer: without it the allocator would decide every device with
+  // its own uuid apart (shape classes, policy/allocator/selector.h).
+  std::optional<std::vector<alloc::AttributeName>> AttributesRead(
+      std::string_view expression) override {
+    return inner_->AttributesRead(expression);
+  }
+
   alloc::SelectorResult Evaluate(std::string_view expression,
                                  const alloc::DeviceView& device) override {
     const SelectorResults& results = ResultsFor(expression);
