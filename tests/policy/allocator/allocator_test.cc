@@ -73,24 +73,6 @@ k8s::ResourceSlice Pooled(k8s::ResourceSlice s, int64_t generation, int64_t coun
   return s;
 }
 
-// A 1.35 partitionable GPU: a counter slice (memory 8) and partitions of 4 and 8.
-InventoryInput Partitions() {
-  InventoryInput in;
-  k8s::ResourceSlice counters = Pooled(MakeSlice("gpu.x", "p", "node-1", {}), 1, 2, "counters");
-  counters.spec.shared_counters.push_back(
-      k8s::CounterSet{.name = "gpu0", .counters = {{"memory", k8s::Counter{"8Gi"}}}});
-  std::vector<k8s::Device> parts;
-  for (auto [name, mem] : {std::pair{"half0", "4Gi"}, {"half1", "4Gi"}, {"full", "8Gi"}}) {
-    k8s::Device d = MakeDevice(name, {{"model", "a100"}});
-    d.consumes_counters.push_back(k8s::DeviceCounterConsumption{
-        .counter_set = "gpu0", .counters = {{"memory", k8s::Counter{mem}}}});
-    parts.push_back(d);
-  }
-  in.slices = {counters, Pooled(MakeSlice("gpu.x", "p", "node-1", parts), 1, 2, "devices")};
-  in.classes = {MakeClass("gpu")};
-  return in;
-}
-
 // One pool "p" on node-1 of devices d0, d1, ... with attribute model = models[i]; `in_use`
 // lists "driver/pool/device" keys allocated to another claim. Class "gpu" takes every device,
 // class "none" none.
@@ -719,22 +701,22 @@ INSTANTIATE_TEST_SUITE_P(
              .options = Gates("", KubernetesVersion::k1_36), .want = VerdictKind::kUnsatisfiable},
         // partitionable devices (checkAvailableCounters)
         // Default gates: DRAPartitionableDevices off in 1.34/1.35, on in 1.36.
-        Case{.name = "PartitionsNeedGate", .inventory = Partitions,
+        Case{.name = "PartitionsNeedGate", .inventory = PartitionableGpu,
              .claims = {Claim({Exact("gpu", "gpu", 1)})}, .options = Gates(""),
              .want = VerdictKind::kUnsatisfiable},
         // 1.34 counters are slice-scoped: counters in another slice make the pool invalid.
-        Case{.name = "PartitionsInOtherSliceInvalid134", .inventory = Partitions,
+        Case{.name = "PartitionsInOtherSliceInvalid134", .inventory = PartitionableGpu,
              .claims = {Claim({Exact("gpu", "gpu", 1)})},
              .options = Gates("", KubernetesVersion::k1_34), .want = VerdictKind::kError,
              .code = "alloc.pool.invalid"},
-        Case{.name = "CountersOverflowOnThirdPick136", .inventory = Partitions,
+        Case{.name = "CountersOverflowOnThirdPick136", .inventory = PartitionableGpu,
              .claims = {Claim({Exact("gpu", "gpu", 3)})},
              .options = Gates("", KubernetesVersion::k1_36), .want = VerdictKind::kUnsatisfiable,
              .code = "alloc.counters.exhausted"},
-        Case{.name = "TwoHalvesFitTheCounters", .inventory = Partitions,
+        Case{.name = "TwoHalvesFitTheCounters", .inventory = PartitionableGpu,
              .claims = {Claim({Exact("gpu", "gpu", 2)})}, .options = Gates("DRAPartitionableDevices=true"),
              .devices = {"p/half0", "p/half1"}},
-        Case{.name = "CountersOverflowOnThirdPick", .inventory = Partitions,
+        Case{.name = "CountersOverflowOnThirdPick", .inventory = PartitionableGpu,
              .claims = {Claim({Exact("gpu", "gpu", 3)})}, .options = Gates("DRAPartitionableDevices=true"),
              // The counter bound (8Gi / 4Gi = 2 devices) decides before any search; every
              // partition passes the filters alone, so no device-count reason may claim
@@ -744,7 +726,7 @@ INSTANTIATE_TEST_SUITE_P(
         Case{.name = "SecondCounterOverflowsInSearch",
              .inventory =
                  [] {
-                   InventoryInput in = Partitions();
+                   InventoryInput in = PartitionableGpu();
                    in.slices[0].spec.shared_counters[0].counters["units"] = k8s::Counter{"2"};
                    for (k8s::Device& d : in.slices[1].spec.devices) {
                      d.consumes_counters[0].counters["units"] = k8s::Counter{"2"};
@@ -757,7 +739,7 @@ INSTANTIATE_TEST_SUITE_P(
              .want = VerdictKind::kUnsatisfiable, .code = "alloc.search.exhausted"},
         Case{.name = "CommittedPartitionConsumesCounters",
              .inventory = [] {
-               InventoryInput in = Partitions();
+               InventoryInput in = PartitionableGpu();
                in.claims = {AllocatedClaim({"gpu.x/p/half0"})};
                return in;
              },
@@ -1015,7 +997,7 @@ INSTANTIATE_TEST_SUITE_P(
         Case{.name = "SharedPartitionDrawsCountersOnce",
              .inventory =
                  [] {
-                   InventoryInput in = Partitions();
+                   InventoryInput in = PartitionableGpu();
                    auto& devices = in.slices[1].spec.devices;
                    devices.erase(devices.begin(), devices.begin() + 2);  // keep "full"
                    devices[0].allow_multiple_allocations = true;
@@ -1031,7 +1013,7 @@ INSTANTIATE_TEST_SUITE_P(
         Case{.name = "NetworkCountersFreshOnEveryNode",
              .inventory =
                  [] {
-                   InventoryInput in = Partitions();
+                   InventoryInput in = PartitionableGpu();
                    for (auto& s : in.slices) {
                      s.spec.node_name.reset();
                      s.spec.all_nodes = true;

@@ -1,5 +1,7 @@
 #include "tests/policy/allocator/test_inventory.h"
 
+#include <utility>
+
 namespace draguard::alloc::testing {
 namespace {
 
@@ -109,6 +111,28 @@ k8s::ResourceClaim AllocatedClaim(std::vector<std::string> devices, bool admin) 
     claim.status->allocation->devices.results.push_back(r);
   }
   return claim;
+}
+
+inventory::ClusterObjects PartitionableGpu() {
+  k8s::ResourceSlice counters = MakeSlice("gpu.x", "p", "node-1", {});
+  counters.metadata.name = "counters";
+  counters.spec.pool.resource_slice_count = 2;
+  counters.spec.shared_counters.push_back(
+      k8s::CounterSet{.name = "gpu0", .counters = {{"memory", k8s::Counter{"8Gi"}}}});
+  std::vector<k8s::Device> parts;
+  for (auto [name, mem] : {std::pair{"half0", "4Gi"}, {"half1", "4Gi"}, {"full", "8Gi"}}) {
+    k8s::Device d = MakeDevice(name, {{"model", "a100"}});
+    d.consumes_counters.push_back(k8s::DeviceCounterConsumption{
+        .counter_set = "gpu0", .counters = {{"memory", k8s::Counter{mem}}}});
+    parts.push_back(d);
+  }
+  k8s::ResourceSlice devices = MakeSlice("gpu.x", "p", "node-1", parts);
+  devices.metadata.name = "devices";
+  devices.spec.pool.resource_slice_count = 2;
+  inventory::ClusterObjects c;
+  c.slices = {counters, devices};
+  c.classes = {MakeClass("gpu")};
+  return c;
 }
 
 }  // namespace draguard::alloc::testing

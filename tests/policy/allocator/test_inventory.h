@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "policy/inventory/cluster_objects.h"
 #include "policy/k8s/device_class.h"
 #include "policy/k8s/resource_claim.h"
 #include "policy/k8s/resource_slice.h"
@@ -29,6 +30,10 @@ k8s::DeviceSubRequest Sub(std::string name, std::string device_class, int64_t co
 k8s::DeviceRequest FirstAvailable(std::string name, std::vector<k8s::DeviceSubRequest> subs);
 k8s::DeviceConstraint MatchAttr(std::string attribute, std::vector<std::string> requests = {});
 k8s::DeviceConstraint DistinctAttr(std::string attribute, std::vector<std::string> requests = {});
+// A 1.35 partitionable GPU on node-1 (driver gpu.x, pool p of two slices): a counter set
+// gpu0 of memory 8Gi and partitions half0 and half1 (4Gi each) and full (8Gi), all of model
+// a100, with DeviceClass gpu.
+inventory::ClusterObjects PartitionableGpu();
 // A claim whose status allocates the given "driver/pool/device" keys.
 k8s::ResourceClaim AllocatedClaim(std::vector<std::string> devices, bool admin = false);
 

@@ -29,6 +29,7 @@ using alloc::testing::MakeClass;
 using alloc::testing::MakeDevice;
 using alloc::testing::MakeSlice;
 using alloc::testing::MatchAttr;
+using alloc::testing::PartitionableGpu;
 using inventory::ClusterObjects;
 
 k8s::ResourceClaimSpec CapClaim(std::vector<k8s::DeviceRequest> requests,
@@ -64,29 +65,6 @@ ClusterObjects CapTwoNodes(int a, int b) {
   c.slices.push_back(MakeSlice("gpu.x", "node-2", "node-2", CapGpus(b, "b")));
   c.classes = {MakeClass("gpu")};
   c.nodes = {CapNode("node-1"), CapNode("node-2")};
-  return c;
-}
-
-// A 1.35 partitionable GPU on node-1: counter memory 8Gi, partitions of 4, 4 and 8.
-ClusterObjects CapPartitions() {
-  ClusterObjects c;
-  k8s::ResourceSlice counters = MakeSlice("gpu.x", "p", "node-1", {});
-  counters.metadata.name = "counters";
-  counters.spec.pool.resource_slice_count = 2;
-  counters.spec.shared_counters.push_back(
-      k8s::CounterSet{.name = "gpu0", .counters = {{"memory", k8s::Counter{"8Gi"}}}});
-  std::vector<k8s::Device> parts;
-  for (auto [name, mem] : {std::pair{"half0", "4Gi"}, {"half1", "4Gi"}, {"full", "8Gi"}}) {
-    k8s::Device d = MakeDevice(name, {{"model", "a100"}});
-    d.consumes_counters.push_back(k8s::DeviceCounterConsumption{
-        .counter_set = "gpu0", .counters = {{"memory", k8s::Counter{mem}}}});
-    parts.push_back(d);
-  }
-  k8s::ResourceSlice devices = MakeSlice("gpu.x", "p", "node-1", parts);
-  devices.metadata.name = "devices";
-  devices.spec.pool.resource_slice_count = 2;
-  c.slices = {counters, devices};
-  c.classes = {MakeClass("gpu")};
   return c;
 }
 
@@ -151,7 +129,7 @@ INSTANTIATE_TEST_SUITE_P(
                 .nodes = {{"node-1", 1}, {"node-2", 2}},
                 .total = 3},
         CapCase{.name = "SharedCountersLimitPartitions",
-                .cluster = CapPartitions,
+                .cluster = PartitionableGpu,
                 .claims = {CapClaim({Exact("r", "gpu", 1)})},
                 .nodes = {{"node-1", 2}},
                 .total = 2},
