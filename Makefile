@@ -4,6 +4,8 @@
 #               -Werror, run every test
 #   make bench  release build with benchmarks, run them (see docs/benchmarks.md)
 #   make fuzz   clang + libFuzzer build, fuzz every target for FUZZ_SECONDS each
+#   make image  the container image (Dockerfile) as draguard:dev, checked, with its size
+#               (scripts/build-image: docker, or podman with locally made base images)
 #   make install  the release build as $(DESTDIR)$(PREFIX)/bin/draguard, with kubectl-draguard
 #               beside it (a symlink: kubectl runs `kubectl draguard` through it),
 #               kubectl_complete-draguard (a symlink: `kubectl draguard <TAB>`) and the
@@ -14,7 +16,7 @@ DESTDIR ?=
 FUZZ_SECONDS ?= 60
 CMAKE_GEN := -G Ninja
 
-.PHONY: all deps build demo test bench fuzz install clean
+.PHONY: all deps build demo test bench fuzz image install clean
 
 all: build
 
@@ -52,6 +54,9 @@ fuzz:
 	CC=clang CXX=clang++ cmake -S . -B build/fuzz $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DDRAGUARD_BUILD_FUZZERS=ON -DBUILD_TESTING=OFF -DDRAGUARD_FUZZ_SECONDS=$(FUZZ_SECONDS)
 	cmake --build build/fuzz -j $(JOBS) --target fuzz
+
+image:
+	@scripts/build-image --tag draguard:dev
 
 # kubectl finds plugins as executables named kubectl-<name> on PATH and execs them with that
 # path as argv[0], which is how draguard knows to print "kubectl draguard" in its usage. For

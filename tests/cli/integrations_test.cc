@@ -1,7 +1,8 @@
 // What CI users pick up: action.yml and .pre-commit-hooks.yaml at the repository root are
 // well-formed and name only `draguard lint` flags that exist; and the SARIF output passes
 // Microsoft's validator with GitHub's rules (`Sarif.Multitool validate --rule-kind "Gh;Sarif"`)
-// where the validator is installed (scripts/install-deps --sarif-validator installs it).
+// where the validator is installed (scripts/install-deps --sarif-validator installs it); and the
+// Dockerfile's runtime stage installs exactly the shared libraries the binary links.
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -9,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -189,6 +191,89 @@ TEST(SarifValidatorTest, GitHubRulesReportNothingOnTheCorpus) {
   }
   EXPECT_EQ(problems, 0) << "on the SARIF of " << input;
   fs::remove_all(dir);
+}
+
+// The packages a debian:12-slim image already holds that the binary's libraries come from.
+const std::set<std::string>& SlimImagePackages() {
+  static const std::set<std::string> kPackages = {"libc6", "libgcc-s1", "libstdc++6"};
+  return kPackages;
+}
+
+// The packages the Dockerfile's last stage (the runtime image) installs with apt-get.
+std::set<std::string> RuntimeStagePackages() {
+  std::stringstream text;
+  text << std::ifstream(std::string(DRAGUARD_SOURCE_DIR) + "/Dockerfile").rdbuf();
+  std::string dockerfile = text.str();
+  size_t stage = dockerfile.rfind("\nFROM ");
+  if (stage == std::string::npos) return {};
+  std::istringstream words(dockerfile.substr(stage));
+  std::set<std::string> packages;
+  bool installing = false;
+  for (std::string word; words >> word;) {
+    if (word == "install") {
+      installing = true;
+    } else if (word == "&&" || word == "RUN" || word == "COPY") {
+      installing = false;
+    } else if (installing && word[0] != '-' && word != "\\") {
+      packages.insert(word);
+    }
+  }
+  return packages;
+}
+
+// The paths under which dpkg may know `library` (merged /usr: ldd reports /lib paths that
+// dpkg may list under /usr/lib, or the other way round).
+std::vector<std::string> PathSpellings(const std::string& library) {
+  std::vector<std::string> paths = {library};
+  if (library.starts_with("/usr/")) paths.push_back(library.substr(4));
+  if (library.starts_with("/lib")) paths.push_back("/usr" + library);
+  return paths;
+}
+
+// Package per path, from one `dpkg -S` over every spelling of every library (one call: each
+// call reads dpkg's whole database). Lines read "package[:arch][, other]: path".
+std::map<std::string, std::string> OwningPackages(const std::vector<std::string>& libraries) {
+  std::string command = "dpkg -S";
+  for (const std::string& library : libraries) {
+    for (const std::string& path : PathSpellings(library)) command += " " + Quote(path);
+  }
+  std::map<std::string, std::string> owners;
+  std::istringstream lines(RunShell(command + " 2>/dev/null").out);
+  for (std::string line; std::getline(lines, line);) {
+    size_t colon_space = line.find(": ");
+    if (colon_space == std::string::npos) continue;
+    owners[line.substr(colon_space + 2)] = line.substr(0, line.find_first_of(":,"));
+  }
+  return owners;
+}
+
+TEST(DockerfileTest, RuntimeStageInstallsExactlyTheLibrariesTheBinaryLinks) {
+  if (RunShell("command -v ldd >/dev/null && command -v dpkg >/dev/null").code != 0) {
+    GTEST_SKIP() << "needs ldd and dpkg (a Debian system) to map libraries to packages";
+  }
+  std::set<std::string> installed = RuntimeStagePackages();
+  ASSERT_THAT(installed, ::testing::Contains("libssl3")) << "runtime stage not found";
+  ShellResult ldd = RunShell("ldd " + Quote(DRAGUARD_BINARY));
+  ASSERT_EQ(ldd.code, 0) << ldd.out;
+  std::vector<std::string> libraries;
+  static const std::regex kLibrary(R"(=> (/\S+))");
+  for (std::sregex_iterator it(ldd.out.begin(), ldd.out.end(), kLibrary), end; it != end; ++it) {
+    libraries.push_back((*it)[1].str());
+  }
+  ASSERT_FALSE(libraries.empty()) << ldd.out;
+  std::map<std::string, std::string> owners = OwningPackages(libraries);
+  std::set<std::string> needed;
+  for (const std::string& library : libraries) {
+    std::string package;
+    for (const std::string& path : PathSpellings(library)) {
+      if (auto found = owners.find(path); found != owners.end()) package = found->second;
+    }
+    ASSERT_FALSE(package.empty()) << "no Debian package holds " << library;
+    // ASan and UBSan builds link their runtimes statically: nothing more is needed.
+    if (!SlimImagePackages().contains(package)) needed.insert(package);
+  }
+  EXPECT_EQ(installed, needed) << "the Dockerfile's runtime stage must install the libraries "
+                                  "the binary links, and nothing else";
 }
 
 }  // namespace
