@@ -4,6 +4,7 @@
 #include <optional>
 #include <ostream>
 #include <string_view>
+#include <utility>
 
 #include "cli/command.h"
 #include "cli/lint_flags.h"
@@ -108,7 +109,7 @@ int RunLint(const std::vector<std::string>& args, CommandContext& context) {
   StatusOr<lint::LintReport> report =
       settings->upgrade_to
           ? lint::LintUpgrade(inputs, {.from = settings->options, .to = *settings->upgrade_to})
-          : lint::Lint(inputs, settings->options);
+          : lint::Lint(inputs, std::move(settings->options));
   if (!report.ok()) {
     context.err << "draguard lint: " << report.status().message() << "\n";
     return kExitUsage;

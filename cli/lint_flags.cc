@@ -38,7 +38,8 @@ Status ApplySatisfiabilityFlags(const LintFlags& flags, const ClusterSettings& c
   if (flags.inventory.empty()) return OkStatus();
   DRAGUARD_ASSIGN_OR_RETURN(inventory::ClusterObjects objects,
                             LoadInventoryFlag(flags.inventory, options.input, cluster.version, err));
-  options.inventory = std::make_shared<const inventory::ClusterObjects>(std::move(objects));
+  // Not created const: lint::Lint(inputs, LintOptions&&) may take it over (linter.h).
+  options.inventory = std::make_shared<inventory::ClusterObjects>(std::move(objects));
   return OkStatus();
 }
 

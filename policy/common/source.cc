@@ -37,6 +37,18 @@ SourceText::SourceText(std::string name, std::string text) {
   // A UTF-8 byte order mark is no content: yaml-cpp skips it (its positions start after it)
   // and editors do not count it as a column, so keeping it shifted every column by 3.
   if (data->text.starts_with("\xEF\xBB\xBF")) data->text.erase(0, 3);
+  Index(std::move(data));
+}
+
+SourceText::SourceText(std::string name, std::string text, int first_line) {
+  auto data = std::make_shared<Data>();
+  data->name = std::move(name);
+  data->text = std::move(text);
+  data->first_line = std::max(first_line, 1);
+  Index(std::move(data));
+}
+
+void SourceText::Index(std::shared_ptr<Data> data) {
   const std::string_view t = data->text;
   // Lines found with memchr and checked for non-ASCII bytes eight at a time: every file and
   // document read goes through here (a plain loop was 3% of a lint run).
@@ -65,7 +77,7 @@ size_t CountCodePoints(std::string_view text) {
 
 SourcePosition SourceText::PositionOf(size_t offset) const {
   const Data& d = *data_;
-  if (d.line_starts.empty()) return {1, 1};
+  if (d.line_starts.empty()) return {d.first_line, 1};
   offset = std::min(offset, d.text.size());
   auto it = std::upper_bound(d.line_starts.begin(), d.line_starts.end(), offset);
   size_t line_index = static_cast<size_t>(it - d.line_starts.begin()) - 1;
@@ -75,11 +87,12 @@ SourcePosition SourceText::PositionOf(size_t offset) const {
   size_t column = d.line_is_ascii[line_index]
                       ? offset - start
                       : CountCodePoints(std::string_view(d.text.data() + start, offset - start));
-  return {static_cast<int>(line_index) + 1, static_cast<int>(column) + 1};
+  return {static_cast<int>(line_index) + d.first_line, static_cast<int>(column) + 1};
 }
 
 size_t SourceText::OffsetOf(SourcePosition pos) const {
   const Data& d = *data_;
+  pos.line -= d.first_line - 1;  // into this text's lines
   if (pos.line <= 0 || d.line_starts.empty()) return 0;
   if (pos.line > line_count()) return d.text.size();
   size_t offset = d.line_starts[pos.line - 1];
@@ -100,6 +113,7 @@ size_t SourceText::OffsetOf(SourcePosition pos) const {
 
 std::string_view SourceText::Line(int line) const {
   const Data& d = *data_;
+  line -= d.first_line - 1;  // into this text's lines
   if (line <= 0 || line > line_count()) return {};
   size_t start = d.line_starts[line - 1];
   size_t end = line < line_count() ? d.line_starts[line] - 1 : d.text.size();

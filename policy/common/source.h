@@ -29,6 +29,11 @@ class SourceText {
   SourceText();
   // `name` is what diagnostics print ("claim.yaml", "<stdin>"). A leading UTF-8 BOM is dropped.
   SourceText(std::string name, std::string text);
+  // A piece of a larger file that starts at the start of line `first_line` (1-based) of that
+  // file: positions, Line() and OffsetOf() use the file's line numbers (offsets stay offsets
+  // into `text`). Streamed inputs are held one document at a time this way (no BOM handling:
+  // the reader drops it).
+  SourceText(std::string name, std::string text, int first_line);
   // Copies share the data; there is no move, so a moved-from SourceText stays valid.
   SourceText(const SourceText&) = default;
   SourceText& operator=(const SourceText&) = default;
@@ -43,6 +48,9 @@ class SourceText {
   // The text of 1-based `line` without its line terminator; empty when out of range.
   std::string_view Line(int line) const;
   int line_count() const { return static_cast<int>(data_->line_starts.size()); }
+  // The file line numbers this text covers: [first_line(), last_line()].
+  int first_line() const { return data_->first_line; }
+  int last_line() const { return data_->first_line + line_count() - 1; }
 
  private:
   struct Data {
@@ -50,7 +58,9 @@ class SourceText {
     std::string text;
     std::vector<size_t> line_starts;
     std::vector<bool> line_is_ascii;  // per line: every byte < 0x80
+    int first_line = 1;
   };
+  void Index(std::shared_ptr<Data> data);
   std::shared_ptr<const Data> data_;  // never null
 };
 

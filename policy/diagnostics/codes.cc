@@ -289,7 +289,7 @@ constexpr auto kCodes = std::to_array<CodeInfo>({
      "a document exceeds the API server's 3 MiB object limit; the file's other documents are read"},
     {"decode.too-deep", Severity::kError, "collections nested deeper than 256 levels"},
     {"decode.too-many-nodes", Severity::kError, "a document has more than 1,000,000 nodes (aliases expanded)"},
-    {"decode.too-many-documents", Severity::kError, "more than 10,000 documents in one file"},
+    {"decode.too-many-documents", Severity::kError, "more than 1,000,000 documents in one file (a bound for hostile input; lint reads them one at a time)"},
     {"decode.unknown-field", Severity::kError,
      "a field the API does not have (strict decoding, as kubectl --validate=strict)"},
     {"decode.duplicate-field", Severity::kError, "a key repeated in one map"},

@@ -191,27 +191,51 @@ StatusOr<std::vector<std::string>> ExpandInput(const Input& input, const InputOp
   return std::vector<std::string>{input.path};
 }
 
-StatusOr<InputSet> CollectInputs(const std::vector<Input>& inputs, const InputOptions& options) {
-  InputSet set;
-  std::vector<std::string> paths;
+StatusOr<ListedInputs> ListInputs(const std::vector<Input>& inputs, const InputOptions& options) {
+  InputSet notes;
+  ListedInputs listed;
   std::set<std::string> seen;
   for (const Input& input : inputs) {
-    StatusOr<std::vector<std::string>> expanded = ExpandInput(input, options, &set);
+    StatusOr<std::vector<std::string>> expanded = ExpandInput(input, options, &notes);
     if (!expanded.ok()) {
       if (expanded.status().code() == StatusCode::kResourceExhausted) return expanded.status();
-      set.unreadable.push_back(expanded.status());
+      notes.unreadable.push_back(expanded.status());
       continue;
     }
     for (std::string& path : *expanded) {
-      if (seen.insert(SameFileKey(path)).second) paths.push_back(std::move(path));
+      if (seen.insert(SameFileKey(path)).second) listed.paths.push_back(std::move(path));
     }
-    if (paths.size() > options.max_files) {
+    if (listed.paths.size() > options.max_files) {
       return ResourceExhaustedError("more than " + std::to_string(options.max_files) +
                                     " input files");
     }
   }
-  set.sources.reserve(paths.size());
-  for (const std::string& path : paths) {
+  listed.skipped = std::move(notes.skipped);
+  listed.unreadable = std::move(notes.unreadable);
+  return listed;
+}
+
+Status WithInputStream(const std::string& path, const InputOptions& options,
+                       const std::function<void(std::istream&)>& read) {
+  if (path == kStdinName) {
+    read(options.stdin_stream != nullptr ? *options.stdin_stream : std::cin);
+    return OkStatus();
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return IoError(path, std::error_code(errno != 0 ? errno : ENOENT, std::generic_category()));
+  }
+  read(in);
+  return OkStatus();
+}
+
+StatusOr<InputSet> CollectInputs(const std::vector<Input>& inputs, const InputOptions& options) {
+  DRAGUARD_ASSIGN_OR_RETURN(ListedInputs listed, ListInputs(inputs, options));
+  InputSet set;
+  set.skipped = std::move(listed.skipped);
+  set.unreadable = std::move(listed.unreadable);
+  set.sources.reserve(listed.paths.size());
+  for (const std::string& path : listed.paths) {
     StatusOr<std::string> text = ReadFile(path, options);
     if (!text.ok()) {
       set.unreadable.push_back(text.status());

@@ -10,6 +10,7 @@
 #define DRAGUARD_POLICY_INVENTORY_INPUTS_H_
 
 #include <cstddef>
+#include <functional>
 #include <istream>
 #include <string>
 #include <string_view>
@@ -77,6 +78,20 @@ struct InputSet {
 // fails the expansion. ResourceExhausted past max_files.
 StatusOr<std::vector<std::string>> ExpandInput(const Input& input, const InputOptions& options,
                                                InputSet* notes = nullptr);
+
+// The files CollectInputs would read, in the same order, without reading them: paths in
+// `listed`, with the walk's skipped entries and the inputs that could not be expanded.
+struct ListedInputs {
+  std::vector<std::string> paths;
+  std::vector<SkippedInput> skipped;
+  std::vector<Status> unreadable;
+};
+StatusOr<ListedInputs> ListInputs(const std::vector<Input>& inputs, const InputOptions& options);
+
+// Calls `read` with a stream of `path` (a file, or options.stdin_stream for kStdinName).
+// NotFound, PermissionDenied or Unavailable naming the path when it cannot be opened.
+Status WithInputStream(const std::string& path, const InputOptions& options,
+                       const std::function<void(std::istream&)>& read);
 
 // Expands and reads every input, going on past the paths that cannot be read. Fails only
 // past max_files (ResourceExhausted): then the walk itself is the problem.

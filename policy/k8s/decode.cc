@@ -11,6 +11,8 @@
 // validation), and its v1beta2 and v1 forms, from later releases, are errors but decoded.
 #include "policy/k8s/decode.h"
 
+#include <functional>
+#include <istream>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -88,8 +90,8 @@ bool LooksLikeTemplate(const SourceText& source, size_t* where) {
     return false;
   }
   const std::vector<YamlLine> lines = ScanYamlLines(source);
-  for (int n = 1; n <= source.line_count(); ++n) {
-    const YamlLine& info = lines[static_cast<size_t>(n - 1)];
+  for (int n = source.first_line(); n <= source.last_line(); ++n) {
+    const YamlLine& info = lines[static_cast<size_t>(n - source.first_line())];
     const std::string_view line = source.Line(n).substr(0, info.comment);
     size_t column = 0;
     if (HasPlaceholder(line, info.block_content, &column)) {
@@ -128,8 +130,17 @@ class Decoder {
         source_(std::make_shared<const SourceText>(source)) {}
 
   DecodeResult Run();
+  // Decodes the stream piece by piece (DecodeStream).
+  DecodeResult RunStream(DocumentReader& reader, const StreamOptions& stream,
+                         DocumentReader::Result* end);
 
  private:
+  // Copies into result_.lines the lines of the current source that diagnostics[from..] point at.
+  void KeepLines(const Diagnostics& diagnostics, size_t from);
+  // Reports the template at `where` in the current source: the result is that info alone.
+  void ReportTemplate(size_t where);
+  // The parser's problems first (DecodeResult::read_errors), then the objects' own.
+  DecodeResult Finish(Diagnostics& read);
   void DecodeDocument(Document& doc);
   // `list` holds the apiVersion and kind of the items of a typed list (`ResourceClaimList`),
   // which the API server leaves out of each item; empty outside typed lists.
@@ -144,26 +155,40 @@ class Decoder {
   const Release& release_;  // whose served versions the apiVersion warnings describe
   std::shared_ptr<const SourceText> source_;
   DecodeResult result_;
+  const std::function<bool(const DecodedObject&)>* keep_ = nullptr;  // StreamOptions::on_object
+  bool next_line_pending_ = false;  // result_.lines wants the next piece's first line
 };
 
-DecodeResult Decoder::Run() {
-  size_t where = 0;
-  if (options_.detect_templates && LooksLikeTemplate(*source_, &where)) {
-    Diagnostic& d = result_.diagnostics.Info(
-        "decode.template", FieldPath(),
-        "this file is a template (Helm \"{{ }}\", envsubst \"${VAR}\" or \"@@VAR@@\"); it is "
-        "not YAML until rendered, so it was not checked",
-        "render it first (helm template, envsubst) and lint the output");
-    d.file = source_->name();
-    d.position = source_->PositionOf(where);
-    result_.is_template = true;
-    return std::move(result_);
+void Decoder::ReportTemplate(size_t where) {
+  result_ = DecodeResult();
+  Diagnostic& d = result_.diagnostics.Info(
+      "decode.template", FieldPath(),
+      "this file is a template (Helm \"{{ }}\", envsubst \"${VAR}\" or \"@@VAR@@\"); it is "
+      "not YAML until rendered, so it was not checked",
+      "render it first (helm template, envsubst) and lint the output");
+  d.file = source_->name();
+  d.position = source_->PositionOf(where);
+  result_.is_template = true;
+}
+
+// A position at the very end of a piece that ends with a newline is on the next piece's first
+// line (the `---` line): that line is taken from the next piece, or is empty at the end.
+void Decoder::KeepLines(const Diagnostics& diagnostics, size_t from) {
+  const std::vector<Diagnostic>& items = diagnostics.items();
+  const int last = source_->text().ends_with('\n') ? source_->last_line() - 1
+                                                      : source_->last_line();
+  for (size_t i = from; i < items.size(); ++i) {
+    const int line = items[i].position.line;
+    if (line >= source_->first_line() && line <= last) {
+      result_.lines.try_emplace(line, source_->Line(line));
+    } else if (line == last + 1) {
+      result_.lines.try_emplace(line, "");  // replaced by the next piece's first line
+      next_line_pending_ = true;
+    }
   }
-  // Each document is decoded as soon as it is parsed and its tree dropped: objects keep a
-  // FieldIndex, not the tree.
-  Diagnostics read = ForEachDocument(*source_, options_.parse,
-                                     [&](Document& doc) { DecodeDocument(doc); });
-  // The parser's problems first (DecodeResult::read_errors), then the objects' own.
+}
+
+DecodeResult Decoder::Finish(Diagnostics& read) {
   Diagnostics decoded;
   std::swap(decoded, result_.diagnostics);
   for (Diagnostic& d : read.mutable_items()) {
@@ -173,6 +198,57 @@ DecodeResult Decoder::Run() {
   }
   for (Diagnostic& d : decoded.mutable_items()) result_.diagnostics.Add(std::move(d));
   return std::move(result_);
+}
+
+DecodeResult Decoder::Run() {
+  size_t where = 0;
+  if (options_.detect_templates && LooksLikeTemplate(*source_, &where)) {
+    ReportTemplate(where);
+    return std::move(result_);
+  }
+  // Each document is decoded as soon as it is parsed and its tree dropped: objects keep a
+  // FieldIndex, not the tree.
+  Diagnostics read = ForEachDocument(*source_, options_.parse,
+                                     [&](Document& doc) { DecodeDocument(doc); });
+  return Finish(read);
+}
+
+// The same as Run over the pieces of a stream: each piece is the current source while it is
+// decoded, and objects keep their own piece. After a syntax error (the parser stops) or a
+// template (nothing is decoded), pieces are still read: a later placeholder makes the whole
+// input a template, as Run decides from the whole text, and `on_piece` sees every piece.
+DecodeResult Decoder::RunStream(DocumentReader& reader, const StreamOptions& stream,
+                                DocumentReader::Result* end) {
+  if (stream.on_object) keep_ = &stream.on_object;
+  Diagnostics read;
+  DocumentStreamState state;
+  SourceText piece;
+  for (;;) {
+    *end = reader.Next(&piece);
+    if (*end != DocumentReader::Result::kPiece) break;
+    source_ = std::make_shared<const SourceText>(piece);
+    if (next_line_pending_) {
+      result_.lines[source_->first_line()] = std::string(source_->Line(source_->first_line()));
+      next_line_pending_ = false;
+    }
+    size_t where = 0;
+    if (!result_.is_template && options_.detect_templates &&
+        LooksLikeTemplate(*source_, &where)) {
+      ReportTemplate(where);
+      read = Diagnostics();
+    }
+    const size_t read_before = read.size();
+    const size_t decoded_before = result_.is_template ? 0 : result_.diagnostics.size();
+    if (!result_.is_template) {
+      ForEachDocumentInPiece(*source_, options_.parse, state, read,
+                             [&](Document& doc) { DecodeDocument(doc); });
+    }
+    KeepLines(read, read_before);
+    KeepLines(result_.diagnostics, decoded_before);
+    if (stream.on_piece) stream.on_piece(*source_);
+  }
+  if (result_.is_template) return std::move(result_);
+  return Finish(read);
 }
 
 void Decoder::DecodeDocument(Document& doc) {
@@ -238,9 +314,9 @@ void Decoder::DecodeRoot(std::shared_ptr<const DocNode> root, size_t doc_index,
     ++result_.skipped;
     return;
   }
-  object.Bind(source_, *root);
+  object.Bind(source_, *root, options_.keep_locations || !diags.empty());
   Emit(object, *root, diags);
-  if (decoded) result_.objects.push_back(std::move(object));
+  if (decoded && (keep_ == nullptr || (*keep_)(object))) result_.objects.push_back(std::move(object));
 }
 
 void Decoder::Emit(DecodedObject& object, const DocNode& root, Diagnostics& diags) {
@@ -336,6 +412,14 @@ bool Decoder::DecodeResource(const DocNode& root, std::string_view version,
 }
 
 }  // namespace
+
+DecodeResult DecodeStream(std::istream& in, const std::string& name, const DecodeOptions& options,
+                          const StreamOptions& stream, DocumentReader::Result* end) {
+  DocumentReader reader(in, name, stream.max_document_bytes);
+  DocumentReader::Result ignored = DocumentReader::Result::kEnd;
+  return Decoder(SourceText(name, ""), options, ReleaseFor(options.version))
+      .RunStream(reader, stream, end != nullptr ? end : &ignored);
+}
 
 DecodeResult Decode(const SourceText& source, const DecodeOptions& options) {
   return Decoder(source, options, ReleaseFor(options.version)).Run();

@@ -42,6 +42,9 @@
 #define DRAGUARD_POLICY_K8S_DECODE_H_
 
 #include <cstddef>
+#include <functional>
+#include <istream>
+#include <map>
 #include <memory>
 #include <string>
 #include <variant>
@@ -71,6 +74,11 @@ struct DecodeOptions {
   // beta, deprecated: policy/common/release.h). Every caller that knows the release it
   // checks for sets it; the decoded objects do not depend on it.
   KubernetesVersion version = kDefaultKubernetesVersion;
+  // Keep what DecodedObject::Locate needs after decoding (a FieldIndex per object). Readers
+  // that move the objects out and never locate a finding in them later (inventory files) turn
+  // it off: decoding's own findings are still located; the index is built only for objects
+  // that have some.
+  bool keep_locations = true;
 };
 
 // The decoded model object; std::monostate never appears in a DecodeResult.
@@ -97,8 +105,13 @@ class DecodedObject {
   // The position of a field path (same rules as Locate, without a value offset).
   SourcePosition PositionOf(const std::string& field) const;
 
-  // Internal: set by Decode. Keeps the source and a FieldIndex of `root`, not the tree.
-  void Bind(std::shared_ptr<const SourceText> source, const DocNode& root);
+  // The text the object was decoded from: the whole input, or for a streamed input
+  // (DecodeStream) its own document.
+  const SourceText& source() const { return *source_; }
+
+  // Internal: set by Decode. Keeps the source and (with `index`) a FieldIndex of `root`, not
+  // the tree; without the index Locate and PositionOf give no positions.
+  void Bind(std::shared_ptr<const SourceText> source, const DocNode& root, bool index = true);
 
  private:
   std::shared_ptr<const SourceText> source_;
@@ -116,11 +129,39 @@ struct DecodeResult {
   // Errors of the parser (document.h: syntax, limits), which are the first `read_errors`
   // diagnostics: the documents they concern were not decoded, so objects are missing.
   size_t read_errors = 0;
+  // DecodeStream only: the text of the lines `diagnostics` point at (file line -> line), as
+  // the documents holding them are not kept.
+  std::map<int, std::string> lines;
 };
 
 // Decodes every object in `source`. Never throws; problems with the input are diagnostics.
 // Thread-compatible; the result keeps its own copy of the source text for Locate().
 DecodeResult Decode(const SourceText& source, const DecodeOptions& options = {});
+
+// Decoding a stream (a file, stdin) with one document's text in memory at a time
+// (document.h: DocumentReader).
+struct StreamOptions {
+  // A document is held whole while it is parsed: one larger than this ends the stream
+  // (DecodeStream's `end` is then kTooLarge). The API server's limit per object is
+  // ParseOptions::max_bytes; this only bounds memory (a `kind: List` is one document).
+  size_t max_document_bytes = size_t{1} << 30;
+  // Called with each piece of the stream after it is decoded (may be empty): lint scans its
+  // comments for suppressions and keeps the lines its findings point at.
+  std::function<void(const SourceText&)> on_piece;
+  // Called with each decoded object, in order (may be empty); an object it returns false for
+  // is not kept in the result (lint lists it, and drops a workload without claims, which no
+  // later stage reads).
+  std::function<bool(const DecodedObject&)> on_object;
+};
+
+// What Decode(SourceText(name, whole text)) gives, read from `in` one document at a time:
+// the objects keep the text of their own document, not the whole input, and documents that
+// hold nothing to check are dropped as soon as they are decoded. `end` (may be null) tells
+// how the stream ended: kEnd, or kTooLarge / kReadError (then the result is incomplete and
+// the caller must report the input as unreadable).
+DecodeResult DecodeStream(std::istream& in, const std::string& name, const DecodeOptions& options,
+                          const StreamOptions& stream = {},
+                          DocumentReader::Result* end = nullptr);
 
 // Decodes one ResourceClaim, ResourceClaimTemplate or DeviceClass whose kind and
 // resource.k8s.io version ("v1", "v1beta2", "v1beta1") are already known, from a tree that

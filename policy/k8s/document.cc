@@ -472,17 +472,17 @@ bool AddNodeEvent(const yaml_event_t& e, const EventParser& parser, TreeBuilder&
   }
 }
 
-// Parses the documents of one span, numbering them from `index`. Limits per document (depth,
-// nodes, object size) and syntax errors throw or are reported.
-// Where parsed documents go, and how many have gone.
+// Where parsed documents go, and where the stream is (DocumentStreamState).
 struct DocumentSink {
   const std::function<void(Document&)>& emit;
   Diagnostics& diagnostics;
-  size_t emitted = 0;
+  DocumentStreamState& state;
 };
 
+// Parses the documents of one span. Limits per document (depth, nodes, object size) and
+// syntax errors throw or are reported.
 void ParseSpan(const SourceText& source, const Span& span, const ParseOptions& options,
-               size_t& index, DocumentSink& sink) {
+               DocumentSink& sink) {
   EventParser parser(source, span);
   std::optional<TreeBuilder> builder;
   size_t node_count = 0;
@@ -492,7 +492,7 @@ void ParseSpan(const SourceText& source, const Span& span, const ParseOptions& o
     const yaml_event_t& e = held.event;
     if (e.type == YAML_STREAM_END_EVENT) return;
     if (e.type == YAML_DOCUMENT_START_EVENT) {
-      if (sink.emitted >= options.max_documents) {
+      if (sink.state.emitted >= options.max_documents) {
         throw LimitExceeded{"decode.too-many-documents",
                             "the input has more than " + std::to_string(options.max_documents) +
                                 " documents",
@@ -502,11 +502,11 @@ void ParseSpan(const SourceText& source, const Span& span, const ParseOptions& o
       builder.emplace(source, options, &node_count);
     } else if (e.type == YAML_DOCUMENT_END_EVENT && builder.has_value()) {
       Document doc = builder->TakeDocument();
-      doc.index = index++;
+      doc.index = sink.state.index++;
       doc.empty = !builder->has_root() || doc.root.kind == NodeKind::kNull;
       builder.reset();
       DropObjectsOverLimit(source, span.end, options, doc, sink.diagnostics);
-      ++sink.emitted;
+      ++sink.state.emitted;
       sink.emit(doc);
     } else if (builder.has_value()) {
       AddNodeEvent(e, parser, *builder);
@@ -514,27 +514,26 @@ void ParseSpan(const SourceText& source, const Span& span, const ParseOptions& o
   }
 }
 
-// Parses one span into `result`; returns false when the rest of the stream must not be read:
-// after a syntax error (kubectl stops at a document it cannot read) or past max_documents.
-// A document over a per-document limit is reported alone and the stream goes on.
-bool ParseSpanReporting(const SourceText& source, const Span& span, const ParseOptions& options,
-                        size_t& index, DocumentSink& sink) {
+// Parses one span into the sink; sets state.stopped when the rest of the stream must not be
+// read: after a syntax error (kubectl stops at a document it cannot read) or past
+// max_documents. A document over a per-document limit is reported alone and the stream goes on.
+void ParseSpanReporting(const SourceText& source, const Span& span, const ParseOptions& options,
+                        DocumentSink& sink) {
   Diagnostics& result = sink.diagnostics;
   try {
-    ParseSpan(source, span, options, index, sink);
+    ParseSpan(source, span, options, sink);
   } catch (const LimitExceeded& e) {
     AddError(result, source, e.code, e.message, e.offset);
-    ++index;
-    return e.code != "decode.too-many-documents";
+    ++sink.state.index;
+    sink.state.stopped = e.code == "decode.too-many-documents";
   } catch (const SyntaxError& e) {
     AddError(result, source, "decode.yaml-syntax", e.message, e.offset);
-    return false;
+    sink.state.stopped = true;
   } catch (const std::exception& e) {  // std::bad_alloc
     AddError(result, source, "decode.yaml-syntax",
              std::string("the file could not be read as YAML: ") + e.what(), span.begin);
-    return false;
+    sink.state.stopped = true;
   }
-  return true;
 }
 
 }  // namespace
@@ -544,12 +543,98 @@ bool ParseSpanReporting(const SourceText& source, const Span& span, const ParseO
 Diagnostics ForEachDocument(const SourceText& source, const ParseOptions& options,
                             const std::function<void(Document&)>& on_document) {
   Diagnostics diagnostics;
-  DocumentSink sink{on_document, diagnostics};
-  size_t index = 0;
+  DocumentStreamState state;
+  DocumentSink sink{on_document, diagnostics, state};
   for (const Span& span : SplitDocuments(source.text())) {
-    if (!ParseSpanReporting(source, span, options, index, sink)) break;
+    ParseSpanReporting(source, span, options, sink);
+    if (state.stopped) break;
   }
   return diagnostics;
+}
+
+void ForEachDocumentInPiece(const SourceText& piece, const ParseOptions& options,
+                            DocumentStreamState& state, Diagnostics& diagnostics,
+                            const std::function<void(Document&)>& on_document) {
+  if (state.stopped) return;
+  DocumentSink sink{on_document, diagnostics, state};
+  ParseSpanReporting(piece, Span{0, piece.text().size()}, options, sink);
+}
+
+DocumentReader::DocumentReader(std::istream& in, std::string name, size_t max_document_bytes)
+    : in_(in), name_(std::move(name)), max_bytes_(max_document_bytes) {}
+
+bool DocumentReader::ReadLine(std::string& line) {
+  line.clear();
+  for (;;) {
+    const size_t newline = buffer_.find('\n', buffer_pos_);
+    if (newline != std::string::npos) {
+      line.append(buffer_, buffer_pos_, newline + 1 - buffer_pos_);
+      buffer_pos_ = newline + 1;
+      return true;
+    }
+    line.append(buffer_, buffer_pos_, std::string::npos);
+    buffer_.clear();
+    buffer_pos_ = 0;
+    if (eof_) return !line.empty();
+    // A line longer than a whole document may be is not read further (minified JSON is one
+    // line: it is held as the document it is).
+    if (line.size() > max_bytes_) return true;
+    constexpr size_t kChunk = 64 * 1024;
+    buffer_.resize(kChunk);
+    in_.read(buffer_.data(), static_cast<std::streamsize>(kChunk));
+    buffer_.resize(static_cast<size_t>(in_.gcount()));
+    if (!in_) eof_ = true;
+  }
+}
+
+DocumentReader::Result DocumentReader::Next(SourceText* piece) {
+  if (done_) return Result::kEnd;
+  std::string line;
+  auto emit = [&](std::string text, int first_line) {
+    *piece = SourceText(name_, std::move(text), first_line);
+    started_ = true;
+    return Result::kPiece;
+  };
+  while (ReadLine(line)) {
+    if (next_line_ == 1 && line.starts_with("\xEF\xBB\xBF")) line.erase(0, 3);
+    const int number = next_line_++;
+    std::string_view bare = line;
+    if (bare.ends_with('\n')) bare.remove_suffix(1);
+    if (StartsKubectlDocument(bare)) {
+      const bool split = current_has_content_;
+      const int begin_line = directives_.empty() ? number : directives_line_;
+      std::string next = std::move(directives_);
+      directives_.clear();
+      next += line;
+      if (split) {
+        std::string done = std::move(current_);
+        const int done_line = current_line_;
+        current_ = std::move(next);
+        current_line_ = begin_line;
+        current_has_content_ = true;
+        return emit(std::move(done), done_line);
+      }
+      current_ += next;
+      current_has_content_ = true;
+    } else if (bare.starts_with("%")) {
+      if (directives_.empty()) directives_line_ = number;
+      directives_ += line;
+    } else {
+      current_ += directives_;
+      directives_.clear();
+      current_ += line;
+      current_has_content_ = true;
+    }
+    if (current_.size() + directives_.size() > max_bytes_) {
+      done_ = true;
+      return Result::kTooLarge;
+    }
+  }
+  done_ = true;
+  if (in_.bad()) return Result::kReadError;
+  current_ += directives_;
+  if (current_.empty() && started_) return Result::kEnd;
+  return emit(std::move(current_), current_line_);
 }
 
 ParseResult ParseDocuments(const SourceText& source, const ParseOptions& options) {

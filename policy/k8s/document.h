@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <istream>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -83,7 +84,7 @@ struct ParseOptions {
   // Nodes in one document, alias copies included (`decode.too-many-nodes`).
   size_t max_nodes = 1'000'000;
   // Documents in one stream (`decode.too-many-documents`).
-  size_t max_documents = 10'000;
+  size_t max_documents = 1'000'000;
 };
 
 struct ParseResult {
@@ -102,6 +103,55 @@ ParseResult ParseDocuments(const SourceText& source, const ParseOptions& options
 // tree at a time. Returns ParseResult::diagnostics.
 Diagnostics ForEachDocument(const SourceText& source, const ParseOptions& options,
                             const std::function<void(Document&)>& on_document);
+
+// Where a stream of documents is between its pieces (ForEachDocumentInPiece).
+struct DocumentStreamState {
+  size_t index = 0;      // the next document's index in the stream
+  size_t emitted = 0;    // documents handed out so far (for max_documents)
+  bool stopped = false;  // a syntax error or max_documents ended the stream
+};
+
+// ForEachDocument over one piece of a stream, as DocumentReader hands them out (a SourceText
+// with its first_line), continuing `state`; appends to `diagnostics`. Pieces fed in order
+// give what ForEachDocument gives for the whole text, without the whole text in memory.
+void ForEachDocumentInPiece(const SourceText& piece, const ParseOptions& options,
+                            DocumentStreamState& state, Diagnostics& diagnostics,
+                            const std::function<void(Document&)>& on_document);
+
+// Reads a stream (a file, stdin) in chunks and hands it out one kubectl document at a time:
+// the text is split where ForEachDocument splits it (a line that starts with `---`, with the
+// `%` directive lines just before it), so only the current document's text is held. Each
+// piece is a SourceText named `name` whose first_line is where it starts in the stream, so
+// positions stay exact. A leading UTF-8 BOM is dropped.
+class DocumentReader {
+ public:
+  // Refuses a document over `max_document_bytes` (it would be held whole; the API server's
+  // limit of 3 MiB per object is checked by the parser, per object): Next() then fails.
+  DocumentReader(std::istream& in, std::string name, size_t max_document_bytes);
+
+  enum class Result { kPiece, kEnd, kTooLarge, kReadError };
+  // The next piece into *piece. The first call always gives a piece (empty for empty input).
+  Result Next(SourceText* piece);
+
+ private:
+  // Reads the next line (with its '\n') into `line`; false at the end of the input.
+  bool ReadLine(std::string& line);
+
+  std::istream& in_;
+  std::string name_;
+  size_t max_bytes_;
+  std::string buffer_;  // read, not yet handed out as lines
+  size_t buffer_pos_ = 0;
+  bool eof_ = false;
+  bool started_ = false;  // the first piece (and the BOM check) done
+  bool done_ = false;
+  std::string current_;     // the piece being gathered
+  int current_line_ = 1;    // its first line
+  bool current_has_content_ = false;  // lines other than pending directives
+  std::string directives_;  // `%` lines just seen, not yet placed
+  int directives_line_ = 0;
+  int next_line_ = 1;       // the number of the next line read
+};
 
 // Maps a byte offset inside a scalar's decoded text back to the byte offset in `source` of
 // the character that produced it, through quotes, escapes, line folding and block

@@ -8,9 +8,10 @@
 
 namespace draguard::k8s {
 
-void DecodedObject::Bind(std::shared_ptr<const SourceText> source, const DocNode& root) {
+void DecodedObject::Bind(std::shared_ptr<const SourceText> source, const DocNode& root,
+                         bool index) {
   source_ = std::move(source);
-  index_ = std::make_shared<const FieldIndex>(root);
+  if (index) index_ = std::make_shared<const FieldIndex>(root);
   position_ = root.position;
 }
 

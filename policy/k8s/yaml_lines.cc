@@ -146,7 +146,7 @@ std::vector<YamlLine> ScanYamlLines(const SourceText& source) {
   std::vector<YamlLine> out;
   out.reserve(static_cast<size_t>(source.line_count()));
   Scanner scanner;
-  for (int line = 1; line <= source.line_count(); ++line) {
+  for (int line = source.first_line(); line <= source.last_line(); ++line) {
     out.push_back(scanner.Scan(source.Line(line)));
   }
   return out;

@@ -72,6 +72,10 @@ LintReport LintSources(std::vector<SourceText> sources, const LintOptions& optio
 // (skipped_inputs). A non-OK status only past InputOptions::max_files; the CLI maps it, and
 // any unreadable input, to exit code 2.
 StatusOr<LintReport> Lint(const std::vector<inventory::Input>& inputs, const LintOptions& options);
+// The same, taking `options` over: when nothing else holds options.inventory (and it was not
+// created const), the satisfiability stage merges the inputs' cluster objects into it instead
+// of into a copy: a fleet's slices are most of what a run holds (`draguard lint --inventory`).
+StatusOr<LintReport> Lint(const std::vector<inventory::Input>& inputs, LintOptions&& options);
 
 }  // namespace draguard::lint
 

@@ -73,7 +73,7 @@ std::string RenderText(const LintReport& report, const TextOptions& options) {
   std::string out;
   for (const Diagnostic& d : report.diagnostics) {
     if (options.quiet && d.severity == Severity::kInfo) continue;
-    out += RenderTextDiagnostic(d, report.FindSource(d.file), options);
+    out += RenderTextDiagnostic(d, report.FindSource(d.file, d.position.line), options);
   }
   LintSummary summary = report.Summary();
   if (options.quiet && summary.errors == 0 && summary.warnings == 0) return out;

@@ -23,6 +23,14 @@ const SourceText* LintReport::FindSource(const std::string& file) const {
   return it == sources.end() ? nullptr : &it->second;
 }
 
+const SourceText* LintReport::FindSource(const std::string& file, int line) const {
+  if (const SourceText* whole = FindSource(file)) return whole;
+  auto it = lines.find(file);
+  if (it == lines.end()) return nullptr;
+  auto at = it->second.find(line);
+  return at == it->second.end() ? nullptr : &at->second;
+}
+
 void SortDiagnostics(const std::vector<std::string>& files, std::vector<Diagnostic>& diagnostics) {
   std::unordered_map<std::string, size_t> rank;
   for (size_t i = 0; i < files.size(); ++i) rank.emplace(files[i], i);

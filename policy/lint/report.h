@@ -42,6 +42,9 @@ struct LintReport {
   // File name -> its text, for snippets. A diagnostic whose file is absent is printed
   // without a snippet.
   std::map<std::string, SourceText> sources;
+  // For inputs read as streams (Lint), whose text is not kept: file -> line -> that line (a
+  // SourceText of the one line, with its file line number), for the lines diagnostics point at.
+  std::map<std::string, std::map<int, SourceText>> lines;
   std::vector<LintedObject> objects;
   // Sorted with SortDiagnostics.
   std::vector<Diagnostic> diagnostics;
@@ -54,6 +57,8 @@ struct LintReport {
   LintSummary Summary() const;
   // The source of `file`, or nullptr.
   const SourceText* FindSource(const std::string& file) const;
+  // What holds `line` of `file` (sources, then lines), or nullptr.
+  const SourceText* FindSource(const std::string& file, int line) const;
 };
 
 // Stable report order: by the position of the file in `files` (unknown files last, by name),

@@ -69,9 +69,9 @@ Suppressions Suppressions::Scan(const SourceText& source) {
   if (source.text().find(kMarker) == std::string::npos) return s;  // the common case
   const std::vector<k8s::YamlLine> lines = k8s::ScanYamlLines(source);
   auto info = [&](int line) -> const k8s::YamlLine& {
-    return lines[static_cast<size_t>(line - 1)];
+    return lines[static_cast<size_t>(line - source.first_line())];
   };
-  for (int line = 1; line <= source.line_count(); ++line) {
+  for (int line = source.first_line(); line <= source.last_line(); ++line) {
     std::string_view text = source.Line(line);
     if (info(line).comment == std::string_view::npos) continue;
     std::string_view body = text.substr(info(line).comment + 1);
@@ -92,7 +92,7 @@ Suppressions Suppressions::Scan(const SourceText& source) {
     int target = line;
     if (IsBlankOrComment(text, info(line))) {
       target = line + 1;
-      while (target <= source.line_count() &&
+      while (target <= source.last_line() &&
              IsBlankOrComment(source.Line(target), info(target))) {
         ++target;
       }
@@ -100,6 +100,16 @@ Suppressions Suppressions::Scan(const SourceText& source) {
     Add(patterns, source, s.by_line_[target], s.findings_);
   }
   return s;
+}
+
+void Suppressions::ScanPiece(const SourceText& piece) {
+  Suppressions found = Scan(piece);
+  for (auto& [line, patterns] : found.by_line_) {
+    std::vector<std::string>& into = by_line_[line];
+    into.insert(into.end(), patterns.begin(), patterns.end());
+  }
+  file_.insert(file_.end(), found.file_.begin(), found.file_.end());
+  findings_.insert(findings_.end(), found.findings_.begin(), found.findings_.end());
 }
 
 bool Suppressions::Silences(std::string_view code, int line) const {

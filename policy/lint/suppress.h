@@ -29,6 +29,11 @@ class Suppressions {
   // Scans the comments of `source` once.
   static Suppressions Scan(const SourceText& source);
 
+  // Scans a piece of a file (one document of a streamed input: SourceText::first_line) and
+  // adds what it finds: pieces scanned in order find what scanning the whole file finds
+  // (a `---` line, where pieces start, is neither blank nor a comment).
+  void ScanPiece(const SourceText& piece);
+
   // Whether a finding with `code` at 1-based `line` is silenced.
   bool Silences(std::string_view code, int line) const;
   bool empty() const { return by_line_.empty() && file_.empty(); }

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <ostream>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -917,6 +918,103 @@ TEST(DecodeServedVersionTest, NamesTheReleasesTaintRuleGate) {
   ASSERT_EQ(r.diagnostics.size(), 1u);
   EXPECT_THAT(r.diagnostics.items()[0].message,
               testing::HasSubstr("DRADeviceTaintRules feature gate"));
+}
+
+// --- DecodeStream: one document's text at a time, the same result as Decode ---
+
+// Everything a DecodeResult says, positions included, as comparable text.
+std::string StreamDiffSummary(const DecodeResult& r) {
+  std::ostringstream out;
+  out << "documents " << r.documents << " skipped " << r.skipped << " read_errors "
+      << r.read_errors << " template " << r.is_template << "\n";
+  for (const Diagnostic& d : r.diagnostics) {
+    out << d.file << ":" << d.position.line << ":" << d.position.column << " "
+        << SeverityName(d.severity) << " " << d.code << " " << d.field << " " << d.message
+        << " [" << d.object.kind << " " << d.object.name << "]\n";
+  }
+  for (const DecodedObject& o : r.objects) {
+    const SourcePosition at = o.PositionOf("spec.devices.requests[0].exactly.count");
+    out << o.ref.kind << " " << o.ref.name << " doc " << o.document_index << " at "
+        << o.position().line << ":" << o.position().column << " count at " << at.line << ":"
+        << at.column << "\n";
+  }
+  return out.str();
+}
+
+constexpr char kStreamClaim[] = R"(apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: c}
+spec:
+  devices:
+    requests:
+    - name: r
+      exactly: {deviceClassName: gpu, count: "2"}
+)";
+
+struct StreamCase {
+  std::string name;
+  std::string text;
+};
+
+class DecodeStreamTest : public ::testing::TestWithParam<StreamCase> {};
+
+TEST_P(DecodeStreamTest, GivesWhatDecodeGivesForTheWholeText) {
+  const std::string& text = GetParam().text;
+  const DecodeResult whole = Decode(SourceText("in.yaml", text));
+  std::istringstream in(text);
+  DocumentReader::Result end = DocumentReader::Result::kPiece;
+  const DecodeResult streamed = DecodeStream(in, "in.yaml", {}, {}, &end);
+  EXPECT_EQ(end, DocumentReader::Result::kEnd);
+  EXPECT_EQ(StreamDiffSummary(streamed), StreamDiffSummary(whole));
+  for (const Diagnostic& d : streamed.diagnostics) {
+    if (!d.position.known()) continue;
+    ASSERT_TRUE(streamed.lines.contains(d.position.line)) << d.code;
+    EXPECT_EQ(streamed.lines.at(d.position.line),
+              SourceText("in.yaml", text).Line(d.position.line));
+  }
+}
+
+std::string RepeatedClaims(int n) {
+  std::string out;
+  for (int i = 0; i < n; ++i) {
+    std::string claim = kStreamClaim;
+    claim.replace(claim.find("name: c"), 7, "name: c" + std::to_string(i));
+    out += "---\n" + claim + "# " + std::string(static_cast<size_t>(i % 7) * 300, 'p') + "\n";
+  }
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Streams, DecodeStreamTest,
+    ::testing::Values(
+        StreamCase{"Empty", ""},
+        StreamCase{"OneDocumentNoNewline", std::string(kStreamClaim) + "# end"},
+        StreamCase{"ByteOrderMark", "\xEF\xBB\xBF" + std::string(kStreamClaim)},
+        StreamCase{"MarkersAndDirectives",
+                   "---\n" + std::string(kStreamClaim) + "%YAML 1.1\n---\n" + kStreamClaim +
+                       "--- \n\n---\t# c\n" + kStreamClaim},
+        StreamCase{"DirectiveWithoutMarker", std::string(kStreamClaim) + "%YAML 1.1\n"},
+        StreamCase{"SyntaxErrorStopsTheStream",
+                   std::string(kStreamClaim) + "---\na: [\n---\n" + kStreamClaim},
+        StreamCase{"TemplateInALaterDocument",
+                   std::string(kStreamClaim) + "---\nname: {{ .Values.x }}\n"},
+        StreamCase{"TemplateAfterSyntaxError",
+                   "a: [\n---\nkind: ConfigMap\n---\nx: ${VAR}\n"},
+        StreamCase{"ListAndOtherKinds",
+                   "apiVersion: v1\nkind: ConfigMap\n---\napiVersion: v1\nkind: List\nitems:\n- " +
+                       std::string("apiVersion: resource.k8s.io/v1beta1\n  kind: ResourceClaim\n"
+                                   "  metadata: {name: b}\n  spec: {devices: {requests: "
+                                   "[{name: r, deviceClassName: gpu, count: 0}]}}\n")},
+        StreamCase{"ManyDocumentsAcrossChunks", RepeatedClaims(200)}),
+    [](const ::testing::TestParamInfo<StreamCase>& info) { return info.param.name; });
+
+TEST(DecodeStreamLimitTest, DocumentOverTheBoundEndsTheStream) {
+  std::istringstream in(std::string(kStreamClaim) + "---\n" + std::string(5000, '#'));
+  DocumentReader::Result end = DocumentReader::Result::kEnd;
+  StreamOptions stream;
+  stream.max_document_bytes = 1000;
+  DecodeStream(in, "in.yaml", {}, stream, &end);
+  EXPECT_EQ(end, DocumentReader::Result::kTooLarge);
 }
 
 }  // namespace

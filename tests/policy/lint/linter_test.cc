@@ -3,13 +3,18 @@
 // --warnings-as-errors, and parallel runs giving the sequential result.
 #include "policy/lint/linter.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "policy/lint/render.h"
 #include "policy/lint/render_json.h"
 #include "tests/policy/lint/golden.h"
 
@@ -379,6 +384,70 @@ TEST(LinterTest, DecodesForTheValidatedRelease) {
   LintReport r136 = LintSources({SourceText("rule.yaml", rule)}, options);
   EXPECT_THAT(Codes(r136), ::testing::Not(::testing::Contains("decode.api-version.not-served")));
   EXPECT_THAT(Codes(r136), ::testing::Contains("decode.api-version.beta"));
+}
+
+
+// Streamed inputs (Lint reads files and stdin one document at a time) against the whole-text
+// path (LintSources): the same report, byte for byte, in every format. The stream joins the
+// examples and test inputs (errors, warnings, suppressions, cross-object references) with
+// filler documents, so that documents cross the reader's 64 KiB chunks and most of the text
+// is dropped as read.
+std::string StreamDiffText() {
+  std::vector<std::filesystem::path> files;
+  for (const char* dir : {"/examples/bad", "/examples/good", "/tests/testdata/lint/inputs"}) {
+    const std::filesystem::path root = std::string(DRAGUARD_SOURCE_DIR) + dir;
+    for (const auto& entry : std::filesystem::directory_iterator(root)) {
+      if (entry.path().extension() == ".yaml") files.push_back(entry.path());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  std::string text = "# draguard:ignore-file refs.class.not-found\n";
+  for (int round = 0; round < 2; ++round) {
+    for (const std::filesystem::path& path : files) {
+      std::ifstream in(path, std::ios::binary);
+      std::stringstream body;
+      body << in.rdbuf();
+      if (body.str().find("{{") != std::string::npos) continue;  // a template: whole input
+      text += "---\n" + body.str();
+      if (!text.ends_with('\n')) text += '\n';
+      for (int i = 0; i < 20; ++i) {
+        text += "--- # filler\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: filler-" +
+                std::to_string(text.size()) + "\ndata:\n  key: \"" + std::string(120, 'x') +
+                "\"\n";
+      }
+    }
+  }
+  return text;
+}
+
+TEST(LinterStreamTest, StreamedInputGivesTheWholeTextReport) {
+  const std::string text = StreamDiffText();
+  ASSERT_GT(text.size(), size_t{2} * 64 * 1024);
+  LintOptions options;
+  options.jobs = 1;
+  LintReport whole = LintSources({SourceText(inventory::kStdinName, text)}, options);
+  std::istringstream in(text);
+  options.input.stdin_stream = &in;
+  StatusOr<LintReport> streamed = Lint({{"-"}}, options);
+  ASSERT_TRUE(streamed.ok()) << streamed.status();
+  ASSERT_GT(whole.diagnostics.size(), size_t{20});
+  EXPECT_EQ(streamed->objects.size(), whole.objects.size());
+  for (OutputFormat format :
+       {OutputFormat::kText, OutputFormat::kJson, OutputFormat::kSarif, OutputFormat::kJunit}) {
+    EXPECT_EQ(Render(format, *streamed, {}), Render(format, whole, {}))
+        << OutputFormatName(format);
+  }
+}
+
+TEST(LinterStreamTest, DocumentOverTheMemoryBoundMakesTheInputUnreadable) {
+  std::istringstream in("apiVersion: v1\nkind: ConfigMap\n---\n" + std::string(4096, '#'));
+  LintOptions options;
+  options.input.stdin_stream = &in;
+  options.input.max_file_bytes = 1024;
+  StatusOr<LintReport> report = Lint({{"-"}}, options);
+  ASSERT_TRUE(report.ok()) << report.status();
+  ASSERT_EQ(report->unreadable_inputs.size(), 1u);
+  EXPECT_EQ(report->unreadable_inputs[0].code(), StatusCode::kResourceExhausted);
 }
 
 }  // namespace

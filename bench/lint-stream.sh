@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Inputs at scale (issue 17 item 4): peak RSS and CPU of `draguard lint --jobs 1` over one
+# generated multi-document file of SIZE_MB megabytes, read from the file and from stdin. Two
+# shapes: "export" (a cluster export or rendered chart: ConfigMaps and Services, one
+# ResourceClaimTemplate in 50 documents) and "dra" (every document a ResourceClaimTemplate:
+# every object is kept for the cross-object stages). With BASELINE, an older binary runs
+# alternately on the same file.
+#
+#   bench/lint-stream.sh [DRAGUARD=build/bench/cli/draguard] [SIZE_MB=20] [ROUNDS=1]
+#   BASELINE=/path/to/old/draguard bench/lint-stream.sh build/bench/cli/draguard 200
+set -euo pipefail
+draguard="${1:-build/bench/cli/draguard}"
+size_mb="${2:-20}"
+rounds="${3:-1}"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+generate() {  # FILE SHAPE
+  awk -v limit="$((size_mb * 1000 * 1000))" -v shape="$2" 'BEGIN {
+    for (i = 0; bytes < limit; i++) {
+      if (shape == "dra" || i % 50 == 0) {
+        doc = sprintf("---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nmetadata:\n  name: tmpl-%d\n  namespace: team-%d\nspec:\n  spec:\n    devices:\n      requests:\n      - name: gpu\n        exactly:\n          deviceClassName: gpu.nvidia.com\n          count: %d\n          selectors:\n          - cel:\n              expression: device.attributes[\"gpu.nvidia.com\"].productName == \"NVIDIA A100-SXM4-80GB\"\n", i, i % 50, 1 + i % 4)
+      } else if (i % 2 == 0) {
+        doc = sprintf("---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: config-%d\n  namespace: team-%d\n  labels: {app: web-%d, tier: frontend}\ndata:\n  settings.json: |\n    {\"replicas\": %d, \"image\": \"registry.example.com/web:%d\", \"padding\": \"%0300d\"}\n", i, i % 50, i, i % 7, i, 0)
+      } else {
+        doc = sprintf("---\napiVersion: v1\nkind: Service\nmetadata:\n  name: svc-%d\n  namespace: team-%d\nspec:\n  selector: {app: web-%d}\n  ports:\n  - {name: http, port: 80, targetPort: 8080}\n  - {name: metrics, port: 9090, targetPort: 9090}\n", i, i % 50, i)
+      }
+      printf "%s", doc
+      bytes += length(doc)
+      docs++
+    }
+    printf "%d documents\n", docs > "/dev/stderr"
+  }' >"$1"
+}
+
+run() {  # LABEL BINARY FILE MODE
+  local load
+  load="$(cut -d' ' -f1-3 /proc/loadavg)"
+  if [[ "$4" == stdin ]]; then
+    /usr/bin/time -o "$work/time" -f '%U %S %M' "$2" lint --jobs 1 --output json - <"$3" \
+      >"$work/out" 2>"$work/err" || true
+  else
+    /usr/bin/time -o "$work/time" -f '%U %S %M' "$2" lint --jobs 1 --output json "$3" \
+      >"$work/out" 2>"$work/err" || true
+  fi
+  read -r user sys kb < <(tail -1 "$work/time")
+  local findings
+  findings="$(grep -o '"code"' "$work/out" | wc -l)"
+  echo "$1 $(basename "$3") $4: $(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }') s CPU," \
+       "$((kb / 1024)) MiB RSS, $findings findings, load $load"
+}
+
+for shape in export dra; do
+  generate "$work/$shape.yaml" "$shape"
+  echo "$shape: $(du -h "$work/$shape.yaml" | cut -f1)"
+  for ((r = 0; r < rounds; r++)); do
+    for mode in file stdin; do
+      run new "$draguard" "$work/$shape.yaml" "$mode"
+      if [[ -n "${BASELINE:-}" ]]; then run old "$BASELINE" "$work/$shape.yaml" "$mode"; fi
+    done
+  done
+done
