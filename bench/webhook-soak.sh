@@ -85,6 +85,9 @@ reloads=$(curl "${curl_args[@]}" "https://127.0.0.1:$port/metrics" |
 echo "load after: $(uptime | sed 's/.*load average/load average/')"
 echo "failed requests: $failed; certificate reloads: $reloads"
 echo "RSS first/last minute (KiB): $first_rss / $last_rss (min $min_rss, max $max_rss); open fds: $first_fds / $last_fds"
+per_minute=""
+for ((i = 0; i < ${#rss[@]}; i += 60)); do per_minute+=" $(( $(avg "${rss[@]:i:60}") / 1024 ))"; done
+echo "RSS per minute (MiB):$per_minute"
 verdict=pass
 [[ "$failed" -eq 0 ]] || verdict=fail
 (( last_rss * 100 <= first_rss * 105 )) || verdict=fail
