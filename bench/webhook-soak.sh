@@ -42,6 +42,7 @@ max=$(wrk -t2 -c"$connections" -d10s -s "$repo/bench/distinct-specs.lua" \
   "https://127.0.0.1:$port/validate" | awk '/^Requests\/sec:/ {print int($2)}')
 delay=$(( connections * 1000 * 2 / (max > 0 ? max : 1) ))
 echo "webhook-soak: maximum $max req/s; pacing each of $connections connections at ${delay} ms"
+echo "load before: $(uptime | sed 's/.*load average/load average/')"
 
 # The inventory changes every 3 s: one node file is rewritten with a new slice generation.
 ( g=1; while true; do
@@ -62,22 +63,31 @@ DRAGUARD_DELAY_MS="$delay" wrk -t2 -c"$connections" -d"${seconds}s" --latency --
   -s "$repo/bench/distinct-specs.lua" \
   "https://127.0.0.1:$port/validate" >"$work/wrk.out" &
 wrk_pid=$!
+# Sampled every second: RSS swings by tens of MiB as each new snapshot is built beside the
+# current one and the old one freed, so a minute's average needs many samples (at one every
+# 10 s, the swing alone could move the averages by several percent).
 rss=() fds=()
 while kill -0 "$wrk_pid" 2>/dev/null; do
-  sleep 10
+  sleep 1
   rss+=("$(awk '/^VmRSS:/ {print $2}' "/proc/$serve_pid/status")")
   fds+=("$(ls "/proc/$serve_pid/fd" | wc -l)")
 done
 wait "$wrk_pid"
 cat "$work/wrk.out"
 avg() { local n=0 s=0; for v in "$@"; do s=$((s + v)); n=$((n + 1)); done; echo $((n ? s / n : 0)); }
-first_rss=$(avg "${rss[@]:0:6}") last_rss=$(avg "${rss[@]: -6}")
-first_fds=$(avg "${fds[@]:0:6}") last_fds=$(avg "${fds[@]: -6}")
+first_rss=$(avg "${rss[@]:0:60}") last_rss=$(avg "${rss[@]: -60}")
+first_fds=$(avg "${fds[@]:0:60}") last_fds=$(avg "${fds[@]: -60}")
+min_rss=$(printf '%s\n' "${rss[@]}" | sort -n | head -1)
+max_rss=$(printf '%s\n' "${rss[@]}" | sort -n | tail -1)
 failed=$(awk '/Non-2xx/ {n += $NF} /Socket errors/ {gsub(",", ""); n += $4 + $6 + $8 + $10} END {print n + 0}' "$work/wrk.out")
 reloads=$(curl "${curl_args[@]}" "https://127.0.0.1:$port/metrics" |
   awk '/^draguard_certificate_reloads_total\{result="success"\}/ {print $2}')
+echo "load after: $(uptime | sed 's/.*load average/load average/')"
 echo "failed requests: $failed; certificate reloads: $reloads"
-echo "RSS first/last minute (KiB): $first_rss / $last_rss; open fds: $first_fds / $last_fds"
+echo "RSS first/last minute (KiB): $first_rss / $last_rss (min $min_rss, max $max_rss); open fds: $first_fds / $last_fds"
+per_minute=""
+for ((i = 0; i < ${#rss[@]}; i += 60)); do per_minute+=" $(( $(avg "${rss[@]:i:60}") / 1024 ))"; done
+echo "RSS per minute (MiB):$per_minute"
 verdict=pass
 [[ "$failed" -eq 0 ]] || verdict=fail
 (( last_rss * 100 <= first_rss * 105 )) || verdict=fail

@@ -300,9 +300,11 @@ int RunServe(const std::vector<std::string>& args, CommandContext& context) {
   if (inventory != nullptr) {
     if (Status s = inventory->Start(); !s.ok()) return UsageError(context, s);
     checker_options.satisfiability.source = inventory.get();
-    // A new snapshot's allocator view is built off the I/O threads (SatisfiabilityOptions).
+    // A new snapshot's allocator view and attribute schema are built off the I/O threads
+    // (SatisfiabilityOptions, SchemaCheckOptions).
     checker_options.satisfiability.build_in_background = true;
     checker_options.schema.source = inventory.get();
+    checker_options.schema.build_in_background = true;
     checker_options.satisfiability.new_evaluator =
         [allocator = checker_options.satisfiability.allocator,
          programs](std::shared_ptr<alloc::PreparedDevices> devices) {

@@ -100,7 +100,31 @@ PreparedDevices::PreparedDevices(size_t devices)
 }
 
 PreparedDevices::~PreparedDevices() {
-  for (size_t i = 0; i < capacity_; ++i) delete slots_[i].load(std::memory_order_relaxed);
+  for (size_t i = 0; i < capacity_; ++i) Release(slots_[i].load(std::memory_order_relaxed));
+}
+
+void PreparedDevices::Release(const Entry* entry) {
+  if (entry != nullptr && entry->tables.fetch_sub(1, std::memory_order_acq_rel) == 1) delete entry;
+}
+
+size_t PreparedDevices::ShareFrom(const PreparedDevices& previous,
+                                  const std::vector<size_t>& same) {
+  size_t shared = 0;
+  for (size_t id = 0; id < same.size() && id < capacity_; ++id) {
+    if (same[id] >= previous.capacity_) continue;  // kNoDevice, or beyond its table
+    const Entry* entry = previous.slots_[same[id]].load(std::memory_order_acquire);
+    if (entry == nullptr) continue;
+    entry->tables.fetch_add(1, std::memory_order_relaxed);
+    const Entry* expected = nullptr;
+    if (!slots_[id].compare_exchange_strong(expected, entry, std::memory_order_acq_rel,
+                                            std::memory_order_acquire)) {
+      Release(entry);
+      continue;
+    }
+    size_.fetch_add(1, std::memory_order_relaxed);
+    ++shared;
+  }
+  return shared;
 }
 
 const PreparedDevices::Entry& PreparedDevices::Get(const DeviceView& view,
@@ -117,6 +141,7 @@ const PreparedDevices::Entry& PreparedDevices::Get(const DeviceView& view,
   if (slot.compare_exchange_strong(expected, made.get(), std::memory_order_acq_rel,
                                    std::memory_order_acquire)) {
     size_.fetch_add(1, std::memory_order_relaxed);
+    made_.fetch_add(1, std::memory_order_relaxed);
     return *made.release();
   }
   return *expected;  // another thread prepared it first; ours is dropped
@@ -126,7 +151,7 @@ void PreparedDevices::MoveInto(PreparedDevices& larger) {
   for (size_t i = 0; i < capacity_ && i < larger.capacity_; ++i) {
     const Entry* entry = slots_[i].exchange(nullptr, std::memory_order_relaxed);
     if (entry == nullptr) continue;
-    delete larger.slots_[i].exchange(entry, std::memory_order_relaxed);
+    Release(larger.slots_[i].exchange(entry, std::memory_order_relaxed));
     larger.size_.fetch_add(1, std::memory_order_relaxed);
   }
   size_.store(0, std::memory_order_relaxed);

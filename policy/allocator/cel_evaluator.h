@@ -27,6 +27,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -76,12 +77,19 @@ class CelProgramCache {
 // DeviceView::id of one Inventory, each made on first use by whichever thread asks first and
 // never changed after. Thread-safe. Evaluators that share a table must have the same
 // version and gates (they do when they serve one Inventory with one AllocatorOptions).
+//
+// The table of a new Inventory can take over the entries of the previous Inventory's table
+// for the devices CEL sees unchanged (ShareFrom, SameSelectorDevices): an entry is then held
+// by both tables (counted) and freed with the last, so that an inventory snapshot differing
+// from the previous one by one slice prepares, and holds anew, that slice's devices only.
 class PreparedDevices {
  public:
   // A prepared device, or why it cannot be prepared (a malformed attribute or capacity).
   struct Entry {
     std::optional<cel::PreparedDevice> device;
     std::string error;  // set when device is empty
+    // Tables holding the entry (ShareFrom); managed by the tables.
+    mutable std::atomic<uint32_t> tables{1};
   };
 
   // Room for ids below `devices`; a device with a larger id is prepared on every use.
@@ -94,16 +102,27 @@ class PreparedDevices {
   // With an id beyond the table the entry is made into `spare` and a reference to it returned.
   const Entry& Get(const DeviceView& view, const cel::DeviceOptions& options,
                    std::unique_ptr<Entry>& spare);
-  // Devices prepared and kept so far; ids the table has room for.
+  // Takes over `previous`'s entries for the devices `same` maps: by id in this table's
+  // Inventory, the id of the same device in previous's Inventory (SameSelectorDevices), or
+  // kNoDevice (any id beyond previous's table is skipped). `previous` must have been filled
+  // with the same version and gates. Returns the number of entries taken over (slots
+  // already filled here or empty in `previous` are skipped).
+  size_t ShareFrom(const PreparedDevices& previous, const std::vector<size_t>& same);
+  // Devices prepared and kept so far (taken over included); ids the table has room for.
   size_t size() const { return size_.load(std::memory_order_relaxed); }
   size_t capacity() const { return capacity_; }
+  // Entries this table made (not taken over): the preparations it cost.
+  size_t made() const { return made_.load(std::memory_order_relaxed); }
   // Hands every entry to `larger` (for a table one thread owns, outgrown; not thread-safe).
   void MoveInto(PreparedDevices& larger);
 
  private:
+  static void Release(const Entry* entry);
+
   std::unique_ptr<std::atomic<const Entry*>[]> slots_;
   size_t capacity_;
   std::atomic<size_t> size_{0};
+  std::atomic<size_t> made_{0};
 };
 
 class CelSelectorEvaluator : public SelectorEvaluator {

@@ -406,4 +406,21 @@ DeviceView Inventory::View(size_t id) const {
                     .name = d.device->name, .device = d.device};
 }
 
+std::vector<size_t> SameSelectorDevices(const Inventory& previous, const Inventory& next) {
+  std::vector<size_t> same(next.devices().size(), kNoDevice);
+  std::string key, previous_key;
+  for (const InventoryDevice& dev : next.devices()) {
+    const DeviceView view = next.View(dev.id);
+    const std::optional<size_t> old = previous.FindDevice(view.driver, view.pool, view.name);
+    if (!old) continue;
+    const DeviceView old_view = previous.View(*old);
+    key.clear();
+    previous_key.clear();
+    internal::AppendSelectorKey(view.driver, *view.device, key);
+    internal::AppendSelectorKey(old_view.driver, *old_view.device, previous_key);
+    if (key == previous_key) same[dev.id] = *old;
+  }
+  return same;
+}
+
 }  // namespace draguard::alloc

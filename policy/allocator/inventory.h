@@ -258,6 +258,16 @@ class Inventory {
   std::unique_ptr<GroupCache> groups_ = std::make_unique<GroupCache>();
 };
 
+// No device (SameSelectorDevices).
+inline constexpr size_t kNoDevice = SIZE_MAX;
+
+// The devices of `next` that selector evaluation sees exactly as a device of `previous`:
+// the same (driver, pool, name) and equal in everything CEL reads (driver, attributes,
+// capacity values, allowMultipleAllocations: the content of InventoryDevice::selector_class).
+// By device id of `next`: the device's id in `previous`, or kNoDevice. What derives from a
+// device's CEL view alone (prepared devices, PreparedDevices::ShareFrom) carries over.
+std::vector<size_t> SameSelectorDevices(const Inventory& previous, const Inventory& next);
+
 }  // namespace draguard::alloc
 
 #endif  // DRAGUARD_POLICY_ALLOCATOR_INVENTORY_H_

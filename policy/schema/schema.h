@@ -75,6 +75,8 @@ struct Entry {
   // Some ResourceSlice publishes it as a list of `type` (DRAListTypeAttributes, 1.36: `ints`,
   // `bools`, `strings`, `versions`): compared with a scalar it is never equal.
   bool list = false;
+  // Equal entries: the webhook keeps the schema in force when a new snapshot's is equal.
+  bool operator==(const Entry&) const = default;
 };
 
 // One attribute domain (a driver's own domain or a shared one such as
@@ -96,6 +98,7 @@ struct DomainSchema {
 
   const Entry* FindAttribute(std::string_view name) const;
   const Entry* FindCapacity(std::string_view name) const;
+  bool operator==(const DomainSchema&) const = default;
 };
 
 struct SchemaSources {

@@ -64,9 +64,12 @@ class PolicyChecker : public AdmissionChecker {
 
   CheckOutcome Check(const AdmissionRequest& request) override;
 
-  // Prepares the inventory's current snapshot for satisfiability checks before serving
-  // (SatisfiabilityCheck::Warm).
-  void Warm() { satisfiability_.Warm(); }
+  // Prepares the inventory's current snapshot for satisfiability and schema checks before
+  // serving (SatisfiabilityCheck::Warm, SchemaCheck::Warm).
+  void Warm() {
+    satisfiability_.Warm();
+    schema_.Warm();
+  }
 
   // The specs remembered so far, and how often the memo answered (for tests and /metrics).
   size_t remembered_specs() const { return memo_.size(); }

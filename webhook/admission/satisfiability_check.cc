@@ -164,6 +164,12 @@ struct SatisfiabilityCheck::Prepared {
         results(limits),
         devices(std::make_shared<alloc::PreparedDevices>(inventory.devices().size())) {}
 
+  // Takes over `previous`'s prepared devices that CEL sees unchanged in this snapshot.
+  void ShareFrom(const Prepared& previous) {
+    devices->ShareFrom(*previous.devices,
+                       alloc::SameSelectorDevices(previous.inventory, inventory));
+  }
+
   std::unique_ptr<CachingEvaluator> Lease(const SatisfiabilityOptions& options) {
     {
       std::lock_guard lock(mu);
@@ -185,16 +191,17 @@ struct SatisfiabilityCheck::Prepared {
 };
 
 SatisfiabilityCheck::SatisfiabilityCheck(SatisfiabilityOptions options)
-    : options_(std::move(options)) {}
-
-SatisfiabilityCheck::~SatisfiabilityCheck() {
-  {
-    std::lock_guard lock(builder_mu_);
-    stop_builder_ = true;
+    : options_(std::move(options)) {
+  if (options_.build_in_background) {
+    builder_ = std::make_unique<SnapshotBuilder>(
+        [this](const std::shared_ptr<const inventory::ClusterObjects>& snapshot) {
+          std::lock_guard build(build_mu_);
+          BuildLocked(snapshot);
+        });
   }
-  builder_cv_.notify_all();
-  if (builder_.joinable()) builder_.join();
 }
+
+SatisfiabilityCheck::~SatisfiabilityCheck() { builder_.reset(); }
 
 std::shared_ptr<SatisfiabilityCheck::Prepared> SatisfiabilityCheck::Prepare(
     std::shared_ptr<const inventory::ClusterObjects> snapshot, bool wait) {
@@ -210,8 +217,8 @@ std::shared_ptr<SatisfiabilityCheck::Prepared> SatisfiabilityCheck::Prepare(
   // request that got the build lock builds. Only the very first build, with nothing to fall
   // back on, makes requests wait (Warm() does it before serving when it can).
   if (previous != nullptr && !wait) {
-    if (options_.build_in_background) {
-      BuildInBackground(std::move(snapshot));
+    if (builder_ != nullptr) {
+      builder_->Request(std::move(snapshot));
       return previous;
     }
     std::unique_lock build(build_mu_, std::try_to_lock);
@@ -224,45 +231,33 @@ std::shared_ptr<SatisfiabilityCheck::Prepared> SatisfiabilityCheck::Prepare(
 
 std::shared_ptr<SatisfiabilityCheck::Prepared> SatisfiabilityCheck::BuildLocked(
     std::shared_ptr<const inventory::ClusterObjects> snapshot) {
+  std::shared_ptr<Prepared> previous;
   {
     std::lock_guard lock(mu_);
     if (prepared_ != nullptr && prepared_->snapshot == snapshot) return prepared_;
+    previous = prepared_;
   }
   // Shared, not copied: the snapshot is immutable and the Inventory keeps it alive.
   alloc::Inventory inventory = alloc::Inventory::Build(snapshot);
+  // The node groups every check reads (inventory.h), computed here rather than by the first
+  // requests, which would wait for each other on them: shape groups always (without
+  // identifying attributes every check uses them), exact ones when a selector may read an
+  // identifying attribute.
+  inventory.Groups(options_.allocator, /*shape=*/true);
+  if (!inventory.IdentifyingAttributes().empty()) inventory.Groups(options_.allocator, false);
   auto built = std::make_shared<Prepared>(std::move(snapshot), std::move(inventory),
                                           options_.selector_results);
-  std::lock_guard lock(mu_);
-  prepared_ = built;
-  return built;
-}
-
-void SatisfiabilityCheck::BuildInBackground(
-    std::shared_ptr<const inventory::ClusterObjects> snapshot) {
+  if (previous != nullptr) built->ShareFrom(*previous);
   {
-    std::lock_guard lock(builder_mu_);
-    if (stop_builder_ || snapshot == pending_ || snapshot == building_) return;
-    pending_ = std::move(snapshot);  // a newer snapshot replaces one not yet started
-    if (!builder_.joinable()) builder_ = std::thread([this] { BuilderLoop(); });
+    std::lock_guard lock(mu_);
+    previous = std::exchange(prepared_, built);
   }
-  builder_cv_.notify_one();
+  return built;  // the previous view, when this was its last holder, freed outside mu_
 }
 
-void SatisfiabilityCheck::BuilderLoop() {
-  std::unique_lock lock(builder_mu_);
-  while (true) {
-    builder_cv_.wait(lock, [this] { return stop_builder_ || pending_ != nullptr; });
-    if (stop_builder_) return;
-    building_ = std::move(pending_);
-    pending_.reset();
-    lock.unlock();
-    {
-      std::lock_guard build(build_mu_);
-      BuildLocked(building_);
-    }
-    lock.lock();
-    building_.reset();
-  }
+std::shared_ptr<const alloc::PreparedDevices> SatisfiabilityCheck::prepared_devices() const {
+  std::lock_guard lock(mu_);
+  return prepared_ != nullptr ? prepared_->devices : nullptr;
 }
 
 CacheStats SatisfiabilityCheck::selector_results_stats() const {

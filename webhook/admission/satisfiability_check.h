@@ -6,8 +6,13 @@
 // keeps the last one together with the snapshot it came from and rebuilds it when the source
 // publishes a new snapshot: on a thread of its own with `build_in_background` (the server:
 // requests keep answering from the previous snapshot meanwhile, so a build, ~0.1 s for 10,000
-// devices, never holds up an I/O thread), otherwise on the first request that sees it. Selector evaluators (thread-compatible, they cache prepared devices
-// per Inventory) are pooled per Inventory, so concurrent requests each lease their own.
+// devices, never holds up an I/O thread), otherwise on the first request that sees it.
+// Selector evaluators (thread-compatible) are pooled per Inventory, so concurrent requests
+// each lease their own; they share the Inventory's table of prepared devices, and a new
+// Inventory's table starts with the previous one's entries for the devices CEL sees
+// unchanged (alloc::SameSelectorDevices), so that a snapshot differing by one slice prepares,
+// and holds anew, one slice's devices. The node groups of the check's kinds are computed with
+// the build, not by the first request.
 //
 // Never denies because of the inventory: when the source has not synced, is stale (not
 // confirmed current for max_age) or holds no device, the check is skipped with a warning
@@ -21,13 +26,11 @@
 #define DRAGUARD_WEBHOOK_ADMISSION_SATISFIABILITY_CHECK_H_
 
 #include <chrono>
-#include <condition_variable>
 #include <cstddef>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
-#include <thread>
 
 #include "policy/allocator/options.h"
 #include "policy/allocator/result.h"
@@ -35,6 +38,7 @@
 #include "policy/common/bounded_cache.h"
 #include "policy/common/diagnostic.h"
 #include "policy/k8s/decode.h"
+#include "webhook/admission/snapshot_builder.h"
 #include "webhook/inventory_source.h"
 
 namespace draguard::alloc {
@@ -107,6 +111,9 @@ class SatisfiabilityCheck {
   // The current snapshot's remembered selector results (empty before the first snapshot).
   CacheStats selector_results_stats() const;
 
+  // The installed snapshot's table of prepared devices, for tests; null before the first.
+  std::shared_ptr<const alloc::PreparedDevices> prepared_devices() const;
+
  private:
   struct Prepared;
   // The view of `snapshot`, built here unless a previous view can answer meanwhile (without
@@ -115,9 +122,6 @@ class SatisfiabilityCheck {
                                     bool wait = false);
   // Builds and installs the view of `snapshot` unless it is installed; holds build_mu_.
   std::shared_ptr<Prepared> BuildLocked(std::shared_ptr<const inventory::ClusterObjects> snapshot);
-  // Hands `snapshot` to the background builder (started on first use).
-  void BuildInBackground(std::shared_ptr<const inventory::ClusterObjects> snapshot);
-  void BuilderLoop();
   // Returns false (with a warning in `out`) when the snapshot must not be used.
   bool Usable(const InventorySourceState& state,
               const std::shared_ptr<const inventory::ClusterObjects>& snapshot,
@@ -132,13 +136,8 @@ class SatisfiabilityCheck {
   std::shared_ptr<Prepared> prepared_;
   mutable std::shared_ptr<const inventory::ClusterObjects> counted_;
   mutable size_t counted_devices_ = 0;
-  // The background builder (build_in_background): the snapshot it is to build next, the one it
-  // is building; guarded by builder_mu_.
-  std::mutex builder_mu_;
-  std::condition_variable builder_cv_;
-  std::shared_ptr<const inventory::ClusterObjects> pending_, building_;
-  bool stop_builder_ = false;
-  std::thread builder_;  // last: joined by the destructor before the rest goes
+  // The background builder (build_in_background); last: stopped before the rest goes.
+  std::unique_ptr<SnapshotBuilder> builder_;
 };
 
 // The value of the draguard.dev/satisfiable annotation for a checked result:

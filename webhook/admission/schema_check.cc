@@ -1,33 +1,63 @@
 #include "webhook/admission/schema_check.h"
 
 #include <utility>
+#include <vector>
 
 #include "policy/schema/check.h"
 #include "policy/schema/schema.h"
 
 namespace draguard::webhook {
+namespace {
 
-// The schema of one inventory snapshot (null: the catalog alone) and the classes it holds.
+// What schema::CheckObject reads of the DeviceClasses it is given (CheckOptions::classes):
+// each class's name and its selectors' expressions, in order (the first class of a name
+// wins). Two lists equal in these give the same findings.
+bool SameClassFacts(const std::vector<k8s::DeviceClass>& a,
+                    const std::vector<k8s::DeviceClass>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i].metadata.name != b[i].metadata.name) return false;
+    const auto& sa = a[i].spec.selectors;
+    const auto& sb = b[i].spec.selectors;
+    if (sa.size() != sb.size()) return false;
+    for (size_t k = 0; k < sa.size(); ++k) {
+      if (sa[k].cel.has_value() != sb[k].cel.has_value()) return false;
+      if (sa[k].cel && sa[k].cel->expression != sb[k].cel->expression) return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+// The schema of one inventory snapshot (without one: the catalog alone) and copies of the
+// classes it holds (a few objects; a copy lets the schema outlive the snapshot).
 struct SchemaCheck::Built {
-  std::shared_ptr<const inventory::ClusterObjects> snapshot;
   schema::Schema schema;
-  schema::CheckOptions options;
+  std::vector<k8s::DeviceClass> classes;
+  schema::CheckOptions options;  // options.classes point into `classes`
   bool usable = false;  // false when the catalog could not be read: the check stays off
+
+  // Checks made with either give the same findings.
+  bool SameFindings(const Built& other) const {
+    return usable == other.usable && schema.domains() == other.schema.domains() &&
+           SameClassFacts(classes, other.classes);
+  }
 };
 
-SchemaCheck::SchemaCheck(SchemaCheckOptions options) : options_(std::move(options)) {}
+SchemaCheck::SchemaCheck(SchemaCheckOptions options) : options_(std::move(options)) {
+  if (options_.build_in_background) {
+    builder_ = std::make_unique<SnapshotBuilder>([this](const Snapshot& snapshot) {
+      std::lock_guard build(build_mu_);
+      BuildLocked(snapshot);
+    });
+  }
+}
 
-SchemaCheck::~SchemaCheck() = default;
+SchemaCheck::~SchemaCheck() { builder_.reset(); }
 
-std::shared_ptr<const SchemaCheck::Built> SchemaCheck::Current() {
-  std::shared_ptr<const inventory::ClusterObjects> snapshot =
-      options_.source != nullptr ? options_.source->Current() : nullptr;
-  // Built under the lock: it happens once per snapshot, and concurrent requests would only
-  // build the same schema again.
-  std::lock_guard lock(mu_);
-  if (built_ != nullptr && built_->snapshot == snapshot) return built_;
+std::shared_ptr<const SchemaCheck::Built> SchemaCheck::Build(const Snapshot& snapshot) const {
   auto built = std::make_shared<Built>();
-  built->snapshot = snapshot;
   StatusOr<schema::BuildResult> result = schema::BuildSchema(
       {.builtin_catalog = options_.builtin_catalog, .user_files = {}, .cluster = snapshot.get()});
   if (result.ok()) {
@@ -37,11 +67,55 @@ std::shared_ptr<const SchemaCheck::Built> SchemaCheck::Current() {
   built->options.strict = options_.strict;
   built->options.compiled = options_.compiled;
   built->options.compiled_env = options_.compiled_env;
-  if (snapshot != nullptr) {
-    for (const k8s::DeviceClass& c : snapshot->classes) built->options.classes.push_back(&c);
+  if (snapshot != nullptr) built->classes = snapshot->classes;
+  for (const k8s::DeviceClass& c : built->classes) built->options.classes.push_back(&c);
+  return built;
+}
+
+std::shared_ptr<const SchemaCheck::Built> SchemaCheck::BuildLocked(const Snapshot& snapshot) {
+  std::shared_ptr<const Built> previous;
+  {
+    std::lock_guard lock(mu_);
+    if (built_ != nullptr && built_for_ == snapshot) return built_;
+    previous = built_;
   }
-  built_ = std::move(built);
-  return built_;
+  std::shared_ptr<const Built> built = Build(snapshot);
+  // An equal schema keeps the one in force, its token and the memo's findings with it.
+  if (previous != nullptr && previous->SameFindings(*built)) built = std::move(previous);
+  std::lock_guard lock(mu_);
+  ++builds_;
+  built_ = built;
+  built_for_ = snapshot;
+  return built;
+}
+
+std::shared_ptr<const SchemaCheck::Built> SchemaCheck::Current() {
+  Snapshot snapshot = options_.source != nullptr ? options_.source->Current() : nullptr;
+  {
+    std::lock_guard lock(mu_);
+    if (built_ != nullptr && built_for_ == snapshot) return built_;
+    // Building takes tens of milliseconds for thousands of devices: requests answer from the
+    // schema in force meanwhile.
+    if (built_ != nullptr && builder_ != nullptr) {
+      builder_->Request(std::move(snapshot));
+      return built_;
+    }
+  }
+  // Under the build lock: concurrent requests would only build the same schema again.
+  std::lock_guard build(build_mu_);
+  return BuildLocked(snapshot);
+}
+
+void SchemaCheck::Warm() {
+  if (!options_.enabled) return;
+  Snapshot snapshot = options_.source != nullptr ? options_.source->Current() : nullptr;
+  std::lock_guard build(build_mu_);
+  BuildLocked(snapshot);
+}
+
+size_t SchemaCheck::builds() const {
+  std::lock_guard lock(mu_);
+  return builds_;
 }
 
 std::shared_ptr<const void> SchemaCheck::Token() {

@@ -4,13 +4,20 @@
 // the devices a request can reach.
 //
 // The schema is built once per inventory snapshot (once in all without an inventory) and
-// shared by concurrent requests; a request keeps the schema it started with. Findings have
-// the severities of policy/schema/check.h: errors deny, warnings are returned.
+// shared by concurrent requests; a request keeps the schema it started with. With
+// `build_in_background` (the server) a new snapshot's schema is built on a thread of the
+// check's own while requests keep answering from the previous schema; otherwise the first
+// request that sees the snapshot builds it. A schema equal to the one in force (same domains
+// and entries, same DeviceClass names and selectors), as when slices only changed their
+// generation or devices the schema does not tell apart, is not installed: the one in force
+// stays, with its Token(), so the findings remembered under it (the spec memo) stay valid.
+// Findings have the severities of policy/schema/check.h: errors deny, warnings are returned.
 //
 // Thread-safe: Check may run concurrently.
 #ifndef DRAGUARD_WEBHOOK_ADMISSION_SCHEMA_CHECK_H_
 #define DRAGUARD_WEBHOOK_ADMISSION_SCHEMA_CHECK_H_
 
+#include <cstddef>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -18,6 +25,7 @@
 #include "policy/cel/compiler.h"
 #include "policy/common/diagnostic.h"
 #include "policy/k8s/decode.h"
+#include "webhook/admission/snapshot_builder.h"
 #include "webhook/inventory_source.h"
 
 namespace draguard::webhook {
@@ -34,6 +42,11 @@ struct SchemaCheckOptions {
   // As schema::CheckOptions::compiled and compiled_env: where parsed selectors come from.
   std::shared_ptr<cel::SelectorCache> compiled;
   cel::EnvOptions compiled_env;
+  // Builds a new snapshot's schema on a background thread, requests answering from the
+  // previous schema until it is ready (`draguard serve`). Off: the request that sees a new
+  // snapshot builds its schema (deterministic: tests). The first schema is always built by
+  // the first request (or Token()) that asks, as there is nothing to answer from before it.
+  bool build_in_background = false;
 };
 
 class SchemaCheck {
@@ -56,13 +69,32 @@ class SchemaCheck {
   // The schema in force's memo of domain suggestions (schema::Schema::domain_memo_stats).
   CacheStats domain_memo_stats();
 
+  // Builds the schema of the source's current snapshot now, on the calling thread, unless it
+  // is in force (also when a background build is under way: then waits for it).
+  void Warm();
+
+  // Schemas built so far (an equal schema that was not installed counts too), for tests.
+  size_t builds() const;
+
  private:
   struct Built;
+  using Snapshot = std::shared_ptr<const inventory::ClusterObjects>;
+  // The schema for the source's current snapshot, or the previous one while the current one
+  // is built in the background.
   std::shared_ptr<const Built> Current();
+  // Builds and installs the schema of `snapshot` unless it is installed; holds build_mu_.
+  std::shared_ptr<const Built> BuildLocked(const Snapshot& snapshot);
+  std::shared_ptr<const Built> Build(const Snapshot& snapshot) const;
 
   SchemaCheckOptions options_;
-  std::mutex mu_;
+  mutable std::mutex mu_;  // guards built_, built_for_, builds_
   std::shared_ptr<const Built> built_;
+  // The snapshot built_ was built (or found equal) for. A Built holds no snapshot: the memo's
+  // tokens keep schemas alive, and must not keep whole inventories alive with them.
+  Snapshot built_for_;
+  size_t builds_ = 0;
+  std::mutex build_mu_;  // one build at a time
+  std::unique_ptr<SnapshotBuilder> builder_;  // last: stopped before the rest goes
 };
 
 }  // namespace draguard::webhook

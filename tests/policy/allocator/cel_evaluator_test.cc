@@ -161,6 +161,43 @@ TEST(CelEvaluatorCacheTest, IdsBeyondTheTableAreStillAnswered) {
   EXPECT_EQ(own.prepared_count(), 2u);
 }
 
+// Issue 16 item 2: an inventory snapshot that differs from the previous one by a slice
+// prepares that slice's devices only; the others' entries are taken over from the previous
+// table (held by both, freed with the last), and answers stay those of the new content.
+TEST(CelEvaluatorCacheTest, ANewInventoryTakesOverTheUnchangedDevicesPreparations) {
+  InventoryInput before;
+  for (const char* node : {"node-1", "node-2"}) {
+    before.slices.push_back(
+        MakeSlice("gpu.example.com", node, node, {RichGpu("gpu0"), RichGpu("gpu1")}));
+  }
+  InventoryInput after = before;
+  after.slices[0].spec.pool.generation = 2;  // rewritten, same devices: still the same to CEL
+  after.slices[1].spec.devices[1].attributes["model"].string_value = "a100";
+  after.slices.push_back(MakeSlice("gpu.example.com", "node-3", "node-3", {RichGpu("gpu0")}));
+  const std::string h100 = "device.attributes[\"gpu.example.com\"].model == \"h100\"";
+  auto old_inventory = std::make_unique<Inventory>(Inventory::Build(std::move(before)));
+  auto old_table = std::make_shared<PreparedDevices>(old_inventory->devices().size());
+  {
+    CelSelectorEvaluator eval(AllocatorOptions{}, nullptr, old_table);
+    for (size_t id = 0; id < 4; ++id) eval.Evaluate(h100, old_inventory->View(id));
+  }
+  Inventory inv = Inventory::Build(std::move(after));
+  EXPECT_EQ(SameSelectorDevices(*old_inventory, inv),
+            (std::vector<size_t>{0, 1, 2, kNoDevice, kNoDevice}));
+  auto table = std::make_shared<PreparedDevices>(inv.devices().size());
+  EXPECT_EQ(table->ShareFrom(*old_table, SameSelectorDevices(*old_inventory, inv)), 3u);
+  old_table.reset();  // the shared entries live on in `table`
+  old_inventory.reset();
+  CelSelectorEvaluator eval(AllocatorOptions{}, nullptr, table);
+  std::vector<SelectorOutcome> outcomes;
+  for (size_t id = 0; id < 5; ++id) outcomes.push_back(eval.Evaluate(h100, inv.View(id)).outcome);
+  using enum SelectorOutcome;
+  EXPECT_EQ(outcomes, (std::vector<SelectorOutcome>{kMatch, kMatch, kMatch, kNoMatch, kMatch}));
+  EXPECT_EQ(eval.prepared_count(), 2u) << "the changed device and the new slice's";
+  EXPECT_EQ(table->made(), 2u);
+  EXPECT_EQ(table->size(), 5u);
+}
+
 // Issue 17 item 0: a client that sends a new selector with every request must not grow the
 // programs without bound (they were kept per evaluator forever). Programs are shared by
 // evaluators, and the cache holds its limits in entries and bytes whatever the stream.

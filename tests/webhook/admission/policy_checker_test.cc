@@ -299,6 +299,59 @@ TEST_F(PolicyCheckerTest, SpecMemoStillChecksEachObjectsMetadata) {
   EXPECT_NE(Send(checker, valid, false).find(R"("allowed":true)"), std::string::npos);
 }
 
+// GpuInventoryYaml's inventory with an attribute its first device publishes: a new schema.
+inventory::ClusterObjects InventoryWithModelAttribute() {
+  inventory::ClusterObjects objects = ClusterFromYaml(GpuInventoryYaml("node-a", 2));
+  objects.slices[0].spec.devices[0].attributes["model"].string_value = "h100";
+  return objects;
+}
+
+// Issue 16 item 2, case (e): a snapshot whose attribute schema and DeviceClasses equal those
+// in force keeps the schema in force and its token (the spec memo's findings stay valid); a
+// new attribute or class selector gets a new one.
+TEST_F(PolicyCheckerTest, SchemaCheckKeepsItsTokenAcrossEqualSnapshots) {
+  source_.Publish(ClusterFromYaml(GpuInventoryYaml("node-a", 2)));
+  SchemaCheck check({.builtin_catalog = false, .source = &source_});
+  const std::shared_ptr<const void> first = check.Token();
+  source_.Publish(ClusterFromYaml(GpuInventoryYaml("node-a", 2)));  // new snapshot, same content
+  EXPECT_EQ(check.Token(), first);
+  EXPECT_EQ(check.builds(), 2u) << "built, found equal, not installed";
+  inventory::ClusterObjects with_model = InventoryWithModelAttribute();
+  source_.Publish(with_model);
+  const std::shared_ptr<const void> second = check.Token();
+  EXPECT_NE(second, first);
+  with_model.classes[0].spec.selectors[0].cel->expression =
+      "device.driver == \"gpu.example.com\"";
+  source_.Publish(with_model);
+  EXPECT_NE(check.Token(), second) << "a class selector narrows what requests reach";
+}
+
+// `draguard serve`'s mode: the request that finds a new snapshot answers from the schema in
+// force and does not build the new one (before: it built it under the check's lock, every
+// other request waiting; 38 ms p99 with 8,000 devices rewritten every second).
+TEST_F(PolicyCheckerTest, SchemaCheckAnswersFromThePreviousSchemaWhileTheNextIsBuilt) {
+  source_.Publish(ClusterFromYaml(GpuInventoryYaml("node-a", 2)));
+  SchemaCheck check({.builtin_catalog = false, .source = &source_, .build_in_background = true});
+  const std::shared_ptr<const void> first = check.Token();  // the first: built by its first use
+  source_.Publish(InventoryWithModelAttribute());
+  EXPECT_EQ(check.Token(), first);
+  check.Warm();
+  EXPECT_NE(check.Token(), first);
+}
+
+// The memo keeps answering across inventory snapshots whose schema is unchanged.
+TEST_F(PolicyCheckerTest, SpecMemoKeepsAnsweringAcrossSnapshotsWithAnEqualSchema) {
+  source_.Publish(ClusterFromYaml(GpuInventoryYaml("node-a", 2)));
+  PolicyCheckerOptions options = Options(true);
+  options.schema.source = &source_;
+  PolicyChecker checker(options);
+  const MemoCase valid{.name = "valid", .object = ClaimJson(1)};
+  const std::string answer = Send(checker, valid, false);
+  source_.Publish(ClusterFromYaml(GpuInventoryYaml("node-a", 2)));
+  EXPECT_EQ(Send(checker, valid, false), answer);
+  EXPECT_EQ(checker.spec_memo_stats().hits, 1u);
+}
+
 TEST(AnnotationPatchTest, AddsReplacesOrLeavesAlone) {
   EXPECT_EQ(AnnotationPatch({}, "draguard.dev/satisfiable", "v"),
             (std::vector<JsonPatchOperation>{

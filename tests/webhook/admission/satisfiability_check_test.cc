@@ -11,6 +11,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "policy/allocator/cel_evaluator.h"
 #include "tests/webhook/testing/fake_inventory.h"
 
 namespace draguard::webhook {
@@ -240,6 +241,31 @@ TEST_F(SatisfiabilityCheckTest, BuildsNewSnapshotsInTheBackground) {
   Diagnostics after;
   EXPECT_EQ(check.Check(claim, after).verdict, alloc::VerdictKind::kSatisfiable);
   EXPECT_EQ(after.size(), 0u);
+}
+
+// Issue 16 item 2: a new snapshot's table of prepared devices starts with the previous
+// table's entries for the devices CEL sees unchanged, so a snapshot that only republishes
+// them (a slice rewritten with a new generation) prepares nothing again.
+TEST_F(SatisfiabilityCheckTest, ANewSnapshotTakesOverThePreparedDevicesOfUnchangedOnes) {
+  source_.Publish(ClusterFromYaml(GpuInventoryYaml("node-a", 2)));
+  SatisfiabilityOptions options = Options();
+  options.new_evaluator = [](std::shared_ptr<alloc::PreparedDevices> devices) {
+    return std::make_unique<alloc::CelSelectorEvaluator>(alloc::AllocatorOptions{}, nullptr,
+                                                         std::move(devices));
+  };
+  SatisfiabilityCheck check(std::move(options));
+  k8s::ObjectVariant claim = DecodeObject(Claim("gpu.example.com", 2));
+  Diagnostics out;
+  EXPECT_EQ(check.Check(claim, out).verdict, alloc::VerdictKind::kSatisfiable);
+  std::shared_ptr<const alloc::PreparedDevices> first = check.prepared_devices();
+  ASSERT_NE(first, nullptr);
+  ASSERT_GT(first->made(), 0u);
+  source_.Publish(ClusterFromYaml(GpuInventoryYaml("node-a", 2)));  // new snapshot, same devices
+  EXPECT_EQ(check.Check(claim, out).verdict, alloc::VerdictKind::kSatisfiable);
+  std::shared_ptr<const alloc::PreparedDevices> second = check.prepared_devices();
+  EXPECT_NE(second, first);
+  EXPECT_EQ(second->size(), first->size());
+  EXPECT_EQ(second->made(), 0u) << "every entry taken over, none prepared again";
 }
 
 // Answers like LiteralSelectorEvaluator, says that no expression reads an attribute, and counts

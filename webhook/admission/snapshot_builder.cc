@@ -1,0 +1,58 @@
+#include "webhook/admission/snapshot_builder.h"
+
+#include <utility>
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+namespace draguard::webhook {
+namespace {
+
+// Returns the heap's free pages to the system where the C library can (glibc).
+void ReleaseFreePages() {
+#if defined(__GLIBC__)
+  malloc_trim(0);
+#endif
+}
+
+}  // namespace
+
+SnapshotBuilder::SnapshotBuilder(std::function<void(const Snapshot&)> build)
+    : build_(std::move(build)) {}
+
+SnapshotBuilder::~SnapshotBuilder() {
+  {
+    std::lock_guard lock(mu_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+void SnapshotBuilder::Request(Snapshot snapshot) {
+  {
+    std::lock_guard lock(mu_);
+    if (stop_ || snapshot == pending_ || snapshot == building_) return;
+    pending_ = std::move(snapshot);  // a newer snapshot replaces one not yet started
+    if (!thread_.joinable()) thread_ = std::thread([this] { Loop(); });
+  }
+  cv_.notify_one();
+}
+
+void SnapshotBuilder::Loop() {
+  std::unique_lock lock(mu_);
+  while (true) {
+    cv_.wait(lock, [this] { return stop_ || pending_ != nullptr; });
+    if (stop_) return;
+    building_ = std::move(pending_);
+    pending_.reset();
+    lock.unlock();
+    build_(building_);
+    ReleaseFreePages();
+    lock.lock();
+    building_.reset();
+  }
+}
+
+}  // namespace draguard::webhook
