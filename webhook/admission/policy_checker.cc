@@ -291,7 +291,9 @@ std::vector<JsonPatchOperation> DefaultingPatch(std::string_view kind, std::stri
 
 PolicyChecker::PolicyChecker(PolicyCheckerOptions options)
     : options_(std::move(options)),
-      cache_(std::make_shared<cel::SelectorCache>(options_.selector_cache)),
+      cache_(options_.compiled_selectors != nullptr
+                 ? options_.compiled_selectors
+                 : std::make_shared<cel::SelectorCache>(options_.selector_cache)),
       selector_checker_(validate::MakeCelSelectorChecker(options_.validation, cache_)),
       schema_(WithCompiledSelectors(options_.schema, cache_, options_.validation)),
       satisfiability_(options_.satisfiability),
