@@ -15,6 +15,8 @@
 # devices (without the rewrites of the load benchmark: their rebuilds are measured by
 # webhook_bench). The request stream is bench/distinct-specs.lua's.
 #
+# WEBHOOK_INSTRUCTIONS_READY_WAIT is how many half-seconds to wait for the server to come up
+# (default 240; an 8,000-device inventory under callgrind on a loaded machine needs more).
 # WEBHOOK_INSTRUCTIONS_WARMUP sets the warm-up in seconds (default 8; cases c and d need ~30 under
 # callgrind, where the first requests prepare the devices for CEL).
 # Needs valgrind, wrk, openssl and curl. Port 18450. The allocator settings are those of
@@ -61,7 +63,7 @@ env MALLOC_ARENA_MAX=2 GLIBC_TUNABLES=glibc.malloc.tcache_count=128 \
   --tls-cert-file "$work/certs/tls.crt" --tls-private-key-file "$work/certs/tls.key" \
   "${inventory[@]}" >"$work/serve.log" 2>&1 &
 vpid=$!
-for _ in $(seq 1 240); do
+for _ in $(seq 1 "${WEBHOOK_INSTRUCTIONS_READY_WAIT:-240}"); do
   curl -sf --cacert "$work/certs/ca.crt" -o /dev/null https://127.0.0.1:18450/readyz && break
   sleep 0.5
 done

@@ -85,15 +85,25 @@ void BM_Mutate(benchmark::State& state) {
 }
 BENCHMARK(BM_Mutate);
 
+// The allocator's CEL evaluators as `draguard serve` makes them: one program cache, planned
+// from the selectors validation compiled.
+void UseCelEvaluators(PolicyCheckerOptions& options) {
+  options.compiled_selectors = std::make_shared<cel::SelectorCache>(options.selector_cache);
+  options.satisfiability.new_evaluator =
+      [allocator = options.satisfiability.allocator,
+       programs = std::make_shared<alloc::CelProgramCache>(alloc::CelProgramCache::kDefaultLimits,
+                                                           options.compiled_selectors)](
+          std::shared_ptr<alloc::PreparedDevices> devices) {
+        return std::make_unique<alloc::CelSelectorEvaluator>(allocator, programs,
+                                                              std::move(devices));
+      };
+}
+
 void BM_ValidateWithInventory(benchmark::State& state) {
   static StaticSource* source = new StaticSource(TenThousandDevices());
   PolicyCheckerOptions options;
   options.satisfiability.source = source;
-  options.satisfiability.new_evaluator = [allocator = options.satisfiability.allocator,
-                                          programs = std::make_shared<alloc::CelProgramCache>()](
-                                             std::shared_ptr<alloc::PreparedDevices> devices) {
-    return std::make_unique<alloc::CelSelectorEvaluator>(allocator, programs, std::move(devices));
-  };
+  UseCelEvaluators(options);
   PolicyChecker checker(std::move(options));
   Run(state, checker, AdmissionEndpoint::kValidate);
 }
@@ -126,11 +136,7 @@ PolicyCheckerOptions WithInventory(InventorySource* source) {
   PolicyCheckerOptions options;
   if (source == nullptr) return options;
   options.satisfiability.source = source;
-  options.satisfiability.new_evaluator = [allocator = options.satisfiability.allocator,
-                                          programs = std::make_shared<alloc::CelProgramCache>()](
-                                             std::shared_ptr<alloc::PreparedDevices> devices) {
-    return std::make_unique<alloc::CelSelectorEvaluator>(allocator, programs, std::move(devices));
-  };
+  UseCelEvaluators(options);
   return options;
 }
 

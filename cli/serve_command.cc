@@ -295,8 +295,12 @@ int RunServe(const std::vector<std::string>& args, CommandContext& context) {
   }
   checker_options.spec_memo.entries = *memo_entries;
   std::unique_ptr<webhook::InventorySource> inventory = std::move(source).value();
-  // Compiled and planned selectors for the allocator, shared by every thread and snapshot.
-  auto programs = std::make_shared<alloc::CelProgramCache>();
+  // Compiled and planned selectors for the allocator, shared by every thread and snapshot,
+  // planned from the selectors validation has compiled (one compile per new selector).
+  checker_options.compiled_selectors =
+      std::make_shared<cel::SelectorCache>(checker_options.selector_cache);
+  auto programs = std::make_shared<alloc::CelProgramCache>(alloc::CelProgramCache::kDefaultLimits,
+                                                           checker_options.compiled_selectors);
   if (inventory != nullptr) {
     if (Status s = inventory->Start(); !s.ok()) return UsageError(context, s);
     checker_options.satisfiability.source = inventory.get();

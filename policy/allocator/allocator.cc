@@ -40,7 +40,10 @@ struct Decided {
   NodeOutcome::Kind kind = NodeOutcome::kInfeasible;
   bool invalid_pool = false;
   std::string invalid_pool_problem;
-  std::vector<ReasonKey> reasons;
+  // The node counts of its reasons in Aggregate::reasons (map nodes do not move): a repeat
+  // costs an increment per reason, not a lookup by strings (with 1,000 nodes of one
+  // signature and no feasible one, the lookups were ~250 k instructions per check).
+  std::vector<int*> reason_counts;
 };
 
 struct Aggregate {
@@ -66,13 +69,13 @@ struct Aggregate {
     }
     for (Reason& r : out.reasons) {
       auto key = std::make_tuple(r.code, r.claim, r.request);
-      decided.reasons.push_back(key);
       auto it = reasons.find(key);
       if (it == reasons.end()) {
-        reasons.emplace(key, std::make_pair(std::move(r), 1));
+        it = reasons.emplace(std::move(key), std::make_pair(std::move(r), 1)).first;
       } else {
         ++it->second.second;
       }
+      decided.reason_counts.push_back(&it->second.second);
     }
   }
 
@@ -80,7 +83,7 @@ struct Aggregate {
   // node's, so they never replace a best funnel (only a strictly better one does).
   void Repeat(const Decided& decided) {
     if (decided.invalid_pool) NoteInvalidPool(decided.invalid_pool_problem);
-    for (const ReasonKey& key : decided.reasons) ++reasons.at(key).second;
+    for (int* count : decided.reason_counts) ++*count;
   }
 };
 

@@ -30,11 +30,9 @@ const Diagnostic* SchedulerCompileError(const cel::SelectorCompileResult& compil
   return nullptr;
 }
 
-// Compiles and plans as the scheduler does; never throws.
-CelProgramCache::Compiled CompileForScheduler(std::string_view expression,
-                                              const cel::EnvOptions& env) {
+// Plans a compile result as the scheduler would have it; never throws.
+CelProgramCache::Compiled PlanForScheduler(const cel::SelectorCompileResult& compiled) {
   CelProgramCache::Compiled entry;
-  const cel::SelectorCompileResult compiled = cel::CompileSelector(expression, env);
   if (const Diagnostic* error = SchedulerCompileError(compiled)) {
     entry.error = error->message;
   } else if (compiled.ast == nullptr) {
@@ -53,13 +51,36 @@ CelProgramCache::Compiled CompileForScheduler(std::string_view expression,
 
 }  // namespace
 
+std::shared_ptr<const cel::SelectorCompileResult> CelProgramCache::Reusable(
+    std::string_view expression, const cel::EnvOptions& env) const {
+  if (compiled_ == nullptr) return nullptr;
+  if (auto same = compiled_->Find(expression, env)) return same;
+  if (env.mode != cel::EnvOptions::kStoredExpressions) return nullptr;
+  cel::EnvOptions new_env = env;
+  new_env.mode = cel::EnvOptions::kNewExpressions;
+  auto found = compiled_->Find(expression, new_env);
+  if (found == nullptr || found->ast == nullptr || SchedulerCompileError(*found) != nullptr) {
+    return nullptr;
+  }
+  return found;
+}
+
+CelProgramCache::Compiled CelProgramCache::Make(std::string_view expression,
+                                                const cel::EnvOptions& env) {
+  if (std::shared_ptr<const cel::SelectorCompileResult> known = Reusable(expression, env)) {
+    reused_.fetch_add(1, std::memory_order_relaxed);
+    return PlanForScheduler(*known);
+  }
+  own_.fetch_add(1, std::memory_order_relaxed);
+  return PlanForScheduler(cel::CompileSelector(expression, env));
+}
+
 std::shared_ptr<const CelProgramCache::Compiled> CelProgramCache::Get(
     std::string_view expression, const cel::EnvOptions& env) {
   thread_local std::string key;
   cel::SelectorCacheKey(expression, env, key);
   return cache_.FindOrMake(
-      key,
-      [&] { return std::make_shared<const Compiled>(CompileForScheduler(expression, env)); },
+      key, [&] { return std::make_shared<const Compiled>(Make(expression, env)); },
       [](const Compiled& c) {
         size_t reads = 0;
         for (const AttributeName& a : c.reads.value_or(std::vector<AttributeName>())) {

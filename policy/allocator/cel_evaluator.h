@@ -15,6 +15,9 @@
 // Compiled and planned selectors live in a CelProgramCache, which evaluators may share (the
 // webhook's threads and inventory snapshots do: a program depends only on its text and the
 // environment). It is bounded in entries and bytes, because the texts come from clients.
+// Given the admission checks' cel::SelectorCache, it plans from the parsed and checked
+// selectors found there instead of compiling them again (the webhook: validation has just
+// compiled every selector of the claim it asks about).
 //
 // Prepared devices live in a PreparedDevices table, which the evaluators of one Inventory may
 // share (the webhook's threads do: a prepared device is ~5 KB, and one copy per thread of an
@@ -62,15 +65,35 @@ class CelProgramCache {
     std::optional<std::vector<AttributeName>> reads;
   };
 
-  explicit CelProgramCache(CacheLimits limits = kDefaultLimits) : cache_(limits) {}
+  // `compiled` (optional, shared): compile results to plan from on a miss, looked up
+  // without compiling (cel::SelectorCache::Find). A result for `env` itself serves as it is; one
+  // for the same version and gates in NewExpressions mode serves when it has no error the
+  // scheduler would raise: the StoredExpressions environment declares a superset of it
+  // (cel/env.h), so the same parsed tree checks there too, and a program depends only on
+  // the tree (cel::Plan). Otherwise the selector is compiled here.
+  explicit CelProgramCache(CacheLimits limits = kDefaultLimits,
+                           std::shared_ptr<cel::SelectorCache> compiled = nullptr)
+      : cache_(limits), compiled_(std::move(compiled)) {}
 
-  // The program for `expression` in `env`, compiled and planned on a miss.
+  // The program for `expression` in `env`, compiled (or taken from `compiled`) and planned
+  // on a miss.
   std::shared_ptr<const Compiled> Get(std::string_view expression, const cel::EnvOptions& env);
   size_t size() const { return cache_.size(); }
   CacheStats stats() const { return cache_.stats(); }
+  // Misses planned from a compile result of `compiled`, and misses compiled here.
+  size_t reused_compiles() const { return reused_.load(std::memory_order_relaxed); }
+  size_t own_compiles() const { return own_.load(std::memory_order_relaxed); }
 
  private:
+  Compiled Make(std::string_view expression, const cel::EnvOptions& env);
+  // A result of `compiled_` that may stand for compiling `expression` in `env`, or null.
+  std::shared_ptr<const cel::SelectorCompileResult> Reusable(std::string_view expression,
+                                                             const cel::EnvOptions& env) const;
+
   ConcurrentCache<Compiled> cache_;
+  std::shared_ptr<cel::SelectorCache> compiled_;
+  std::atomic<size_t> reused_{0};
+  std::atomic<size_t> own_{0};
 };
 
 // Devices prepared for CEL (attributes by domain, capacities as quantities), by

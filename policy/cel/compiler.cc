@@ -124,4 +124,11 @@ std::shared_ptr<const SelectorCompileResult> SelectorCache::Compile(std::string_
       [](const SelectorCompileResult& r) { return r.ApproximateBytes(); });
 }
 
+std::shared_ptr<const SelectorCompileResult> SelectorCache::Find(std::string_view expression,
+                                                                 const EnvOptions& options) {
+  thread_local std::string key;
+  SelectorCacheKey(expression, options, key);
+  return cache_.Peek(key);
+}
+
 }  // namespace draguard::cel

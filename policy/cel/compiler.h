@@ -73,6 +73,10 @@ class SelectorCache {
 
   std::shared_ptr<const SelectorCompileResult> Compile(std::string_view expression,
                                                        const EnvOptions& options);
+  // The result already cached for (expression, options), or null; compiles nothing and
+  // leaves the hit and miss counts alone (for another cache reusing compile results).
+  std::shared_ptr<const SelectorCompileResult> Find(std::string_view expression,
+                                                    const EnvOptions& options);
   size_t size() const { return cache_.size(); }
   CacheStats stats() const { return cache_.stats(); }
 

@@ -176,6 +176,13 @@ class ConcurrentCache {
     return found != nullptr ? *found : nullptr;
   }
 
+  // Find without counting a hit or a miss (a look into another user's cache).
+  std::shared_ptr<const V> Peek(std::string_view key) {
+    std::lock_guard lock(mu_);
+    std::shared_ptr<const V>* found = cache_.Peek(key);
+    return found != nullptr ? *found : nullptr;
+  }
+
   // Stores `value` unless an entry for `key` appeared meanwhile (two threads computed the
   // same value); returns the value now associated with the key (or `value` when it could not
   // be kept, see BoundedCache::Insert).

@@ -125,10 +125,14 @@ TEST_F(MemoryTest, DistinctSelectorsAgainstALargeInventoryStayWithinTheBudget) {
   const int kRequests = scale.requests;
   testing::FakeInventorySource source;
   source.Publish(testing::FleetInventory(scale.nodes, 8, 0));
-  auto programs = std::make_shared<alloc::CelProgramCache>(
-      Divided(alloc::CelProgramCache::kDefaultLimits, scale.limit_divisor));
   PolicyCheckerOptions checker_options;
   checker_options.selector_cache = Divided(checker_options.selector_cache, scale.limit_divisor);
+  // As `draguard serve` wires them: the programs are planned from validation's compiles.
+  checker_options.compiled_selectors =
+      std::make_shared<cel::SelectorCache>(checker_options.selector_cache);
+  auto programs = std::make_shared<alloc::CelProgramCache>(
+      Divided(alloc::CelProgramCache::kDefaultLimits, scale.limit_divisor),
+      checker_options.compiled_selectors);
   checker_options.satisfiability.selector_results =
       Divided(checker_options.satisfiability.selector_results, scale.limit_divisor);
   checker_options.spec_memo.entries /= scale.limit_divisor;

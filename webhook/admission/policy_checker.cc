@@ -174,7 +174,7 @@ class CheckerStages : public pipeline::ObjectStages {
     satisfiability_.Check(object, out);
   }
 
- private:
+ protected:
   SchemaCheck& schema_;
   SatisfiabilityCheck& satisfiability_;
 };
@@ -186,7 +186,14 @@ class RememberingStages : public CheckerStages {
  public:
   RememberingStages(SchemaCheck& schema, SatisfiabilityCheck& satisfiability,
                     std::shared_ptr<SpecFindings> spec)
-      : CheckerStages(schema, satisfiability), spec_(std::move(spec)) {}
+      : CheckerStages(schema, satisfiability), spec_(std::move(spec)) {
+    if (spec_ != nullptr) spec_->satisfiability = std::make_shared<RememberedVerdict>();
+  }
+  // The first answer about the spec is kept with it for the requests the memo answers.
+  void Satisfiability(const k8s::ObjectVariant& object, Diagnostics& out) override {
+    satisfiability_.Check(object, out, /*count_nodes=*/false,
+                          spec_ != nullptr ? spec_->satisfiability.get() : nullptr);
+  }
   void AfterValidation(Diagnostics& out) override {
     const auto spec_start = static_cast<std::ptrdiff_t>(SpecFindingsLast(out));
     if (spec_ == nullptr) return;
@@ -239,7 +246,7 @@ class KnownSpecStages : public pipeline::ObjectStages {
   void Satisfiability(const k8s::ObjectVariant&, Diagnostics& out) override {
     if (!satisfiability_.configured()) return;
     TakeSpec(object_, spec_.object);  // the object the pipeline runs on, given its spec
-    satisfiability_.Check(object_, out);
+    satisfiability_.Check(object_, out, /*count_nodes=*/false, spec_.satisfiability.get());
   }
 
  private:
@@ -291,7 +298,9 @@ std::vector<JsonPatchOperation> DefaultingPatch(std::string_view kind, std::stri
 
 PolicyChecker::PolicyChecker(PolicyCheckerOptions options)
     : options_(std::move(options)),
-      cache_(std::make_shared<cel::SelectorCache>(options_.selector_cache)),
+      cache_(options_.compiled_selectors != nullptr
+                 ? options_.compiled_selectors
+                 : std::make_shared<cel::SelectorCache>(options_.selector_cache)),
       selector_checker_(validate::MakeCelSelectorChecker(options_.validation, cache_)),
       schema_(WithCompiledSelectors(options_.schema, cache_, options_.validation)),
       satisfiability_(options_.satisfiability),

@@ -46,6 +46,10 @@ struct PolicyCheckerOptions {
   validate::ValidationOptions validation;
   // Compiled selectors kept for reuse across requests.
   CacheLimits selector_cache = cel::SelectorCache::kDefaultLimits;
+  // The cache of compiled selectors to use, when shared with the allocator's programs
+  // (alloc::CelProgramCache plans from it instead of compiling each new selector again);
+  // null: the checker makes its own with the limits above.
+  std::shared_ptr<cel::SelectorCache> compiled_selectors;
   // The inventory and what to do with unsatisfiable claims; source null: not checked.
   SatisfiabilityOptions satisfiability;
   // Attribute schema checks of selectors and constraints (catalog, plus the inventory's

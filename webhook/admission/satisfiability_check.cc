@@ -64,12 +64,14 @@ std::string ReasonsText(const alloc::AllocationVerdict& verdict) {
 
 // Every selector result of one snapshot, per (expression, device id): one byte per device,
 // filled in as devices are evaluated. Shared by the snapshot's evaluators; entries are set
-// with relaxed atomics (every writer of a slot writes the same answer).
+// with relaxed atomics (every writer of a slot writes the same answer). Unknown is zero, so
+// that a new table is one zeroed block: a check that brings a new selector makes one, and
+// storing "unknown" into each of 8,000 slots was ~40 k instructions of such a check.
 struct SelectorResults {
-  static constexpr int8_t kUnknown = -1, kNoMatch = 0, kMatch = 1;
+  static constexpr int8_t kUnknown = 0, kNoMatch = 1, kMatch = 2;
   explicit SelectorResults(size_t devices)
       : by_device(std::make_unique<std::atomic<int8_t>[]>(devices)), size(devices) {
-    for (size_t i = 0; i < devices; ++i) by_device[i].store(kUnknown, std::memory_order_relaxed);
+    static_assert(sizeof(std::atomic<int8_t>) == 1 && std::atomic<int8_t>::is_always_lock_free);
   }
   std::unique_ptr<std::atomic<int8_t>[]> by_device;
   size_t size;
@@ -150,6 +152,8 @@ class CachingEvaluator : public alloc::SelectorEvaluator {
 // One inventory snapshot made ready for the allocator, with its selector results and its
 // pool of evaluators (at most one per concurrently running request).
 struct SatisfiabilityCheck::Prepared {
+  // Tells views apart for RememberedVerdict (an address could be reused by a later view).
+  const uint64_t view = NextViewId();
   std::shared_ptr<const inventory::ClusterObjects> snapshot;
   alloc::Inventory inventory;
   ConcurrentCache<SelectorResults> results;
@@ -187,6 +191,11 @@ struct SatisfiabilityCheck::Prepared {
     evaluator->Release();
     std::lock_guard lock(mu);
     idle.push_back(std::move(evaluator));
+  }
+
+  static uint64_t NextViewId() {
+    static std::atomic<uint64_t> next{1};
+    return next.fetch_add(1, std::memory_order_relaxed);
   }
 };
 
@@ -314,7 +323,8 @@ bool SatisfiabilityCheck::Usable(const InventorySourceState& state,
 }
 
 SatisfiabilityResult SatisfiabilityCheck::Check(const k8s::ObjectVariant& object,
-                                                Diagnostics& out, bool count_nodes) {
+                                                Diagnostics& out, bool count_nodes,
+                                                RememberedVerdict* remembered) {
   SatisfiabilityResult result;
   ClaimUnderCheck claim = FindClaim(object);
   if (!configured() || claim.spec == nullptr) return result;
@@ -325,22 +335,49 @@ SatisfiabilityResult SatisfiabilityCheck::Check(const k8s::ObjectVariant& object
     return result;
   }
   std::shared_ptr<Prepared> prepared = Prepare(std::move(snapshot));
+  if (count_nodes) remembered = nullptr;  // the annotation's count is not what is kept
+  if (remembered != nullptr) {
+    std::lock_guard lock(remembered->mu_);
+    if (remembered->view_ == prepared->view) {
+      for (const Diagnostic& d : remembered->findings_) out.Add(d);
+      recalled_.fetch_add(1, std::memory_order_relaxed);
+      return remembered->result_;
+    }
+  }
+  const size_t first = out.size();
+  result = Decide(*prepared, *claim.spec, claim.devices, out, count_nodes);
+  if (remembered != nullptr && result.verdict != alloc::VerdictKind::kUndecided) {
+    std::vector<Diagnostic> findings(out.items().begin() + static_cast<std::ptrdiff_t>(first),
+                                     out.items().end());
+    if (draguard::ApproximateBytes(findings) <= RememberedVerdict::kMaxBytes) {
+      std::lock_guard lock(remembered->mu_);
+      remembered->view_ = prepared->view;
+      remembered->result_ = result;
+      remembered->findings_ = std::move(findings);
+    }
+  }
+  return result;
+}
 
-  k8s::ResourceClaimSpec spec = *claim.spec;  // the allocator wants API defaults applied
+SatisfiabilityResult SatisfiabilityCheck::Decide(Prepared& prepared,
+                                                 const k8s::ResourceClaimSpec& claim,
+                                                 const FieldPath& devices, Diagnostics& out,
+                                                 bool count_nodes) {
+  k8s::ResourceClaimSpec spec = claim;  // the allocator wants API defaults applied
   validate::DefaultDeviceClaim(spec.devices);
-  std::unique_ptr<CachingEvaluator> evaluator = prepared->Lease(options_);
+  std::unique_ptr<CachingEvaluator> evaluator = prepared.Lease(options_);
   alloc::AllocatorOptions allocator = options_.allocator;
   allocator.all_nodes = count_nodes;
   alloc::AllocationVerdict verdict =
-      alloc::CheckClaim(prepared->inventory, spec, *evaluator, allocator);
-  prepared->Return(std::move(evaluator));
+      alloc::CheckClaim(prepared.inventory, spec, *evaluator, allocator);
+  prepared.Return(std::move(evaluator));
 
+  SatisfiabilityResult result;
   result.state = SatisfiabilityResult::State::kChecked;
   result.verdict = verdict.kind;
   result.feasible_nodes = verdict.feasible_nodes.size();
   result.nodes_exhaustive = verdict.nodes_exhaustive;
 
-  const FieldPath& devices = claim.devices;
   switch (verdict.kind) {
     case alloc::VerdictKind::kSatisfiable:
       break;
@@ -352,7 +389,7 @@ SatisfiabilityResult SatisfiabilityCheck::Check(const k8s::ObjectVariant& object
       std::string message = (fatal ? "the scheduler would fail this claim with an error"
                                    : "no node can allocate this claim") +
                             std::string(" with the devices in the inventory (") +
-                            prepared->snapshot->source + "): " + ReasonsText(verdict);
+                            prepared.snapshot->source + "): " + ReasonsText(verdict);
       if (options_.deny && !RestsOnUnknownClass(verdict)) {
         out.Error(code, devices, std::move(message));
       } else {

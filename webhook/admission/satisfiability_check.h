@@ -25,12 +25,15 @@
 #ifndef DRAGUARD_WEBHOOK_ADMISSION_SATISFIABILITY_CHECK_H_
 #define DRAGUARD_WEBHOOK_ADMISSION_SATISFIABILITY_CHECK_H_
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "policy/allocator/options.h"
 #include "policy/allocator/result.h"
@@ -84,6 +87,25 @@ struct SatisfiabilityResult {
   bool nodes_exhaustive = true;  // false: at least feasible_nodes (budget ran out)
 };
 
+// The /validate answer about one claim spec, remembered with the inventory view it was made
+// on (the webhook keeps one per spec in its spec memo, spec_memo.h): the same spec checked
+// against the same view has the same answer, so later requests skip the allocator. Undecided
+// answers (the search budget is a time) and findings larger than kMaxBytes are not kept.
+// Thread-safe.
+class RememberedVerdict {
+ public:
+  // The most the findings of one answer may hold (estimated) to be kept; the memo counts
+  // this allowance in each entry's bytes.
+  static constexpr size_t kMaxBytes = 2048;
+
+ private:
+  friend class SatisfiabilityCheck;
+  std::mutex mu_;
+  uint64_t view_ = 0;  // the view's id (SatisfiabilityCheck::Prepared); 0: nothing kept
+  SatisfiabilityResult result_;
+  std::vector<Diagnostic> findings_;
+};
+
 class SatisfiabilityCheck {
  public:
   explicit SatisfiabilityCheck(SatisfiabilityOptions options);
@@ -104,9 +126,14 @@ class SatisfiabilityCheck {
   // spec.spec.devices for a template). The object should have passed validation.
   // `count_nodes` searches every node for feasible_nodes (the mutation's annotation);
   // otherwise the search stops at the first node that fits, and feasible_nodes is a lower
-  // bound (nodes_exhaustive false).
+  // bound (nodes_exhaustive false). With `remembered` (and without count_nodes), an answer
+  // it holds for the current inventory view is repeated instead of running the allocator,
+  // and a new answer is kept in it; the object's spec must be the one it was made for.
   SatisfiabilityResult Check(const k8s::ObjectVariant& object, Diagnostics& out,
-                             bool count_nodes = false);
+                             bool count_nodes = false, RememberedVerdict* remembered = nullptr);
+
+  // Answers repeated from a RememberedVerdict so far (for tests).
+  uint64_t recalled() const { return recalled_.load(std::memory_order_relaxed); }
 
   // The current snapshot's remembered selector results (empty before the first snapshot).
   CacheStats selector_results_stats() const;
@@ -126,6 +153,9 @@ class SatisfiabilityCheck {
   bool Usable(const InventorySourceState& state,
               const std::shared_ptr<const inventory::ClusterObjects>& snapshot,
               Diagnostics& out) const;
+  // The allocator's answer about `claim` on `prepared`'s view, as findings in `out`.
+  SatisfiabilityResult Decide(Prepared& prepared, const k8s::ResourceClaimSpec& claim,
+                              const FieldPath& devices, Diagnostics& out, bool count_nodes);
   // snapshot->DeviceCount(), counted once per snapshot (it walks every slice: ~8 k
   // instructions per request for 1,000 slices).
   size_t DeviceCount(const std::shared_ptr<const inventory::ClusterObjects>& snapshot) const;
@@ -136,6 +166,7 @@ class SatisfiabilityCheck {
   std::shared_ptr<Prepared> prepared_;
   mutable std::shared_ptr<const inventory::ClusterObjects> counted_;
   mutable size_t counted_devices_ = 0;
+  std::atomic<uint64_t> recalled_{0};
   // The background builder (build_in_background); last: stopped before the rest goes.
   std::unique_ptr<SnapshotBuilder> builder_;
 };

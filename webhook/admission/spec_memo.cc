@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "webhook/admission/satisfiability_check.h"
+
 namespace draguard::webhook {
 
 namespace {
@@ -30,8 +32,11 @@ constexpr size_t kDecodedBytesPerSpecByte = 8;
 }  // namespace
 
 size_t ApproximateBytes(const SpecFindings& findings, size_t spec_bytes) {
+  const size_t verdict = findings.satisfiability == nullptr
+                             ? 0
+                             : sizeof(RememberedVerdict) + RememberedVerdict::kMaxBytes;
   return sizeof(SpecFindings) + ApproximateBytes(findings.validation) +
-         ApproximateBytes(findings.schema) + kDecodedBytesPerSpecByte * spec_bytes;
+         ApproximateBytes(findings.schema) + kDecodedBytesPerSpecByte * spec_bytes + verdict;
 }
 
 SpecMemo::SpecMemo(SpecMemoOptions options)

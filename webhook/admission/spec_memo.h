@@ -52,6 +52,8 @@ struct SpecKey {
   std::string_view spec;  // the spec's exact JSON text
 };
 
+class RememberedVerdict;  // satisfiability_check.h
+
 // The findings about one spec, in the order the checks made them.
 struct SpecFindings {
   // Decode and validation findings whose field lies in `spec`.
@@ -64,6 +66,9 @@ struct SpecFindings {
   k8s::ObjectVariant object;
   // The schema in force when the findings were made (SchemaCheck::Token()).
   std::shared_ptr<const void> schema_token;
+  // The satisfiability check's last /validate answer about the spec, with the inventory
+  // view it holds for (filled in by the checks; counted at its largest in the bytes).
+  std::shared_ptr<RememberedVerdict> satisfiability;
 };
 
 // What the memo holds and how often it answered, for /metrics.

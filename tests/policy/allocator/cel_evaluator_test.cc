@@ -274,6 +274,60 @@ TEST(CelEvaluatorCheckTest, ChecksAClaimWithRealSelectors) {
   EXPECT_EQ(v.reasons[0].code, "alloc.selector.error");
 }
 
+// Issue 16: with the admission checks' compile cache, a program is planned from the selector
+// validation compiled (NewExpressions) instead of being compiled again (StoredExpressions).
+// Differential: every outcome, error text and attribute list equals the program cache's own
+// compile; a selector with an error in new expressions only (includes() without its gate,
+// declared in stored expressions) is compiled in the scheduler's own environment.
+TEST(CelEvaluatorCacheTest, ProgramsPlannedFromValidationsCompilesAnswerAsTheirOwn) {
+  struct Row {
+    std::string expression;
+    bool reused;  // planned from validation's compile
+  };
+  const std::vector<Row> rows = {
+      {"device.driver == \"gpu.example.com\"", true},
+      {"device.attributes[\"gpu.example.com\"].model == \"h100\" && "
+       "device.attributes[\"gpu.example.com\"].memoryGiB >= 40", true},
+      {"device.capacity[\"gpu.example.com\"].memory.compareTo(quantity(\"40Gi\")) >= 0", true},
+      {"device.attributes[\"gpu.example.com\"].ecc", true},  // a runtime error
+      {"device.attributes[\"gpu.example.com\"].exists(k, k == \"model\")", true},
+      // Over the admission cost limit, which the scheduler does not apply.
+      {"device.driver == \"gpu.example.com\" && \"a\" + string(1) == \"a1\"", true},
+      {"device.driver.matches('[')", false},  // program instantiation fails
+      {"device.drver == \"x\"", false},
+      {"device.attributes[", false},
+      {"1 + 1", false},                                        // not a bool
+      {"!device.allowMultipleAllocations", true},  // its gate is on by default in 1.36
+      {"device.attributes[\"gpu.example.com\"].model.includes(\"h\")", false},  // gated
+  };
+  Inventory inv = Inventory::Build(OneGpu(RichGpu("gpu0")));
+  AllocatorOptions options;
+  auto compiled = std::make_shared<cel::SelectorCache>();
+  auto reusing = std::make_shared<CelProgramCache>(CelProgramCache::kDefaultLimits, compiled);
+  CelSelectorEvaluator planned(options, reusing);
+  CelSelectorEvaluator own(options, std::make_shared<CelProgramCache>());
+  // Validation's environment: the allocator's version and gates, for new expressions.
+  const cel::EnvOptions new_env{
+      .version = options.version,
+      .consumable_capacity_gate = options.gates.Enabled(Gate::kDRAConsumableCapacity),
+      .list_type_attributes_gate = options.gates.Enabled(Gate::kDRAListTypeAttributes)};
+  size_t reused = 0;
+  for (const Row& row : rows) {
+    compiled->Compile(row.expression, new_env);  // as validation does first
+    const SelectorResult want = own.Evaluate(row.expression, inv.View(0));
+    const SelectorResult got = planned.Evaluate(row.expression, inv.View(0));
+    EXPECT_EQ(static_cast<int>(got.outcome), static_cast<int>(want.outcome)) << row.expression;
+    EXPECT_EQ(got.error, want.error) << row.expression;
+    EXPECT_EQ(planned.AttributesRead(row.expression), own.AttributesRead(row.expression))
+        << row.expression;
+    reused += row.reused ? 1 : 0;
+    EXPECT_EQ(reusing->reused_compiles(), reused) << row.expression;
+  }
+  EXPECT_EQ(reusing->own_compiles(), rows.size() - reused);
+  EXPECT_EQ(compiled->Find(rows[5].expression, new_env)->issues.items().at(0).code,
+            "cel.cost-exceeded");
+}
+
 // What a selector reads (selector_reads.h): named attributes, or nullopt when it may read any.
 struct ReadsRow {
   std::string expression;

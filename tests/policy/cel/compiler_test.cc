@@ -86,6 +86,21 @@ TEST(SelectorCacheTest, ReturnsSharedResultsPerOptions) {
   EXPECT_TRUE(a->ok());          // evicted results stay valid
 }
 
+// Find looks without compiling and without counting (the allocator's program cache looks
+// into the admission checks' cache this way, issue 16).
+TEST(SelectorCacheTest, FindNeitherCompilesNorCounts) {
+  SelectorCache cache;
+  EXPECT_EQ(cache.Find("device.driver == 'a'", EnvOptions{}), nullptr);
+  auto compiled = cache.Compile("device.driver == 'a'", EnvOptions{});
+  EXPECT_EQ(cache.Find("device.driver == 'a'", EnvOptions{}).get(), compiled.get());
+  EXPECT_EQ(cache.Find("device.driver == 'a'",
+                       EnvOptions{.mode = EnvOptions::kStoredExpressions}),
+            nullptr);
+  EXPECT_EQ(cache.size(), 1u);
+  EXPECT_EQ(cache.stats().misses, 1u);
+  EXPECT_EQ(cache.stats().hits, 0u);
+}
+
 // Issue 17 item 0: the cache holds its byte limit whatever the texts (a 10 KB selector's
 // result holds hundreds of KB, so an entry limit alone let 4,096 of them take gigabytes).
 TEST(SelectorCacheTest, LongSelectorsStayWithinTheByteLimit) {

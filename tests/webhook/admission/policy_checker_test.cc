@@ -9,6 +9,8 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "policy/allocator/cel_evaluator.h"
+#include "policy/cel/compiler.h"
 #include "tests/webhook/testing/fake_inventory.h"
 #include "webhook/admission/handler.h"
 
@@ -101,6 +103,36 @@ TEST_F(PolicyCheckerTest, ValidateRunsSchemaChecks) {
   // A DeviceClass is schema-checked on UPDATE too (its spec may change); claims are not.
   EXPECT_THAT(Codes(Run(checker, AdmissionEndpoint::kValidate, claim, "UPDATE").diagnostics),
               ::testing::Not(::testing::Contains(::testing::StartsWith("schema."))));
+}
+
+// Issue 16: a selector never seen before is compiled once per request, by validation; the
+// schema check reads that compile, and the allocator plans from it (CelProgramCache given the
+// checker's compile cache) instead of compiling it again.
+TEST_F(PolicyCheckerTest, ANewSelectorIsCompiledOnceForValidationSchemaAndAllocation) {
+  source_.Publish(ClusterFromYaml(GpuInventoryYaml("node-a", 2)));
+  PolicyCheckerOptions options = Options(false);
+  options.satisfiability.source = &source_;
+  options.compiled_selectors = std::make_shared<cel::SelectorCache>();
+  auto programs = std::make_shared<alloc::CelProgramCache>(alloc::CelProgramCache::kDefaultLimits,
+                                                           options.compiled_selectors);
+  options.satisfiability.new_evaluator = [programs, allocator = options.satisfiability.allocator](
+                                             std::shared_ptr<alloc::PreparedDevices> devices) {
+    return std::make_unique<alloc::CelSelectorEvaluator>(allocator, programs, std::move(devices));
+  };
+  const std::shared_ptr<cel::SelectorCache> compiled = options.compiled_selectors;
+  PolicyChecker checker(std::move(options));
+  for (int i = 0; i < 3; ++i) {
+    Json claim = ClaimJson(2);
+    claim["spec"]["devices"]["requests"][0]["exactly"]["selectors"] =
+        Json::array({{{"cel",
+                       {{"expression", "device.driver == \"gpu.example.com\" && device.driver != "
+                                       "\"x" + std::to_string(i) + "\""}}}}});
+    EXPECT_THAT(Codes(Run(checker, AdmissionEndpoint::kValidate, claim).diagnostics), IsEmpty());
+    EXPECT_EQ(compiled->stats().misses, static_cast<uint64_t>(i + 1));
+    EXPECT_EQ(programs->reused_compiles(), static_cast<size_t>(i + 1));
+    // The DeviceClass's selector, which validation never saw, compiled once.
+    EXPECT_EQ(programs->own_compiles(), 1u);
+  }
 }
 
 TEST_F(PolicyCheckerTest, UpdatesAreNotCheckedForSatisfiability) {

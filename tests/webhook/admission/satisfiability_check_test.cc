@@ -222,6 +222,46 @@ TEST_F(SatisfiabilityCheckTest, FollowsNewSnapshotsAndReusesEvaluators) {
   EXPECT_EQ(evaluators_.load(), 2) << "a new snapshot gets fresh evaluators";
 }
 
+// Issue 16: an answer kept with a spec (RememberedVerdict, the spec memo's) is repeated while
+// the inventory view is the same, with the same findings and result as the allocator's; a
+// new snapshot asks the allocator again; the annotation's node count is never taken from it.
+TEST_F(SatisfiabilityCheckTest, RepeatsARememberedAnswerForTheSameView) {
+  source_.Publish(ClusterFromYaml(GpuInventoryYaml("node-a", 1)));
+  SatisfiabilityCheck check(Options(/*deny=*/true));
+  const k8s::ObjectVariant claim = DecodeObject(Claim("gpu.example.com", 2));
+  RememberedVerdict remembered;
+  Diagnostics fresh, first, again;
+  const SatisfiabilityResult want = check.Check(claim, fresh);
+  const SatisfiabilityResult got = check.Check(claim, first, false, &remembered);
+  EXPECT_EQ(check.recalled(), 0u);
+  const SatisfiabilityResult repeated = check.Check(claim, again, false, &remembered);
+  EXPECT_EQ(check.recalled(), 1u);
+  for (const SatisfiabilityResult* r : {&got, &repeated}) {
+    EXPECT_EQ(r->verdict, want.verdict);
+    EXPECT_EQ(r->feasible_nodes, want.feasible_nodes);
+    EXPECT_EQ(r->nodes_exhaustive, want.nodes_exhaustive);
+  }
+  ASSERT_EQ(again.size(), 1u);
+  EXPECT_EQ(Findings(again), Findings(fresh));
+  EXPECT_EQ(again.items()[0].message, fresh.items()[0].message);
+  Diagnostics counted;
+  EXPECT_EQ(check.Check(claim, counted, /*count_nodes=*/true, &remembered).verdict,
+            alloc::VerdictKind::kUnsatisfiable);
+  EXPECT_EQ(check.recalled(), 1u);
+
+  source_.Publish(ClusterFromYaml(GpuInventoryYaml("node-a", 2)));
+  Diagnostics after;
+  EXPECT_EQ(check.Check(claim, after, false, &remembered).verdict,
+            alloc::VerdictKind::kSatisfiable);
+  EXPECT_EQ(after.size(), 0u);
+  EXPECT_EQ(check.recalled(), 1u);
+  Diagnostics after_again;
+  EXPECT_EQ(check.Check(claim, after_again, false, &remembered).verdict,
+            alloc::VerdictKind::kSatisfiable);
+  EXPECT_EQ(after_again.size(), 0u);
+  EXPECT_EQ(check.recalled(), 2u);
+}
+
 // `draguard serve`'s mode: a new snapshot is built off the request path, requests answering
 // from the previous one until Warm() (or the builder) installs it.
 TEST_F(SatisfiabilityCheckTest, BuildsNewSnapshotsInTheBackground) {
