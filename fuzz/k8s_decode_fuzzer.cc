@@ -1,5 +1,6 @@
 // Fuzzes Decode(): any bytes must decode without crashing, and every diagnostic must be
-// positioned inside the input, including value offsets mapped through scalars. Inputs over
+// positioned inside the input, including value offsets mapped through scalars. The YAML fast
+// path (simple_yaml.h) must give libyaml's trees and diagnostics on every input. Inputs over
 // 16 KiB are skipped (YAML cost grows with size, not with interest); limits are tightened so
 // that alias bombs and deep nesting are refused quickly.
 #include <cstddef>
@@ -9,6 +10,7 @@
 #include <string>
 
 #include "policy/k8s/decode.h"
+#include "policy/k8s/document.h"
 
 namespace {
 
@@ -25,6 +27,24 @@ void CheckPosition(const draguard::SourceText& source, const draguard::Diagnosti
   Check(d.position.column >= 1, "column before the start of the line");
 }
 
+// The documents and diagnostics of `source`, with or without the fast path.
+std::string DescribeParse(const draguard::SourceText& source, bool fast) {
+  draguard::k8s::ParseOptions options;
+  options.max_depth = 64;
+  options.max_nodes = 20'000;
+  options.simple_yaml_fast_path = fast;
+  draguard::k8s::ParseResult result = draguard::k8s::ParseDocuments(source, options);
+  std::string out;
+  for (const draguard::k8s::Document& doc : result.documents) {
+    out += std::to_string(doc.index) + (doc.empty ? " empty\n" : "\n") + doc.root.DebugString();
+  }
+  for (const draguard::Diagnostic& d : result.diagnostics) {
+    out += d.code + " " + std::to_string(d.position.line) + ":" +
+           std::to_string(d.position.column) + " " + d.message + "\n";
+  }
+  return out;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -34,6 +54,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   draguard::k8s::DecodeOptions options;
   options.parse.max_depth = 64;
   options.parse.max_nodes = 20'000;
+  Check(DescribeParse(source, true) == DescribeParse(source, false),
+        "the YAML fast path and libyaml disagree");
   draguard::k8s::DecodeResult result = draguard::k8s::Decode(source, options);
   for (const draguard::Diagnostic& d : result.diagnostics) CheckPosition(source, d);
   // Locate synthetic diagnostics at every path a validator could name, with value offsets.

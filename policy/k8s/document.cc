@@ -21,6 +21,7 @@
 #include <utility>
 
 #include "policy/k8s/scalar_resolve.h"
+#include "policy/k8s/simple_yaml.h"
 
 namespace draguard::k8s {
 
@@ -43,6 +44,37 @@ const DocNode* DocNode::Find(std::string_view key) const {
     if (e.key.is_scalar() && e.key.text == key) return &e.value;
   }
   return nullptr;
+}
+
+namespace {
+
+void AppendDebugString(const DocNode& n, int depth, std::string& out) {
+  out.append(static_cast<size_t>(depth) * 2, ' ');
+  out += std::string(NodeKindName(n.kind)) + " @" + std::to_string(n.offset) + " " +
+         std::to_string(n.position.line) + ":" + std::to_string(n.position.column) +
+         " style=" + std::to_string(static_cast<int>(n.style)) + (n.flow ? " flow" : "") +
+         (n.from_alias ? " alias" : "");
+  switch (n.kind) {
+    case NodeKind::kBool: out += n.bool_value ? " true" : " false"; break;
+    case NodeKind::kInt: out += " " + std::to_string(n.int_value); break;
+    case NodeKind::kFloat: out += " " + std::to_string(n.float_value); break;
+    default: break;
+  }
+  if (n.is_scalar()) out += " \"" + n.text + "\"";
+  out += "\n";
+  for (const DocNode& item : n.items) AppendDebugString(item, depth + 1, out);
+  for (const MapEntry& e : n.entries) {
+    AppendDebugString(e.key, depth + 1, out);
+    AppendDebugString(e.value, depth + 2, out);
+  }
+}
+
+}  // namespace
+
+std::string DocNode::DebugString() const {
+  std::string out;
+  AppendDebugString(*this, 0, out);
+  return out;
 }
 
 namespace {
@@ -479,10 +511,63 @@ struct DocumentSink {
   DocumentStreamState& state;
 };
 
+// Hands the document `builder` holds to the sink.
+void EmitDocument(const SourceText& source, const Span& span, const ParseOptions& options,
+                  TreeBuilder& builder, DocumentSink& sink) {
+  Document doc = builder.TakeDocument();
+  doc.index = sink.state.index++;
+  doc.empty = !builder.has_root() || doc.root.kind == NodeKind::kNull;
+  DropObjectsOverLimit(source, span.end, options, doc, sink.diagnostics);
+  ++sink.state.emitted;
+  sink.emit(doc);
+}
+
+// ScanSimpleYaml's events, into a TreeBuilder; offsets are made the whole source's.
+class TreeSink final : public YamlNodeSink {
+ public:
+  TreeSink(TreeBuilder& builder, size_t base) : builder_(builder), base_(base) {}
+  void OnScalar(size_t offset, std::string_view value, ScalarStyle style) override {
+    builder_.OnScalar(base_ + offset, {}, kNoAnchor, value, style);
+  }
+  void OnOpen(size_t offset, NodeKind kind, bool flow) override {
+    builder_.Open(base_ + offset, kNoAnchor, flow, kind);
+  }
+  void OnClose() override { builder_.Close(); }
+
+ private:
+  static inline const std::string kNoAnchor;
+  TreeBuilder& builder_;
+  size_t base_;
+};
+
+// The span through the fast path; false (nothing emitted) where it gives up, or where a limit
+// is hit: libyaml then reads the span again and reports what it finds first.
+bool ParseSimpleSpan(const SourceText& source, const Span& span, const ParseOptions& options,
+                     DocumentSink& sink) {
+  if (!options.simple_yaml_fast_path || sink.state.emitted >= options.max_documents) {
+    return false;
+  }
+  size_t node_count = 0;
+  TreeBuilder builder(source, options, &node_count);
+  TreeSink tree(builder, span.begin);
+  try {
+    const std::string_view text =
+        std::string_view(source.text()).substr(span.begin, span.end - span.begin);
+    if (!ScanSimpleYaml(text, tree)) return false;
+  } catch (const LimitExceeded&) {
+    return false;
+  } catch (const SyntaxError&) {
+    return false;
+  }
+  EmitDocument(source, span, options, builder, sink);
+  return true;
+}
+
 // Parses the documents of one span. Limits per document (depth, nodes, object size) and
 // syntax errors throw or are reported.
 void ParseSpan(const SourceText& source, const Span& span, const ParseOptions& options,
                DocumentSink& sink) {
+  if (ParseSimpleSpan(source, span, options, sink)) return;
   EventParser parser(source, span);
   std::optional<TreeBuilder> builder;
   size_t node_count = 0;
@@ -501,13 +586,8 @@ void ParseSpan(const SourceText& source, const Span& span, const ParseOptions& o
       node_count = 0;
       builder.emplace(source, options, &node_count);
     } else if (e.type == YAML_DOCUMENT_END_EVENT && builder.has_value()) {
-      Document doc = builder->TakeDocument();
-      doc.index = sink.state.index++;
-      doc.empty = !builder->has_root() || doc.root.kind == NodeKind::kNull;
+      EmitDocument(source, span, options, *builder, sink);
       builder.reset();
-      DropObjectsOverLimit(source, span.end, options, doc, sink.diagnostics);
-      ++sink.state.emitted;
-      sink.emit(doc);
     } else if (builder.has_value()) {
       AddNodeEvent(e, parser, *builder);
     }

@@ -62,6 +62,8 @@ struct DocNode {
   bool is_scalar() const { return kind != NodeKind::kSequence && kind != NodeKind::kMap; }
   // The value of the first entry whose key text is `key`; nullptr when absent or not a map.
   const DocNode* Find(std::string_view key) const;
+  // Everything the node holds, nested, one node per line: for tests that compare trees.
+  std::string DebugString() const;
 };
 
 struct MapEntry {
@@ -85,6 +87,9 @@ struct ParseOptions {
   size_t max_nodes = 1'000'000;
   // Documents in one stream (`decode.too-many-documents`).
   size_t max_documents = 1'000'000;
+  // Read what tools print with ScanSimpleYaml (simple_yaml.h) and libyaml only the rest: the
+  // same trees, several times faster. Off only to compare the two paths.
+  bool simple_yaml_fast_path = true;
 };
 
 struct ParseResult {
