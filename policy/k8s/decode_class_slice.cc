@@ -24,7 +24,7 @@ void ReadClassSelectors(MapReader& reader, std::vector<DeviceSelector>* out) {
 // key holds a sequence; items of the wrong kind are reported and skipped.
 template <typename T>
 void ReadValueList(MapReader& a, std::string_view key, NodeKind kind,
-                   std::optional<std::vector<T>>* out) {
+                   HeapOptional<std::vector<T>>* out) {
   const DocNode* v = a.Get(key);
   const FieldPath path = a.path().Child(key);
   if (v == nullptr || !ExpectKind(*v, NodeKind::kSequence, path, a.ctx())) return;

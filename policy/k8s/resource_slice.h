@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "policy/common/heap_optional.h"
 #include "policy/k8s/meta.h"
 
 namespace draguard::k8s {
@@ -23,10 +24,11 @@ struct DeviceAttribute {
   std::optional<bool> bool_value;
   std::optional<std::string> string_value;
   std::optional<std::string> version_value;
-  std::optional<std::vector<int64_t>> int_values;
-  std::optional<std::vector<bool>> bool_values;
-  std::optional<std::vector<std::string>> string_values;
-  std::optional<std::vector<std::string>> version_values;
+  // Lists are rare and attributes many (11 per GPU): kept on the heap (heap_optional.h).
+  HeapOptional<std::vector<int64_t>> int_values;
+  HeapOptional<std::vector<bool>> bool_values;
+  HeapOptional<std::vector<std::string>> string_values;
+  HeapOptional<std::vector<std::string>> version_values;
   int set_count() const {
     return int_value.has_value() + bool_value.has_value() + string_value.has_value() +
            version_value.has_value() + int_values.has_value() + bool_values.has_value() +

@@ -12,7 +12,7 @@ namespace {
 constexpr size_t kMaxValueLength = 64;
 
 template <typename T>
-bool EmptyList(Reporter& r, const std::optional<std::vector<T>>& list, const FieldPath& at) {
+bool EmptyList(Reporter& r, const HeapOptional<std::vector<T>>& list, const FieldPath& at) {
   if (!list.has_value() || !list->empty()) return false;
   r.Invalid("slice.device.attribute.list.empty", at, FieldValue::Raw("[]"),
             "must not be empty if specified");
