@@ -116,6 +116,7 @@ struct StreamedFile {
   k8s::DecodeResult decoded;
   std::vector<LintedObject> objects;  // every object decoded, kept or not
   std::vector<bool> checked;          // per object: given to the pipeline
+  std::vector<int> checked_pieces;    // the first lines of the pieces with checked objects
   // Read twice: what the first pass noted about the checked objects it did not keep.
   pipeline::ContextNotes notes;
   Suppressions suppressions;
@@ -172,6 +173,10 @@ StreamedFile StreamFile(const std::string& path, const LintOptions& options, siz
     out.objects.push_back({path, object.ref, object.position()});
     const bool checked = Checked(object);
     out.checked.push_back(checked);
+    const int piece = object.source().first_line();
+    if (checked && (out.checked_pieces.empty() || out.checked_pieces.back() != piece)) {
+      out.checked_pieces.push_back(piece);
+    }
     if (!checked || !twice || pipeline::IsContextObject(object)) return checked;
     out.notes.Note(file, object);
     return false;
@@ -191,29 +196,48 @@ StreamedFile StreamFile(const std::string& path, const LintOptions& options, siz
 }
 
 // The second pass over one input: each object it checks, as it is decoded, into `check`. The
-// input must give the objects of the first pass again.
-Status CheckAgain(const std::string& path, const StreamedFile& first, const LintOptions& options,
-                  pipeline::FileCheck& check) {
-  size_t seen = 0;
+// input must give the checked objects of the first pass again; `first_read_errors` is the
+// first pass's DecodeResult::read_errors.
+Status CheckAgain(const std::string& path, const StreamedFile& first, size_t first_read_errors,
+                  const LintOptions& options, pipeline::FileCheck& check) {
+  const size_t n = first.objects.size();
+  size_t next = 0;  // the next object of the first pass
+  auto skip_unchecked = [&] {
+    while (next < n && !first.checked[next]) ++next;
+  };
   bool same = true;
   k8s::StreamOptions stream;
   stream.max_document_bytes = options.input.max_file_bytes;
   stream.on_object = [&](const k8s::DecodedObject& object) {
-    if (seen >= first.objects.size() || !(first.objects[seen].ref == object.ref)) {
+    if (!same || !Checked(object)) return false;
+    skip_unchecked();
+    if (next == n || !(first.objects[next].ref == object.ref)) {
       same = false;
-    } else if (first.checked[seen]) {
-      check.Check(object);
+      return false;
     }
-    ++seen;
+    check.Check(object);
+    ++next;
     return false;
   };
+  // Only the documents with checked objects are parsed again, unless the parser stopped or
+  // refused documents in the first pass (then its limits must apply the same way).
+  size_t piece = 0;
+  if (first_read_errors == 0) {
+    stream.parse_piece = [&](int first_line) {
+      while (piece < first.checked_pieces.size() && first.checked_pieces[piece] < first_line) {
+        ++piece;
+      }
+      return piece < first.checked_pieces.size() && first.checked_pieces[piece] == first_line;
+    };
+  }
   k8s::DocumentReader::Result end = k8s::DocumentReader::Result::kEnd;
   Status opened = inventory::WithInputStream(path, options.input, [&](std::istream& in) {
     k8s::DecodeStream(in, path, DecodeOptionsFor(options), stream, &end);
   });
   if (!opened.ok()) return opened;
   if (Status ended = EndStatus(path, end, options); !ended.ok()) return ended;
-  if (!same || seen != first.objects.size()) {
+  skip_unchecked();
+  if (!same || next != n) {
     return UnavailableError(path + ": changed while it was read");
   }
   return OkStatus();
@@ -442,7 +466,7 @@ StatusOr<LintReport> LintStreams(const std::vector<inventory::Input>& inputs,
     pipeline::ParallelFor(read.size(), jobs, [&](size_t i) {
       // A template was not decoded: nothing to check again.
       if (!decoded[i].is_template) {
-        again[i] = CheckAgain(names[i], *read[i], options, batch.File(i));
+        again[i] = CheckAgain(names[i], *read[i], decoded[i].read_errors, options, batch.File(i));
       }
     });
     for (const Status& s : again) {
