@@ -39,9 +39,10 @@ namespace references_internal {
 
 // References to a kind of which nothing is known: counted, and reported once (see header).
 struct Unchecked {
-  std::string code;
-  std::string kind;
-  std::string kinds;  // plural
+  // Literals (not strings: lint's two-pass run keeps four of these per input file).
+  const char* code;
+  const char* kind;
+  const char* kinds;  // plural
   size_t count = 0;
   std::set<std::string> names;
   std::string first_field;
@@ -78,12 +79,15 @@ struct Unchecked {
     const bool one = count == 1;
     Diagnostic& diag = d.Info(
         code, FieldPath(first_field),
-        std::to_string(count) + (one ? " reference names a " + kind : " references name " + kinds) +
+        std::to_string(count) +
+            (one ? std::string(" reference names a ") + kind
+                 : std::string(" references name ") + kinds) +
             " that neither the inputs nor --inventory hold (" + listed + "); " +
             (one ? "it was" : "they were") +
             " not checked and may exist in the cluster (a driver's chart installs its "
             "DeviceClasses; claims and templates often live elsewhere)",
-        "lint together with the " + kind + " manifests, or give --inventory with the cluster's");
+        std::string("lint together with the ") + kind +
+            " manifests, or give --inventory with the cluster's");
     diag.object = first_ref;
   }
 };
