@@ -6,6 +6,7 @@
 #
 #   bench/lint-scale.sh [DRAGUARD=build/bench/cli/draguard] [ROUNDS=3]
 #   BASELINE=/path/to/old/draguard bench/lint-scale.sh build/bench/cli/draguard 5
+#   LINT_FLAGS="--read-twice always" bench/lint-scale.sh ...   (flags for DRAGUARD's runs only)
 #
 # Prints one line per run and, per binary and layout, the median CPU seconds (user + sys),
 # objects per CPU-second and the largest RSS.
@@ -39,21 +40,24 @@ generate "$work/one-per-file" 1
 generate "$work/1000-per-file" 1000
 
 declare -A cpu rss
-run() {  # LABEL BINARY LAYOUT
+run() {  # LABEL BINARY LAYOUT [LINT FLAGS...]
+  local label="$1" binary="$2" layout="$3"
+  shift 3
   # Exit status 1 (findings) is expected: the classes are not among the inputs.
-  /usr/bin/time -o "$work/time" -f '%U %S %M' "$2" lint --jobs 1 --output json "$work/$3" \
-    >/dev/null 2>&1 || true
+  /usr/bin/time -o "$work/time" -f '%U %S %M' "$binary" lint --jobs 1 --output json "$@" \
+    "$work/$layout" >/dev/null 2>&1 || true
   read -r user sys kb < <(tail -1 "$work/time")
   local secs
   secs="$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.3f", u + s }')"
-  echo "$1 $3: ${secs} s CPU, $((kb / 1024)) MiB RSS"
-  cpu["$1 $3"]+="$secs "
-  rss["$1 $3"]+="$kb "
+  echo "$label $layout: ${secs} s CPU, $((kb / 1024)) MiB RSS"
+  cpu["$label $layout"]+="$secs "
+  rss["$label $layout"]+="$kb "
 }
 
 for ((r = 0; r < rounds; r++)); do
   for layout in one-per-file 1000-per-file; do
-    run draguard "$draguard" "$layout"
+    # shellcheck disable=SC2086  # LINT_FLAGS is a list of flags
+    run draguard "$draguard" "$layout" ${LINT_FLAGS:-}
     if [[ -n "${BASELINE:-}" ]]; then run baseline "$BASELINE" "$layout"; fi
   done
 done

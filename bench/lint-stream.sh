@@ -3,11 +3,14 @@
 # generated multi-document file of SIZE_MB megabytes, read from the file and from stdin. Two
 # shapes: "export" (a cluster export or rendered chart: ConfigMaps and Services, one
 # ResourceClaimTemplate in 50 documents) and "dra" (every document a ResourceClaimTemplate:
-# every object is kept for the cross-object stages). With BASELINE, an older binary runs
-# alternately on the same file.
+# every object is checked). Inputs this large are read twice (`--read-twice auto`: the
+# first pass keeps what the cross-object stages read, the second checks each object as it is
+# read again); ONCE=1 also runs `--read-twice never` (one pass, every checked object held) on
+# the same file. With BASELINE, an older binary runs alternately on the same file.
 #
 #   bench/lint-stream.sh [DRAGUARD=build/bench/cli/draguard] [SIZE_MB=20] [ROUNDS=1]
 #   BASELINE=/path/to/old/draguard bench/lint-stream.sh build/bench/cli/draguard 200
+#   ONCE=1 bench/lint-stream.sh build/release/cli/draguard 20
 set -euo pipefail
 draguard="${1:-build/bench/cli/draguard}"
 size_mb="${2:-20}"
@@ -33,20 +36,21 @@ generate() {  # FILE SHAPE
   }' >"$1"
 }
 
-run() {  # LABEL BINARY FILE MODE
-  local load
+run() {  # LABEL BINARY FILE MODE [LINT FLAGS...]
+  local load label="$1" binary="$2" file="$3" mode="$4"
+  shift 4
   load="$(cut -d' ' -f1-3 /proc/loadavg)"
-  if [[ "$4" == stdin ]]; then
-    /usr/bin/time -o "$work/time" -f '%U %S %M' "$2" lint --jobs 1 --output json - <"$3" \
-      >"$work/out" 2>"$work/err" || true
+  if [[ "$mode" == stdin ]]; then
+    /usr/bin/time -o "$work/time" -f '%U %S %M' "$binary" lint --jobs 1 --output json "$@" - \
+      <"$file" >"$work/out" 2>"$work/err" || true
   else
-    /usr/bin/time -o "$work/time" -f '%U %S %M' "$2" lint --jobs 1 --output json "$3" \
-      >"$work/out" 2>"$work/err" || true
+    /usr/bin/time -o "$work/time" -f '%U %S %M' "$binary" lint --jobs 1 --output json "$@" \
+      "$file" >"$work/out" 2>"$work/err" || true
   fi
   read -r user sys kb < <(tail -1 "$work/time")
   local findings
   findings="$(grep -o '"code"' "$work/out" | wc -l)"
-  echo "$1 $(basename "$3") $4: $(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }') s CPU," \
+  echo "$label $(basename "$file") $mode: $(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }') s CPU," \
        "$((kb / 1024)) MiB RSS, $findings findings, load $load"
 }
 
@@ -56,6 +60,9 @@ for shape in export dra; do
   for ((r = 0; r < rounds; r++)); do
     for mode in file stdin; do
       run new "$draguard" "$work/$shape.yaml" "$mode"
+      if [[ -n "${ONCE:-}" ]]; then
+        run once "$draguard" "$work/$shape.yaml" "$mode" --read-twice never
+      fi
       if [[ -n "${BASELINE:-}" ]]; then run old "$BASELINE" "$work/$shape.yaml" "$mode"; fi
     done
   done

@@ -1,6 +1,7 @@
 #include "cli/lint_flags.h"
 
 #include <charconv>
+#include <cstdint>
 #include <fstream>
 #include <sstream>
 
@@ -112,6 +113,9 @@ void LintFlags::Register(FlagSet& flags) {
                         "Report warnings as errors (exit 1 on any warning); wins over the policy "
                         "file's warningsAsErrors either way");
   flags.AddString("jobs", &jobs, "N", "Files linted in parallel; 0 = one per CPU");
+  flags.AddString("read-twice", &read_twice, "WHEN",
+                  "Read the inputs twice so that memory does not grow with the objects "
+                  "checked: auto (past 8 MiB of input), always or never");
   flags.AddBool("quiet", &quiet, "Print nothing when there is nothing to report; hide infos");
   flags.AddBool("verbose", &verbose,
                 "Name on stderr each directory entry skipped (hidden, upper-case extension, "
@@ -146,6 +150,14 @@ StatusOr<LintSettings> ToLintSettings(const LintFlags& flags, std::ostream& err)
     DRAGUARD_RETURN_IF_ERROR(validate::ParseNamespaceLabels(text, validation.namespace_labels));
   }
   DRAGUARD_ASSIGN_OR_RETURN(settings.options.jobs, ParseJobs(flags.jobs));
+  if (flags.read_twice == "always") {
+    settings.options.read_twice_from_bytes = 0;
+  } else if (flags.read_twice == "never") {
+    settings.options.read_twice_from_bytes = SIZE_MAX;
+  } else if (flags.read_twice != "auto") {
+    return InvalidArgumentError("invalid value \"" + flags.read_twice +
+                                "\" for --read-twice: expected auto, always or never");
+  }
   settings.options.policy = cluster.policy;
   settings.options.warnings_as_errors = flags.warnings_as_errors;
   settings.quiet = flags.quiet;

@@ -26,6 +26,7 @@ struct LintFlags {
   std::vector<std::string> namespace_labels;  // each "NS:KEY=VALUE,..."
   std::optional<bool> warnings_as_errors;  // unset: the policy file's warningsAsErrors
   std::string jobs = "0";
+  std::string read_twice = "auto";  // --read-twice auto|always|never
   bool quiet = false;
   bool verbose = false;  // name each directory entry the walk passed over
   bool timings = false;  // --timings: phase times on stderr

@@ -226,6 +226,7 @@ DecodeResult Decoder::RunStream(DocumentReader& reader, const StreamOptions& str
   for (;;) {
     *end = reader.Next(&piece);
     if (*end != DocumentReader::Result::kPiece) break;
+    if (stream.parse_piece && !stream.parse_piece(piece.first_line())) continue;
     source_ = std::make_shared<const SourceText>(piece);
     if (next_line_pending_) {
       result_.lines[source_->first_line()] = std::string(source_->Line(source_->first_line()));

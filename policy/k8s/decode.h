@@ -152,6 +152,11 @@ struct StreamOptions {
   // is not kept in the result (lint lists it, and drops a workload without claims, which no
   // later stage reads).
   std::function<bool(const DecodedObject&)> on_object;
+  // Called with the first line of each piece before it is parsed (may be empty); a piece it
+  // returns false for is neither parsed nor handed to on_piece (lint's second pass parses
+  // only the documents that hold objects it checks). Its documents then count toward no
+  // limit and take no document index.
+  std::function<bool(int first_line)> parse_piece;
 };
 
 // What Decode(SourceText(name, whole text)) gives, read from `in` one document at a time:

@@ -1,7 +1,17 @@
 #include "policy/lint/linter.h"
 
-#include <map>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <tuple>
 #include <iterator>
 #include <memory>
 #include <optional>
@@ -13,6 +23,7 @@
 #include "policy/lint/suppress.h"
 #include "policy/pipeline/parallel.h"
 #include "policy/pipeline/pipeline.h"
+#include "policy/pipeline/streamed_batch.h"
 
 namespace draguard::lint {
 namespace {
@@ -64,16 +75,12 @@ void ApplyUserDecisions(const std::map<std::string, Suppressions>& by_file,
 // user's decisions and the sort.
 // `owned` (may be null) is the inventory when the caller gave it over: it is merged into
 // instead of copied.
-LintReport CheckDecoded(const std::vector<std::string>& names,
-                        const std::vector<k8s::DecodeResult>& decoded,
-                        const std::map<std::string, Suppressions>& suppressions,
-                        const LintOptions& options, size_t jobs,
-                        inventory::ClusterObjects* owned = nullptr,
-                        std::vector<std::vector<LintedObject>>* listed = nullptr) {
-  pipeline::BatchResult checked =
-      owned != nullptr
-          ? pipeline::RunBatch(decoded, std::move(*owned), PipelineFor(options, jobs))
-          : pipeline::RunBatch(decoded, options.inventory.get(), PipelineFor(options, jobs));
+// Phase 5 over the pipeline's result: the report, with the user's decisions applied, sorted.
+LintReport ReportOf(const std::vector<std::string>& names,
+                    const std::vector<k8s::DecodeResult>& decoded, pipeline::BatchResult checked,
+                    const std::map<std::string, Suppressions>& suppressions,
+                    const LintOptions& options,
+                    std::vector<std::vector<LintedObject>>* listed) {
   LintReport report;
   for (size_t i = 0; i < names.size(); ++i) {
     report.files.push_back(names[i]);
@@ -90,21 +97,68 @@ LintReport CheckDecoded(const std::vector<std::string>& names,
   return report;
 }
 
+LintReport CheckDecoded(const std::vector<std::string>& names,
+                        const std::vector<k8s::DecodeResult>& decoded,
+                        const std::map<std::string, Suppressions>& suppressions,
+                        const LintOptions& options, size_t jobs,
+                        inventory::ClusterObjects* owned = nullptr,
+                        std::vector<std::vector<LintedObject>>* listed = nullptr) {
+  pipeline::BatchResult checked =
+      owned != nullptr
+          ? pipeline::RunBatch(decoded, std::move(*owned), PipelineFor(options, jobs))
+          : pipeline::RunBatch(decoded, options.inventory.get(), PipelineFor(options, jobs));
+  return ReportOf(names, decoded, std::move(checked), suppressions, options, listed);
+}
+
 // One input read as a stream (k8s::DecodeStream): its objects keep their own documents' text,
 // the lines its decoding findings point at are kept, its comments are scanned for suppressions.
 struct StreamedFile {
   k8s::DecodeResult decoded;
   std::vector<LintedObject> objects;  // every object decoded, kept or not
+  std::vector<bool> checked;          // per object: given to the pipeline
+  std::vector<int> checked_pieces;    // the first lines of the pieces with checked objects
+  // Read twice: what the first pass noted about the checked objects it did not keep.
+  pipeline::ContextNotes notes;
   Suppressions suppressions;
-  std::map<int, std::string> lines;  // of the suppression findings
+  std::map<int, std::string> lines;  // of the suppression findings (and, read twice, all)
   Status unreadable;
 };
 
-StreamedFile StreamFile(const std::string& path, const LintOptions& options) {
-  StreamedFile out;
+// A workload without claims is read by no later stage (no validator, no reference, not a
+// satisfiability subject): listed, not checked.
+bool Checked(const k8s::DecodedObject& object) {
+  const auto* workload = std::get_if<k8s::Workload>(&object.object);
+  return workload == nullptr || !workload->pod.resource_claims.empty() ||
+         std::any_of(workload->pod.containers.begin(), workload->pod.containers.end(),
+                     [](const k8s::ContainerClaims& c) { return !c.claims.empty(); });
+}
+
+k8s::DecodeOptions DecodeOptionsFor(const LintOptions& options) {
   k8s::DecodeOptions decode = options.decode;
   // Decoded for the release validated for: its served versions decide the apiVersion warnings.
   decode.version = options.validation.version;
+  return decode;
+}
+
+// How a stream ended, as the input's status.
+Status EndStatus(const std::string& path, k8s::DocumentReader::Result end,
+                 const LintOptions& options) {
+  if (end == k8s::DocumentReader::Result::kTooLarge) {
+    return ResourceExhaustedError(path + ": a document larger than " +
+                                  std::to_string(options.input.max_file_bytes) + " bytes");
+  }
+  if (end == k8s::DocumentReader::Result::kReadError) {
+    return UnavailableError(path + ": read error");
+  }
+  return OkStatus();
+}
+
+// The first (or only) pass over one input. `file` is its index among the inputs read; with
+// `twice`, only the context objects are kept and the other checked objects noted.
+StreamedFile StreamFile(const std::string& path, const LintOptions& options, size_t file,
+                        bool twice) {
+  StreamedFile out;
+  const k8s::DecodeOptions decode = DecodeOptionsFor(options);
   k8s::StreamOptions stream;
   stream.max_document_bytes = options.input.max_file_bytes;
   stream.on_piece = [&](const SourceText& piece) {
@@ -117,29 +171,76 @@ StreamedFile StreamFile(const std::string& path, const LintOptions& options) {
   };
   stream.on_object = [&](const k8s::DecodedObject& object) {
     out.objects.push_back({path, object.ref, object.position()});
-    // A workload without claims is read by no later stage (no validator, no reference, not a
-    // satisfiability subject): listed, not kept.
-    const auto* workload = std::get_if<k8s::Workload>(&object.object);
-    return workload == nullptr || !workload->pod.resource_claims.empty() ||
-           std::any_of(workload->pod.containers.begin(), workload->pod.containers.end(),
-                       [](const k8s::ContainerClaims& c) { return !c.claims.empty(); });
+    const bool checked = Checked(object);
+    out.checked.push_back(checked);
+    const int piece = object.source().first_line();
+    if (checked && (out.checked_pieces.empty() || out.checked_pieces.back() != piece)) {
+      out.checked_pieces.push_back(piece);
+    }
+    if (!checked || !twice || pipeline::IsContextObject(object)) return checked;
+    out.notes.Note(file, object);
+    return false;
   };
   k8s::DocumentReader::Result end = k8s::DocumentReader::Result::kEnd;
   Status opened = inventory::WithInputStream(path, options.input, [&](std::istream& in) {
     out.decoded = k8s::DecodeStream(in, path, decode, stream, &end);
   });
   // A placeholder in a later document makes the whole input a template: nothing decoded.
-  if (out.decoded.is_template) out.objects.clear();
-  if (!opened.ok()) {
-    out.unreadable = opened;
-  } else if (end == k8s::DocumentReader::Result::kTooLarge) {
-    out.unreadable = ResourceExhaustedError(
-        path + ": a document larger than " + std::to_string(options.input.max_file_bytes) +
-        " bytes");
-  } else if (end == k8s::DocumentReader::Result::kReadError) {
-    out.unreadable = UnavailableError(path + ": read error");
+  if (out.decoded.is_template) {
+    out.objects.clear();
+    out.checked.clear();
+    out.notes = pipeline::ContextNotes();
   }
+  out.unreadable = opened.ok() ? EndStatus(path, end, options) : opened;
   return out;
+}
+
+// The second pass over one input: each object it checks, as it is decoded, into `check`. The
+// input must give the checked objects of the first pass again; `first_read_errors` is the
+// first pass's DecodeResult::read_errors.
+Status CheckAgain(const std::string& path, const StreamedFile& first, size_t first_read_errors,
+                  const LintOptions& options, pipeline::FileCheck& check) {
+  const size_t n = first.objects.size();
+  size_t next = 0;  // the next object of the first pass
+  auto skip_unchecked = [&] {
+    while (next < n && !first.checked[next]) ++next;
+  };
+  bool same = true;
+  k8s::StreamOptions stream;
+  stream.max_document_bytes = options.input.max_file_bytes;
+  stream.on_object = [&](const k8s::DecodedObject& object) {
+    if (!same || !Checked(object)) return false;
+    skip_unchecked();
+    if (next == n || !(first.objects[next].ref == object.ref)) {
+      same = false;
+      return false;
+    }
+    check.Check(object);
+    ++next;
+    return false;
+  };
+  // Only the documents with checked objects are parsed again, unless the parser stopped or
+  // refused documents in the first pass (then its limits must apply the same way).
+  size_t piece = 0;
+  if (first_read_errors == 0) {
+    stream.parse_piece = [&](int first_line) {
+      while (piece < first.checked_pieces.size() && first.checked_pieces[piece] < first_line) {
+        ++piece;
+      }
+      return piece < first.checked_pieces.size() && first.checked_pieces[piece] == first_line;
+    };
+  }
+  k8s::DocumentReader::Result end = k8s::DocumentReader::Result::kEnd;
+  Status opened = inventory::WithInputStream(path, options.input, [&](std::istream& in) {
+    k8s::DecodeStream(in, path, DecodeOptionsFor(options), stream, &end);
+  });
+  if (!opened.ok()) return opened;
+  if (Status ended = EndStatus(path, end, options); !ended.ok()) return ended;
+  skip_unchecked();
+  if (!same || next != n) {
+    return UnavailableError(path + ": changed while it was read");
+  }
+  return OkStatus();
 }
 
 // Where the lines of a streamed file are: what decoding kept, the suppression findings' lines
@@ -214,17 +315,121 @@ LintReport LintSources(std::vector<SourceText> sources, const LintOptions& optio
 
 namespace {
 
+// Standard input for a run that reads it twice: held in memory up to the threshold, past it
+// copied to an unlinked temporary file as it is read (in TMPDIR, else /tmp; removed from the
+// directory at once, so that nothing is left behind). Where no temporary file can be made,
+// it is held in memory whole.
+class StdinCopy {
+ public:
+  // Reads all of `in`; returns its size.
+  size_t Read(std::istream& in, size_t in_memory_up_to) {
+    std::string head(in_memory_up_to + 1, '\0');
+    in.read(head.data(), static_cast<std::streamsize>(head.size()));
+    head.resize(static_cast<size_t>(in.gcount()));
+    if (head.size() <= in_memory_up_to || !OpenTemporary()) {
+      std::ostringstream rest;
+      if (!in.eof()) rest << in.rdbuf();
+      memory_ = std::make_unique<std::istringstream>(head + rest.str());
+      return head.size() + rest.str().size();
+    }
+    size_t bytes = head.size();
+    file_.write(head.data(), static_cast<std::streamsize>(head.size()));
+    std::string().swap(head);
+    std::vector<char> chunk(size_t{64} << 10);
+    while (in) {
+      in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+      file_.write(chunk.data(), in.gcount());
+      bytes += static_cast<size_t>(in.gcount());
+    }
+    file_.flush();
+    return bytes;
+  }
+
+  // The copy, from its start (for each pass).
+  std::istream& Rewound() {
+    std::istream& stream = memory_ != nullptr ? static_cast<std::istream&>(*memory_) : file_;
+    stream.clear();
+    stream.seekg(0);
+    return stream;
+  }
+
+ private:
+  bool OpenTemporary() {
+    std::error_code ec;
+    std::filesystem::path dir = std::filesystem::temp_directory_path(ec);
+    if (ec) dir = "/tmp";
+    std::string name = (dir / "draguard-stdin-XXXXXX").string();
+    const int fd = mkstemp(name.data());
+    if (fd < 0) return false;
+    file_.open(name, std::ios::in | std::ios::out | std::ios::binary | std::ios::trunc);
+    close(fd);
+    std::filesystem::remove(name, ec);
+    return file_.is_open();
+  }
+
+  std::fstream file_;
+  std::unique_ptr<std::istringstream> memory_;
+};
+
+// The bytes of the listed files (what can be known without reading them).
+size_t FileBytes(const std::vector<std::string>& paths) {
+  size_t total = 0;
+  for (const std::string& path : paths) {
+    if (path == inventory::kStdinName) continue;
+    std::error_code ec;
+    const uintmax_t size = std::filesystem::file_size(path, ec);
+    if (!ec) total += static_cast<size_t>(size);
+  }
+  return total;
+}
+
+// The ObjectRefs that several checked objects share (a references finding about such an
+// object is located in the first of them).
+std::set<pipeline::RefKey> RepeatedRefs(const std::vector<StreamedFile*>& files) {
+  std::vector<const ObjectRef*> refs;
+  for (const StreamedFile* file : files) {
+    for (size_t i = 0; i < file->objects.size(); ++i) {
+      if (file->checked[i]) refs.push_back(&file->objects[i].ref);
+    }
+  }
+  auto key = [](const ObjectRef* r) {
+    return std::tie(r->api_version, r->kind, r->name_space, r->name);
+  };
+  std::sort(refs.begin(), refs.end(),
+            [&](const ObjectRef* a, const ObjectRef* b) { return key(a) < key(b); });
+  std::set<pipeline::RefKey> repeated;
+  for (size_t i = 1; i < refs.size(); ++i) {
+    if (key(refs[i - 1]) == key(refs[i])) repeated.insert(pipeline::KeyOfRef(*refs[i]));
+  }
+  return repeated;
+}
+
 // Inputs are read as streams of documents (DecodeStream): a file's text is never held whole,
-// only its current document and the documents of the objects the later stages check.
+// only its current document and the documents of the objects the later stages check; past
+// options.read_twice_from_bytes, not even those: the inputs are read twice.
 StatusOr<LintReport> LintStreams(const std::vector<inventory::Input>& inputs,
-                                 const LintOptions& options, inventory::ClusterObjects* owned) {
-  StatusOr<inventory::ListedInputs> listed = inventory::ListInputs(inputs, options.input);
+                                 const LintOptions& given, inventory::ClusterObjects* owned) {
+  StatusOr<inventory::ListedInputs> listed = inventory::ListInputs(inputs, given.input);
   if (!listed.ok()) return listed.status();
   const std::vector<std::string>& paths = listed->paths;
-  const size_t jobs = JobsFor(options, paths.size());
+  const size_t jobs = JobsFor(given, paths.size());
+  LintOptions options = given;
+  bool twice = pipeline::SupportsTwoPass(options.inventory.get(), PipelineFor(options, jobs)) &&
+               options.read_twice_from_bytes != SIZE_MAX;
+  StdinCopy stdin_copy;
+  if (twice) {
+    size_t bytes = FileBytes(paths);
+    if (std::find(paths.begin(), paths.end(), inventory::kStdinName) != paths.end()) {
+      std::istream& in = given.input.stdin_stream != nullptr ? *given.input.stdin_stream : std::cin;
+      bytes += stdin_copy.Read(in, options.read_twice_from_bytes);
+      options.input.stdin_stream = &stdin_copy.Rewound();
+    }
+    twice = bytes > options.read_twice_from_bytes || options.read_twice_from_bytes == 0;
+  }
   std::vector<StreamedFile> streamed(paths.size());
-  pipeline::ParallelFor(paths.size(), jobs,
-                        [&](size_t i) { streamed[i] = StreamFile(paths[i], options); });
+  pipeline::ParallelFor(paths.size(), jobs, [&](size_t i) {
+    streamed[i] = StreamFile(paths[i], options, i, twice);
+  });
   std::vector<Status> unreadable = std::move(listed->unreadable);
   std::vector<std::string> names;
   std::vector<k8s::DecodeResult> decoded;
@@ -238,14 +443,43 @@ StatusOr<LintReport> LintStreams(const std::vector<inventory::Input>& inputs,
     }
     names.push_back(paths[i]);
     decoded.push_back(std::move(streamed[i].decoded));
-    listed_objects.push_back(std::move(streamed[i].objects));
     if (!streamed[i].suppressions.empty()) {
       suppressions.emplace(paths[i], std::move(streamed[i].suppressions));
     }
     read.push_back(&streamed[i]);
   }
-  LintReport report = CheckDecoded(names, decoded, suppressions, options, jobs, owned,
-                                  &listed_objects);
+  LintReport report;
+  if (!twice) {
+    for (StreamedFile* file : read) listed_objects.push_back(std::move(file->objects));
+    report = CheckDecoded(names, decoded, suppressions, options, jobs, owned, &listed_objects);
+  } else {
+    std::vector<pipeline::ContextNotes> notes;
+    std::vector<size_t> groups;  // the index among `paths` each file's notes were taken with
+    for (StreamedFile* file : read) {
+      notes.push_back(std::move(file->notes));
+      groups.push_back(static_cast<size_t>(file - streamed.data()));
+    }
+    pipeline::StreamedBatch batch(decoded, std::move(notes), groups, RepeatedRefs(read),
+                                  options.inventory.get(), PipelineFor(options, jobs));
+    stdin_copy.Rewound();  // the second pass reads standard input's copy from its start
+    std::vector<Status> again(read.size());
+    pipeline::ParallelFor(read.size(), jobs, [&](size_t i) {
+      // A template was not decoded: nothing to check again.
+      if (!decoded[i].is_template) {
+        again[i] = CheckAgain(names[i], *read[i], decoded[i].read_errors, options, batch.File(i));
+      }
+    });
+    for (const Status& s : again) {
+      if (!s.ok()) unreadable.push_back(s);
+    }
+    pipeline::KeptLines lines;
+    pipeline::BatchResult checked = batch.Finish(lines);
+    for (size_t i = 0; i < read.size(); ++i) {
+      read[i]->lines.merge(lines[names[i]]);
+      listed_objects.push_back(std::move(read[i]->objects));
+    }
+    report = ReportOf(names, decoded, std::move(checked), suppressions, options, &listed_objects);
+  }
   for (size_t i = 0; i < names.size(); ++i) read[i]->decoded = std::move(decoded[i]);
   KeepLines(names, read, report);
   report.skipped_inputs = std::move(listed->skipped);

@@ -2,6 +2,8 @@
 // server would on create, check references across all inputs, place every diagnostic in its
 // file and sort.
 //
+// Large inputs are read twice (LintOptions::read_twice_from_bytes) with the same report.
+//
 // Phases (each file's work is independent inside a phase, so decoding, validation and schema
 // checks run in parallel over files when there are many; results land in per-file slots, so
 // the output is identical to a sequential run):
@@ -61,6 +63,15 @@ struct LintOptions {
   // Below this many files everything runs on the calling thread: starting threads costs more
   // than it saves on a few small files.
   size_t parallel_threshold = 4;
+  // Lint (Lint, not LintSources) reads inputs larger than this in all (files by their size,
+  // standard input as read) twice, so that memory is bounded by the largest object rather
+  // than by the number of checked objects (each held costs ~4.4 KB: its document and position
+  // index): the first pass keeps only what the cross-object stages read across objects
+  // (pipeline/streamed_batch.h), the second checks each object as it is read again.
+  // Standard input is then copied to an unlinked temporary file (in TMPDIR, else /tmp) as it
+  // is read. Not with an inventory: the satisfiability stage needs every claim whole (one
+  // pass). 0: always twice; SIZE_MAX: never.
+  size_t read_twice_from_bytes = size_t{8} << 20;
 };
 
 // Lints SourceTexts already in memory (tests, benchmarks, the webhook's dry runs). Never

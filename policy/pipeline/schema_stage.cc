@@ -36,11 +36,15 @@ void ObserveInputSlices(const std::vector<k8s::DecodeResult>& decoded, schema::S
 
 }  // namespace
 
-std::vector<Diagnostic> CheckSchemaPhase(const std::vector<k8s::DecodeResult>& decoded,
-                                         const inventory::ClusterObjects* inventory,
-                                         const SchemaPhaseOptions& options, size_t jobs) {
-  std::vector<Diagnostic> out;
-  if (!options.enabled) return out;
+struct SchemaPhase::Built {
+  schema::Schema schema;
+  schema::CheckOptions check;
+};
+
+SchemaPhase::SchemaPhase(const std::vector<k8s::DecodeResult>& context,
+                         const inventory::ClusterObjects* inventory,
+                         const SchemaPhaseOptions& options) {
+  if (!options.enabled) return;
   schema::SchemaSources sources;
   sources.builtin_catalog = options.builtin_catalog;
   sources.user_files = options.files;
@@ -50,31 +54,48 @@ std::vector<Diagnostic> CheckSchemaPhase(const std::vector<k8s::DecodeResult>& d
     Diagnostic d;
     d.code = "schema.file.invalid";
     d.message = built.status().message();
-    out.push_back(std::move(d));
-    return out;
+    diagnostics_.push_back(std::move(d));
+    return;
   }
-  for (const Diagnostic& d : built->diagnostics) out.push_back(d);
-  ObserveInputSlices(decoded, built->schema, out);
-
-  schema::CheckOptions check;
-  check.strict = options.strict;
-  for (const k8s::DecodeResult& file : decoded) {
+  for (const Diagnostic& d : built->diagnostics) diagnostics_.push_back(d);
+  ObserveInputSlices(context, built->schema, diagnostics_);
+  built_ = std::make_unique<Built>();
+  built_->schema = std::move(built->schema);
+  built_->check.strict = options.strict;
+  for (const k8s::DecodeResult& file : context) {
     for (const k8s::DecodedObject& object : file.objects) {
-      if (const auto* c = std::get_if<k8s::DeviceClass>(&object.object)) check.classes.push_back(c);
+      if (const auto* c = std::get_if<k8s::DeviceClass>(&object.object)) {
+        built_->check.classes.push_back(c);
+      }
     }
   }
   if (inventory != nullptr) {
-    for (const k8s::DeviceClass& c : inventory->classes) check.classes.push_back(&c);
+    for (const k8s::DeviceClass& c : inventory->classes) built_->check.classes.push_back(&c);
   }
+}
+
+SchemaPhase::~SchemaPhase() = default;
+
+void SchemaPhase::CheckObject(const k8s::DecodedObject& object,
+                              std::vector<Diagnostic>& out) const {
+  if (built_ == nullptr) return;
+  Diagnostics found;
+  schema::CheckObject(object.object, built_->schema, built_->check, found);
+  for (Diagnostic& d : found.mutable_items()) {
+    object.Locate(d);
+    out.push_back(std::move(d));
+  }
+}
+
+std::vector<Diagnostic> CheckSchemaPhase(const std::vector<k8s::DecodeResult>& decoded,
+                                         const inventory::ClusterObjects* inventory,
+                                         const SchemaPhaseOptions& options, size_t jobs) {
+  const SchemaPhase phase(decoded, inventory, options);
+  std::vector<Diagnostic> out = phase.diagnostics();
   std::vector<std::vector<Diagnostic>> per_file(decoded.size());
   ParallelFor(decoded.size(), jobs, [&](size_t i) {
     for (const k8s::DecodedObject& object : decoded[i].objects) {
-      Diagnostics found;
-      schema::CheckObject(object.object, built->schema, check, found);
-      for (Diagnostic& d : found.mutable_items()) {
-        object.Locate(d);
-        per_file[i].push_back(std::move(d));
-      }
+      phase.CheckObject(object, per_file[i]);
     }
   });
   for (std::vector<Diagnostic>& file : per_file) {

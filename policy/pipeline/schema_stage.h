@@ -7,6 +7,7 @@
 #define DRAGUARD_POLICY_PIPELINE_SCHEMA_STAGE_H_
 
 #include <cstddef>
+#include <memory>
 #include <vector>
 
 #include "policy/common/diagnostic.h"
@@ -32,6 +33,30 @@ struct SchemaPhaseOptions {
 std::vector<Diagnostic> CheckSchemaPhase(const std::vector<k8s::DecodeResult>& decoded,
                                          const inventory::ClusterObjects* inventory,
                                          const SchemaPhaseOptions& options, size_t jobs);
+
+// The same in two steps, for lint's two-pass run, which checks each object as it reads the
+// inputs a second time: the constructor builds the schema and observes the input slices,
+// CheckObject checks one object. `context` holds (at least) every ResourceSlice and
+// DeviceClass among the inputs, in input order; it and `inventory` must outlive the phase.
+// Diagnostics() then one CheckObject per object, in input order, give CheckSchemaPhase's
+// findings. Thread-compatible; CheckObject may run concurrently.
+class SchemaPhase {
+ public:
+  SchemaPhase(const std::vector<k8s::DecodeResult>& context,
+              const inventory::ClusterObjects* inventory, const SchemaPhaseOptions& options);
+  ~SchemaPhase();
+
+  // The findings before any object's: schema files, input slices.
+  const std::vector<Diagnostic>& diagnostics() const { return diagnostics_; }
+  // Appends the located findings of one object (none when the phase is off or the schema
+  // could not be built).
+  void CheckObject(const k8s::DecodedObject& object, std::vector<Diagnostic>& out) const;
+
+ private:
+  struct Built;
+  std::unique_ptr<Built> built_;  // null: nothing to check objects against
+  std::vector<Diagnostic> diagnostics_;
+};
 
 }  // namespace draguard::pipeline
 

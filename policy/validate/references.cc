@@ -19,10 +19,14 @@ Key KeyOf(const k8s::ObjectMeta& meta) {
   return {meta.name_space.empty() ? "default" : meta.name_space, meta.name};
 }
 
-// Every definition of one (namespace, name), with the group it came from.
-using Candidates = std::vector<std::pair<size_t, const k8s::DeviceClaim*>>;
+// Every definition of one (namespace, name), with the group it came from and the names its
+// requests may be referred to by.
+using RequestNames = internal::RequestNames;
+using Candidates = std::vector<std::pair<size_t, RequestNames>>;
 
-struct Index {
+}  // namespace
+
+struct ReferenceIndex::Data {
   std::map<Key, Candidates> claims;
   std::map<Key, Candidates> templates;
   std::set<std::string> classes;
@@ -31,14 +35,14 @@ struct Index {
   bool all_classes_known = false;
 };
 
-// The group of cluster objects: never the group of an input.
-constexpr size_t kClusterGroup = static_cast<size_t>(-1);
+namespace references_internal {
 
 // References to a kind of which nothing is known: counted, and reported once (see header).
 struct Unchecked {
-  std::string code;
-  std::string kind;
-  std::string kinds;  // plural
+  // Literals (not strings: lint's two-pass run keeps four of these per input file).
+  const char* code;
+  const char* kind;
+  const char* kinds;  // plural
   size_t count = 0;
   std::set<std::string> names;
   std::string first_field;
@@ -50,6 +54,16 @@ struct Unchecked {
       first_ref = ref;
     }
     names.insert(name);
+  }
+  // Folds in the references counted after this one's.
+  void Merge(const Unchecked& later) {
+    if (later.count == 0) return;
+    if (count == 0) {
+      first_field = later.first_field;
+      first_ref = later.first_ref;
+    }
+    count += later.count;
+    names.insert(later.names.begin(), later.names.end());
   }
   void Report(Diagnostics& d) const {
     if (count == 0) return;
@@ -65,12 +79,15 @@ struct Unchecked {
     const bool one = count == 1;
     Diagnostic& diag = d.Info(
         code, FieldPath(first_field),
-        std::to_string(count) + (one ? " reference names a " + kind : " references name " + kinds) +
+        std::to_string(count) +
+            (one ? std::string(" reference names a ") + kind
+                 : std::string(" references name ") + kinds) +
             " that neither the inputs nor --inventory hold (" + listed + "); " +
             (one ? "it was" : "they were") +
             " not checked and may exist in the cluster (a driver's chart installs its "
             "DeviceClasses; claims and templates often live elsewhere)",
-        "lint together with the " + kind + " manifests, or give --inventory with the cluster's");
+        std::string("lint together with the ") + kind +
+            " manifests, or give --inventory with the cluster's");
     diag.object = first_ref;
   }
 };
@@ -79,39 +96,49 @@ struct UncheckedRefs {
   Unchecked claims{"refs.pod.claim.unchecked", "ResourceClaim", "ResourceClaims"};
   Unchecked templates{"refs.pod.claim-template.unchecked", "ResourceClaimTemplate",
                       "ResourceClaimTemplates"};
-  Unchecked classes{"refs.device-class.unchecked", "DeviceClass", "DeviceClasses"};
+  // Counted apart for claims and templates: CheckReferences checks every claim before any
+  // template, so a summary's first reference is a claim's when there is one.
+  Unchecked classes_of_claims{"refs.device-class.unchecked", "DeviceClass", "DeviceClasses"};
+  Unchecked classes_of_templates{"refs.device-class.unchecked", "DeviceClass", "DeviceClasses"};
+
+  size_t started() const {
+    return (claims.count > 0) + (templates.count > 0) + (classes_of_claims.count > 0) +
+           (classes_of_templates.count > 0);
+  }
+  void Merge(const UncheckedRefs& later) {
+    claims.Merge(later.claims);
+    templates.Merge(later.templates);
+    classes_of_claims.Merge(later.classes_of_claims);
+    classes_of_templates.Merge(later.classes_of_templates);
+  }
+  void Report(Diagnostics& d) const {
+    claims.Report(d);
+    templates.Report(d);
+    Unchecked classes = classes_of_claims;
+    classes.Merge(classes_of_templates);
+    classes.Report(d);
+  }
 };
 
-Index BuildIndex(const ReferenceInputs& in) {
-  Index index;
-  for (const auto& c : in.claims) {
-    index.claims[KeyOf(c.object->metadata)].emplace_back(c.group, &c.object->spec.devices);
-  }
-  if (in.cluster_claims != nullptr) {
-    for (const k8s::ResourceClaim& c : *in.cluster_claims) {
-      index.claims[KeyOf(c.metadata)].emplace_back(kClusterGroup, &c.spec.devices);
-    }
-    index.all_claims_known = !in.cluster_claims->empty();
-  }
-  if (in.cluster_classes != nullptr) {
-    for (const k8s::DeviceClass& c : *in.cluster_classes) index.classes.insert(c.metadata.name);
-    index.all_classes_known = !in.cluster_classes->empty();
-  }
-  for (const auto& t : in.templates) {
-    index.templates[KeyOf(t.object->metadata)].emplace_back(t.group,
-                                                            &t.object->spec.devices);
-  }
-  for (const auto& c : in.classes) index.classes.insert(c.object->metadata.name);
-  return index;
-}
+}  // namespace references_internal
+
+using references_internal::UncheckedRefs;
+using references_internal::Unchecked;
+
+namespace {
+
+using Index = ReferenceIndex::Data;
+
+// The group of cluster objects: never the group of an input.
+constexpr size_t kClusterGroup = static_cast<size_t>(-1);
 
 // The definition a reference from `group` means: the one in the same group, else the only
 // one; nullptr when several other groups define it (ambiguous).
-const k8s::DeviceClaim* Pick(const Candidates& candidates, size_t group) {
-  for (const auto& [g, spec] : candidates) {
-    if (g == group) return spec;
+const RequestNames* Pick(const Candidates& candidates, size_t group) {
+  for (const auto& [g, names] : candidates) {
+    if (g == group) return &names;
   }
-  return candidates.size() == 1 ? candidates.front().second : nullptr;
+  return candidates.size() == 1 ? &candidates.front().second : nullptr;
 }
 
 Diagnostic& Tag(Diagnostic& d, const ObjectRef& ref) {
@@ -119,7 +146,6 @@ Diagnostic& Tag(Diagnostic& d, const ObjectRef& ref) {
   return d;
 }
 
-// Resolves one pod claim entry; returns the referenced spec when it is among the inputs.
 // The names of `map`'s objects in namespace `ns`, for suggestions.
 std::vector<std::string_view> NamesIn(const std::map<Key, Candidates>& map, const std::string& ns) {
   std::vector<std::string_view> names;
@@ -137,11 +163,12 @@ std::string NamespaceWith(const std::map<Key, Candidates>& map, const std::strin
   return {};
 }
 
-// Resolves one pod claim entry; returns the referenced spec when it is among the inputs. A
+// Resolves one pod claim entry; returns the referenced spec's request names when it is among
+// the inputs. A
 // missing name is a warning when the inventory knows every claim, when the name is a likely
 // typo of one in the namespace, or when it exists in another namespace; otherwise it may well
 // exist in the cluster and is only counted (see the header).
-const k8s::DeviceClaim* ResolvePodClaim(const k8s::PodResourceClaim& pc, const std::string& ns,
+const RequestNames* ResolvePodClaim(const k8s::PodResourceClaim& pc, const std::string& ns,
                                         const FieldPath& at, const Index& index,
                                         const ObjectRef& ref, size_t group, Diagnostics& d,
                                         UncheckedRefs& unchecked) {
@@ -175,7 +202,7 @@ void CheckWorkload(const ObjectInput<k8s::Workload>& w, const Index& index, Diag
   const k8s::PodSpecRefs& pod = w.object->pod;
   std::string ns = KeyOf(w.object->metadata).first;
   FieldPath spec(pod.spec_path);
-  std::map<std::string, const k8s::DeviceClaim*> entries;
+  std::map<std::string, const RequestNames*> entries;
   std::vector<std::string_view> entry_names;
   for (size_t i = 0; i < pod.resource_claims.size(); ++i) {
     const k8s::PodResourceClaim& pc = pod.resource_claims[i];
@@ -203,7 +230,7 @@ void CheckWorkload(const ObjectInput<k8s::Workload>& w, const Index& index, Diag
         continue;
       }
       if (cc.request.empty() || entry->second == nullptr) continue;
-      const internal::RequestNames requests = internal::CollectRequestNames(*entry->second);
+      const RequestNames& requests = *entry->second;
       if (requests.count(cc.request) != 0) continue;
       std::vector<std::string_view> candidates(requests.begin(), requests.end());
       Diagnostic& diag =
@@ -250,21 +277,99 @@ void CheckClasses(const k8s::DeviceClaim& claim, const FieldPath& devices, const
 
 }  // namespace
 
+ReferenceIndex::ReferenceIndex() : data_(std::make_unique<Data>()) {}
+ReferenceIndex::~ReferenceIndex() = default;
+ReferenceIndex::ReferenceIndex(ReferenceIndex&&) noexcept = default;
+ReferenceIndex& ReferenceIndex::operator=(ReferenceIndex&&) noexcept = default;
+
+void ReferenceIndex::AddClaim(const k8s::ResourceClaim& claim, size_t group) {
+  data_->claims[KeyOf(claim.metadata)].emplace_back(
+      group, internal::CollectRequestNames(claim.spec.devices));
+}
+
+void ReferenceIndex::AddTemplate(const k8s::ResourceClaimTemplate& claim_template,
+                                 size_t group) {
+  data_->templates[KeyOf(claim_template.metadata)].emplace_back(
+      group, internal::CollectRequestNames(claim_template.spec.devices));
+}
+
+void ReferenceIndex::AddClass(const k8s::DeviceClass& device_class) {
+  data_->classes.insert(device_class.metadata.name);
+}
+
+void ReferenceIndex::Merge(ReferenceIndex&& later) {
+  auto append = [](std::map<Key, Candidates>& into, std::map<Key, Candidates>& from) {
+    for (auto& [key, candidates] : from) {
+      Candidates& to = into[key];
+      for (auto& candidate : candidates) to.push_back(std::move(candidate));
+    }
+  };
+  append(data_->claims, later.data_->claims);
+  append(data_->templates, later.data_->templates);
+  data_->classes.merge(later.data_->classes);
+  data_->all_claims_known = data_->all_claims_known || later.data_->all_claims_known;
+  data_->all_classes_known = data_->all_classes_known || later.data_->all_classes_known;
+}
+
+void ReferenceIndex::AddCluster(const std::vector<k8s::DeviceClass>* classes,
+                                const std::vector<k8s::ResourceClaim>* claims) {
+  if (claims != nullptr) {
+    for (const k8s::ResourceClaim& c : *claims) AddClaim(c, kClusterGroup);
+    data_->all_claims_known = !claims->empty();
+  }
+  if (classes != nullptr) {
+    for (const k8s::DeviceClass& c : *classes) AddClass(c);
+    data_->all_classes_known = !classes->empty();
+  }
+}
+
+struct ReferenceChecker::Summaries : references_internal::UncheckedRefs {};
+
+ReferenceChecker::ReferenceChecker(const ReferenceIndex& index)
+    : index_(&index), summaries_(std::make_unique<Summaries>()) {}
+ReferenceChecker::~ReferenceChecker() = default;
+ReferenceChecker::ReferenceChecker(ReferenceChecker&&) noexcept = default;
+ReferenceChecker& ReferenceChecker::operator=(ReferenceChecker&&) noexcept = default;
+
+void ReferenceChecker::CheckWorkload(const ObjectInput<k8s::Workload>& workload,
+                                     Diagnostics& diagnostics) {
+  validate::CheckWorkload(workload, *index_->data_, diagnostics, *summaries_);
+}
+
+void ReferenceChecker::CheckClaim(const ObjectInput<k8s::ResourceClaim>& claim,
+                                  Diagnostics& diagnostics) {
+  CheckClasses(claim.object->spec.devices, FieldPath("spec.devices"), claim.ref, *index_->data_,
+               diagnostics, summaries_->classes_of_claims);
+}
+
+void ReferenceChecker::CheckTemplate(const ObjectInput<k8s::ResourceClaimTemplate>& claim_template,
+                                     Diagnostics& diagnostics) {
+  CheckClasses(claim_template.object->spec.devices, FieldPath("spec.spec.devices"),
+               claim_template.ref, *index_->data_, diagnostics,
+               summaries_->classes_of_templates);
+}
+
+void ReferenceChecker::Merge(const ReferenceChecker& later) {
+  summaries_->Merge(*later.summaries_);
+}
+
+size_t ReferenceChecker::summaries_started() const { return summaries_->started(); }
+
+void ReferenceChecker::Report(Diagnostics& diagnostics) const { summaries_->Report(diagnostics); }
+
 void CheckReferences(const ReferenceInputs& inputs, Diagnostics& diagnostics) {
-  Index index = BuildIndex(inputs);
-  UncheckedRefs unchecked;
-  for (const auto& w : inputs.workloads) CheckWorkload(w, index, diagnostics, unchecked);
-  for (const auto& c : inputs.claims) {
-    CheckClasses(c.object->spec.devices, FieldPath("spec.devices"), c.ref, index, diagnostics,
-                 unchecked.classes);
-  }
-  for (const auto& t : inputs.templates) {
-    CheckClasses(t.object->spec.devices, FieldPath("spec.spec.devices"), t.ref, index, diagnostics,
-                 unchecked.classes);
-  }
-  unchecked.claims.Report(diagnostics);
-  unchecked.templates.Report(diagnostics);
-  unchecked.classes.Report(diagnostics);
+  // The index as it always was: input claims, the cluster's claims, input templates, classes
+  // (the order of the candidates of one name).
+  ReferenceIndex index;
+  for (const auto& c : inputs.claims) index.AddClaim(*c.object, c.group);
+  for (const auto& t : inputs.templates) index.AddTemplate(*t.object, t.group);
+  for (const auto& c : inputs.classes) index.AddClass(*c.object);
+  index.AddCluster(inputs.cluster_classes, inputs.cluster_claims);
+  ReferenceChecker checker(index);
+  for (const auto& w : inputs.workloads) checker.CheckWorkload(w, diagnostics);
+  for (const auto& c : inputs.claims) checker.CheckClaim(c, diagnostics);
+  for (const auto& t : inputs.templates) checker.CheckTemplate(t, diagnostics);
+  checker.Report(diagnostics);
 }
 
 }  // namespace draguard::validate

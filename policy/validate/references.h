@@ -22,6 +22,7 @@
 #define DRAGUARD_POLICY_VALIDATE_REFERENCES_H_
 
 #include <cstddef>
+#include <memory>
 #include <vector>
 
 #include "policy/common/diagnostic.h"
@@ -54,8 +55,67 @@ struct ReferenceInputs {
 };
 
 // Appends the findings to `diagnostics`, each with `object` set to the referring object's
-// ref and `field` set to the referring field's path.
+// ref and `field` set to the referring field's path: the workloads' findings, the claims',
+// the templates', then the `refs.*.unchecked` summaries.
 void CheckReferences(const ReferenceInputs& inputs, Diagnostics& diagnostics);
+
+// What references resolve to, without the objects: the names of the claims and templates with
+// their request names and groups, the DeviceClass names, the cluster's. CheckReferences builds
+// one from its inputs; lint's two-pass run builds it while reading the inputs the first time
+// and checks each object as it reads them again (ReferenceChecker). Add the inputs in order,
+// then the cluster objects.
+class ReferenceIndex {
+ public:
+  ReferenceIndex();
+  ~ReferenceIndex();
+  ReferenceIndex(ReferenceIndex&&) noexcept;
+  ReferenceIndex& operator=(ReferenceIndex&&) noexcept;
+
+  void AddClaim(const k8s::ResourceClaim& claim, size_t group);
+  void AddTemplate(const k8s::ResourceClaimTemplate& claim_template, size_t group);
+  void AddClass(const k8s::DeviceClass& device_class);
+  // Appends an index of the inputs that follow this one's (lint indexes each file apart).
+  void Merge(ReferenceIndex&& later);
+  // Cluster objects known besides the inputs (either may be null), after the inputs.
+  void AddCluster(const std::vector<k8s::DeviceClass>* classes,
+                  const std::vector<k8s::ResourceClaim>* claims);
+
+  struct Data;  // defined in references.cc
+
+ private:
+  std::unique_ptr<Data> data_;
+  friend class ReferenceChecker;
+};
+
+// The checks of CheckReferences one referring object at a time, against an index that
+// outlives the checker. Findings go to the given Diagnostics as each object is checked; the
+// `refs.*.unchecked` summaries are counted and reported by Report. Checking the same objects
+// kind by kind (workloads, claims, templates), in input order, gives CheckReferences' findings.
+class ReferenceChecker {
+ public:
+  explicit ReferenceChecker(const ReferenceIndex& index);
+  ~ReferenceChecker();
+  ReferenceChecker(ReferenceChecker&&) noexcept;
+  ReferenceChecker& operator=(ReferenceChecker&&) noexcept;
+
+  void CheckWorkload(const ObjectInput<k8s::Workload>& workload, Diagnostics& diagnostics);
+  void CheckClaim(const ObjectInput<k8s::ResourceClaim>& claim, Diagnostics& diagnostics);
+  void CheckTemplate(const ObjectInput<k8s::ResourceClaimTemplate>& claim_template,
+                     Diagnostics& diagnostics);
+  // Folds in a checker that saw objects after this one's (of any kind): each summary keeps
+  // the first reference, claims' before templates' for DeviceClasses.
+  void Merge(const ReferenceChecker& later);
+  // How many summaries hold a reference: when a check raises it, the object just checked is
+  // the one a new summary is reported on (its ObjectRef is the summary's `object`).
+  size_t summaries_started() const;
+  // Appends the summaries (claims, templates, DeviceClasses), as CheckReferences ends.
+  void Report(Diagnostics& diagnostics) const;
+
+ private:
+  const ReferenceIndex* index_;
+  struct Summaries;
+  std::unique_ptr<Summaries> summaries_;
+};
 
 }  // namespace draguard::validate
 

@@ -4,11 +4,13 @@
 #include "policy/lint/linter.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gmock/gmock.h>
@@ -438,6 +440,122 @@ TEST(LinterStreamTest, StreamedInputGivesTheWholeTextReport) {
         << OutputFormatName(format);
   }
 }
+
+// Standard input read twice (copied as read) gives the same report as the whole text.
+TEST(LinterStreamTest, StdinReadTwiceGivesTheWholeTextReport) {
+  const std::string text = StreamDiffText();
+  LintOptions options;
+  options.jobs = 1;
+  LintReport whole = LintSources({SourceText(inventory::kStdinName, text)}, options);
+  std::istringstream in(text);
+  options.input.stdin_stream = &in;
+  options.read_twice_from_bytes = 64 * 1024;  // past it: a temporary file
+  StatusOr<LintReport> twice = Lint({{"-"}}, options);
+  ASSERT_TRUE(twice.ok()) << twice.status();
+  EXPECT_THAT(twice->unreadable_inputs, IsEmpty());
+  for (OutputFormat format :
+       {OutputFormat::kText, OutputFormat::kJson, OutputFormat::kSarif, OutputFormat::kJunit}) {
+    EXPECT_EQ(Render(format, *twice, {}), Render(format, whole, {})) << OutputFormatName(format);
+  }
+}
+
+// Issue 17 item 4: large inputs are read twice (pipeline/streamed_batch.h); the report must be
+// the one-pass report, byte for byte, whatever crosses files.
+struct TwoPassDiffCase {
+  std::string name;
+  std::vector<std::pair<std::string, std::string>> files;  // name -> text; "@dir" = a directory
+};
+
+void PrintTo(const TwoPassDiffCase& c, std::ostream* os) { *os << c.name; }
+
+class LinterTwoPassTest : public ::testing::TestWithParam<TwoPassDiffCase> {};
+
+constexpr char kTwoPassClass[] =
+    "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: gpu.example.com}\n"
+    "spec:\n  selectors:\n  - cel: {expression: 'device.driver == \"gpu.example.com\"'}\n";
+constexpr char kTwoPassTemplate[] =
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nmetadata: {name: t, "
+    "namespace: ml}\nspec:\n  spec:\n    devices:\n      requests:\n      - name: gpu\n"
+    "        exactly: {deviceClassName: gpu.exampel.com}\n";
+constexpr char kTwoPassPod[] =
+    "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: ml}\nspec:\n"
+    "  resourceClaims:\n  - {name: a, resourceClaimTemplateName: t}\n"
+    "  - {name: b, resourceClaimTemplateName: tt}\n  - {name: c, resourceClaimName: elsewhere}\n"
+    "  containers:\n  - name: x\n    image: x\n    resources:\n      claims:\n"
+    "      - {name: a, request: gpx}\n      - {name: z}\n";
+
+TEST_P(LinterTwoPassTest, ReadTwiceGivesTheOnePassReport) {
+  const std::string dir = ::testing::TempDir() + "/draguard_two_pass_" + GetParam().name;
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::vector<inventory::Input> inputs;
+  for (const auto& [name, text] : GetParam().files) {
+    if (name.starts_with("@")) {
+      inputs.push_back({std::string(DRAGUARD_SOURCE_DIR) + "/" + name.substr(1)});
+      continue;
+    }
+    std::ofstream(dir + "/" + name, std::ios::binary) << text;
+    inputs.push_back({dir + "/" + name});
+  }
+  LintOptions once;
+  once.jobs = 1;
+  once.read_twice_from_bytes = SIZE_MAX;
+  LintOptions twice = once;
+  twice.read_twice_from_bytes = 0;
+  LintOptions parallel = twice;
+  parallel.jobs = 3;
+  parallel.parallel_threshold = 1;
+  StatusOr<LintReport> a = Lint(inputs, once);
+  StatusOr<LintReport> b = Lint(inputs, twice);
+  StatusOr<LintReport> c = Lint(inputs, parallel);
+  std::filesystem::remove_all(dir);
+  ASSERT_TRUE(a.ok() && b.ok() && c.ok());
+  EXPECT_FALSE(a->diagnostics.empty());
+  for (OutputFormat format :
+       {OutputFormat::kText, OutputFormat::kJson, OutputFormat::kSarif, OutputFormat::kJunit}) {
+    EXPECT_EQ(Render(format, *b, {}), Render(format, *a, {})) << OutputFormatName(format);
+    EXPECT_EQ(Render(format, *c, {}), Render(format, *a, {})) << OutputFormatName(format);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Rows, LinterTwoPassTest,
+    ::testing::Values(
+        // A pod in one file, its template in the next, the class (typo'd) in the last.
+        TwoPassDiffCase{"references_across_files",
+                        {{"1-pod.yaml", kTwoPassPod},
+                         {"2-template.yaml", kTwoPassTemplate},
+                         {"3-class.yaml", kTwoPassClass}}},
+        // The class after its claims, in the same file; a Namespace's labels after the claim
+        // that needs them.
+        TwoPassDiffCase{"defined_after_use",
+                        {{"all.yaml", std::string(kTwoPassPod) + "---\n" + kTwoPassTemplate +
+                                          "---\n" + kTwoPassClass + "---\n" +
+                                          "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\n"
+                                          "metadata: {name: adm, namespace: ops}\nspec:\n"
+                                          "  devices:\n    requests:\n    - name: r\n"
+                                          "      exactly: {deviceClassName: gpu.example.com, "
+                                          "adminAccess: true}\n---\napiVersion: v1\n"
+                                          "kind: Namespace\nmetadata:\n  name: ops\n  labels: "
+                                          "{resource.kubernetes.io/admin-access: \"true\"}\n"}}},
+        // The same template (and pod) in two files and twice in one: findings about them are
+        // located in the first; summaries (unchecked classes) start on a repeated object.
+        TwoPassDiffCase{"duplicates",
+                        {{"a.yaml", std::string(kTwoPassTemplate) + "---\n" + kTwoPassPod},
+                         {"b.yaml", std::string(kTwoPassPod) + "---\n" + kTwoPassTemplate +
+                                        "---\n" + kTwoPassTemplate}}},
+        TwoPassDiffCase{"unchecked_summaries_only",
+                        {{"t.yaml", std::string(kTwoPassTemplate) + "---\n" + kTwoPassPod},
+                         {"u.yaml", "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\n"
+                                    "metadata: {name: u}\nspec:\n  devices:\n    requests:\n"
+                                    "    - name: r\n      exactly: {deviceClassName: other}\n"}}},
+        // The repository's examples and lint inputs, as directories.
+        TwoPassDiffCase{"examples_and_inputs",
+                        {{"@examples/bad", ""},
+                         {"@examples/good", ""},
+                         {"@examples/inventory", ""},
+                         {"@tests/testdata/lint/inputs", ""}}}),
+    [](const ::testing::TestParamInfo<TwoPassDiffCase>& info) { return info.param.name; });
 
 TEST(LinterStreamTest, DocumentOverTheMemoryBoundMakesTheInputUnreadable) {
   std::istringstream in("apiVersion: v1\nkind: ConfigMap\n---\n" + std::string(4096, '#'));
