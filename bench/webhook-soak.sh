@@ -7,6 +7,8 @@
 #
 #   bench/webhook-soak.sh path/to/release/draguard [seconds=600]
 #
+# SOAK_SAMPLES=FILE keeps the RSS samples (KiB, one a second).
+#
 # Needs wrk, openssl, curl (scripts/install-deps --bench). Port 18448. Loopback only, bounded.
 set -euo pipefail
 
@@ -86,8 +88,18 @@ echo "load after: $(uptime | sed 's/.*load average/load average/')"
 echo "failed requests: $failed; certificate reloads: $reloads"
 echo "RSS first/last minute (KiB): $first_rss / $last_rss (min $min_rss, max $max_rss); open fds: $first_fds / $last_fds"
 per_minute=""
-for ((i = 0; i < ${#rss[@]}; i += 60)); do per_minute+=" $(( $(avg "${rss[@]:i:60}") / 1024 ))"; done
+lowest="" highest=""
+for ((i = 0; i < ${#rss[@]}; i += 60)); do
+  per_minute+=" $(( $(avg "${rss[@]:i:60}") / 1024 ))"
+  lowest+=" $(( $(printf '%s\n' "${rss[@]:i:60}" | sort -n | head -1) / 1024 ))"
+  highest+=" $(( $(printf '%s\n' "${rss[@]:i:60}" | sort -n | tail -1) / 1024 ))"
+done
 echo "RSS per minute (MiB):$per_minute"
+# RSS alternates between one snapshot's level (lowest) and two snapshots' (highest, while the
+# next one is built beside the current one): the average moves with the share of time spent
+# building, which grows with the machine's load; the two levels show what the memory does.
+echo "RSS per minute, lowest (MiB):$lowest; highest:$highest"
+[[ -z "${SOAK_SAMPLES:-}" ]] || printf '%s\n' "${rss[@]}" >"$SOAK_SAMPLES"
 verdict=pass
 [[ "$failed" -eq 0 ]] || verdict=fail
 (( last_rss * 100 <= first_rss * 105 )) || verdict=fail

@@ -21,6 +21,9 @@ namespace {
 // Reasons quoted in one diagnostic; the rest are counted.
 constexpr size_t kMaxReasons = 3;
 
+// How long the background builder waits for the requests still using a replaced view.
+constexpr std::chrono::milliseconds kReleaseWait{1000};
+
 std::string Age(std::chrono::system_clock::duration age) {
   auto seconds = std::chrono::duration_cast<std::chrono::seconds>(age).count();
   if (seconds < 120) return std::to_string(seconds) + "s";
@@ -204,8 +207,15 @@ SatisfiabilityCheck::SatisfiabilityCheck(SatisfiabilityOptions options)
   if (options_.build_in_background) {
     builder_ = std::make_unique<SnapshotBuilder>(
         [this](const std::shared_ptr<const inventory::ClusterObjects>& snapshot) {
-          std::lock_guard build(build_mu_);
-          BuildLocked(snapshot);
+          std::shared_ptr<Prepared> replaced;
+          {
+            std::lock_guard build(build_mu_);
+            BuildLocked(snapshot, &replaced);
+          }
+          // The replaced view (its Inventory, prepared devices, selector results and, once
+          // the schema check has moved on too, the snapshot: tens of MB) is freed here,
+          // before the builder's trim; requests hold a view for one check, milliseconds.
+          SnapshotBuilder::ReleaseHere(std::move(replaced), kReleaseWait);
         });
   }
 }
@@ -239,7 +249,8 @@ std::shared_ptr<SatisfiabilityCheck::Prepared> SatisfiabilityCheck::Prepare(
 }
 
 std::shared_ptr<SatisfiabilityCheck::Prepared> SatisfiabilityCheck::BuildLocked(
-    std::shared_ptr<const inventory::ClusterObjects> snapshot) {
+    std::shared_ptr<const inventory::ClusterObjects> snapshot,
+    std::shared_ptr<Prepared>* replaced) {
   std::shared_ptr<Prepared> previous;
   {
     std::lock_guard lock(mu_);
@@ -261,6 +272,7 @@ std::shared_ptr<SatisfiabilityCheck::Prepared> SatisfiabilityCheck::BuildLocked(
     std::lock_guard lock(mu_);
     previous = std::exchange(prepared_, built);
   }
+  if (replaced != nullptr) *replaced = std::move(previous);
   return built;  // the previous view, when this was its last holder, freed outside mu_
 }
 

@@ -148,7 +148,9 @@ class SatisfiabilityCheck {
   std::shared_ptr<Prepared> Prepare(std::shared_ptr<const inventory::ClusterObjects> snapshot,
                                     bool wait = false);
   // Builds and installs the view of `snapshot` unless it is installed; holds build_mu_.
-  std::shared_ptr<Prepared> BuildLocked(std::shared_ptr<const inventory::ClusterObjects> snapshot);
+  // The view it replaces goes to `replaced` when given (else it is dropped here).
+  std::shared_ptr<Prepared> BuildLocked(std::shared_ptr<const inventory::ClusterObjects> snapshot,
+                                        std::shared_ptr<Prepared>* replaced = nullptr);
   // Returns false (with a warning in `out`) when the snapshot must not be used.
   bool Usable(const InventorySourceState& state,
               const std::shared_ptr<const inventory::ClusterObjects>& snapshot,

@@ -82,10 +82,15 @@ std::shared_ptr<const SchemaCheck::Built> SchemaCheck::BuildLocked(const Snapsho
   std::shared_ptr<const Built> built = Build(snapshot);
   // An equal schema keeps the one in force, its token and the memo's findings with it.
   if (previous != nullptr && previous->SameFindings(*built)) built = std::move(previous);
-  std::lock_guard lock(mu_);
-  ++builds_;
-  built_ = built;
-  built_for_ = snapshot;
+  Snapshot replaced_snapshot;
+  {
+    std::lock_guard lock(mu_);
+    ++builds_;
+    previous = std::exchange(built_, built);
+    replaced_snapshot = std::exchange(built_for_, snapshot);
+  }
+  // The snapshot replaced, when this was its last holder (tens of MB of objects), and the
+  // schema replaced are freed here, outside mu_, which every request takes.
   return built;
 }
 

@@ -4,9 +4,11 @@
 
 #include <atomic>
 #include <chrono>
+#include <memory>
 #include <optional>
 #include <string_view>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "gmock/gmock.h"
@@ -354,6 +356,40 @@ TEST_F(SatisfiabilityCheckTest, DevicesDifferingOnlyInUuidsAreEvaluatedOnce) {
             alloc::VerdictKind::kUnsatisfiable);
   EXPECT_GT(evaluations.load(), 0);
   EXPECT_LT(evaluations.load(), kNodes) << "the 24 GPUs are one class: evaluated once";
+}
+
+// The background builder frees the view it replaced on its own thread, before its trim, once
+// the requests still using it let go (issue 17 item 3: freed by the last request instead, the
+// view stayed resident until the next build's trim).
+struct SnapshotReleaseTracked {
+  std::thread::id* freed_on;
+  ~SnapshotReleaseTracked() { *freed_on = std::this_thread::get_id(); }
+};
+
+TEST(SnapshotBuilderReleaseHereTest, FreesOnTheCallingThreadAfterTheLastRequestLetsGo) {
+  std::thread::id freed_on;
+  auto view = std::shared_ptr<SnapshotReleaseTracked>(new SnapshotReleaseTracked{&freed_on});
+  std::shared_ptr<SnapshotReleaseTracked> request = view;  // a check still running on it
+  std::thread::id builder_id;
+  bool freed_here = false;
+  std::thread builder([&, held = std::move(view)]() mutable {
+    builder_id = std::this_thread::get_id();
+    freed_here = SnapshotBuilder::ReleaseHere(std::move(held), std::chrono::seconds(60));
+  });
+  request.reset();
+  builder.join();
+  EXPECT_TRUE(freed_here);
+  EXPECT_EQ(freed_on, builder_id);
+}
+
+TEST(SnapshotBuilderReleaseHereTest, GivesUpAfterTheWaitAndLeavesTheObjectToItsHolder) {
+  std::thread::id freed_on;
+  auto view = std::shared_ptr<SnapshotReleaseTracked>(new SnapshotReleaseTracked{&freed_on});
+  std::shared_ptr<SnapshotReleaseTracked> request = view;
+  EXPECT_FALSE(SnapshotBuilder::ReleaseHere(std::move(view), std::chrono::milliseconds(0)));
+  EXPECT_EQ(freed_on, std::thread::id()) << "still held";
+  request.reset();
+  EXPECT_EQ(freed_on, std::this_thread::get_id());
 }
 
 TEST(SatisfiableAnnotationTest, Format) {
