@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "policy/allocator/internal/amount.h"
+#include "policy/allocator/internal/capacity.h"
 #include "policy/allocator/internal/device_keys.h"
 #include "policy/allocator/internal/node_pools.h"
 #include "policy/allocator/internal/node_signature.h"
@@ -62,6 +63,7 @@ Inventory Inventory::BuildFrom(std::shared_ptr<const inventory::ClusterObjects> 
   inv.input_ = std::move(objects);
   inv.IndexDevices();
   inv.MarkAllocated();
+  inv.ParseCapacities();
   inv.ApplyTaintRules();
   inv.CollectNodes();
   inv.ValidatePools();
@@ -126,6 +128,22 @@ void Inventory::MarkAllocated() {
         devices_[*id].shares.push_back(&r.consumed_capacity);
       }
     }
+  }
+}
+
+// After MarkAllocated (the shares).
+void Inventory::ParseCapacities() {
+  for (InventoryDevice& dev : devices_) {
+    if (dev.device->capacity.empty()) {
+      dev.capacity_values.emplace();
+      dev.unrequested_demand.emplace();
+      continue;
+    }
+    dev.capacity_values = internal::CapacityValues(*dev.device);
+    if (!dev.shares.empty()) {
+      dev.committed_capacity = internal::CommittedShares(*dev.device, dev.shares);
+    }
+    dev.unrequested_demand = internal::CapacityDemand(*dev.device, nullptr);
   }
 }
 

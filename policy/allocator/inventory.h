@@ -134,6 +134,14 @@ struct InventoryDevice {
   // that allows multiple allocations. With the DRAConsumableCapacity gate off they make the
   // device in use instead. Point into the Inventory's claims.
   std::vector<const std::map<std::string, std::string>*> shares;
+  // Consumable capacity in milli-units, in the order of Device::capacity, parsed once at Build
+  // (internal/capacity.h) rather than by every check that tries the device: the values
+  // (nullopt when one does not parse: the device never fits), what `shares` consume (empty
+  // without shares) and what one allocation consumes for a request that asks for no
+  // capacity (nullopt: the device cannot serve it).
+  std::optional<std::vector<int64_t>> capacity_values;
+  std::vector<int64_t> committed_capacity;
+  std::optional<std::vector<int64_t>> unrequested_demand;
 };
 
 // One node as the allocator sees it: its name, the slices naming it in spec.nodeName (input
@@ -219,6 +227,7 @@ class Inventory {
   static Inventory BuildFrom(std::shared_ptr<const inventory::ClusterObjects> objects);
   void IndexDevices();
   void MarkAllocated();
+  void ParseCapacities();
   void ApplyTaintRules();
   void CollectNodes();
   void ValidatePools();

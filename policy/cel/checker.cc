@@ -203,15 +203,11 @@ class TypeChecker {
   }
 
   void VisitSelect(const Expr& e, const SelectExpr& sel) {
-    if (!sel.test_only && env_.HasLibrary(Library::kIp) && env_.FindVariable("net") == nullptr) {
+    if (const char* network_type = NetworkTypeName(sel)) {
       // The type identifiers net.IP and net.CIDR of the Kubernetes network libraries.
-      std::string qualified;
-      if (ToQualifiedName(e, &qualified) &&
-          (qualified == kIpTypeName || qualified == kCidrTypeName)) {
-        SetType(e, Type::TypeOf(qualified == kIpTypeName ? IpType() : CidrType()));
-        SetVariableRef(e, qualified, true);
-        return;
-      }
+      SetType(e, Type::TypeOf(network_type == kIpTypeName ? IpType() : CidrType()));
+      SetVariableRef(e, network_type, true);
+      return;
     }
     if (!sel.test_only && (env_.has_dotted_variables() || !env_.container().empty())) {
       std::string qualified;
@@ -220,6 +216,17 @@ class TypeChecker {
     Type t = SelectField(e, *sel.operand, sel.field, /*optional=*/false);
     if (sel.test_only) t = Type::Bool();
     SetType(e, Substitute(mapping_, t, false));
+  }
+
+  // kIpTypeName or kCidrTypeName when `sel` spells `net.IP` or `net.CIDR` (the qualified name
+  // of the select chain, unless a variable `net` shadows it) in an environment with the
+  // network libraries; otherwise null.
+  const char* NetworkTypeName(const SelectExpr& sel) {
+    if (sel.test_only || (sel.field != "IP" && sel.field != "CIDR")) return nullptr;
+    const IdentExpr* ident = sel.operand->as_ident();
+    if (ident == nullptr || ident->name != "net" || !env_.HasLibrary(Library::kIp)) return nullptr;
+    if (env_.FindVariable("net") != nullptr) return nullptr;
+    return sel.field == "IP" ? kIpTypeName : kCidrTypeName;
   }
 
   Type SelectField(const Expr& e, const Expr& operand, std::string_view field, bool optional) {
@@ -340,8 +347,9 @@ class TypeChecker {
       if (o.member != (target != nullptr) || o.args.size() != arg_types.size()) continue;
       if (CannotMatch(arg_types, o.args)) continue;
       TypeMapping fresh;
-      std::vector<Type> params;
-      params.reserve(o.args.size());
+      // The candidate's parameter types, in a vector kept across candidates and calls.
+      std::vector<Type>& params = params_scratch_;
+      params.clear();
       for (const Type& p : o.args) params.push_back(Instantiate(p, fresh));
       const Type declared_result = Instantiate(o.result, fresh);
       const size_t mark = mapping_.size();
@@ -523,6 +531,7 @@ class TypeChecker {
   CheckResult result_;
   TypeMapping mapping_;
   std::vector<std::pair<std::string_view, Type>> scopes_;
+  std::vector<Type> params_scratch_;  // ResolveOverload's candidate parameters
   int next_var_ = 0;
   int errors_ = 0;
   int homogeneity_exempt_depth_ = 0;

@@ -15,11 +15,16 @@
 // variables sized by their initial value; bytes(string) and string(bytes) have sizes.
 #include "policy/cel/cost.h"
 
+#include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
+#include <optional>
+#include <span>
 #include <string_view>
 #include <unordered_map>
 #include <utility>
+#include <vector>
 
 #include "policy/cel/operators.h"
 
@@ -83,7 +88,7 @@ bool IsScalar(const Type& t) {
 
 class DraSizes final : public SizeEstimator {
  public:
-  std::optional<SizeEstimate> EstimateSize(const std::vector<std::string>& p) const override {
+  std::optional<SizeEstimate> EstimateSize(std::span<const std::string_view> p) const override {
     if (p.empty() || p[0] != "device") return std::nullopt;
     if (p.size() == 2 && p[1] == "driver") return SizeEstimate{0, 63};
     if (p.size() < 2 || (p[1] != "attributes" && p[1] != "capacity")) return std::nullopt;
@@ -94,10 +99,115 @@ class DraSizes final : public SizeEstimator {
   }
 };
 
+// What Kubernetes' library estimator (LibraryCost) prices by function name, classified once
+// per call rather than compared name by name for every overload.
+enum class LibFn : uint8_t {
+  kNone,
+  kScan,       // url quantity isQuantity semver isSemver cidr isCIDR isIP isURL
+  kScanSized,  // lowerAscii upperAscii substring trim: a scan, result as large as the subject
+  kIp,         // ip(): a scan in its global form only
+  kReplace,
+  kSplit,
+  kFind,      // find findAll
+  kListScan,  // isSorted sum max min indexOf lastIndexOf
+  kValidate,
+  kEquals,  // _==_ (named formats)
+};
+
+LibFn ClassifyFunction(std::string_view f) {
+  static const auto* const kByName = new std::unordered_map<std::string_view, LibFn>{
+      {"lowerAscii", LibFn::kScanSized}, {"upperAscii", LibFn::kScanSized},
+      {"substring", LibFn::kScanSized},  {"trim", LibFn::kScanSized},
+      {"url", LibFn::kScan},             {"quantity", LibFn::kScan},
+      {"isQuantity", LibFn::kScan},      {"semver", LibFn::kScan},
+      {"isSemver", LibFn::kScan},        {"cidr", LibFn::kScan},
+      {"isCIDR", LibFn::kScan},          {"isIP", LibFn::kScan},
+      {"isURL", LibFn::kScan},           {"ip", LibFn::kIp},
+      {"replace", LibFn::kReplace},      {"split", LibFn::kSplit},
+      {"find", LibFn::kFind},            {"findAll", LibFn::kFind},
+      {"isSorted", LibFn::kListScan},    {"sum", LibFn::kListScan},
+      {"max", LibFn::kListScan},         {"min", LibFn::kListScan},
+      {"indexOf", LibFn::kListScan},     {"lastIndexOf", LibFn::kListScan},
+      {"validate", LibFn::kValidate},    {op::kEquals, LibFn::kEquals},
+  };
+  auto it = kByName->find(f);
+  return it == kByName->end() ? LibFn::kNone : it->second;
+}
+
+// The overloads FunctionCost prices by id, classified once per overload.
+enum class Overload : uint8_t {
+  kOther,
+  kStartsEnds,  // starts_with_string ends_with_string
+  kStringFormat,
+  kDraIncludes,
+  kInList,
+  kMatches,
+  kContains,
+  kLogical,  // logical_and logical_or
+  kConditional,
+  kStringToBytes,
+  kBytesToString,
+  kAddSized,  // add_string add_bytes
+  kAddList,
+  kSizeComparison,  // equals not_equals, less/greater(_equals) on strings and bytes
+  kIndexList,
+  kIndexMap,
+};
+
+Overload ClassifyOverload(std::string_view id) {
+  static const auto* const kById = new std::unordered_map<std::string_view, Overload>{
+      {"starts_with_string", Overload::kStartsEnds},
+      {"ends_with_string", Overload::kStartsEnds},
+      {"string_format", Overload::kStringFormat},
+      {"dra_includes_dyn_dyn", Overload::kDraIncludes},
+      {"in_list", Overload::kInList},
+      {"matches_string", Overload::kMatches},
+      {"contains_string", Overload::kContains},
+      {"logical_and", Overload::kLogical},
+      {"logical_or", Overload::kLogical},
+      {"conditional", Overload::kConditional},
+      {"string_to_bytes", Overload::kStringToBytes},
+      {"bytes_to_string", Overload::kBytesToString},
+      {"add_string", Overload::kAddSized},
+      {"add_bytes", Overload::kAddSized},
+      {"add_list", Overload::kAddList},
+      {"equals", Overload::kSizeComparison},
+      {"not_equals", Overload::kSizeComparison},
+      {"less_string", Overload::kSizeComparison},
+      {"less_bytes", Overload::kSizeComparison},
+      {"less_equals_string", Overload::kSizeComparison},
+      {"less_equals_bytes", Overload::kSizeComparison},
+      {"greater_string", Overload::kSizeComparison},
+      {"greater_bytes", Overload::kSizeComparison},
+      {"greater_equals_string", Overload::kSizeComparison},
+      {"greater_equals_bytes", Overload::kSizeComparison},
+      {"index_list", Overload::kIndexList},
+      {"index_map", Overload::kIndexMap},
+  };
+  auto it = kById->find(id);
+  return it == kById->end() ? Overload::kOther : it->second;
+}
+
+// No field path (PathOf of a node that has none).
+constexpr int32_t kNoPath = -1;
+
+// Per node: what the walk found out, by node id (dense: ids run from 1 to Ast::max_id).
+struct NodeFacts {
+  int32_t path = kNoPath;  // into Coster::path_parts_
+  bool has_computed = false;
+  bool has_local_size = false;
+  bool has_entry = false;
+  SizeEstimate computed;    // a call's or comprehension's result size
+  SizeEstimate local_size;  // the size of the local variable an identifier names
+  EntrySize entry{};        // entry sizes of a literal, a merge or a local
+};
+
 class Coster {
  public:
-  Coster(const CheckedAst& checked, const CostOptions& options)
-      : checked_(checked), options_(options) {}
+  Coster(const Ast& ast, const CheckedAst& checked, const CostOptions& options)
+      : checked_(checked),
+        options_(options),
+        facts_(static_cast<size_t>(std::max<int64_t>(ast.max_id(), 0)) + 1) {}
 
   CostEstimate Cost(const Expr& e) {
     if (e.as_const()) return {};
@@ -111,7 +221,7 @@ class Coster {
         sum = Add(sum, Cost(*el));
         entry.val = UnionSize(entry.val, SizeOf(*el));
       }
-      entries_[e.id] = entry;
+      SetEntry(e.id, entry);
       return sum;
     }
     if (const StructExpr* st = e.as_struct()) {
@@ -129,7 +239,7 @@ class Coster {
           entry.val = UnionSize(entry.val, SizeOf(*field.value));
         }
       }
-      if (st->message_name.empty()) entries_[e.id] = entry;
+      if (st->message_name.empty()) SetEntry(e.id, entry);
       return sum;
     }
     if (const ComprehensionExpr* c = e.as_comprehension()) return CostComprehension(e, *c);
@@ -137,22 +247,65 @@ class Coster {
   }
 
  private:
+  // A field path is a chain of parts, each naming its parent: paths share their prefixes, and
+  // a part is a view of a name in the Ast or CheckedAst or of a literal (both outlive the walk).
+  struct PathPart {
+    int32_t parent;
+    std::string_view name;
+  };
+
+  NodeFacts& Facts(int64_t id) {
+    const size_t i = static_cast<size_t>(id);
+    if (i >= facts_.size()) facts_.resize(i + 1);
+    return facts_[i];
+  }
+  const NodeFacts* FindFacts(int64_t id) const {
+    const size_t i = static_cast<size_t>(id);
+    return i < facts_.size() ? &facts_[i] : nullptr;
+  }
+
+  int32_t Extend(int32_t parent, std::string_view name) {
+    path_parts_.push_back({parent, name});
+    return static_cast<int32_t>(path_parts_.size() - 1);
+  }
+  int32_t PathOf(const Expr& e) const {
+    const NodeFacts* f = FindFacts(e.id);
+    return f == nullptr ? kNoPath : f->path;
+  }
+  void SetComputed(int64_t id, SizeEstimate size) {
+    NodeFacts& f = Facts(id);
+    f.has_computed = true;
+    f.computed = size;
+  }
+  void SetEntry(int64_t id, const EntrySize& entry) {
+    NodeFacts& f = Facts(id);
+    f.has_entry = true;
+    f.entry = entry;
+  }
+
   CostEstimate CostIdent(const Expr& e, const IdentExpr& ident) {
     for (auto it = locals_.rbegin(); it != locals_.rend(); ++it) {
       if (it->name != ident.name) continue;
-      paths_[e.id] = it->path;
-      if (it->size) local_sizes_[e.id] = *it->size;
-      if (it->entry) entries_[e.id] = *it->entry;
+      NodeFacts& f = Facts(e.id);
+      f.path = it->path;
+      if (it->size) {
+        f.has_local_size = true;
+        f.local_size = *it->size;
+      }
+      if (it->entry) {
+        f.has_entry = true;
+        f.entry = *it->entry;
+      }
       return {1, 1};
     }
-    paths_[e.id] = {ident.name};
+    Facts(e.id).path = Extend(kNoPath, ident.name);
     return {1, 1};
   }
 
   CostEstimate CostSelect(const Expr& e, const SelectExpr& sel) {
     const Reference* ref = checked_.ReferenceOf(e.id);
     if (ref != nullptr && ref->select_is_variable) {
-      paths_[e.id] = {ref->name};
+      Facts(e.id).path = Extend(kNoPath, ref->name);
       return {1, 1};
     }
     CostEstimate sum = Cost(*sel.operand);
@@ -161,105 +314,119 @@ class Coster {
     if (k == TypeKind::kMap || k == TypeKind::kObject || k == TypeKind::kTypeParam) {
       sum = Add(sum, {1, 1});
     }
-    auto path = PathOf(*sel.operand);
-    path.push_back(sel.field);
-    paths_[e.id] = std::move(path);
+    const int32_t path = Extend(PathOf(*sel.operand), sel.field);
+    Facts(e.id).path = path;
     return sum;
   }
 
   CostEstimate CostCall(const Expr& e, const CallExpr& call) {
-    std::vector<CostEstimate> arg_costs;
-    for (const ExprPtr& a : call.args) arg_costs.push_back(Cost(*a));
+    // The arguments' costs, kept on a stack shared by nested calls (no vector per call).
+    const size_t mark = arg_costs_.size();
+    for (const ExprPtr& a : call.args) {
+      const CostEstimate c = Cost(*a);
+      arg_costs_.push_back(c);
+    }
     const Reference* ref = checked_.ReferenceOf(e.id);
-    if (ref == nullptr || ref->overload_ids.empty()) return {};
+    if (ref == nullptr || ref->overload_ids.empty()) {
+      arg_costs_.resize(mark);
+      return {};
+    }
     CostEstimate sum;
     const Expr* target = nullptr;
     if (call.target && !ref->target_is_namespace) {
       sum = Cost(*call.target);
       target = call.target.get();
     }
+    const std::span<const CostEstimate> args(arg_costs_.data() + mark, call.args.size());
+    const LibFn lib = ClassifyFunction(call.function);
     CostEstimate fn{kMax, 0};
     std::optional<SizeEstimate> result_size;
     call_id_ = e.id;
     for (const std::string& id : ref->overload_ids) {
+      const Overload overload = ClassifyOverload(id);
       std::optional<SizeEstimate> size;
-      fn = Union(fn, FunctionCost(call, id, target, arg_costs, &size));
+      fn = Union(fn, FunctionCost(call, lib, overload, target, args, &size));
       if (size) result_size = result_size ? UnionSize(*result_size, *size) : *size;
-      if ((id == "index_list" || id == "index_map") && !call.args.empty()) {
-        AddIndexPath(e, *call.args[0], id == "index_list" ? "@items" : "@values");
+      if ((overload == Overload::kIndexList || overload == Overload::kIndexMap) &&
+          !call.args.empty()) {
+        AddIndexPath(e, *call.args[0], overload == Overload::kIndexList ? "@items" : "@values");
         // An index into a literal (or a value that carries entry sizes) has its entries' size.
         if (const EntrySize* entry = EntryOf(*call.args[0])) {
           result_size = result_size ? UnionSize(*result_size, entry->val) : entry->val;
         }
       }
     }
-    if (result_size) computed_[e.id] = *result_size;
+    arg_costs_.resize(mark);
+    if (result_size) SetComputed(e.id, *result_size);
     return Add(sum, fn);
   }
 
-  void AddIndexPath(const Expr& e, const Expr& container, const char* suffix) {
-    auto path = PathOf(container);
-    path.push_back(suffix);
-    paths_[e.id] = std::move(path);
+  void AddIndexPath(const Expr& e, const Expr& container, std::string_view suffix) {
+    const int32_t path = Extend(PathOf(container), suffix);
+    Facts(e.id).path = path;
   }
 
-  static CostEstimate SumOf(const std::vector<CostEstimate>& costs) {
+  static CostEstimate SumOf(std::span<const CostEstimate> costs) {
     CostEstimate s;
     for (const CostEstimate& c : costs) s = Add(s, c);
     return s;
   }
 
   // Kubernetes' library estimator (apiserver/pkg/cel/library/cost.go), by function name.
-  std::optional<CostEstimate> LibraryCost(const CallExpr& call, const Expr* target,
+  std::optional<CostEstimate> LibraryCost(const CallExpr& call, LibFn lib, const Expr* target,
                                           std::optional<SizeEstimate>* size) {
-    const std::string& f = call.function;
-    if (std::optional<CostEstimate> format = FormatLibraryCost(call, target)) return format;
+    if (lib == LibFn::kNone) return std::nullopt;
+    if (std::optional<CostEstimate> format = FormatLibraryCost(call, lib, target)) return format;
     const Expr* subject = target ? target : (call.args.empty() ? nullptr : call.args[0].get());
     if (subject == nullptr) return std::nullopt;
-    if (f == "lowerAscii" || f == "upperAscii" || f == "substring" || f == "trim" ||
-        f == "url" || f == "quantity" || f == "isQuantity" || f == "semver" ||
-        f == "isSemver" || f == "cidr" || f == "isCIDR" || f == "isIP" || f == "isURL" ||
-        (f == "ip" && !target)) {
-      if (f == "lowerAscii" || f == "upperAscii" || f == "trim" || f == "substring") {
+    switch (lib) {
+      case LibFn::kScanSized:
         *size = SizeOf(*subject);
+        return Factor(SizeOf(*subject), kTraversal);
+      case LibFn::kIp:
+        if (target) break;
+        [[fallthrough]];
+      case LibFn::kScan:
+        return Factor(SizeOf(*subject), kTraversal);
+      case LibFn::kSplit:
+      case LibFn::kReplace:
+        if (!target) break;
+        if (lib == LibFn::kSplit) *size = SizeEstimate{0, SizeOf(*target).max};
+        return Factor(SizeOf(*target), 2 * kTraversal);
+      case LibFn::kFind: {
+        if (!target || call.args.empty()) break;
+        SizeEstimate s = SizeOf(*target);
+        s = {SatAdd(s.min, 1), SatAdd(s.max, 1)};
+        return Mul(Factor(s, kTraversal), Factor(SizeOf(*call.args[0]), kRegexFactor));
       }
-      return Factor(SizeOf(*subject), kTraversal);
-    }
-    if ((f == "replace" || f == "split") && target) {
-      if (f == "split") *size = SizeEstimate{0, SizeOf(*target).max};
-      return Factor(SizeOf(*target), 2 * kTraversal);
-    }
-    if ((f == "find" || f == "findAll") && target && !call.args.empty()) {
-      SizeEstimate s = SizeOf(*target);
-      s = {SatAdd(s.min, 1), SatAdd(s.max, 1)};
-      return Mul(Factor(s, kTraversal), Factor(SizeOf(*call.args[0]), kRegexFactor));
-    }
-    if ((f == "isSorted" || f == "sum" || f == "max" || f == "min" || f == "indexOf" ||
-         f == "lastIndexOf") &&
-        target) {
-      const Type& tt = checked_.TypeOf(target->id);
-      if (tt.kind() != TypeKind::kList) return Factor(SizeOf(*target), kTraversal);
-      CostEstimate el{1, 1};
-      const TypeKind ek = tt.param(0).kind();
-      if (ek == TypeKind::kString || ek == TypeKind::kBytes) {
-        auto path = PathOf(*target);
-        path.push_back("@items");
-        el = Add(el, Factor(SizeByPath(path).value_or(SizeEstimate{0, kMax}), kTraversal));
+      case LibFn::kListScan: {
+        if (!target) break;
+        const Type& tt = checked_.TypeOf(target->id);
+        if (tt.kind() != TypeKind::kList) return Factor(SizeOf(*target), kTraversal);
+        CostEstimate el{1, 1};
+        const TypeKind ek = tt.param(0).kind();
+        if (ek == TypeKind::kString || ek == TypeKind::kBytes) {
+          const int32_t items = Extend(PathOf(*target), "@items");
+          el = Add(el, Factor(SizeByPath(items).value_or(SizeEstimate{0, kMax}), kTraversal));
+        }
+        const SizeEstimate n = SizeOf(*target);
+        return Mul({n.min, n.max}, el);
       }
-      const SizeEstimate n = SizeOf(*target);
-      return Mul({n.min, n.max}, el);
+      default:
+        break;
     }
     return std::nullopt;
   }
 
   // The Kubernetes format library: validate() scans the string once per regex-sized step
   // (MaxNameFormatRegexSize 128 × regex factor), formats compare by name (≤ 64 bytes).
-  std::optional<CostEstimate> FormatLibraryCost(const CallExpr& call, const Expr* target) {
-    if (call.function == "validate" && target != nullptr && call.args.size() == 1) {
+  std::optional<CostEstimate> FormatLibraryCost(const CallExpr& call, LibFn lib,
+                                                const Expr* target) {
+    if (lib == LibFn::kValidate && target != nullptr && call.args.size() == 1) {
       const CostEstimate scan = Factor(SizeOf(*call.args[0]), kTraversal);
       return Factor({scan.min, scan.max}, kMaxNameFormatRegexSize * kRegexFactor);
     }
-    if (call.function == op::kEquals && call.args.size() == 2 &&
+    if (lib == LibFn::kEquals && call.args.size() == 2 &&
         checked_.TypeOf(call.args[0]->id) == NamedFormatType() &&
         checked_.TypeOf(call.args[1]->id) == NamedFormatType()) {
       return Factor({1, kMaxFormatNameSize}, kTraversal);
@@ -267,73 +434,77 @@ class Coster {
     return std::nullopt;
   }
 
-  CostEstimate FunctionCost(const CallExpr& call, const std::string& id, const Expr* target,
-                            const std::vector<CostEstimate>& args,
+  CostEstimate FunctionCost(const CallExpr& call, LibFn lib, Overload id, const Expr* target,
+                            std::span<const CostEstimate> args,
                             std::optional<SizeEstimate>* size) {
-    if (std::optional<CostEstimate> lib = LibraryCost(call, target, size)) {
-      return Add(*lib, SumOf(args));
+    if (std::optional<CostEstimate> library = LibraryCost(call, lib, target, size)) {
+      return Add(*library, SumOf(args));
     }
     const auto& a = call.args;
-    if ((id == "starts_with_string" || id == "ends_with_string") && a.size() == 1) {
-      return Add(Factor(SizeOf(*a[0]), kTraversal), SumOf(args));
-    }
-    if (id == "string_format" && target) {  // cel-go: the format string is scanned once
-      return Add(Factor(SizeOf(*target), kTraversal), SumOf(args));
-    }
-    // draCostEstimator (dynamic-resource-allocation v0.36.0): `includes` is linear in a list
-    // of at most ResourceSliceMaxAttributeValuesPerDevice elements, whatever the target.
-    if (id == "dra_includes_dyn_dyn" && target) return Add({0, 48}, SumOf(args));
-    if (id == "in_list" && a.size() == 2) {
-      const SizeEstimate n = SizeOf(*a[1]);
-      return Add({n.min, n.max}, SumOf(args));
-    }
-    if (id == "matches_string" && target && a.size() == 1) {
-      SizeEstimate s = SizeOf(*target);
-      s = {SatAdd(s.min, 1), SatAdd(s.max, 1)};
-      return Add(Mul(Factor(s, kTraversal), Factor(SizeOf(*a[0]), kRegexFactor)), SumOf(args));
-    }
-    if (id == "contains_string" && target && a.size() == 1) {
-      return Add(Mul(Factor(SizeOf(*target), kTraversal), Factor(SizeOf(*a[0]), kTraversal)),
-                 SumOf(args));
-    }
-    if ((id == "logical_and" || id == "logical_or") && args.size() == 2) {
-      return {args[0].min, Add(args[0], args[1]).max};
-    }
-    if (id == "conditional" && args.size() == 3) {
-      *size = UnionSize(SizeOf(*a[1]), SizeOf(*a[2]));
-      MergeEntries(call_id_, *a[1], *a[2]);
-      return Add(args[0], Union(args[1], args[2]));
-    }
-    if ((id == "string_to_bytes" || id == "bytes_to_string") && a.size() == 1) {
-      // cel-go: a character is 1-4 bytes, so bytes(s) has |s|..4|s| and string(b) |b|/4..|b|.
-      const SizeEstimate n = SizeOf(*a[0]);
-      *size = id == "string_to_bytes" ? SizeEstimate{n.min, SatMul(n.max, 4)}
-                                      : SizeEstimate{n.min / 4, n.max};
-      return Add(Factor(n, kTraversal), SumOf(args));
-    }
-    if ((id == "add_string" || id == "add_bytes" || id == "add_list") && a.size() == 2) {
-      const SizeEstimate l = SizeOf(*a[0]), r = SizeOf(*a[1]);
-      *size = SizeEstimate{SatAdd(l.min, r.min), SatAdd(l.max, r.max)};
-      MergeEntries(call_id_, *a[0], *a[1]);
-      if (id == "add_list") return Add({1, 1}, SumOf(args));
-      return Add(Factor(**size, kTraversal), SumOf(args));
-    }
-    if (IsSizeComparison(id) && a.size() == 2) {
-      const uint64_t smallest = std::min(SizeOf(*a[0]).max, SizeOf(*a[1]).max);
-      const SizeEstimate s{smallest > 0 ? 1u : 0u, smallest};
-      return Add(Factor(s, kTraversal), SumOf(args));
+    switch (id) {
+      case Overload::kStartsEnds:
+        if (a.size() != 1) break;
+        return Add(Factor(SizeOf(*a[0]), kTraversal), SumOf(args));
+      case Overload::kStringFormat:  // cel-go: the format string is scanned once
+        if (!target) break;
+        return Add(Factor(SizeOf(*target), kTraversal), SumOf(args));
+      case Overload::kDraIncludes:
+        // draCostEstimator (dynamic-resource-allocation v0.36.0): `includes` is linear in a
+        // list of at most ResourceSliceMaxAttributeValuesPerDevice elements, whatever the
+        // target.
+        if (!target) break;
+        return Add({0, 48}, SumOf(args));
+      case Overload::kInList: {
+        if (a.size() != 2) break;
+        const SizeEstimate n = SizeOf(*a[1]);
+        return Add({n.min, n.max}, SumOf(args));
+      }
+      case Overload::kMatches: {
+        if (!target || a.size() != 1) break;
+        SizeEstimate s = SizeOf(*target);
+        s = {SatAdd(s.min, 1), SatAdd(s.max, 1)};
+        return Add(Mul(Factor(s, kTraversal), Factor(SizeOf(*a[0]), kRegexFactor)), SumOf(args));
+      }
+      case Overload::kContains:
+        if (!target || a.size() != 1) break;
+        return Add(Mul(Factor(SizeOf(*target), kTraversal), Factor(SizeOf(*a[0]), kTraversal)),
+                   SumOf(args));
+      case Overload::kLogical:
+        if (args.size() != 2) break;
+        return {args[0].min, Add(args[0], args[1]).max};
+      case Overload::kConditional:
+        if (args.size() != 3) break;
+        *size = UnionSize(SizeOf(*a[1]), SizeOf(*a[2]));
+        MergeEntries(call_id_, *a[1], *a[2]);
+        return Add(args[0], Union(args[1], args[2]));
+      case Overload::kStringToBytes:
+      case Overload::kBytesToString: {
+        if (a.size() != 1) break;
+        // cel-go: a character is 1-4 bytes, so bytes(s) has |s|..4|s| and string(b) |b|/4..|b|.
+        const SizeEstimate n = SizeOf(*a[0]);
+        *size = id == Overload::kStringToBytes ? SizeEstimate{n.min, SatMul(n.max, 4)}
+                                               : SizeEstimate{n.min / 4, n.max};
+        return Add(Factor(n, kTraversal), SumOf(args));
+      }
+      case Overload::kAddSized:
+      case Overload::kAddList: {
+        if (a.size() != 2) break;
+        const SizeEstimate l = SizeOf(*a[0]), r = SizeOf(*a[1]);
+        *size = SizeEstimate{SatAdd(l.min, r.min), SatAdd(l.max, r.max)};
+        MergeEntries(call_id_, *a[0], *a[1]);
+        if (id == Overload::kAddList) return Add({1, 1}, SumOf(args));
+        return Add(Factor(**size, kTraversal), SumOf(args));
+      }
+      case Overload::kSizeComparison: {
+        if (a.size() != 2) break;
+        const uint64_t smallest = std::min(SizeOf(*a[0]).max, SizeOf(*a[1]).max);
+        const SizeEstimate s{smallest > 0 ? 1u : 0u, smallest};
+        return Add(Factor(s, kTraversal), SumOf(args));
+      }
+      default:
+        break;
     }
     return Add({1, 1}, SumOf(args));
-  }
-
-  static bool IsSizeComparison(std::string_view id) {
-    if (id == "equals" || id == "not_equals") return true;
-    for (std::string_view op : {"less_", "less_equals_", "greater_", "greater_equals_"}) {
-      if (id.substr(0, op.size()) != op) continue;
-      const std::string_view rest = id.substr(op.size());
-      if (rest == "string" || rest == "bytes") return true;
-    }
-    return false;
   }
 
   CostEstimate CostComprehension(const Expr& e, const ComprehensionExpr& c) {
@@ -347,12 +518,11 @@ class Coster {
     const TypeKind container =
         entry ? entry->container : checked_.TypeOf(c.iter_range->id).kind();
     const bool is_map = container == TypeKind::kMap;
-    auto iter_local = [&](std::string_view name, const char* suffix, bool value) {
-      std::vector<std::string> path = PathOf(*c.iter_range);
-      path.push_back(suffix);
+    auto iter_local = [&](std::string_view name, std::string_view suffix, bool value) {
+      const int32_t path = Extend(PathOf(*c.iter_range), suffix);
       std::optional<SizeEstimate> size;
       if (entry) size = value ? entry->val : entry->key;
-      locals_.push_back({name, std::move(path), size, std::nullopt});
+      locals_.push_back({name, path, size, std::nullopt});
     };
     if (c.iter_var2.empty()) {
       iter_local(c.iter_var, is_map ? "@keys" : "@items", /*value=*/!is_map);
@@ -368,16 +538,16 @@ class Coster {
     const SizeEstimate n = SizeOf(*c.iter_range);
     if (IsBind(c)) {
       // cel-go costBind: the bind is its result.
-      if (std::optional<SizeEstimate> size = ComputeSize(*c.result)) computed_[e.id] = *size;
+      if (std::optional<SizeEstimate> size = ComputeSize(*c.result)) SetComputed(e.id, *size);
       if (std::optional<EntrySize> result_entry = EntryCopy(*c.result)) {
-        entries_[e.id] = *result_entry;
+        SetEntry(e.id, *result_entry);
       }
     } else if (c.accu_init->as_const() != nullptr) {
-      computed_[e.id] = SizeOf(*c.accu_init);
+      SetComputed(e.id, SizeOf(*c.accu_init));
     } else if (c.accu_init->as_list() != nullptr || c.accu_init->as_struct() != nullptr) {
-      computed_[e.id] = n;
+      SetComputed(e.id, n);
       if (std::optional<EntrySize> step_entry = EntryCopy(*c.loop_step)) {
-        entries_[e.id] = *step_entry;
+        SetEntry(e.id, *step_entry);
       }
     }
     return Add(sum, Mul({n.min, n.max}, Add(step, loop)));
@@ -395,8 +565,8 @@ class Coster {
 
   // Entry sizes of `e`: computed for it (literals, merges) or of the local variable it names.
   const EntrySize* EntryOf(const Expr& e) const {
-    auto it = entries_.find(e.id);
-    return it == entries_.end() ? nullptr : &it->second;
+    const NodeFacts* f = FindFacts(e.id);
+    return f == nullptr || !f->has_entry ? nullptr : &f->entry;
   }
   std::optional<EntrySize> EntryCopy(const Expr& e) const {
     const EntrySize* entry = EntryOf(e);
@@ -409,17 +579,28 @@ class Coster {
     const EntrySize* y = EntryOf(b);
     if (x == nullptr || y == nullptr) return;
     const EntrySize merged{x->container, UnionSize(x->key, y->key), UnionSize(x->val, y->val)};
-    entries_[id] = merged;
+    SetEntry(id, merged);
   }
 
-  std::vector<std::string> PathOf(const Expr& e) const {
-    auto it = paths_.find(e.id);
-    return it == paths_.end() ? std::vector<std::string>() : it->second;
+  std::optional<SizeEstimate> SizeByPath(int32_t path) const {
+    if (options_.sizes == nullptr || path == kNoPath) return std::nullopt;
+    // The parts from the root: paths are a few parts long.
+    std::string_view parts[16];
+    size_t n = 0;
+    for (int32_t p = path; p != kNoPath; p = path_parts_[static_cast<size_t>(p)].parent) {
+      if (n == std::size(parts)) return SizeByLongPath(path);
+      parts[n++] = path_parts_[static_cast<size_t>(p)].name;
+    }
+    std::reverse(parts, parts + n);
+    return options_.sizes->EstimateSize(std::span<const std::string_view>(parts, n));
   }
-
-  std::optional<SizeEstimate> SizeByPath(const std::vector<std::string>& path) const {
-    if (options_.sizes == nullptr || path.empty()) return std::nullopt;
-    return options_.sizes->EstimateSize(path);
+  std::optional<SizeEstimate> SizeByLongPath(int32_t path) const {
+    std::vector<std::string_view> parts;
+    for (int32_t p = path; p != kNoPath; p = path_parts_[static_cast<size_t>(p)].parent) {
+      parts.push_back(path_parts_[static_cast<size_t>(p)].name);
+    }
+    std::reverse(parts.begin(), parts.end());
+    return options_.sizes->EstimateSize(parts);
   }
 
   SizeEstimate SizeOf(const Expr& e) const {
@@ -429,7 +610,8 @@ class Coster {
   // cel-go computeSize: computed results, literals, the estimator by path, scalars, then the
   // size of the local variable an identifier names; nullopt when unknown.
   std::optional<SizeEstimate> ComputeSize(const Expr& e) const {
-    if (auto it = computed_.find(e.id); it != computed_.end()) return it->second;
+    const NodeFacts* f = FindFacts(e.id);
+    if (f != nullptr && f->has_computed) return f->computed;
     if (const ConstExpr* c = e.as_const()) {
       if (const std::string* s = std::get_if<std::string>(&c->value)) {
         const uint64_t n = CountCodePoints(*s);
@@ -446,29 +628,27 @@ class Coster {
     if (const StructExpr* st = e.as_struct(); st && st->message_name.empty()) {
       return SizeEstimate{st->entries.size(), st->entries.size()};
     }
-    auto pit = paths_.find(e.id);
-    if (pit != paths_.end()) {
-      if (std::optional<SizeEstimate> s = SizeByPath(pit->second)) return *s;
+    if (f != nullptr && f->path != kNoPath) {
+      if (std::optional<SizeEstimate> s = SizeByPath(f->path)) return *s;
     }
     if (IsScalar(checked_.TypeOf(e.id))) return SizeEstimate{1, 1};
-    if (auto it = local_sizes_.find(e.id); it != local_sizes_.end()) return it->second;
+    if (f != nullptr && f->has_local_size) return f->local_size;
     return std::nullopt;
   }
 
   // A comprehension's iteration variables and accumulator (cel-go localVar).
   struct Local {
     std::string_view name;
-    std::vector<std::string> path;
+    int32_t path = kNoPath;
     std::optional<SizeEstimate> size;
     std::optional<EntrySize> entry;
   };
 
   const CheckedAst& checked_;
   const CostOptions& options_;
-  std::unordered_map<int64_t, SizeEstimate> computed_;
-  std::unordered_map<int64_t, std::vector<std::string>> paths_;
-  std::unordered_map<int64_t, EntrySize> entries_;
-  std::unordered_map<int64_t, SizeEstimate> local_sizes_;
+  std::vector<NodeFacts> facts_;
+  std::vector<PathPart> path_parts_;
+  std::vector<CostEstimate> arg_costs_;
   std::vector<Local> locals_;
   int64_t call_id_ = 0;  // the call whose overloads FunctionCost is costing
 };
@@ -481,7 +661,7 @@ const SizeEstimator& DraSizeEstimator() {
 }
 
 CostEstimate EstimateCost(const Ast& ast, const CheckedAst& checked, const CostOptions& options) {
-  return Coster(checked, options).Cost(ast.root());
+  return Coster(ast, checked, options).Cost(ast.root());
 }
 
 }  // namespace draguard::cel

@@ -11,8 +11,8 @@
 
 #include <cstdint>
 #include <optional>
-#include <string>
-#include <vector>
+#include <span>
+#include <string_view>
 
 #include "policy/cel/ast.h"
 #include "policy/cel/checked_ast.h"
@@ -38,8 +38,9 @@ struct SizeEstimate {
 class SizeEstimator {
  public:
   virtual ~SizeEstimator() = default;
-  // The bound, or nullopt when unknown.
-  virtual std::optional<SizeEstimate> EstimateSize(const std::vector<std::string>& path) const = 0;
+  // The bound, or nullopt when unknown. `path` is the parts from the root: {"device",
+  // "attributes", "@values", "model"}.
+  virtual std::optional<SizeEstimate> EstimateSize(std::span<const std::string_view> path) const = 0;
 };
 
 // The DRA bounds (compile.go `sizeEstimator.EstimateSize`, limits of resource/v1 types.go):

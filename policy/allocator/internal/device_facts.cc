@@ -265,15 +265,14 @@ DeviceFacts::CapacityState& DeviceFacts::LoadCapacity(size_t device) {
   CapacityState& st = states_[device].capacity;
   if (st.loaded) return st;
   st.loaded = true;
-  const InventoryDevice& dev = inv_.devices()[device];
-  st.value = CapacityValues(*dev.device);
-  st.committed = CommittedShares(*dev.device, dev.shares);
-  st.used.assign(dev.device->capacity.size(), 0);
+  st.used.assign(inv_.devices()[device].device->capacity.size(), 0);
   return st;
 }
 
 const std::optional<std::vector<int64_t>>& DeviceFacts::Demand(const Alternative& alt,
                                                                size_t device) {
+  // Parsed with the inventory: what a request that asks for no capacity consumes.
+  if (!alt.common->capacity) return inv_.devices()[device].unrequested_demand;
   DeviceState& st = states_[device];
   if (st.demand_known.empty()) {
     st.demand_known.assign(plan_.alternatives.size(), 0);
@@ -293,10 +292,14 @@ bool DeviceFacts::FitsCapacity(const Alternative& alt, size_t device) {
   const auto& demand = Demand(alt, device);
   if (!demand) return false;
   if (demand->empty()) return true;
+  const InventoryDevice& dev = inv_.devices()[device];
+  if (!dev.capacity_values) return false;
+  const std::vector<int64_t>& value = *dev.capacity_values;
+  const std::vector<int64_t>& committed = dev.committed_capacity;  // empty: no shares
   CapacityState& st = LoadCapacity(device);
-  if (!st.value) return false;
   for (size_t i = 0; i < demand->size(); ++i) {
-    if (st.committed[i] + st.used[i] + (*demand)[i] > (*st.value)[i]) return false;
+    const int64_t others = committed.empty() ? 0 : committed[i];
+    if (others + st.used[i] + (*demand)[i] > value[i]) return false;
   }
   return true;
 }

@@ -108,9 +108,7 @@ class DeviceFacts {
  private:
   struct CapacityState {
     bool loaded = false;
-    std::optional<std::vector<int64_t>> value;  // nullopt: unparsable, never fits
-    std::vector<int64_t> committed;
-    std::vector<int64_t> used;
+    std::vector<int64_t> used;  // by the search's own allocations (the rest: InventoryDevice)
     int shares = 0;  // allocations in this search
   };
   // What a check has computed about one device.

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "policy/allocator/internal/amount.h"
 #include "tests/policy/allocator/fake_evaluator.h"
 #include "tests/policy/allocator/test_inventory.h"
 
@@ -1237,6 +1238,33 @@ TEST(AllocatorResultTest, FunnelExplainsTheBestNode) {
   EXPECT_EQ(v.funnels[0].usable, 4);
   EXPECT_EQ(v.funnels[0].cluster_match, 6);
   EXPECT_EQ(v.funnels[0].needed, 5);
+}
+
+// Capacities are parsed with the inventory (InventoryDevice::capacity_values), not by each
+// check that tries a device: a check of a request that asks for no capacity parses nothing.
+TEST(AllocatorResultTest, CapacitiesAreParsedOncePerInventory) {
+  InventoryInput in;
+  std::vector<k8s::Device> gpus;
+  for (int i = 0; i < 4; ++i) {
+    k8s::Device d = SharedGpu(RangePolicy());
+    d.name = "gpu" + std::to_string(i);
+    gpus.push_back(std::move(d));
+  }
+  in.slices = {MakeSlice("gpu.x", "p", "node-1", std::move(gpus))};
+  in.classes = {MakeClass("gpu")};
+  const uint64_t before_build = internal::ParseMilliCallsOnThisThread();
+  Inventory inv = Inventory::Build(std::move(in));
+  EXPECT_GT(internal::ParseMilliCallsOnThisThread(), before_build);
+  FakeEvaluator eval;
+  AllocatorOptions options;
+  options.gates.SetEnabled(Gate::kDRAConsumableCapacity, true);
+  k8s::ResourceClaimSpec claim = Claim({Memory("a", 3, "")});
+  for (int round = 0; round < 2; ++round) {
+    const uint64_t before = internal::ParseMilliCallsOnThisThread();
+    AllocationVerdict v = CheckClaim(inv, claim, eval, options);
+    EXPECT_EQ(v.kind, VerdictKind::kSatisfiable) << RenderVerdict(v);
+    EXPECT_EQ(internal::ParseMilliCallsOnThisThread() - before, 0u) << "round " << round;
+  }
 }
 
 TEST(AllocatorResultTest, SharesCarryShareIdAndConsumedCapacity) {

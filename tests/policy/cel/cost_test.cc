@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "policy/cel/checker.h"
 #include "policy/cel/compiler.h"
@@ -138,12 +140,14 @@ TEST(CostTest, UnboundedStringsSaturate) {
 
 TEST(CostTest, DraSizeEstimatorBounds) {
   const SizeEstimator& s = DraSizeEstimator();
-  EXPECT_EQ(s.EstimateSize({"device", "driver"})->max, 63u);
-  EXPECT_EQ(s.EstimateSize({"device", "attributes"})->max, 32u);
-  EXPECT_EQ(s.EstimateSize({"device", "attributes", "@keys"})->max, 63u);
-  EXPECT_EQ(s.EstimateSize({"device", "attributes", "@values", "@keys"})->max, 32u);
-  EXPECT_EQ(s.EstimateSize({"device", "attributes", "@values", "model"})->max, 64u);
-  EXPECT_FALSE(s.EstimateSize({"other"}).has_value());
+  auto max_of = [&s](std::vector<std::string_view> path) { return s.EstimateSize(path)->max; };
+  EXPECT_EQ(max_of({"device", "driver"}), 63u);
+  EXPECT_EQ(max_of({"device", "attributes"}), 32u);
+  EXPECT_EQ(max_of({"device", "attributes", "@keys"}), 63u);
+  EXPECT_EQ(max_of({"device", "attributes", "@values", "@keys"}), 32u);
+  EXPECT_EQ(max_of({"device", "attributes", "@values", "model"}), 64u);
+  const std::vector<std::string_view> other = {"other"};
+  EXPECT_FALSE(s.EstimateSize(other).has_value());
 }
 
 // A string of unbounded size stays unbounded: concatenating to it is over the limit.

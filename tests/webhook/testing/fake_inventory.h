@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -92,7 +93,17 @@ inline std::string GpuInventoryYaml(const std::string& node, int devices) {
 // weigh what a real inventory weighs) and, when `nics_per_node` > 0, one of NICs (nic.example.com) sharing the GPUs' PCIe roots;
 // and a DeviceClass per driver selecting its devices. Decoded slice by slice: one YAML text
 // for 10,000 devices would be larger than the decoder's per-file limit.
-inline inventory::ClusterObjects FleetInventory(int nodes, int gpus_per_node, int nics_per_node) {
+//
+// kDistinctRoots numbers the PCIe roots per node ("pci<node>:<root>"), so that
+// no two nodes look alike to the allocator (every node its own node group); kIdenticalMachines
+// repeats them from node to node as identical servers do, and as bench/fleet-inventory.sh
+// writes them (only the uuids, identifying attributes, tell two nodes' devices apart: one
+// node group).
+enum class FleetMachines { kDistinctRoots, kIdenticalMachines };
+
+inline inventory::ClusterObjects FleetInventory(
+    int nodes, int gpus_per_node, int nics_per_node,
+    FleetMachines machines = FleetMachines::kDistinctRoots) {
   k8s::DecodeOptions options;
   options.strict = false;
   inventory::ClusterObjects objects;
@@ -114,7 +125,17 @@ inline inventory::ClusterObjects FleetInventory(int nodes, int gpus_per_node, in
               "\n  pool:\n    name: " + node +
               "\n    generation: 1\n    resourceSliceCount: 1\n  devices:\n";
       for (int d = 0; d < devices; ++d) {
-        const std::string root = "pci" + std::to_string(n) + ":" + std::to_string(gpu ? d / 4 : d);
+        const int root_index = gpu ? d / 4 : d;
+        std::string root = "pci" + std::to_string(n) + ":" + std::to_string(root_index);
+        std::string bus = std::to_string(d) + "7";
+        if (machines == FleetMachines::kIdenticalMachines) {  // as bench/fleet-inventory.sh
+          char text_buf[16];
+          std::snprintf(text_buf, sizeof(text_buf), "pci0000:%02x", (128 * root_index) % 256);
+          root = text_buf;
+          std::snprintf(text_buf, sizeof(text_buf), "%02x",
+                        (128 * (d / 4) + 7 + 8 * (d % 4)) % 256);
+          bus = text_buf;
+        }
         const std::string id = std::to_string(n) + "-" + std::to_string(d);
         text += gpu ? "  - name: gpu-" + std::to_string(d) +
                           "\n    attributes:\n      type: {string: gpu}\n"
@@ -125,8 +146,8 @@ inline inventory::ClusterObjects FleetInventory(int nodes, int gpus_per_node, in
                           "      cudaComputeCapability: {version: 8.0.0}\n"
                           "      driverVersion: {version: 580.126.20}\n"
                           "      cudaDriverVersion: {version: 13.0.0}\n"
-                          "      resource.kubernetes.io/pciBusID: {string: \"0000:" + std::to_string(d) +
-                          "7:00.0\"}\n"
+                          "      resource.kubernetes.io/pciBusID: {string: \"0000:" + bus +
+                          ":00.0\"}\n"
                           "      resource.kubernetes.io/pcieRoot: {string: \"" + root + "\"}\n"
                           "      resource.kubernetes.io/numaNode: {int: " + std::to_string(d / 4) + "}\n"
                           "    capacity:\n      memory: {value: 80Gi}\n"
