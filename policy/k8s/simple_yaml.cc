@@ -161,8 +161,10 @@ class SimpleScanner {
       if (stack_.back().kind != NodeKind::kSequence || stack_.back().indent != c) return false;
       return Item(q, e, c);
     }
-    const Frame& top = stack_.back();
-    if (top.kind == NodeKind::kSequence && top.indentless && top.indent == c) Close();
+    if (stack_.back().kind == NodeKind::kSequence && stack_.back().indentless &&
+        stack_.back().indent == c) {
+      Close();  // a key at its parent's indentation ends an indentless sequence
+    }
     if (stack_.back().kind != NodeKind::kMap || stack_.back().indent != c) return false;
     Key key;
     if (ReadLead(q, e, &key) != Lead::kKey) return false;
@@ -572,10 +574,10 @@ class SimpleScanner {
     sink_.OnScalar(empty_offset_, {}, ScalarStyle::kPlain);
   }
 
-  static bool IsItemAt(std::string_view t, size_t q, size_t e) {
-    return t[q] == '-' && (q + 1 == e || t[q + 1] == ' ');
+  // `-` before a blank or the line end: a block sequence item.
+  bool IsItem(size_t q, size_t e) const {
+    return t_[q] == '-' && (q + 1 == e || t_[q + 1] == ' ');
   }
-  bool IsItem(size_t q, size_t e) const { return IsItemAt(t_, q, e); }
 
   bool RestIsBlank(size_t i, size_t e) const {
     const size_t j = SkipSpaces(i, e);
