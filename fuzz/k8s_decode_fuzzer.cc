@@ -33,16 +33,7 @@ std::string DescribeParse(const draguard::SourceText& source, bool fast) {
   options.max_depth = 64;
   options.max_nodes = 20'000;
   options.simple_yaml_fast_path = fast;
-  draguard::k8s::ParseResult result = draguard::k8s::ParseDocuments(source, options);
-  std::string out;
-  for (const draguard::k8s::Document& doc : result.documents) {
-    out += std::to_string(doc.index) + (doc.empty ? " empty\n" : "\n") + doc.root.DebugString();
-  }
-  for (const draguard::Diagnostic& d : result.diagnostics) {
-    out += d.code + " " + std::to_string(d.position.line) + ":" +
-           std::to_string(d.position.column) + " " + d.message + "\n";
-  }
-  return out;
+  return draguard::k8s::DebugString(draguard::k8s::ParseDocuments(source, options));
 }
 
 }  // namespace

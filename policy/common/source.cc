@@ -76,18 +76,36 @@ size_t CountCodePoints(std::string_view text) {
 }
 
 SourcePosition SourceText::PositionOf(size_t offset) const {
+  size_t line_hint = 0;
+  return PositionOf(offset, line_hint);
+}
+
+SourcePosition SourceText::PositionOf(size_t offset, size_t& line_hint) const {
   const Data& d = *data_;
   if (d.line_starts.empty()) return {d.first_line, 1};
   offset = std::min(offset, d.text.size());
-  auto it = std::upper_bound(d.line_starts.begin(), d.line_starts.end(), offset);
-  size_t line_index = static_cast<size_t>(it - d.line_starts.begin()) - 1;
-  size_t start = d.line_starts[line_index];
+  const std::vector<size_t>& starts = d.line_starts;
+  // The line is the last whose start is <= offset: a few steps forward from the hint, else a
+  // binary search (from the hint when the offset is past it).
+  size_t line = line_hint < starts.size() && starts[line_hint] <= offset ? line_hint : 0;
+  constexpr int kSteps = 4;
+  int steps = 0;
+  while (line + 1 < starts.size() && starts[line + 1] <= offset && steps < kSteps) {
+    ++line;
+    ++steps;
+  }
+  if (steps == kSteps && line + 1 < starts.size() && starts[line + 1] <= offset) {
+    const auto from = starts.begin() + static_cast<std::ptrdiff_t>(line);
+    line = static_cast<size_t>(std::upper_bound(from, starts.end(), offset) - starts.begin()) - 1;
+  }
+  line_hint = line;
+  const size_t start = starts[line];
   // On an ASCII line bytes are code points: no scan, so many positions on one long line
   // (minified JSON) stay cheap.
-  size_t column = d.line_is_ascii[line_index]
+  size_t column = d.line_is_ascii[line]
                       ? offset - start
                       : CountCodePoints(std::string_view(d.text.data() + start, offset - start));
-  return {static_cast<int>(line_index) + d.first_line, static_cast<int>(column) + 1};
+  return {static_cast<int>(line) + d.first_line, static_cast<int>(column) + 1};
 }
 
 size_t SourceText::OffsetOf(SourcePosition pos) const {

@@ -43,6 +43,10 @@ class SourceText {
 
   // Position of a byte offset; offsets past the end map to the end of the text.
   SourcePosition PositionOf(size_t offset) const;
+  // The same, for callers that ask in text order (a parser): `line_hint` (0 at first) holds
+  // the line index of the previous answer, so that the next is usually a step or two away
+  // instead of a search over every line. Any hint gives the right answer.
+  SourcePosition PositionOf(size_t offset, size_t& line_hint) const;
   // Byte offset of a position (inverse of PositionOf); clamps to the text.
   size_t OffsetOf(SourcePosition pos) const;
   // The text of 1-based `line` without its line terminator; empty when out of range.

@@ -26,8 +26,9 @@ template <typename T>
 void ReadValueList(MapReader& a, std::string_view key, NodeKind kind,
                    HeapOptional<std::vector<T>>* out) {
   const DocNode* v = a.Get(key);
+  if (v == nullptr) return;  // the usual case: no path built for it
   const FieldPath path = a.path().Child(key);
-  if (v == nullptr || !ExpectKind(*v, NodeKind::kSequence, path, a.ctx())) return;
+  if (!ExpectKind(*v, NodeKind::kSequence, path, a.ctx())) return;
   std::vector<T>& values = out->emplace();
   for (size_t i = 0; i < v->items.size(); ++i) {
     const DocNode& item = v->items[i];
@@ -43,6 +44,26 @@ void ReadValueList(MapReader& a, std::string_view key, NodeKind kind,
 }
 
 void ReadAttribute(MapReader& a, DeviceAttribute* out) {
+  // Nearly every attribute has one scalar member. Reading only that one declares and checks
+  // what reading all eight would (the other seven are absent) with one lookup instead of
+  // eight: a 50,000-device inventory has over half a million attributes.
+  const std::string_view only = a.OnlyKey();
+  if (only == "string") {
+    a.String("string", &out->string_value);
+    return;
+  }
+  if (only == "version") {
+    a.String("version", &out->version_value);
+    return;
+  }
+  if (only == "int") {
+    a.Int("int", &out->int_value);
+    return;
+  }
+  if (only == "bool") {
+    a.Bool("bool", &out->bool_value);
+    return;
+  }
   a.Int("int", &out->int_value);
   a.Bool("bool", &out->bool_value);
   a.String("string", &out->string_value);

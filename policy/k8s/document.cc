@@ -77,6 +77,19 @@ std::string DocNode::DebugString() const {
   return out;
 }
 
+std::string DebugString(const ParseResult& result) {
+  std::string out;
+  for (const Document& doc : result.documents) {
+    out += "document " + std::to_string(doc.index) + (doc.empty ? " empty\n" : "\n");
+    AppendDebugString(doc.root, 0, out);
+  }
+  for (const Diagnostic& d : result.diagnostics) {
+    out += d.code + " " + std::to_string(d.position.line) + ":" +
+           std::to_string(d.position.column) + " " + d.message + "\n";
+  }
+  return out;
+}
+
 namespace {
 
 struct LimitExceeded {
@@ -128,9 +141,16 @@ size_t SkipProperties(std::string_view text, size_t pos) {
 class TreeBuilder {
  public:
   TreeBuilder(const SourceText& source, const ParseOptions& options, size_t* node_count)
-      : source_(source), options_(options), node_count_(node_count) {}
+      : source_(source), options_(options), node_count_(node_count) {
+    pending_.reserve(64);  // a ResourceSlice of 8 devices needs about 50
+    stack_.reserve(16);
+  }
 
-  Document TakeDocument() { return std::move(doc_); }
+  // The document, its open collections closed (a whole stream leaves none open).
+  Document TakeDocument() {
+    while (!stack_.empty()) Close();
+    return std::move(doc_);
+  }
   bool has_root() const { return has_root_; }
 
   void OnAlias(size_t offset, const std::string& anchor) {
@@ -151,19 +171,21 @@ class TreeBuilder {
     Count(it->second.size, offset);
     n.from_alias = true;
     n.offset = offset;
-    n.position = source_.PositionOf(n.offset);
-    Add(std::move(n), {}, /*opens=*/false);
+    n.position = source_.PositionOf(n.offset, line_hint_);
+    Place(std::move(n));
   }
 
   // `tag` as written and resolved by libyaml ("tag:yaml.org,2002:str"), empty when untagged.
   void OnScalar(size_t offset, std::string_view tag, const std::string& anchor,
                 std::string_view value, ScalarStyle style) {
-    DocNode n = MakeNode(offset);
+    Count(1, offset);
+    DocNode& n = NewSlot();  // built in place: a node is a few hundred bytes to move
+    Locate(n, offset);
     n.style = style;
     n.text = value;
     ResolveScalar(n, tag);
     if (n.kind == NodeKind::kNull) n.text.clear();  // `~`, `null`: no text, as JSON's null
-    Add(std::move(n), anchor, /*opens=*/false);
+    if (!anchor.empty()) anchors_[anchor] = {n, 1, Height(n)};
   }
 
   // A collection's tag changes nothing in Kubernetes' decoder: it is not kept.
@@ -174,32 +196,46 @@ class TreeBuilder {
                               std::to_string(options_.max_depth) + " levels deep",
                           offset};
     }
-    DocNode n = MakeNode(offset);
-    n.kind = kind;
-    n.flow = flow;
-    DocNode* slot = Add(std::move(n), {}, /*opens=*/true);
-    stack_.push_back(Frame{slot, anchor});
+    Count(1, offset);
+    Frame& f = stack_.emplace_back();
+    f.first = pending_.size();
+    f.anchor = anchor;
+    Locate(f.node, offset);
+    f.node.kind = kind;
+    f.node.flow = flow;
   }
 
+  // Completes the innermost open collection: its children, held in pending_ until now, move
+  // into vectors of their exact size (one allocation each, nothing to shrink later: the tree
+  // outlives the parse), and the collection takes its place in its parent.
   void Close() {
     if (stack_.empty()) return;
     Frame f = std::move(stack_.back());
     stack_.pop_back();
-    expecting_key_.pop_back();
-    if (f.node->kind == NodeKind::kMap) ExpandMergeKeys(*f.node);
-    // The tree outlives the parse (decoded objects locate diagnostics in it): drop the spare
-    // capacity growth left, about a third of a map's entries.
-    f.node->entries.shrink_to_fit();
-    f.node->items.shrink_to_fit();
-    if (!f.anchor.empty()) anchors_[f.anchor] = {*f.node, CountNodes(*f.node), Height(*f.node)};
-    if (!stack_.empty() && stack_.back().node->kind == NodeKind::kMap) {
-      expecting_key_.back() = !expecting_key_.back();
+    DocNode& node = f.node;
+    const auto first = pending_.begin() + static_cast<std::ptrdiff_t>(f.first);
+    if (node.kind == NodeKind::kMap) {
+      const size_t count = pending_.size() - f.first;
+      // A key without its value (only from a stream cut short) gets a null value.
+      node.entries.resize((count + 1) / 2);
+      for (size_t i = 0; i < count; ++i) {
+        MapEntry& entry = node.entries[i / 2];
+        (i % 2 == 0 ? entry.key : entry.value) = std::move(pending_[f.first + i]);
+      }
+      ExpandMergeKeys(node);
+    } else {
+      node.items.assign(std::make_move_iterator(first), std::make_move_iterator(pending_.end()));
     }
+    pending_.erase(first, pending_.end());
+    if (!f.anchor.empty()) anchors_[f.anchor] = {node, CountNodes(node), Height(node)};
+    Place(std::move(node));
   }
 
  private:
+  // An open collection. Its children are pending_[first...]: a map's as key, value, key, ...
   struct Frame {
-    DocNode* node;
+    DocNode node;
+    size_t first;
     std::string anchor;  // empty: none
   };
 
@@ -215,13 +251,10 @@ class TreeBuilder {
 
   // A node at `offset`, where its properties (`&anchor`, `!tag`) start: the node itself
   // starts after them.
-  DocNode MakeNode(size_t offset) {
-    Count(1, offset);
-    DocNode n;
+  void Locate(DocNode& n, size_t offset) {
     n.offset = SkipProperties(source_.text(), offset);
     if (n.offset >= source_.text().size()) n.offset = offset;
-    n.position = source_.PositionOf(n.offset);
-    return n;
+    n.position = source_.PositionOf(n.offset, line_hint_);
   }
 
   // YAML 1.1 merge keys (`<<: *base` or `<<: [*a, *b]`), which go-yaml v2 applies: the
@@ -257,34 +290,15 @@ class TreeBuilder {
     map.entries = std::move(own);
   }
 
-  // Places `n` in the open collection (or as the root) and returns where it now lives.
-  // `opens` is true for a collection whose items follow (not for an alias copy).
-  DocNode* Add(DocNode n, const std::string& anchor, bool opens) {
-    const bool collection = opens;
-    if (!anchor.empty() && !opens) anchors_[anchor] = {n, 1, Height(n)};
-    DocNode* slot = nullptr;
-    if (stack_.empty()) {
-      doc_.root = std::move(n);
-      has_root_ = true;
-      slot = &doc_.root;
-    } else {
-      DocNode* parent = stack_.back().node;
-      if (parent->kind == NodeKind::kSequence) {
-        parent->items.push_back(std::move(n));
-        slot = &parent->items.back();
-      } else if (expecting_key_.back()) {
-        parent->entries.push_back(MapEntry{std::move(n), DocNode{}});
-        slot = &parent->entries.back().key;
-        if (!collection) expecting_key_.back() = false;
-      } else {
-        parent->entries.back().value = std::move(n);
-        slot = &parent->entries.back().value;
-        if (!collection) expecting_key_.back() = true;
-      }
-    }
-    if (collection) expecting_key_.push_back(true);
-    return slot;
+  // Where the next complete node goes: after the open collection's children, or the root.
+  DocNode& NewSlot() {
+    if (!stack_.empty()) return pending_.emplace_back();
+    doc_.root = DocNode{};
+    has_root_ = true;
+    return doc_.root;
   }
+
+  void Place(DocNode&& n) { NewSlot() = std::move(n); }
 
   const SourceText& source_;
   const ParseOptions& options_;
@@ -292,9 +306,9 @@ class TreeBuilder {
   Document doc_;
   bool has_root_ = false;
   std::vector<Frame> stack_;
-  // One flag per open collection; for maps, whether the next node is a key. The entry for
-  // the parent map is flipped when a child collection closes.
-  std::vector<bool> expecting_key_;
+  // The completed children of every open collection, innermost last (see Frame).
+  std::vector<DocNode> pending_;
+  size_t line_hint_ = 0;  // nodes come in text order: positions are found from the last one
   struct Anchored {
     DocNode node;
     size_t size;  // nodes, for max_nodes

@@ -103,6 +103,10 @@ struct ParseResult {
 // Thread-compatible; the result does not refer to `source`.
 ParseResult ParseDocuments(const SourceText& source, const ParseOptions& options = {});
 
+// The documents (index, whether empty, tree) and diagnostics (code, position, message) of a
+// parse, one line each: for tests and fuzz targets that compare two parses.
+std::string DebugString(const ParseResult& result);
+
 // The same, one document at a time: each is handed to `on_document` as soon as it is read
 // (the callee may move the tree away), so that a stream of any length holds one document's
 // tree at a time. Returns ParseResult::diagnostics.

@@ -48,6 +48,11 @@ class MapReader {
   bool is_map() const { return is_map_; }
   // The value at `key` without declaring it (nullptr when absent or not a map).
   const DocNode* Find(std::string_view key) const { return is_map_ ? node_->Find(key) : nullptr; }
+  // The key of a map with exactly one entry; empty otherwise. Declares nothing.
+  std::string_view OnlyKey() const {
+    return is_map_ && node_->entries.size() == 1 ? std::string_view(node_->entries[0].key.text)
+                                                 : std::string_view();
+  }
   const FieldPath& path() const { return path_; }
   DecodeContext& ctx() { return ctx_; }
 

@@ -111,9 +111,19 @@ bool ParseFloat(std::string_view s, double* out) {
   return true;
 }
 
+// Most plain scalars of a manifest are words ("gpu", "Nvidia"). One that starts with a letter
+// that no null, bool or number spelling starts with is a string: no spelling need be tried.
+bool SurelyString(std::string_view s) {
+  if (s.empty()) return false;
+  const char lower = static_cast<char>(s[0] | 0x20);  // letters to lower case
+  return lower >= 'a' && lower <= 'z' && std::string_view("nyotfe").find(lower) == std::string_view::npos;
+}
+
 void ResolvePlain(DocNode& node) {
   const std::string_view s = node.text;
-  if (IsNullWord(s)) {
+  if (SurelyString(s)) {
+    node.kind = NodeKind::kString;
+  } else if (IsNullWord(s)) {
     node.kind = NodeKind::kNull;
   } else if (IsTrueWord(s) || IsFalseWord(s)) {
     node.kind = NodeKind::kBool;

@@ -1,5 +1,8 @@
 #include "policy/common/source.h"
 
+#include <string>
+#include <vector>
+
 #include <gtest/gtest.h>
 
 namespace draguard {
@@ -58,6 +61,37 @@ TEST(SourceTextTest, PositionsMatchAByteByByteReference) {
   }
   EXPECT_EQ(src.line_count(), 41);
   EXPECT_EQ(src.Line(41), "tail \xE2\x82\xAC end");
+}
+
+// The hinted form answers as the plain one whatever the hint: in text order (the parser's
+// use), backwards, in jumps past the forward steps, and from hints out of range.
+TEST(SourceTextTest, HintedPositionsMatchThePlainOnes) {
+  std::string text;
+  for (int line = 0; line < 60; ++line) text += std::string(static_cast<size_t>(line % 4), 'x') + "\n";
+  const SourceText src("f", text);
+  const struct {
+    const char* order;
+    std::vector<size_t> offsets;
+  } kHintRows[] = {
+      {"every offset forward", {}},
+      {"backwards", {100, 90, 40, 3, 0}},
+      {"jumps past the steps", {0, 7, 60, 61, 150, text.size(), text.size() + 5}},
+      {"repeated", {20, 20, 20, 21}},
+  };
+  for (const auto& row : kHintRows) {
+    std::vector<size_t> offsets = row.offsets;
+    if (offsets.empty()) {
+      for (size_t off = 0; off <= text.size(); ++off) offsets.push_back(off);
+    }
+    size_t hint = 0;
+    for (size_t off : offsets) {
+      EXPECT_EQ(src.PositionOf(off, hint), src.PositionOf(off)) << row.order << " at " << off;
+    }
+    for (size_t stale : {size_t{59}, size_t{1000}}) {
+      hint = stale;
+      EXPECT_EQ(src.PositionOf(5, hint), src.PositionOf(5)) << row.order << " hint " << stale;
+    }
+  }
 }
 
 // Issue 19: a 5,800-character line is shown as 200 code points around the caret.

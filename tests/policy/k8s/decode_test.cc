@@ -435,6 +435,51 @@ spec:
                        "decode.wrong-type @ spec.devices[0].attributes[bad].ints[1]"});
 }
 
+// Scalar attribute members, one per attribute (the decoder's one-lookup path) and otherwise
+// (every member tried): the same values and the same findings either way.
+TEST(DecodeTest, ReadsScalarAttributesAndTheirFindings) {
+  DecodeResult r = DecodeText(R"(apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: s}
+spec:
+  driver: d
+  pool: {name: p, generation: 1, resourceSliceCount: 1}
+  nodeName: node-1
+  devices:
+  - name: gpu-0
+    attributes:
+      model: {string: a100}
+      driverVersion: {version: 1.2.3}
+      index: {int: 3}
+      healthy: {bool: true}
+      nothing: {string: null}
+      two: {int: 1, string: x}
+      badString: {string: 5}
+      badVersion: {version: true}
+      badInt: {int: "3"}
+      badBool: {bool: 1}
+      typo: {strng: x}
+)");
+  ASSERT_EQ(r.objects.size(), 1u);
+  const auto& attrs = std::get<ResourceSlice>(r.objects[0].object).spec.devices[0].attributes;
+  EXPECT_EQ(attrs.at("model").string_value, "a100");
+  EXPECT_EQ(attrs.at("driverVersion").version_value, "1.2.3");
+  EXPECT_EQ(attrs.at("index").int_value, 3);
+  EXPECT_EQ(attrs.at("healthy").bool_value, true);
+  EXPECT_EQ(attrs.at("nothing").set_count(), 0);
+  EXPECT_EQ(attrs.at("two").int_value, 1);
+  EXPECT_EQ(attrs.at("two").string_value, "x");
+  std::vector<std::string> found;
+  for (const Diagnostic& d : r.diagnostics) found.push_back(d.code + " @ " + d.field);
+  EXPECT_EQ(found, (std::vector<std::string>{
+                       "decode.wrong-type @ spec.devices[0].attributes[badString].string",
+                       "decode.wrong-type @ spec.devices[0].attributes[badVersion].version",
+                       "decode.wrong-type @ spec.devices[0].attributes[badInt].int",
+                       "decode.wrong-type @ spec.devices[0].attributes[badBool].bool",
+                       "decode.unknown-field @ spec.devices[0].attributes[typo].strng",
+                   }));
+}
+
 TEST(DecodeTest, ExpandsListsAndWorkloads) {
   DecodeResult r = DecodeText(R"(apiVersion: v1
 kind: List

@@ -33,17 +33,7 @@ bool FastPathReads(std::string_view text) {
 std::string DescribeParse(const std::string& text, bool fast) {
   ParseOptions options;
   options.simple_yaml_fast_path = fast;
-  ParseResult result = ParseDocuments(SourceText("in.yaml", text), options);
-  std::string out;
-  for (const Document& doc : result.documents) {
-    out += "document " + std::to_string(doc.index) + (doc.empty ? " empty\n" : "\n");
-    out += doc.root.DebugString();
-  }
-  for (const Diagnostic& d : result.diagnostics) {
-    out += d.code + " " + std::to_string(d.position.line) + ":" +
-           std::to_string(d.position.column) + " " + d.message + "\n";
-  }
-  return out;
+  return DebugString(ParseDocuments(SourceText("in.yaml", text), options));
 }
 
 struct SimpleYamlCase {
