@@ -198,6 +198,30 @@ TEST(SatisfiabilityTest, InputObjectsReplaceInventoryObjects) {
   EXPECT_EQ(merged.classes.size(), 1u);
 }
 
+// Objects are matched by namespace (empty is "default") and name: a match is replaced where it
+// stands, anything else appended, and a later input replaces an earlier one.
+TEST(SatisfiabilityTest, MergeReplacesByNamespaceAndName) {
+  auto claim = [](const std::string& name, const std::string& ns, const std::string& request) {
+    return "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: " + name +
+           (ns.empty() ? "" : ", namespace: " + ns) + "}\nspec:\n  devices:\n    requests:\n" +
+           "    - name: " + request + "\n      exactly: {deviceClassName: gpu.example.com}\n";
+  };
+  std::vector<k8s::DecodeResult> inventory_files =
+      DecodeInputs({claim("a", "", "inv-a") + "---\n" + claim("b", "team", "inv-b")});
+  inventory::ClusterObjects inventory = MergeClusterObjects(nullptr, inventory_files);
+  std::vector<k8s::DecodeResult> inputs = DecodeInputs(
+      {claim("b", "team", "new-b"), claim("a", "default", "new-a"), claim("a", "other", "other-a"),
+       claim("c", "", "first-c") + "---\n" + claim("c", "default", "second-c")});
+  inventory::ClusterObjects merged = MergeClusterObjects(&inventory, inputs);
+  std::vector<std::string> got;
+  for (const k8s::ResourceClaim& c : merged.claims) {
+    got.push_back(c.metadata.name_space + "/" + c.metadata.name + ":" +
+                  c.spec.devices.requests.at(0).name);
+  }
+  EXPECT_EQ(got, (std::vector<std::string>{"default/a:new-a", "team/b:new-b", "other/a:other-a",
+                                           "default/c:second-c"}));
+}
+
 // The lint phase: alloc.unsatisfiable on the claim's spec.devices, warning by default.
 TEST(SatisfiabilityLintTest, ReportsUnsatisfiableClaimsOnlyWithAnInventory) {
   std::vector<k8s::DecodeResult> inventory_files = DecodeInputs({kSatisfiabilityCluster});
