@@ -68,7 +68,7 @@ run() {  # LABEL BINARY FILE MODE [LINT FLAGS...]
   if [[ "$label" == new ]]; then cp "$work/out" "$work/out.new"; fi
   read -r user sys kb < <(tail -1 "$work/time")
   local findings
-  findings="$(grep -o '"code"' "$work/out" | wc -l)"
+  findings="$({ grep -o '"code"' "$work/out" || true; } | wc -l)"
   echo "$label $(basename "$file") $mode: $(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }') s CPU," \
        "$((kb / 1024)) MiB RSS, $findings findings, load $load"
 }
