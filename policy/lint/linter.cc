@@ -158,6 +158,8 @@ Status EndStatus(const std::string& path, k8s::DocumentReader::Result end,
 StreamedFile StreamFile(const std::string& path, const LintOptions& options, size_t file,
                         bool twice) {
   StreamedFile out;
+  // With an inventory the satisfiability stage runs: pass 1 notes what it reads across objects.
+  out.notes = pipeline::ContextNotes(/*satisfiability=*/options.inventory != nullptr);
   const k8s::DecodeOptions decode = DecodeOptionsFor(options);
   k8s::StreamOptions stream;
   stream.max_document_bytes = options.input.max_file_bytes;
@@ -189,7 +191,7 @@ StreamedFile StreamFile(const std::string& path, const LintOptions& options, siz
   if (out.decoded.is_template) {
     out.objects.clear();
     out.checked.clear();
-    out.notes = pipeline::ContextNotes();
+    out.notes = pipeline::ContextNotes(options.inventory != nullptr);
   }
   out.unreadable = opened.ok() ? EndStatus(path, end, options) : opened;
   return out;
@@ -414,8 +416,7 @@ StatusOr<LintReport> LintStreams(const std::vector<inventory::Input>& inputs,
   const std::vector<std::string>& paths = listed->paths;
   const size_t jobs = JobsFor(given, paths.size());
   LintOptions options = given;
-  bool twice = pipeline::SupportsTwoPass(options.inventory.get(), PipelineFor(options, jobs)) &&
-               options.read_twice_from_bytes != SIZE_MAX;
+  bool twice = options.read_twice_from_bytes != SIZE_MAX;
   StdinCopy stdin_copy;
   if (twice) {
     size_t bytes = FileBytes(paths);
@@ -460,7 +461,7 @@ StatusOr<LintReport> LintStreams(const std::vector<inventory::Input>& inputs,
       groups.push_back(static_cast<size_t>(file - streamed.data()));
     }
     pipeline::StreamedBatch batch(decoded, std::move(notes), groups, RepeatedRefs(read),
-                                  options.inventory.get(), PipelineFor(options, jobs));
+                                  options.inventory.get(), PipelineFor(options, jobs), owned);
     stdin_copy.Rewound();  // the second pass reads standard input's copy from its start
     std::vector<Status> again(read.size());
     pipeline::ParallelFor(read.size(), jobs, [&](size_t i) {

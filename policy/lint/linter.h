@@ -68,9 +68,12 @@ struct LintOptions {
   // than by the number of checked objects (each held costs ~4.4 KB: its document and position
   // index): the first pass keeps only what the cross-object stages read across objects
   // (pipeline/streamed_batch.h), the second checks each object as it is read again.
+  // With an inventory the first pass also keeps what the satisfiability stage reads across
+  // objects (the allocated claims, the names of the others, the names pods refer to), the
+  // second checks claims and templates as it reads them and keeps the spec of those pods name
+  // and each pod's claim references, for pods to be checked at the end.
   // Standard input is then copied to an unlinked temporary file (in TMPDIR, else /tmp) as it
-  // is read. Not with an inventory: the satisfiability stage needs every claim whole (one
-  // pass). 0: always twice; SIZE_MAX: never.
+  // is read. 0: always twice; SIZE_MAX: never.
   size_t read_twice_from_bytes = size_t{8} << 20;
 };
 

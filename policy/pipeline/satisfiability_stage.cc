@@ -98,7 +98,26 @@ const void* SpecOwner(const k8s::DecodedObject& object) {
   return std::get_if<k8s::ResourceClaimTemplate>(&object.object);
 }
 
-// Finds the subjects and resolves their claims; allocation is left to the caller.
+// The pod's verdict is error, for `code`, because of its pod claim `pod_claim`.
+bool PodClaimError(SatisfiabilityResult& r, const std::string& pod_claim, std::string code,
+                   const std::string& why) {
+  r.pod_claims = {pod_claim};
+  r.verdict.kind = alloc::VerdictKind::kError;
+  r.verdict.reasons.push_back(
+      alloc::Reason{.code = std::move(code), .message = "pod claim " + pod_claim + " " + why});
+  return true;
+}
+bool Missing(SatisfiabilityResult& r, const std::string& pod_claim, const std::string& what) {
+  return PodClaimError(r, pod_claim, "alloc.claim.not-found",
+                       "refers to " + what + ", which is neither among the inputs nor in the inventory");
+}
+bool Invalid(SatisfiabilityResult& r, const std::string& pod_claim, const std::string& what) {
+  return PodClaimError(r, pod_claim, "alloc.claim.invalid",
+                       "refers to " + what + ", which the API server rejects (see its errors)");
+}
+
+// Finds the subjects among decoded inputs and resolves their claims; allocation is left to
+// the caller.
 class Collector {
  public:
   Collector(const std::vector<k8s::DecodeResult>& decoded,
@@ -110,93 +129,27 @@ class Collector {
     }
   }
 
-  void Collect(const k8s::DecodedObject& object, std::vector<Subject>& out) {
-    Subject s{.result = {.object = &object, .ref = object.ref}};
-    SatisfiabilityResult& r = s.result;
-    if (const auto* c = std::get_if<k8s::ResourceClaim>(&object.object)) {
-      if (Allocated(*c)) return;
-      r.field = "spec.devices";
-      if (!Rejected(object, r)) s.claims.push_back(Defaulted(c->spec));
-    } else if (const auto* t = std::get_if<k8s::ResourceClaimTemplate>(&object.object)) {
-      r.field = "spec.spec.devices";
-      if (!Rejected(object, r)) s.claims.push_back(Defaulted(t->spec));
-    } else if (const auto* w = std::get_if<k8s::Workload>(&object.object)) {
-      if (w->pod.resource_claims.empty()) return;
-      r.field = w->pod.spec_path.empty() ? "spec.resourceClaims"
-                                         : w->pod.spec_path + ".resourceClaims";
-      s.pod = true;
-      if (!Rejected(object, r) && !CollectPod(*w, s)) return;
-    } else {
-      return;
+  void Collect(const k8s::DecodedObject& object, std::vector<Subject>& out) const {
+    const std::vector<Diagnostic>* errors = nullptr;
+    if (rejected_ != nullptr) {
+      if (auto it = rejected_->find(&object); it != rejected_->end()) errors = &it->second;
     }
-    out.push_back(std::move(s));
+    const PodClaimLookup lookup = [this](bool is_template, const std::string& ns,
+                                         const std::string& name) -> std::optional<NamedSpec> {
+      if (is_template) {
+        const k8s::ResourceClaimTemplate* t = index_.Template(ns, name);
+        if (t == nullptr) return std::nullopt;
+        return NamedSpec{.spec = &t->spec, .rejected = rejected_specs_.contains(t)};
+      }
+      const k8s::ResourceClaim* c = index_.Claim(ns, name);
+      if (c == nullptr) return std::nullopt;
+      return NamedSpec{
+          .spec = &c->spec, .allocated = Allocated(*c), .rejected = rejected_specs_.contains(c)};
+    };
+    if (std::optional<Subject> s = SubjectOf(object, errors, lookup)) out.push_back(std::move(*s));
   }
 
  private:
-  // True (with the verdict and errors set) when the API server rejects the subject: what it
-  // never stores is never allocated.
-  bool Rejected(const k8s::DecodedObject& object, SatisfiabilityResult& r) const {
-    if (rejected_ == nullptr) return false;
-    auto it = rejected_->find(&object);
-    if (it == rejected_->end()) return false;
-    r.verdict.kind = alloc::VerdictKind::kError;
-    r.errors = it->second;
-    return true;
-  }
-
-  // False when the pod has no unallocated claim to check.
-  bool CollectPod(const k8s::Workload& w, Subject& s) {
-    SatisfiabilityResult& r = s.result;
-    const std::string ns = NamespaceOf(w.metadata);
-    std::vector<k8s::ResourceClaimSpec> specs;
-    for (const k8s::PodResourceClaim& pc : w.pod.resource_claims) {
-      if (pc.resource_claim_name) {
-        const k8s::ResourceClaim* claim = index_.Claim(ns, *pc.resource_claim_name);
-        if (claim != nullptr && Allocated(*claim)) continue;
-        if (claim != nullptr && rejected_specs_.contains(claim)) {
-          return Invalid(r, pc.name, "ResourceClaim " + ns + "/" + *pc.resource_claim_name);
-        }
-        if (claim != nullptr) {
-          specs.push_back(Defaulted(claim->spec));
-          r.pod_claims.push_back(pc.name);
-          continue;
-        }
-        return Missing(r, pc.name, "ResourceClaim " + ns + "/" + *pc.resource_claim_name);
-      }
-      if (pc.resource_claim_template_name) {
-        const auto* tmpl = index_.Template(ns, *pc.resource_claim_template_name);
-        const std::string what = "ResourceClaimTemplate " + ns + "/" + *pc.resource_claim_template_name;
-        if (tmpl == nullptr) return Missing(r, pc.name, what);
-        if (rejected_specs_.contains(tmpl)) return Invalid(r, pc.name, what);
-        specs.push_back(Defaulted(tmpl->spec));
-        r.pod_claims.push_back(pc.name);
-      }
-    }
-    if (specs.empty()) return false;
-    s.claims = std::move(specs);
-    return true;
-  }
-
-  // The pod's verdict is error, for `code`, because of its pod claim `pod_claim`.
-  static bool PodClaimError(SatisfiabilityResult& r, const std::string& pod_claim,
-                            std::string code, const std::string& why) {
-    r.pod_claims = {pod_claim};
-    r.verdict.kind = alloc::VerdictKind::kError;
-    r.verdict.reasons.push_back(
-        alloc::Reason{.code = std::move(code), .message = "pod claim " + pod_claim + " " + why});
-    return true;
-  }
-  static bool Missing(SatisfiabilityResult& r, const std::string& pod_claim,
-                      const std::string& what) {
-    return PodClaimError(r, pod_claim, "alloc.claim.not-found",
-                         "refers to " + what + ", which is neither among the inputs nor in the inventory");
-  }
-  static bool Invalid(SatisfiabilityResult& r, const std::string& pod_claim,
-                      const std::string& what) {
-    return PodClaimError(r, pod_claim, "alloc.claim.invalid",
-                         "refers to " + what + ", which the API server rejects (see its errors)");
-  }
-
   ClaimIndex index_;
   const ObjectErrors* rejected_;               // may be null
   std::set<const void*> rejected_specs_;      // claims and templates among rejected_
@@ -244,6 +197,78 @@ std::string DiagnosticMessage(const SatisfiabilityResult& r) {
 
 }  // namespace
 
+std::string PodClaimsField(const k8s::Workload& workload) {
+  return workload.pod.spec_path.empty() ? "spec.resourceClaims"
+                                        : workload.pod.spec_path + ".resourceClaims";
+}
+
+bool ResolvePodClaims(const std::string& name_space,
+                      const std::vector<k8s::PodResourceClaim>& pod_claims,
+                      const PodClaimLookup& lookup, Subject& s) {
+  SatisfiabilityResult& r = s.result;
+  const std::string ns = name_space.empty() ? "default" : name_space;
+  std::vector<k8s::ResourceClaimSpec> specs;
+  for (const k8s::PodResourceClaim& pc : pod_claims) {
+    if (pc.resource_claim_name) {
+      const std::optional<NamedSpec> claim = lookup(false, ns, *pc.resource_claim_name);
+      if (claim && claim->allocated) continue;
+      if (claim && claim->rejected) {
+        return Invalid(r, pc.name, "ResourceClaim " + ns + "/" + *pc.resource_claim_name);
+      }
+      if (claim) {
+        specs.push_back(Defaulted(*claim->spec));
+        r.pod_claims.push_back(pc.name);
+        continue;
+      }
+      return Missing(r, pc.name, "ResourceClaim " + ns + "/" + *pc.resource_claim_name);
+    }
+    if (pc.resource_claim_template_name) {
+      const std::optional<NamedSpec> tmpl = lookup(true, ns, *pc.resource_claim_template_name);
+      const std::string what = "ResourceClaimTemplate " + ns + "/" + *pc.resource_claim_template_name;
+      if (!tmpl) return Missing(r, pc.name, what);
+      if (tmpl->rejected) return Invalid(r, pc.name, what);
+      specs.push_back(Defaulted(*tmpl->spec));
+      r.pod_claims.push_back(pc.name);
+    }
+  }
+  if (specs.empty()) return false;
+  s.claims = std::move(specs);
+  return true;
+}
+
+std::optional<Subject> SubjectOf(const k8s::DecodedObject& object,
+                                 const std::vector<Diagnostic>* errors,
+                                 const PodClaimLookup& lookup) {
+  Subject s{.result = {.object = &object, .ref = object.ref}};
+  SatisfiabilityResult& r = s.result;
+  // What the API server rejects it never stores, and nothing is allocated for it.
+  auto rejected = [&] {
+    if (errors == nullptr) return false;
+    r.verdict.kind = alloc::VerdictKind::kError;
+    r.errors = *errors;
+    return true;
+  };
+  if (const auto* c = std::get_if<k8s::ResourceClaim>(&object.object)) {
+    if (Allocated(*c)) return std::nullopt;
+    r.field = "spec.devices";
+    if (!rejected()) s.claims.push_back(Defaulted(c->spec));
+  } else if (const auto* t = std::get_if<k8s::ResourceClaimTemplate>(&object.object)) {
+    r.field = "spec.spec.devices";
+    if (!rejected()) s.claims.push_back(Defaulted(t->spec));
+  } else if (const auto* w = std::get_if<k8s::Workload>(&object.object)) {
+    if (w->pod.resource_claims.empty()) return std::nullopt;
+    r.field = PodClaimsField(*w);
+    s.pod = true;
+    if (!rejected() &&
+        !ResolvePodClaims(w->metadata.name_space, w->pod.resource_claims, lookup, s)) {
+      return std::nullopt;
+    }
+  } else {
+    return std::nullopt;
+  }
+  return s;
+}
+
 inventory::ClusterObjects MergeClusterObjects(const inventory::ClusterObjects* inventory,
                                               const std::vector<k8s::DecodeResult>& decoded) {
   inventory::ClusterObjects merged;
@@ -258,6 +283,10 @@ inventory::ClusterObjects MergeClusterObjects(inventory::ClusterObjects&& invent
   for (const k8s::DecodeResult& file : decoded) inventory::CollectClusterObjects(file, extra);
   inventory::ForEachKind(merged, extra, [](auto& into, auto& from) { UpsertAll(into, from); });
   return merged;
+}
+
+void MergeClaims(std::vector<k8s::ResourceClaim>& into, std::vector<k8s::ResourceClaim> claims) {
+  UpsertAll(into, claims);
 }
 
 std::vector<Subject> CollectSubjects(const std::vector<k8s::DecodeResult>& decoded,
@@ -305,21 +334,30 @@ std::vector<SatisfiabilityResult> CheckSatisfiability(
   return out;
 }
 
+std::optional<Diagnostic> SatisfiabilityDiagnostic(const SatisfiabilityResult& r,
+                                                   Severity unsatisfiable_severity) {
+  if (r.verdict.kind == alloc::VerdictKind::kSatisfiable || !r.errors.empty()) {
+    return std::nullopt;
+  }
+  Diagnostic d;
+  bool undecided = r.verdict.kind == alloc::VerdictKind::kUndecided;
+  d.severity = undecided ? Severity::kInfo : unsatisfiable_severity;
+  d.code = undecided ? "alloc.undecided" : "alloc.unsatisfiable";
+  if (SchedulerError(r.verdict)) d.code = "alloc.scheduler-error";
+  d.field = r.field;
+  d.message = DiagnosticMessage(r);
+  if (undecided) d.suggestion = "raise the search budget (draguard explain --budget)";
+  if (r.object != nullptr) r.object->Locate(d);
+  return d;
+}
+
 std::vector<Diagnostic> SatisfiabilityDiagnostics(const std::vector<SatisfiabilityResult>& results,
                                                   Severity unsatisfiable_severity) {
   std::vector<Diagnostic> out;
   for (const SatisfiabilityResult& r : results) {
-    if (r.verdict.kind == alloc::VerdictKind::kSatisfiable || !r.errors.empty()) continue;
-    Diagnostic d;
-    bool undecided = r.verdict.kind == alloc::VerdictKind::kUndecided;
-    d.severity = undecided ? Severity::kInfo : unsatisfiable_severity;
-    d.code = undecided ? "alloc.undecided" : "alloc.unsatisfiable";
-    if (SchedulerError(r.verdict)) d.code = "alloc.scheduler-error";
-    d.field = r.field;
-    d.message = DiagnosticMessage(r);
-    if (undecided) d.suggestion = "raise the search budget (draguard explain --budget)";
-    if (r.object != nullptr) r.object->Locate(d);
-    out.push_back(std::move(d));
+    if (std::optional<Diagnostic> d = SatisfiabilityDiagnostic(r, unsatisfiable_severity)) {
+      out.push_back(std::move(*d));
+    }
   }
   return out;
 }

@@ -18,7 +18,9 @@
 #ifndef DRAGUARD_POLICY_PIPELINE_SATISFIABILITY_STAGE_H_
 #define DRAGUARD_POLICY_PIPELINE_SATISFIABILITY_STAGE_H_
 
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -78,12 +80,42 @@ std::vector<Subject> CollectSubjects(const std::vector<k8s::DecodeResult>& decod
                                      const inventory::ClusterObjects& cluster,
                                      const ObjectErrors* rejected = nullptr);
 
+// A claim or template that a pod claim names, as CollectSubjects resolves it.
+struct NamedSpec {
+  const k8s::ResourceClaimSpec* spec = nullptr;  // as written (defaulted when resolved)
+  bool allocated = false;                        // a claim with status.allocation
+  bool rejected = false;                         // the API server rejects it
+};
+// Finds the claim (is_template false) or template a pod claim names, by namespace and name:
+// the first among the inputs, then (claims only) the inventory's. nullopt: not found.
+using PodClaimLookup = std::function<std::optional<NamedSpec>(
+    bool is_template, const std::string& ns, const std::string& name)>;
+
+// The subject `object` is (nullopt: none), its pod claims resolved through `lookup`;
+// `errors` (may be null: none) are its own errors when the API server rejects it. Pointers
+// into `object`.
+std::optional<Subject> SubjectOf(const k8s::DecodedObject& object,
+                                 const std::vector<Diagnostic>* errors,
+                                 const PodClaimLookup& lookup);
+// The pod-subject half of SubjectOf for a pod known by its namespace (metadata as written)
+// and pod-level claims, with `s` (result.field set) to fill: false when the pod has no
+// unallocated claim to check (no subject).
+bool ResolvePodClaims(const std::string& name_space,
+                      const std::vector<k8s::PodResourceClaim>& pod_claims,
+                      const PodClaimLookup& lookup, Subject& s);
+// The field a pod subject's diagnostic goes to.
+std::string PodClaimsField(const k8s::Workload& workload);
+
 // The inventory objects (may be null) with the cluster objects among `decoded` merged in.
 inventory::ClusterObjects MergeClusterObjects(const inventory::ClusterObjects* inventory,
                                               const std::vector<k8s::DecodeResult>& decoded);
 // The same, merging into `inventory` (taken over) instead of a copy.
 inventory::ClusterObjects MergeClusterObjects(inventory::ClusterObjects&& inventory,
                                               const std::vector<k8s::DecodeResult>& decoded);
+
+// Merges `claims` (the inputs' claims, in input order) into `into` as MergeClusterObjects
+// does: each replaces the claim of the same namespace and name, or is appended.
+void MergeClaims(std::vector<k8s::ResourceClaim>& into, std::vector<k8s::ResourceClaim> claims);
 
 // Checks every subject among `decoded` against `cluster`; `rejected` (may be null: none)
 // holds the errors of the objects among `decoded` that the API server rejects. Results stay
@@ -108,6 +140,10 @@ std::vector<SatisfiabilityResult> CheckSatisfiability(
 // themselves are the finding.
 std::vector<Diagnostic> SatisfiabilityDiagnostics(const std::vector<SatisfiabilityResult>& results,
                                                   Severity unsatisfiable_severity);
+// The diagnostic of one result (nullopt: satisfiable, or rejected), located in r.object when
+// set.
+std::optional<Diagnostic> SatisfiabilityDiagnostic(const SatisfiabilityResult& r,
+                                                   Severity unsatisfiable_severity);
 
 }  // namespace draguard::pipeline
 

@@ -106,6 +106,11 @@ INSTANTIATE_TEST_SUITE_P(
         ExitCase{.name = "read_twice_bad_examples",
                  .args = {"lint", "--read-twice", "always", Example("bad")},
                  .code = kExitFindings},
+        // With an inventory too (issue 17 item 4): the unsatisfiable example claim is found.
+        ExitCase{.name = "read_twice_inventory",
+                 .args = {"lint", "--read-twice", "always", "--unsatisfiable", "error",
+                          "--inventory", Example("inventory"), Example("inventory/claims.yaml")},
+                 .code = kExitFindings},
         ExitCase{.name = "stdin_read_twice", .args = {"lint", "--read-twice", "always", "-"},
                  .code = kExitFindings,
                  .stdin_text = "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nspec: [\n"},

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -16,6 +17,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "policy/common/timings.h"
+#include "policy/inventory/inventory_files.h"
 #include "policy/lint/render.h"
 #include "policy/lint/render_json.h"
 #include "tests/policy/lint/golden.h"
@@ -464,6 +467,8 @@ TEST(LinterStreamTest, StdinReadTwiceGivesTheWholeTextReport) {
 struct TwoPassDiffCase {
   std::string name;
   std::vector<std::pair<std::string, std::string>> files;  // name -> text; "@dir" = a directory
+  // --inventory: YAML text, or "@dir" (a directory of the repository); empty: none.
+  std::string inventory;
 };
 
 void PrintTo(const TwoPassDiffCase& c, std::ostream* os) { *os << c.name; }
@@ -484,6 +489,92 @@ constexpr char kTwoPassPod[] =
     "  containers:\n  - name: x\n    image: x\n    resources:\n      claims:\n"
     "      - {name: a, request: gpx}\n      - {name: z}\n";
 
+// An inventory of 3 GPUs on one node, gpu-0 held by claim ml/held.
+constexpr char kTwoPassInventory[] =
+    "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: gpu.example.com}\n"
+    "spec:\n  selectors:\n  - cel: {expression: 'device.driver == \"gpu.example.com\"'}\n---\n"
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: n1-gpus}\nspec:\n"
+    "  driver: gpu.example.com\n  nodeName: n1\n"
+    "  pool: {name: n1, generation: 1, resourceSliceCount: 1}\n"
+    "  devices:\n  - name: gpu-0\n  - name: gpu-1\n  - name: gpu-2\n---\n"
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: held, namespace: ml}\n"
+    "spec:\n  devices:\n    requests:\n    - name: gpu\n"
+    "      exactly: {deviceClassName: gpu.example.com}\nstatus:\n  allocation:\n    devices:\n"
+    "      results:\n      - {request: gpu, driver: gpu.example.com, pool: n1, device: gpu-0}\n";
+
+// A claim (kind ResourceClaim) or template of `count` devices of `device_class`, and a pod
+// (or, with `kind` "Deployment", a workload) naming claims and templates.
+std::string TwoPassClaim(const std::string& kind, const std::string& name, int count,
+                         const std::string& device_class = "gpu.example.com") {
+  const std::string request = "- name: gpu\n  exactly: {deviceClassName: " + device_class +
+                              ", allocationMode: ExactCount, count: " + std::to_string(count) +
+                              "}\n";
+  std::string indented;
+  const std::string indent = kind == "ResourceClaim" ? "    " : "      ";
+  for (size_t start = 0; start < request.size();) {
+    const size_t end = request.find('\n', start);
+    indented += indent + request.substr(start, end - start + 1);
+    start = end + 1;
+  }
+  return "apiVersion: resource.k8s.io/v1\nkind: " + kind + "\nmetadata: {name: " + name +
+         ", namespace: ml}\nspec:\n" +
+         (kind == "ResourceClaim" ? "  devices:\n    requests:\n"
+                                  : "  spec:\n    devices:\n      requests:\n") +
+         indented;
+}
+std::string TwoPassPodOf(const std::string& name,
+                         const std::vector<std::pair<std::string, std::string>>& claims,
+                         const std::string& kind = "Pod") {
+  std::string refs;
+  for (const auto& [claim, target] : claims) {
+    refs += "  - {name: " + claim + ", " +
+            (target.starts_with("t:") ? "resourceClaimTemplateName: " + target.substr(2)
+                                      : "resourceClaimName: " + target) +
+            "}\n";
+  }
+  std::string spec = "resourceClaims:\n" + refs + "containers:\n- name: x\n  image: x\n";
+  if (kind == "Pod") {
+    std::string indented;
+    for (size_t start = 0; start < spec.size();) {
+      const size_t end = spec.find('\n', start);
+      indented += "  " + spec.substr(start, end - start + 1);
+      start = end + 1;
+    }
+    return "apiVersion: v1\nkind: Pod\nmetadata: {name: " + name +
+           ", namespace: ml}\nspec:\n" + indented;
+  }
+  std::string indented;
+  for (size_t start = 0; start < spec.size();) {
+    const size_t end = spec.find('\n', start);
+    indented += "      " + spec.substr(start, end - start + 1);
+    start = end + 1;
+  }
+  return "apiVersion: apps/v1\nkind: " + kind + "\nmetadata: {name: " + name +
+         ", namespace: ml}\nspec:\n  selector: {matchLabels: {app: x}}\n  template:\n"
+         "    metadata: {labels: {app: x}}\n    spec:\n" + indented;
+}
+
+std::string TwoPassJoin(const std::vector<std::string>& documents) {
+  std::string out;
+  for (const std::string& d : documents) out += (out.empty() ? "" : "---\n") + d;
+  return out;
+}
+
+// The inventory of a row, loaded; null without one. Not const: a run may take it over.
+std::shared_ptr<inventory::ClusterObjects> TwoPassInventory(const std::string& spec,
+                                                            const std::string& dir) {
+  if (spec.empty()) return nullptr;
+  std::string path = std::string(DRAGUARD_SOURCE_DIR) + "/" + spec.substr(1);
+  if (!spec.starts_with("@")) {
+    path = dir + "/inventory.yaml";
+    std::ofstream(path, std::ios::binary) << spec;
+  }
+  StatusOr<inventory::LoadedInventory> loaded =
+      inventory::LoadInventoryFiles({{path}}, inventory::InputOptions());
+  if (!loaded.ok()) return nullptr;
+  return std::make_shared<inventory::ClusterObjects>(std::move(loaded->objects));
+}
+
 TEST_P(LinterTwoPassTest, ReadTwiceGivesTheOnePassReport) {
   const std::string dir = ::testing::TempDir() + "/draguard_two_pass_" + GetParam().name;
   std::filesystem::remove_all(dir);
@@ -500,21 +591,40 @@ TEST_P(LinterTwoPassTest, ReadTwiceGivesTheOnePassReport) {
   LintOptions once;
   once.jobs = 1;
   once.read_twice_from_bytes = SIZE_MAX;
+  once.inventory = TwoPassInventory(GetParam().inventory, dir);
+  ASSERT_EQ(once.inventory == nullptr, GetParam().inventory.empty());
   LintOptions twice = once;
   twice.read_twice_from_bytes = 0;
   LintOptions parallel = twice;
   parallel.jobs = 3;
   parallel.parallel_threshold = 1;
   StatusOr<LintReport> a = Lint(inputs, once);
-  StatusOr<LintReport> b = Lint(inputs, twice);
+  // The phases show that satisfiability ran the two-pass way (no fallback to one pass).
+  Timings phases;
+  LintOptions timed = twice;
+  timed.satisfiability.timings = &phases;
+  StatusOr<LintReport> b = Lint(inputs, timed);
   StatusOr<LintReport> c = Lint(inputs, parallel);
+  // Two passes that take the inventory over (the CLI's run).
+  LintOptions owning = twice;
+  owning.inventory = TwoPassInventory(GetParam().inventory, dir);
+  StatusOr<LintReport> d = Lint(inputs, std::move(owning));
   std::filesystem::remove_all(dir);
-  ASSERT_TRUE(a.ok() && b.ok() && c.ok());
+  ASSERT_TRUE(a.ok() && b.ok() && c.ok() && d.ok());
   EXPECT_FALSE(a->diagnostics.empty());
+  if (!GetParam().inventory.empty()) {
+    EXPECT_TRUE(std::any_of(a->diagnostics.begin(), a->diagnostics.end(),
+                            [](const Diagnostic& x) { return x.code == "alloc.unsatisfiable"; }));
+    EXPECT_TRUE(std::any_of(phases.phases().begin(), phases.phases().end(),
+                            [](const Timings::Phase& p) {
+                              return p.name.starts_with("satisfiability: checks (pods;");
+                            }));
+  }
   for (OutputFormat format :
        {OutputFormat::kText, OutputFormat::kJson, OutputFormat::kSarif, OutputFormat::kJunit}) {
     EXPECT_EQ(Render(format, *b, {}), Render(format, *a, {})) << OutputFormatName(format);
     EXPECT_EQ(Render(format, *c, {}), Render(format, *a, {})) << OutputFormatName(format);
+    EXPECT_EQ(Render(format, *d, {}), Render(format, *a, {})) << OutputFormatName(format);
   }
 }
 
@@ -554,7 +664,61 @@ INSTANTIATE_TEST_SUITE_P(
                         {{"@examples/bad", ""},
                          {"@examples/good", ""},
                          {"@examples/inventory", ""},
-                         {"@tests/testdata/lint/inputs", ""}}}),
+                         {"@tests/testdata/lint/inputs", ""}}},
+        // --inventory: pods naming claims and templates of other files, before and after
+        // them; satisfiable and unsatisfiable ones, a missing class, a missing and a rejected
+        // claim, a workload, an inventory claim (allocated: skipped).
+        TwoPassDiffCase{
+            "inventory_across_files",
+            {{"0-early.yaml",
+              TwoPassJoin({TwoPassClaim("ResourceClaim", "early", 1),
+                           TwoPassPodOf("p-early", {{"a", "early"}, {"b", "t:one"}})})},
+             {"1-pods.yaml",
+              TwoPassJoin({TwoPassPodOf("p-fits", {{"a", "t:one"}, {"b", "late"}}),
+                           TwoPassPodOf("p-big", {{"a", "t:three"}}),
+                           TwoPassPodOf("p-missing", {{"a", "missing"}, {"b", "t:one"}}),
+                           TwoPassPodOf("p-invalid", {{"a", "bad"}}),
+                           TwoPassPodOf("p-held", {{"a", "held"}, {"b", "t:one"}}),
+                           TwoPassPodOf("p-noclass", {{"a", "t:noclass"}}),
+                           TwoPassPodOf("d-too-many", {{"a", "t:one"}, {"b", "t:one2"},
+                                                       {"c", "late"}}, "Deployment")})},
+             {"2-claims.yaml",
+              TwoPassJoin({TwoPassClaim("ResourceClaimTemplate", "one", 1),
+                           TwoPassClaim("ResourceClaimTemplate", "one2", 1),
+                           TwoPassClaim("ResourceClaimTemplate", "three", 3),
+                           TwoPassClaim("ResourceClaim", "late", 1),
+                           TwoPassClaim("ResourceClaim", "bad", -1),
+                           TwoPassClaim("ResourceClaimTemplate", "noclass", 1, "nope.example.com"),
+                           TwoPassClaim("ResourceClaim", "solo", 2),
+                           TwoPassClaim("ResourceClaim", "solo3", 3)})}},
+            kTwoPassInventory},
+        // Claims among the inputs that change the inventory: an allocated one takes gpu-1, an
+        // unallocated namesake of ml/held frees gpu-0. Repeated templates: the first of a name
+        // is the one pods get; two of one name in one file share their errors.
+        TwoPassDiffCase{
+            "inventory_changed_by_inputs",
+            {{"a.yaml",
+              TwoPassJoin({TwoPassClaim("ResourceClaim", "taken", 1) +
+                               "status:\n  allocation:\n    devices:\n      results:\n"
+                               "      - {request: gpu, driver: gpu.example.com, pool: n1, "
+                               "device: gpu-1}\n",
+                           TwoPassClaim("ResourceClaim", "two", 2),
+                           TwoPassClaim("ResourceClaim", "three", 3),
+                           TwoPassClaim("ResourceClaimTemplate", "first", 3),
+                           TwoPassPodOf("p", {{"a", "t:first"}}),
+                           TwoPassPodOf("q", {{"a", "t:shared"}})})},
+             {"b.yaml",
+              TwoPassJoin({TwoPassClaim("ResourceClaim", "held", 1),
+                           TwoPassClaim("ResourceClaimTemplate", "first", 1),
+                           TwoPassClaim("ResourceClaimTemplate", "shared", 3),
+                           TwoPassClaim("ResourceClaimTemplate", "shared", -1)})}},
+            kTwoPassInventory},
+        // The repository's examples against its example inventory.
+        TwoPassDiffCase{"inventory_examples",
+                        {{"@examples/bad", ""},
+                         {"@examples/good", ""},
+                         {"@examples/inventory/claims.yaml", ""}},
+                        "@examples/inventory"}),
     [](const ::testing::TestParamInfo<TwoPassDiffCase>& info) { return info.param.name; });
 
 TEST(LinterStreamTest, DocumentOverTheMemoryBoundMakesTheInputUnreadable) {
