@@ -26,11 +26,11 @@ std::string NamespaceOf(const k8s::ObjectMeta& meta) {
 
 // Replaces the object with the same namespace and name, or appends.
 template <typename T>
-void Upsert(std::vector<T>& into, T object) {
-  for (T& existing : into) {
-    if (existing.metadata.name == object.metadata.name &&
-        NamespaceOf(existing.metadata) == NamespaceOf(object.metadata)) {
-      existing = std::move(object);
+void Upsert(SharedList<T>& into, typename SharedList<T>::Ptr object) {
+  for (size_t i = 0; i < into.size(); ++i) {
+    if (into[i].metadata.name == object->metadata.name &&
+        NamespaceOf(into[i].metadata) == NamespaceOf(object->metadata)) {
+      into.Set(i, std::move(object));
       return;
     }
   }
@@ -38,8 +38,8 @@ void Upsert(std::vector<T>& into, T object) {
 }
 
 template <typename T>
-void UpsertAll(std::vector<T>& into, std::vector<T>& from) {
-  for (T& object : from) Upsert(into, std::move(object));
+void UpsertAll(SharedList<T>& into, const SharedList<T>& from) {
+  for (const auto& object : from.ptrs()) Upsert(into, object);
 }
 
 k8s::ResourceClaimSpec Defaulted(const k8s::ResourceClaimSpec& spec) {
