@@ -176,7 +176,7 @@ Status AddLivePods(const std::vector<std::string>& names, LiveCluster& live,
 inventory::ClusterObjects WithoutNodes(const inventory::ClusterObjects& cluster,
                                        const std::map<std::string, std::string>& excluded) {
   inventory::ClusterObjects out = cluster;
-  std::erase_if(out.nodes, [&](const k8s::Node& n) { return excluded.contains(n.metadata.name); });
+  out.nodes.EraseIf([&](const k8s::Node& n) { return excluded.contains(n.metadata.name); });
   return out;
 }
 
@@ -203,9 +203,9 @@ StatusOr<std::vector<SubjectCapacity>> Count(CapacityInputs& inputs, const Capac
                               LoadInventoryFlag(flags.what_if, input, version, context.err));
     changed = cluster;
     inventory::ForEachKind(*changed, change, [](auto& into, auto& from) {
-      for (auto& object : from) {
-        std::erase_if(into, [&](const auto& existing) { return SameObject(existing, object); });
-        into.push_back(std::move(object));
+      for (const auto& object : from.ptrs()) {
+        into.EraseIf([&](const auto& existing) { return SameObject(existing, *object); });
+        into.push_back(object);
       }
     });
     pipeline::DropDisabledFields(*changed, validation);

@@ -248,8 +248,7 @@ void ApplyNodeFilters(PodExplanation& e, const webhook::kube::ClusterSnapshot& s
     return;
   }
   inventory::ClusterObjects filtered = snapshot.objects;
-  std::erase_if(filtered.nodes,
-                [&](const k8s::Node& n) { return excluded.contains(n.metadata.name); });
+  filtered.nodes.EraseIf([&](const k8s::Node& n) { return excluded.contains(n.metadata.name); });
   std::optional<pipeline::SatisfiabilityResult> second = run(filtered);
   if (!second) return;
   if (second->verdict.kind != alloc::VerdictKind::kSatisfiable) {

@@ -8,7 +8,6 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <iterator>
 #include <map>
 #include <system_error>
 #include <utility>
@@ -241,25 +240,20 @@ std::shared_ptr<inventory::ClusterObjects> FileInventorySource::Union(
   static const inventory::ClusterObjects kNothing;
   for (FileEntry& entry : files_) {
     size_t kind = 0;
-    if (entry.has_fresh) {
-      inventory::ForEachKind(*snapshot, entry.fresh, [&](auto& into, auto& from) {
-        entry.published[kind++] = {into.size(), into.size() + from.size()};
-        into.insert(into.end(), std::make_move_iterator(from.begin()),
-                    std::make_move_iterator(from.end()));
-      });
-      entry.fresh = inventory::ClusterObjects();
-      entry.has_fresh = false;
-      continue;
-    }
-    const inventory::ClusterObjects& from_previous = previous ? *previous : kNothing;
-    inventory::ForEachKind(*snapshot, from_previous, [&](auto& into, const auto& from) {
-      auto [begin, end] = entry.published[kind];
+    // A file read anew brings its objects; any other keeps the objects it has in the
+    // previous snapshot, shared with it (pointers copied, not objects).
+    const inventory::ClusterObjects& from_file =
+        entry.has_fresh ? entry.fresh : previous ? *previous : kNothing;
+    inventory::ForEachKind(*snapshot, from_file, [&](auto& into, const auto& from) {
+      auto [begin, end] = entry.has_fresh ? std::pair<size_t, size_t>{0, from.size()}
+                                          : entry.published[kind];
       end = std::min(end, from.size());
       begin = std::min(begin, end);
       entry.published[kind++] = {into.size(), into.size() + (end - begin)};
-      into.insert(into.end(), from.begin() + static_cast<std::ptrdiff_t>(begin),
-                  from.begin() + static_cast<std::ptrdiff_t>(end));
+      into.Append(from, begin, end);
     });
+    entry.fresh = inventory::ClusterObjects();
+    entry.has_fresh = false;
   }
   return snapshot;
 }
@@ -276,8 +270,8 @@ bool FileInventorySource::Publish(bool changed) {
     oldest = std::min(oldest, entry.failing_since);
     if (first.empty()) first = entry.reported;
   }
-  // The new snapshot is assembled outside mu_: copying the unchanged files' objects takes
-  // milliseconds for thousands of devices, and every request reads Current() and State()
+  // The new snapshot is assembled outside mu_ (it shares the unchanged files' objects with
+  // the previous one, a pointer each), and every request reads Current() and State()
   // meanwhile. Only this thread (under poll_mu_) replaces current_. `previous` outlives the
   // swap, so that the old snapshot, when this was its last holder, is freed after mu_ is
   // released too.

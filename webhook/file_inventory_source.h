@@ -6,7 +6,9 @@
 // `draguard lint --inventory`; a new immutable snapshot, the union of every file's objects,
 // replaces the old one atomically. The objects are held once, in the snapshot: each file
 // remembers where its objects are in it, and a new snapshot takes the files that changed
-// from their new reading and the others from the previous snapshot. A background thread polls every
+// from their new reading and shares the others' objects with the previous snapshot
+// (inventory::ClusterObjects holds objects by shared pointer), so that a rewritten file
+// costs a new copy of its own objects only, not of the whole inventory. A background thread polls every
 // poll_interval: it stats each file (following symlinks: inode, size, mtime, ctime) and
 // rereads only the files whose stamp changed, so a ConfigMap's atomic `..data` swap is seen and
 // an unchanged inventory costs a few stat calls.

@@ -51,26 +51,34 @@ bool RuleSelects(const k8s::DeviceTaintSelector& s, const k8s::ResourceSlice& sl
 }  // namespace
 
 Inventory Inventory::Build(inventory::ClusterObjects input) {
-  return BuildFrom(std::make_shared<const inventory::ClusterObjects>(std::move(input)));
+  return BuildFrom(std::make_shared<const inventory::ClusterObjects>(std::move(input)), nullptr);
 }
 
 Inventory Inventory::Build(std::shared_ptr<const inventory::ClusterObjects> objects) {
-  return BuildFrom(std::move(objects));
+  return BuildFrom(std::move(objects), nullptr);
 }
 
-Inventory Inventory::BuildFrom(std::shared_ptr<const inventory::ClusterObjects> objects) {
+Inventory Inventory::Build(std::shared_ptr<const inventory::ClusterObjects> objects,
+                           const Inventory& previous) {
+  return BuildFrom(std::move(objects), &previous);
+}
+
+Inventory Inventory::BuildFrom(std::shared_ptr<const inventory::ClusterObjects> objects,
+                               const Inventory* previous) {
   Inventory inv;
   inv.input_ = std::move(objects);
   inv.IndexDevices();
+  const std::vector<size_t> carried =
+      previous != nullptr ? inv.CarriedDevices(*previous) : std::vector<size_t>();
   inv.MarkAllocated();
-  inv.ParseCapacities();
+  inv.ParseCapacities(previous, carried);
   inv.ApplyTaintRules();
   inv.CollectNodes();
-  inv.ValidatePools();
+  inv.ValidatePools(previous);
   inv.ResolveCounters();
   inv.CommitCounters();
   inv.FindIdentifyingAttributes();
-  inv.ClassifyDevices();
+  inv.ClassifyDevices(previous, carried);
   for (size_t i = 0; i < inv.input_->classes.size(); ++i) {
     inv.class_index_.emplace(inv.input_->classes[i].metadata.name, i);
   }
@@ -115,6 +123,24 @@ void Inventory::IndexDevices() {
   for (const auto& [key, id] : pool_ids) pools_[id].rank = rank++;
 }
 
+std::vector<size_t> Inventory::CarriedDevices(const Inventory& previous) const {
+  std::vector<size_t> carried(devices_.size(), kNoDevice);
+  std::unordered_map<const k8s::ResourceSlice*, size_t> previous_slices;
+  previous_slices.reserve(previous.slices().size());
+  for (size_t s = 0; s < previous.slices().size(); ++s) {
+    previous_slices.emplace(previous.slices().ptr(s).get(), s);
+  }
+  for (size_t s = 0; s < slices().size(); ++s) {
+    auto it = previous_slices.find(slices().ptr(s).get());
+    if (it == previous_slices.end()) continue;
+    // The same object: the same devices, in the same order.
+    auto [begin, end] = SliceDevices(s);
+    const size_t from = previous.SliceDevices(it->second).first;
+    for (size_t id = begin; id < end; ++id) carried[id] = from + (id - begin);
+  }
+  return carried;
+}
+
 void Inventory::MarkAllocated() {
   for (const k8s::ResourceClaim& claim : input_->claims) {
     if (!claim.status || !claim.status->allocation) continue;
@@ -132,8 +158,19 @@ void Inventory::MarkAllocated() {
 }
 
 // After MarkAllocated (the shares).
-void Inventory::ParseCapacities() {
+void Inventory::ParseCapacities(const Inventory* previous, const std::vector<size_t>& carried) {
   for (InventoryDevice& dev : devices_) {
+    if (!carried.empty() && carried[dev.id] != kNoDevice) {
+      // The device's own values: the same object as previous's device.
+      const InventoryDevice& old = previous->devices_[carried[dev.id]];
+      dev.capacity_values = old.capacity_values;
+      dev.unrequested_demand = old.unrequested_demand;
+      if (!dev.shares.empty() && !dev.device->capacity.empty()) {
+        dev.committed_capacity = internal::CommittedShares(*dev.device, dev.shares);
+      }
+      continue;
+    }
+    ++devices_prepared_;
     if (dev.device->capacity.empty()) {
       dev.capacity_values.emplace();
       dev.unrequested_demand.emplace();
@@ -180,12 +217,43 @@ void Inventory::CollectNodes() {
   for (const std::string& name : node_names_) nodes_.push_back(FindNode(name));
 }
 
-void Inventory::ValidatePools() {
+void Inventory::ValidatePools(const Inventory* previous) {
+  // previous's pools by (driver, name): views into previous.
+  std::map<std::pair<std::string_view, std::string_view>, const PoolInfo*> previous_pools;
+  if (previous != nullptr) {
+    for (const PoolInfo& pool : previous->pools_) {
+      previous_pools.emplace(std::pair<std::string_view, std::string_view>(pool.driver, pool.name),
+                             &pool);
+    }
+  }
+  // The slices of `pool`'s `generation` in `inventory`, as objects.
+  auto generation_slices = [](const Inventory& inventory, const PoolInfo& pool,
+                              int64_t generation) {
+    std::vector<const k8s::ResourceSlice*> out;
+    for (size_t s : pool.slices) {
+      if (inventory.slices()[s].spec.pool.generation == generation) {
+        out.push_back(inventory.slices().ptr(s).get());
+      }
+    }
+    return out;
+  };
   for (PoolInfo& pool : pools_) {
+    auto old = previous_pools.find(
+        std::pair<std::string_view, std::string_view>(pool.driver, pool.name));
     for (const auto& [generation, count] : pool.slices_per_generation) {
       std::vector<size_t> slices;
       for (size_t s : pool.slices) {
         if (input_->slices[s].spec.pool.generation == generation) slices.push_back(s);
+      }
+      // A generation made of the same slice objects as before has the same problems.
+      if (old != previous_pools.end()) {
+        auto known = old->second->problems.find(generation);
+        if (known != old->second->problems.end() &&
+            generation_slices(*previous, *old->second, generation) ==
+                generation_slices(*this, pool, generation)) {
+          pool.problems[generation] = known->second;
+          continue;
+        }
       }
       pool.problems[generation] = {
           internal::PoolProblem(*this, slices, CounterModel::kCounterSets),
@@ -335,27 +403,61 @@ bool Inventory::Identifying(const AttributeName& attribute) const {
 
 // After MarkAllocated, ApplyTaintRules, ResolveCounters and FindIdentifyingAttributes: the
 // keys read their results.
-void Inventory::ClassifyDevices() {
+//
+// A fact class is interned from the device's selector class and its facts (equal selector
+// classes are equal selector keys). A device carried from `previous` (`carried`) takes the
+// class of the first device of its previous class, whose key is made once: devices of one
+// previous class have equal keys. The ids are those of a Build from scratch: each class is
+// numbered at the first device that has its key, whichever way its key was found.
+void Inventory::ClassifyDevices(const Inventory* previous, const std::vector<size_t>& carried) {
+  constexpr uint32_t kUnmapped = UINT32_MAX;
   Interner selector_ids, fact_ids, shape_selector_ids, shape_fact_ids;
+  std::vector<uint32_t> selector_map, shape_map;  // previous's class -> this one's
+  if (previous != nullptr) {
+    selector_map.assign(previous->selector_classes_, kUnmapped);
+    // Shape keys leave the identifying attributes out: comparable only if they are the same.
+    if (previous->identifying_ == identifying_) {
+      shape_map.assign(previous->shape_selector_classes_, kUnmapped);
+    }
+  }
   std::string key, facts;
+  auto with_class = [&](uint32_t cls) {
+    key.assign(reinterpret_cast<const char*>(&cls), sizeof(cls));
+    key += facts;
+    return key;
+  };
   for (InventoryDevice& dev : devices_) {
     const std::string& driver = input_->slices[dev.slice].spec.driver;
+    const InventoryDevice* old =
+        carried.empty() || carried[dev.id] == kNoDevice ? nullptr
+                                                        : &previous->devices_[carried[dev.id]];
     facts.clear();
     internal::AppendFactKey(dev, facts);
-    key.clear();
-    internal::AppendSelectorKey(driver, *dev.device, key);
-    dev.selector_class = selector_ids.Id(key);
-    key += facts;
-    dev.fact_class = fact_ids.Id(key);
+    uint32_t* mapped = old != nullptr ? &selector_map[old->selector_class] : nullptr;
+    if (mapped != nullptr && *mapped != kUnmapped) {
+      dev.selector_class = *mapped;
+    } else {
+      key.clear();
+      internal::AppendSelectorKey(driver, *dev.device, key);
+      dev.selector_class = selector_ids.Id(key);
+      if (mapped != nullptr) *mapped = dev.selector_class;
+    }
+    dev.fact_class = fact_ids.Id(with_class(dev.selector_class));
     if (identifying_.empty()) {
       dev.shape_selector_class = dev.selector_class;
       dev.shape_fact_class = dev.fact_class;
     } else {
-      key.clear();
-      internal::AppendShapeKey(driver, *dev.device, identifying_, key);
-      dev.shape_selector_class = shape_selector_ids.Id(key);
-      key += facts;
-      dev.shape_fact_class = shape_fact_ids.Id(key);
+      mapped = old != nullptr && !shape_map.empty() ? &shape_map[old->shape_selector_class]
+                                                    : nullptr;
+      if (mapped != nullptr && *mapped != kUnmapped) {
+        dev.shape_selector_class = *mapped;
+      } else {
+        key.clear();
+        internal::AppendShapeKey(driver, *dev.device, identifying_, key);
+        dev.shape_selector_class = shape_selector_ids.Id(key);
+        if (mapped != nullptr) *mapped = dev.shape_selector_class;
+      }
+      dev.shape_fact_class = shape_fact_ids.Id(with_class(dev.shape_selector_class));
     }
   }
   selector_classes_ = selector_ids.size();
@@ -432,6 +534,10 @@ std::vector<size_t> SameSelectorDevices(const Inventory& previous, const Invento
     const std::optional<size_t> old = previous.FindDevice(view.driver, view.pool, view.name);
     if (!old) continue;
     const DeviceView old_view = previous.View(*old);
+    if (old_view.device == view.device) {  // a slice both share: the same object
+      same[dev.id] = *old;
+      continue;
+    }
     key.clear();
     previous_key.clear();
     internal::AppendSelectorKey(view.driver, *view.device, key);

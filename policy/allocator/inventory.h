@@ -167,13 +167,26 @@ class Inventory {
   // Shares an immutable snapshot (the webhook's) instead of copying it; the Inventory keeps
   // it alive. `objects` must not be null.
   static Inventory Build(std::shared_ptr<const inventory::ClusterObjects> objects);
+  // The same, carrying over from `previous` what it derived from each slice the two
+  // snapshots share (the same object: SharedList::ptr), rather than deriving it again: the
+  // devices' capacities, their selector and shape classes (by mapping previous's classes),
+  // and the validity of pool generations made of shared slices only. What depends on other
+  // objects (allocations, taint rules, counters, identifying attributes, node groups) is
+  // derived anew. The result equals Build(objects) in every field and answer (device and
+  // class ids included); `previous` is only read, and may be dropped after.
+  static Inventory Build(std::shared_ptr<const inventory::ClusterObjects> objects,
+                         const Inventory& previous);
 
   Inventory(Inventory&&) = default;
   Inventory& operator=(Inventory&&) = default;
   Inventory(const Inventory&) = delete;
   Inventory& operator=(const Inventory&) = delete;
 
-  const std::vector<k8s::ResourceSlice>& slices() const { return input_->slices; }
+  const SharedList<k8s::ResourceSlice>& slices() const { return input_->slices; }
+  // Devices whose own facts (capacities, selector and shape keys) the Build that made this
+  // Inventory derived, rather than carried from a previous Inventory: every device for a
+  // Build from scratch, the devices of new or changed slices for an incremental one.
+  size_t devices_prepared() const { return devices_prepared_; }
   const std::vector<InventoryDevice>& devices() const { return devices_; }
   const std::vector<PoolInfo>& pools() const { return pools_; }
   // Node names in input order (Node objects) or sorted (derived from slices).
@@ -224,18 +237,22 @@ class Inventory {
 
  private:
   Inventory() = default;
-  static Inventory BuildFrom(std::shared_ptr<const inventory::ClusterObjects> objects);
+  static Inventory BuildFrom(std::shared_ptr<const inventory::ClusterObjects> objects,
+                             const Inventory* previous);
   void IndexDevices();
+  // By device id: the id of the same device in `previous` when its slice is shared with it
+  // (the same object), else kNoDevice.
+  std::vector<size_t> CarriedDevices(const Inventory& previous) const;
   void MarkAllocated();
-  void ParseCapacities();
+  void ParseCapacities(const Inventory* previous, const std::vector<size_t>& carried);
   void ApplyTaintRules();
   void CollectNodes();
-  void ValidatePools();
+  void ValidatePools(const Inventory* previous);
   void ResolveCounters();
   size_t AddScope(size_t layout, std::vector<size_t> slices);
   void CommitCounters();
   void FindIdentifyingAttributes();
-  void ClassifyDevices();
+  void ClassifyDevices(const Inventory* previous, const std::vector<size_t>& carried);
   NodeGroups ComputeGroups(const AllocatorOptions& options, bool shape) const;
 
   struct GroupCache {
@@ -264,6 +281,7 @@ class Inventory {
   size_t shape_fact_classes_ = 0;
   std::vector<std::pair<size_t, int64_t>> class_members_[2];
   std::vector<AttributeName> identifying_;
+  size_t devices_prepared_ = 0;
   std::unique_ptr<GroupCache> groups_ = std::make_unique<GroupCache>();
 };
 

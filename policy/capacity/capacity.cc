@@ -152,7 +152,7 @@ std::set<PoolKey> SharedPools(const ClusterObjects& cluster) {
 
 ClusterObjects WithoutPools(const ClusterObjects& cluster, const std::set<PoolKey>& pools) {
   ClusterObjects out = cluster;
-  std::erase_if(out.slices, [&](const k8s::ResourceSlice& s) { return pools.contains(PoolOf(s)); });
+  out.slices.EraseIf([&](const k8s::ResourceSlice& s) { return pools.contains(PoolOf(s)); });
   return out;
 }
 
@@ -172,12 +172,13 @@ ClusterObjects EveryNodeAsOne(const ClusterObjects& cluster) {
   ClusterObjects out = cluster;
   std::set<std::string> schedulable;
   for (const k8s::Node& n : cluster.nodes) schedulable.insert(n.metadata.name);
-  std::erase_if(out.slices, [&](const k8s::ResourceSlice& s) {
+  out.slices.EraseIf([&](const k8s::ResourceSlice& s) {
     return !cluster.nodes.empty() && s.spec.node_name && !s.spec.node_name->empty() &&
            !schedulable.contains(*s.spec.node_name);
   });
-  for (k8s::ResourceSlice& slice : out.slices) {
-    if (slice.spec.devices.empty()) continue;
+  for (size_t i = 0; i < out.slices.size(); ++i) {
+    if (out.slices[i].spec.devices.empty()) continue;
+    k8s::ResourceSlice& slice = out.slices.Mutable(i);  // a copy: `cluster` shares the slice
     slice.spec.node_name.reset();
     slice.spec.node_selector.reset();
     slice.spec.per_device_node_selection.reset();
@@ -283,7 +284,7 @@ CapacityResult CountCopies(const ClusterObjects& cluster,
   const int64_t max_copies = std::max<int64_t>(options.max_copies, 1);
   Prober prober(claims, evaluator, options.allocator, result.probes);
   ClusterObjects schedulable = cluster;
-  std::erase_if(schedulable.nodes, [](const k8s::Node& n) { return n.unschedulable; });
+  schedulable.nodes.EraseIf([](const k8s::Node& n) { return n.unschedulable; });
   for (const k8s::Node& n : cluster.nodes) {
     if (n.unschedulable) {
       result.nodes.push_back({.name = n.metadata.name, .count = 0, .unschedulable = true});

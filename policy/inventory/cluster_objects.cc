@@ -51,6 +51,35 @@ bool CollectClusterObject(const k8s::ObjectVariant& object, ClusterObjects& into
   return Collect(object, into);
 }
 
+bool ShareClusterObject(const std::shared_ptr<const k8s::ObjectVariant>& object,
+                        ClusterObjects& into) {
+  return std::visit(
+      [&](const auto& o) {
+        using T = std::decay_t<decltype(o)>;
+        // Aliasing: the list's pointer owns the variant and points at its alternative.
+        auto share = [&](SharedList<T>& list) {
+          list.push_back(std::shared_ptr<const T>(object, &o));
+        };
+        if constexpr (std::is_same_v<T, k8s::ResourceSlice>) {
+          share(into.slices);
+        } else if constexpr (std::is_same_v<T, k8s::DeviceClass>) {
+          share(into.classes);
+        } else if constexpr (std::is_same_v<T, k8s::Node>) {
+          share(into.nodes);
+        } else if constexpr (std::is_same_v<T, k8s::ResourceClaim>) {
+          share(into.claims);
+        } else if constexpr (std::is_same_v<T, k8s::DeviceTaintRule>) {
+          share(into.taint_rules);
+        } else if constexpr (std::is_same_v<T, k8s::Namespace>) {
+          share(into.namespaces);
+        } else {
+          return false;
+        }
+        return true;
+      },
+      *object);
+}
+
 void CollectClusterObjects(const k8s::DecodeResult& decoded, ClusterObjects& into) {
   for (const k8s::DecodedObject& object : decoded.objects) Collect(object.object, into);
 }

@@ -7,11 +7,12 @@ namespace draguard::pipeline {
 void DropDisabledFields(inventory::ClusterObjects& cluster,
                         const validate::ValidationOptions& options) {
   Diagnostics ignored;
-  for (k8s::ResourceSlice& slice : cluster.slices) {
-    validate::DropDisabledResourceSliceFields(slice, nullptr, options, ignored);
+  // Mutable: copied first where another snapshot shares the object.
+  for (size_t i = 0; i < cluster.slices.size(); ++i) {
+    validate::DropDisabledResourceSliceFields(cluster.slices.Mutable(i), nullptr, options, ignored);
   }
-  for (k8s::DeviceClass& device_class : cluster.classes) {
-    validate::DropDisabledDeviceClassFields(device_class, nullptr, options, ignored);
+  for (size_t i = 0; i < cluster.classes.size(); ++i) {
+    validate::DropDisabledDeviceClassFields(cluster.classes.Mutable(i), nullptr, options, ignored);
   }
 }
 

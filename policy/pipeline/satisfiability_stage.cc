@@ -27,10 +27,11 @@ std::string NamespaceOf(const k8s::ObjectMeta& meta) {
 }
 
 // Replaces each object of `from` by the first of `into` with the same namespace and name, or
-// appends it (a later one of `from` then replaces it). An index keeps this linear: comparing
-// every pair took 88 ms for 1,000 claims merged into a fleet's snapshot.
+// appends it (a later one of `from` then replaces it); objects are shared, not copied. An
+// index keeps this linear: comparing every pair took 88 ms for 1,000 claims merged into a
+// fleet's snapshot.
 template <typename T>
-void UpsertAll(std::vector<T>& into, std::vector<T>& from) {
+void UpsertAll(SharedList<T>& into, const SharedList<T>& from) {
   if (from.empty()) return;
   auto key = [](const k8s::ObjectMeta& meta) {  // neither part can hold a '/'
     return NamespaceOf(meta) + "/" + meta.name;
@@ -38,12 +39,12 @@ void UpsertAll(std::vector<T>& into, std::vector<T>& from) {
   std::unordered_map<std::string, size_t> index;
   index.reserve(into.size() + from.size());
   for (size_t i = 0; i < into.size(); ++i) index.emplace(key(into[i].metadata), i);
-  for (T& object : from) {
-    const auto [it, added] = index.emplace(key(object.metadata), into.size());
+  for (const auto& object : from.ptrs()) {
+    const auto [it, added] = index.emplace(key(object->metadata), into.size());
     if (added) {
-      into.push_back(std::move(object));
+      into.push_back(object);
     } else {
-      into[it->second] = std::move(object);
+      into.Set(it->second, object);
     }
   }
 }
@@ -285,8 +286,11 @@ inventory::ClusterObjects MergeClusterObjects(inventory::ClusterObjects&& invent
   return merged;
 }
 
-void MergeClaims(std::vector<k8s::ResourceClaim>& into, std::vector<k8s::ResourceClaim> claims) {
-  UpsertAll(into, claims);
+void MergeClaims(SharedList<k8s::ResourceClaim>& into, std::vector<k8s::ResourceClaim> claims) {
+  SharedList<k8s::ResourceClaim> from;
+  from.reserve(claims.size());
+  for (k8s::ResourceClaim& c : claims) from.push_back(std::move(c));
+  UpsertAll(into, from);
 }
 
 std::vector<Subject> CollectSubjects(const std::vector<k8s::DecodeResult>& decoded,

@@ -115,7 +115,7 @@ inventory::ClusterObjects MergeClusterObjects(inventory::ClusterObjects&& invent
 
 // Merges `claims` (the inputs' claims, in input order) into `into` as MergeClusterObjects
 // does: each replaces the claim of the same namespace and name, or is appended.
-void MergeClaims(std::vector<k8s::ResourceClaim>& into, std::vector<k8s::ResourceClaim> claims);
+void MergeClaims(SharedList<k8s::ResourceClaim>& into, std::vector<k8s::ResourceClaim> claims);
 
 // Checks every subject among `decoded` against `cluster`; `rejected` (may be null: none)
 // holds the errors of the objects among `decoded` that the API server rejects. Results stay

@@ -15,7 +15,7 @@ namespace {
 // Observes the input slices; a finding is located in the slice it names.
 void ObserveInputSlices(const std::vector<k8s::DecodeResult>& decoded, schema::Schema& schema,
                         std::vector<Diagnostic>& out) {
-  std::vector<k8s::ResourceSlice> slices;
+  SharedList<k8s::ResourceSlice> slices;
   std::map<std::string, const k8s::DecodedObject*> by_name;
   for (const k8s::DecodeResult& file : decoded) {
     for (const k8s::DecodedObject& object : file.objects) {

@@ -266,9 +266,9 @@ void StreamedBatch::StartSatisfiability(std::vector<ContextNotes>& notes,
     cluster.classes = owned->classes;
     cluster.claims = owned->claims;
     cluster.namespaces = owned->namespaces;
-    cluster.slices.swap(owned->slices);
-    cluster.nodes.swap(owned->nodes);
-    cluster.taint_rules.swap(owned->taint_rules);
+    std::swap(cluster.slices, owned->slices);
+    std::swap(cluster.nodes, owned->nodes);
+    std::swap(cluster.taint_rules, owned->taint_rules);
     cluster.source = owned->source;
     cluster.as_of = owned->as_of;
   } else {

@@ -108,7 +108,7 @@ struct Observer {
 
 }  // namespace
 
-void ObserveSlices(const std::vector<k8s::ResourceSlice>& slices, Schema& into,
+void ObserveSlices(const SharedList<k8s::ResourceSlice>& slices, Schema& into,
                    Diagnostics& out) {
   Observer observer{into, out, {}};
   for (const k8s::ResourceSlice& slice : slices) {

@@ -158,7 +158,7 @@ StatusOr<BuildResult> BuildSchema(const SchemaSources& sources);
 void LoadSchemaFile(const SourceText& file, Origin origin, Schema& into, Diagnostics& out);
 
 // Adds what `slices` publish to `into`; conflicts become schema.slice.* diagnostics.
-void ObserveSlices(const std::vector<k8s::ResourceSlice>& slices, Schema& into,
+void ObserveSlices(const SharedList<k8s::ResourceSlice>& slices, Schema& into,
                    Diagnostics& out);
 
 }  // namespace draguard::schema

@@ -311,8 +311,8 @@ void ReferenceIndex::Merge(ReferenceIndex&& later) {
   data_->all_classes_known = data_->all_classes_known || later.data_->all_classes_known;
 }
 
-void ReferenceIndex::AddCluster(const std::vector<k8s::DeviceClass>* classes,
-                                const std::vector<k8s::ResourceClaim>* claims) {
+void ReferenceIndex::AddCluster(const SharedList<k8s::DeviceClass>* classes,
+                                const SharedList<k8s::ResourceClaim>* claims) {
   if (claims != nullptr) {
     for (const k8s::ResourceClaim& c : *claims) AddClaim(c, kClusterGroup);
     data_->all_claims_known = !claims->empty();

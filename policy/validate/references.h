@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "policy/common/diagnostic.h"
+#include "policy/common/shared_list.h"
 #include "policy/k8s/device_class.h"
 #include "policy/k8s/resource_claim.h"
 #include "policy/k8s/workload.h"
@@ -50,8 +51,8 @@ struct ReferenceInputs {
   std::vector<ObjectInput<k8s::ResourceClaimTemplate>> templates;
   std::vector<ObjectInput<k8s::DeviceClass>> classes;
   // Cluster objects known besides the inputs (not owned; null when none were given).
-  const std::vector<k8s::DeviceClass>* cluster_classes = nullptr;
-  const std::vector<k8s::ResourceClaim>* cluster_claims = nullptr;
+  const SharedList<k8s::DeviceClass>* cluster_classes = nullptr;
+  const SharedList<k8s::ResourceClaim>* cluster_claims = nullptr;
 };
 
 // Appends the findings to `diagnostics`, each with `object` set to the referring object's
@@ -77,8 +78,8 @@ class ReferenceIndex {
   // Appends an index of the inputs that follow this one's (lint indexes each file apart).
   void Merge(ReferenceIndex&& later);
   // Cluster objects known besides the inputs (either may be null), after the inputs.
-  void AddCluster(const std::vector<k8s::DeviceClass>* classes,
-                  const std::vector<k8s::ResourceClaim>* claims);
+  void AddCluster(const SharedList<k8s::DeviceClass>* classes,
+                  const SharedList<k8s::ResourceClaim>* claims);
 
   struct Data;  // defined in references.cc
 

@@ -158,10 +158,18 @@ TEST_F(FileInventorySourceTest, UnchangedFilesCarryOverFromSnapshotToSnapshot) {
     return out;
   };
   for (int devices : {4, 1, 5}) {
+    auto before = source.Current();
     Write("b.yaml", Slice("node-b", devices));
     ASSERT_TRUE(source.PollOnce());
     EXPECT_EQ(nodes(), (std::vector<std::string>{"node-a/1", "node-b/" + std::to_string(devices),
                                                  "node-c/3"}));
+    // Issue 17 item 3: the unchanged files' objects are shared with the previous snapshot
+    // (the same objects, not copies); only the rewritten file's are new.
+    auto after = source.Current();
+    ASSERT_EQ(after->slices.size(), 3u);
+    EXPECT_EQ(after->slices.ptr(0), before->slices.ptr(0));
+    EXPECT_NE(after->slices.ptr(1), before->slices.ptr(1));
+    EXPECT_EQ(after->slices.ptr(2), before->slices.ptr(2));
   }
   fs::remove(fs::path(dir_) / "a.yaml");
   source.PollOnce();

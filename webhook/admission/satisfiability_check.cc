@@ -257,8 +257,12 @@ std::shared_ptr<SatisfiabilityCheck::Prepared> SatisfiabilityCheck::BuildLocked(
     if (prepared_ != nullptr && prepared_->snapshot == snapshot) return prepared_;
     previous = prepared_;
   }
-  // Shared, not copied: the snapshot is immutable and the Inventory keeps it alive.
-  alloc::Inventory inventory = alloc::Inventory::Build(snapshot);
+  // Shared, not copied: the snapshot is immutable and the Inventory keeps it alive. What the
+  // previous view derived from the slices both snapshots share (the same objects: the
+  // sources reuse unchanged ones) is carried over rather than derived again.
+  alloc::Inventory inventory = previous != nullptr
+                                   ? alloc::Inventory::Build(snapshot, previous->inventory)
+                                   : alloc::Inventory::Build(snapshot);
   // The node groups every check reads (inventory.h), computed here rather than by the first
   // requests, which would wait for each other on them: shape groups always (without
   // identifying attributes every check uses them), exact ones when a selector may read an

@@ -4,9 +4,11 @@
 //
 // The allocator's Inventory is built once per inventory snapshot, not per request: the check
 // keeps the last one together with the snapshot it came from and rebuilds it when the source
-// publishes a new snapshot: on a thread of its own with `build_in_background` (the server:
-// requests keep answering from the previous snapshot meanwhile, so a build, ~0.1 s for 10,000
-// devices, never holds up an I/O thread), otherwise on the first request that sees it.
+// publishes a new snapshot, carrying over what it derived from the slices the two snapshots
+// share (alloc::Inventory::Build with the previous Inventory): on a thread of its own with
+// `build_in_background` (the server: requests keep answering from the previous snapshot
+// meanwhile, so a build, ~0.1 s for 10,000 devices, never holds up an I/O thread), otherwise
+// on the first request that sees it.
 // Selector evaluators (thread-compatible) are pooled per Inventory, so concurrent requests
 // each lease their own; they share the Inventory's table of prepared devices, and a new
 // Inventory's table starts with the previous one's entries for the devices CEL sees
@@ -168,6 +170,11 @@ class SatisfiabilityCheck {
   std::shared_ptr<Prepared> prepared_;
   mutable std::shared_ptr<const inventory::ClusterObjects> counted_;
   mutable size_t counted_devices_ = 0;
+  // How many Check() calls answered from a RememberedVerdict (the spec memo's copy of an
+  // earlier answer on the same view) instead of running the allocator. Only counted, never
+  // read by the check itself: recalled() exposes it so that tests can tell a repeated answer
+  // from a recomputed one (the two are byte-identical by design, so the answer alone cannot
+  // show that the memo served it). Atomic: concurrent checks count without a lock.
   std::atomic<uint64_t> recalled_{0};
   // The background builder (build_in_background); last: stopped before the rest goes.
   std::unique_ptr<SnapshotBuilder> builder_;

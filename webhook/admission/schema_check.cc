@@ -12,8 +12,8 @@ namespace {
 // What schema::CheckObject reads of the DeviceClasses it is given (CheckOptions::classes):
 // each class's name and its selectors' expressions, in order (the first class of a name
 // wins). Two lists equal in these give the same findings.
-bool SameClassFacts(const std::vector<k8s::DeviceClass>& a,
-                    const std::vector<k8s::DeviceClass>& b) {
+bool SameClassFacts(const SharedList<k8s::DeviceClass>& a,
+                    const SharedList<k8s::DeviceClass>& b) {
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i) {
     if (a[i].metadata.name != b[i].metadata.name) return false;
@@ -30,11 +30,12 @@ bool SameClassFacts(const std::vector<k8s::DeviceClass>& a,
 
 }  // namespace
 
-// The schema of one inventory snapshot (without one: the catalog alone) and copies of the
-// classes it holds (a few objects; a copy lets the schema outlive the snapshot).
+// The schema of one inventory snapshot (without one: the catalog alone) and the classes it
+// holds (shared with the snapshot, so that the schema may outlive it without keeping the
+// rest of it alive).
 struct SchemaCheck::Built {
   schema::Schema schema;
-  std::vector<k8s::DeviceClass> classes;
+  SharedList<k8s::DeviceClass> classes;
   schema::CheckOptions options;  // options.classes point into `classes`
   bool usable = false;  // false when the catalog could not be read: the check stays off
 

@@ -224,12 +224,12 @@ DecodedPage DecodePage(std::string body, const ResourceKind& kind) {
 }
 
 template <class T>
-void AppendMoved(std::vector<T>& from, std::vector<T>& into) {
+void AppendMoved(SharedList<T>& from, SharedList<T>& into) {
   if (into.empty()) {
     into = std::move(from);
     return;
   }
-  into.insert(into.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end()));
+  into.Append(from);  // shares the page's objects
 }
 
 void MergePage(DecodedPage page, ClusterSnapshot& snapshot) {

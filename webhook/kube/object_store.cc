@@ -7,7 +7,9 @@ namespace draguard::webhook::kube {
 
 void ObjectStore::Replace(WatchedKind kind, std::vector<StoredObject> objects) {
   Objects fresh;
-  for (StoredObject& object : objects) fresh[object.key] = std::move(object.object);
+  for (StoredObject& object : objects) {
+    fresh[object.key] = std::make_shared<k8s::ObjectVariant>(std::move(object.object));
+  }
   std::lock_guard<std::mutex> lock(mu_);
   objects_[static_cast<size_t>(kind)] = std::move(fresh);
   ++generation_;
@@ -19,7 +21,7 @@ void ObjectStore::Apply(WatchedKind kind, const WatchEvent& event) {
   std::lock_guard<std::mutex> lock(mu_);
   Objects& objects = objects_[static_cast<size_t>(kind)];
   if (upsert && !event.undecodable) {
-    objects[event.object.key] = event.object.object;
+    objects[event.object.key] = std::make_shared<k8s::ObjectVariant>(event.object.object);
   } else {
     objects.erase(event.object.key);
   }
@@ -42,7 +44,7 @@ std::shared_ptr<const inventory::ClusterObjects> ObjectStore::Snapshot(std::stri
   snapshot->as_of = std::chrono::system_clock::now();
   std::lock_guard<std::mutex> lock(mu_);
   for (const Objects& objects : objects_) {
-    for (const auto& [key, object] : objects) inventory::CollectClusterObject(object, *snapshot);
+    for (const auto& [key, object] : objects) inventory::ShareClusterObject(object, *snapshot);
   }
   return snapshot;
 }

@@ -31,11 +31,13 @@ class ObjectStore {
   size_t Size(WatchedKind kind) const;
   uint64_t generation() const;
 
-  // A copy of every object, in key order per kind, as an immutable snapshot.
+  // Every object, in key order per kind, as an immutable snapshot. The snapshot shares the
+  // objects with the store (each is immutable once stored; an event replaces it with a new
+  // one), so that consecutive snapshots share every object no event touched in between.
   std::shared_ptr<const inventory::ClusterObjects> Snapshot(std::string source) const;
 
  private:
-  using Objects = std::map<std::string, k8s::ObjectVariant>;
+  using Objects = std::map<std::string, std::shared_ptr<const k8s::ObjectVariant>>;
 
   mutable std::mutex mu_;
   std::array<Objects, kWatchedKindCount> objects_;

@@ -119,7 +119,7 @@ k8s::DeviceSubRequest TolerantAll(std::string name) {
 // Two devices tainted NoSchedule ("broken"); d1 is allocated to another claim.
 InventoryInput TaintedPair() {
   InventoryInput in = ModelPool({"ma", "ma"}, {"gpu.x/p/d1"});
-  for (k8s::Device& d : in.slices[0].spec.devices) {
+  for (k8s::Device& d : in.slices.Mutable(0).spec.devices) {
     d.taints.push_back(k8s::DeviceTaint{.key = "broken", .value = "1", .effect = "NoSchedule"});
   }
   return in;
@@ -228,7 +228,7 @@ std::function<InventoryInput()> ThreeNodes(std::function<void(InventoryInput&)> 
   };
 }
 
-k8s::Device& Node2Gpu1(InventoryInput& in) { return in.slices[1].spec.devices[1]; }
+k8s::Device& Node2Gpu1(InventoryInput& in) { return in.slices.Mutable(1).spec.devices[1]; }
 
 // Three nodes, each with a 1.35 pool: a counter slice (memory `memory[i]`) and two 4Gi halves.
 InventoryInput ThreePartitionedNodes(std::vector<std::string> memory) {
@@ -624,7 +624,7 @@ INSTANTIATE_TEST_SUITE_P(
              .inventory = [] {
                InventoryInput in = ListPool({{1, 2}});
                k8s::Device d = MakeDevice("scalar", {}, {{"cores", 2}});
-               in.slices[0].spec.devices.push_back(d);
+               in.slices.Mutable(0).spec.devices.push_back(d);
                return in;
              },
              .claims = {Claim({Exact("gpu", "gpu", 2)}, {MatchAttr("gpu.x/cores")})},
@@ -634,7 +634,7 @@ INSTANTIATE_TEST_SUITE_P(
                InventoryInput in = ListPool({{1}});
                k8s::Device d = MakeDevice("strings", {});
                d.attributes["cores"].string_values = std::vector<std::string>{"1"};
-               in.slices[0].spec.devices.push_back(d);
+               in.slices.Mutable(0).spec.devices.push_back(d);
                return in;
              },
              .claims = {Claim({Exact("gpu", "gpu", 2)}, {MatchAttr("gpu.x/cores")})},
@@ -728,8 +728,8 @@ INSTANTIATE_TEST_SUITE_P(
              .inventory =
                  [] {
                    InventoryInput in = PartitionableGpu();
-                   in.slices[0].spec.shared_counters[0].counters["units"] = k8s::Counter{"2"};
-                   for (k8s::Device& d : in.slices[1].spec.devices) {
+                   in.slices.Mutable(0).spec.shared_counters[0].counters["units"] = k8s::Counter{"2"};
+                   for (k8s::Device& d : in.slices.Mutable(1).spec.devices) {
                      d.consumes_counters[0].counters["units"] = k8s::Counter{"2"};
                    }
                    return in;
@@ -999,7 +999,7 @@ INSTANTIATE_TEST_SUITE_P(
              .inventory =
                  [] {
                    InventoryInput in = PartitionableGpu();
-                   auto& devices = in.slices[1].spec.devices;
+                   auto& devices = in.slices.Mutable(1).spec.devices;
                    devices.erase(devices.begin(), devices.begin() + 2);  // keep "full"
                    devices[0].allow_multiple_allocations = true;
                    devices[0].capacity["memory"] = k8s::DeviceCapacity{.value = "40Gi"};
@@ -1015,9 +1015,9 @@ INSTANTIATE_TEST_SUITE_P(
              .inventory =
                  [] {
                    InventoryInput in = PartitionableGpu();
-                   for (auto& s : in.slices) {
-                     s.spec.node_name.reset();
-                     s.spec.all_nodes = true;
+                   for (size_t i = 0; i < in.slices.size(); ++i) {
+                     in.slices.Mutable(i).spec.node_name.reset();
+                     in.slices.Mutable(i).spec.all_nodes = true;
                    }
                    in.slices.push_back(MakeSlice("cpu.x", "c1", "node-1", {}));
                    in.slices.push_back(MakeSlice("cpu.x", "c2", "node-2", {}));
@@ -1029,8 +1029,8 @@ INSTANTIATE_TEST_SUITE_P(
              .inventory =
                  [] {
                    InventoryInput in = OneSharedGpu();
-                   in.slices[0].spec.node_name.reset();
-                   in.slices[0].spec.all_nodes = true;
+                   in.slices.Mutable(0).spec.node_name.reset();
+                   in.slices.Mutable(0).spec.all_nodes = true;
                    in.slices.push_back(MakeSlice("cpu.x", "c1", "node-1", {}));
                    in.slices.push_back(MakeSlice("cpu.x", "c2", "node-2", {}));
                    return in;
@@ -1074,8 +1074,10 @@ INSTANTIATE_TEST_SUITE_P(
                    k8s::Device d = MakeDevice("half2", {{"model", "a100"}});
                    d.consumes_counters.push_back(k8s::DeviceCounterConsumption{
                        .counter_set = "gpu0", .counters = {{"memory", k8s::Counter{"4Gi"}}}});
-                   for (k8s::ResourceSlice& s : in.slices) {
-                     if (s.spec.pool.name == "node-2") s.spec.pool.resource_slice_count = 3;
+                   for (size_t i = 0; i < in.slices.size(); ++i) {
+                     if (in.slices[i].spec.pool.name == "node-2") {
+                       in.slices.Mutable(i).spec.pool.resource_slice_count = 3;
+                     }
                    }
                    k8s::ResourceSlice extra = Pooled(MakeSlice("gpu.x", "node-2", "", {d}), 1, 3, "x");
                    extra.spec.all_nodes.reset();
@@ -1089,7 +1091,7 @@ INSTANTIATE_TEST_SUITE_P(
              .nodes = {"node-1", "node-3"}},
         Case{.name = "GroupingSeparatesPoolCompleteness",
              .inventory = ThreeNodes([](InventoryInput& in) {
-               in.slices[1].spec.pool.resource_slice_count = 2;
+               in.slices.Mutable(1).spec.pool.resource_slice_count = 2;
              }),
              .claims = {Claim({Exact("gpu", "gpu", 2)})}, .nodes = {"node-1", "node-3"}},
         Case{.name = "GroupingSeparatesCommittedShares",
@@ -1098,7 +1100,7 @@ INSTANTIATE_TEST_SUITE_P(
                    InventoryInput in;
                    for (const char* node : {"node-1", "node-2", "node-3"}) {
                      in.slices.push_back(MakeSlice("gpu.x", "p", node, {SharedGpu()}));
-                     in.slices.back().spec.pool.name = node;
+                     in.slices.MutableBack().spec.pool.name = node;
                    }
                    in.classes = {MakeClass("gpu")};
                    k8s::ResourceClaim share = ShareOf("20Gi");

@@ -101,7 +101,7 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST(CelEvaluatorCacheTest, CompilesEachExpressionOnceAndPreparesEachDeviceOnce) {
   InventoryInput in = OneGpu(RichGpu("gpu0"));
-  in.slices[0].spec.devices.push_back(RichGpu("gpu1"));
+  in.slices.Mutable(0).spec.devices.push_back(RichGpu("gpu1"));
   Inventory inv = Inventory::Build(std::move(in));
   CelSelectorEvaluator eval(AllocatorOptions{}, std::make_shared<CelProgramCache>());
   for (int round = 0; round < 3; ++round) {
@@ -122,7 +122,7 @@ TEST(CelEvaluatorCacheTest, CompilesEachExpressionOnceAndPreparesEachDeviceOnce)
 // of prepared devices; each kept its own copy (~7.5 KB a device each) before.
 TEST(CelEvaluatorCacheTest, EvaluatorsSharingATablePrepareEachDeviceOnce) {
   InventoryInput in = OneGpu(RichGpu("gpu0"));
-  in.slices[0].spec.devices.push_back(RichGpu("gpu1"));
+  in.slices.Mutable(0).spec.devices.push_back(RichGpu("gpu1"));
   Inventory inv = Inventory::Build(std::move(in));
   auto programs = std::make_shared<CelProgramCache>();
   auto devices = std::make_shared<PreparedDevices>(inv.devices().size());
@@ -145,7 +145,7 @@ TEST(CelEvaluatorCacheTest, EvaluatorsSharingATablePrepareEachDeviceOnce) {
 // grows to any id.
 TEST(CelEvaluatorCacheTest, IdsBeyondTheTableAreStillAnswered) {
   InventoryInput in = OneGpu(RichGpu("gpu0"));
-  in.slices[0].spec.devices.push_back(RichGpu("gpu1"));
+  in.slices.Mutable(0).spec.devices.push_back(RichGpu("gpu1"));
   Inventory inv = Inventory::Build(std::move(in));
   auto devices = std::make_shared<PreparedDevices>(1);
   CelSelectorEvaluator shared(AllocatorOptions{}, nullptr, devices);
@@ -171,8 +171,8 @@ TEST(CelEvaluatorCacheTest, ANewInventoryTakesOverTheUnchangedDevicesPreparation
         MakeSlice("gpu.example.com", node, node, {RichGpu("gpu0"), RichGpu("gpu1")}));
   }
   InventoryInput after = before;
-  after.slices[0].spec.pool.generation = 2;  // rewritten, same devices: still the same to CEL
-  after.slices[1].spec.devices[1].attributes["model"].string_value = "a100";
+  after.slices.Mutable(0).spec.pool.generation = 2;  // rewritten, same devices: still the same to CEL
+  after.slices.Mutable(1).spec.devices[1].attributes["model"].string_value = "a100";
   after.slices.push_back(MakeSlice("gpu.example.com", "node-3", "node-3", {RichGpu("gpu0")}));
   const std::string h100 = "device.attributes[\"gpu.example.com\"].model == \"h100\"";
   auto old_inventory = std::make_unique<Inventory>(Inventory::Build(std::move(before)));
@@ -253,7 +253,7 @@ TEST(CelEvaluatorCheckTest, ChecksAClaimWithRealSelectors) {
   InventoryInput in = OneGpu(RichGpu("gpu0"));
   k8s::Device old = RichGpu("gpu1");
   old.attributes["driverVersion"].version_value = "1.0.0";
-  in.slices[0].spec.devices.push_back(old);
+  in.slices.Mutable(0).spec.devices.push_back(old);
   Inventory inv = Inventory::Build(std::move(in));
   AllocatorOptions options;
   CelSelectorEvaluator eval(options);

@@ -3,7 +3,9 @@
 
 #include <cstdio>
 #include <random>
+#include <memory>
 #include <string>
+#include <tuple>
 
 #include "policy/allocator/allocator.h"
 #include "tests/policy/allocator/fake_evaluator.h"
@@ -103,6 +105,72 @@ constexpr int kMaxSkippedPercent = 2;
 
 class DifferentialTest : public ::testing::TestWithParam<int> {};
 
+// Everything an incremental Inventory::Build carries or derives, compared with a Build from
+// scratch of the same objects: per device, per pool, the classes, the identifying attributes
+// and the node groups.
+void ExpectSameInventoryAsScratch(const Inventory& want, const Inventory& got,
+                                  const AllocatorOptions& options, int i) {
+  ASSERT_EQ(got.devices().size(), want.devices().size()) << "case " << i;
+  for (size_t id = 0; id < want.devices().size(); ++id) {
+    const InventoryDevice& w = want.devices()[id];
+    const InventoryDevice& g = got.devices()[id];
+    EXPECT_EQ(g.device, w.device) << "case " << i << " device " << id;
+    EXPECT_EQ(std::tie(g.slice, g.pool, g.in_use, g.consumes_counters, g.binding_conditions),
+              std::tie(w.slice, w.pool, w.in_use, w.consumes_counters, w.binding_conditions))
+        << "case " << i << " device " << id;
+    EXPECT_EQ(std::tie(g.selector_class, g.fact_class, g.shape_selector_class,
+                       g.shape_fact_class),
+              std::tie(w.selector_class, w.fact_class, w.shape_selector_class,
+                       w.shape_fact_class))
+        << "case " << i << " device " << id;
+    EXPECT_EQ(g.capacity_values, w.capacity_values) << "case " << i << " device " << id;
+    EXPECT_EQ(g.committed_capacity, w.committed_capacity) << "case " << i << " device " << id;
+    EXPECT_EQ(g.unrequested_demand, w.unrequested_demand) << "case " << i << " device " << id;
+    EXPECT_EQ(g.shares, w.shares) << "case " << i << " device " << id;
+    EXPECT_EQ(g.rule_taints.size(), w.rule_taints.size()) << "case " << i << " device " << id;
+    for (size_t layout : {kLayoutPool, kLayoutSlice}) {
+      EXPECT_EQ(g.counter_scope[layout], w.counter_scope[layout]) << "case " << i;
+      ASSERT_EQ(g.draws[layout].has_value(), w.draws[layout].has_value()) << "case " << i;
+      if (!w.draws[layout]) continue;
+      ASSERT_EQ(g.draws[layout]->size(), w.draws[layout]->size()) << "case " << i;
+      for (size_t d = 0; d < w.draws[layout]->size(); ++d) {
+        EXPECT_EQ((*g.draws[layout])[d].ordinal, (*w.draws[layout])[d].ordinal) << "case " << i;
+        EXPECT_EQ((*g.draws[layout])[d].milli, (*w.draws[layout])[d].milli) << "case " << i;
+      }
+    }
+  }
+  ASSERT_EQ(got.pools().size(), want.pools().size()) << "case " << i;
+  for (size_t p = 0; p < want.pools().size(); ++p) {
+    EXPECT_EQ(got.pools()[p].problems, want.pools()[p].problems) << "case " << i;
+    EXPECT_EQ(got.pools()[p].slices, want.pools()[p].slices) << "case " << i;
+  }
+  EXPECT_EQ(std::make_tuple(got.selector_classes(), got.fact_classes(),
+                            got.shape_selector_classes(), got.shape_fact_classes()),
+            std::make_tuple(want.selector_classes(), want.fact_classes(),
+                            want.shape_selector_classes(), want.shape_fact_classes()))
+      << "case " << i;
+  for (bool shape : {false, true}) {
+    EXPECT_EQ(got.SelectorClassMembers(shape), want.SelectorClassMembers(shape)) << "case " << i;
+    EXPECT_EQ(got.Groups(options, shape).group_of, want.Groups(options, shape).group_of)
+        << "case " << i;
+  }
+  EXPECT_EQ(got.IdentifyingAttributes(), want.IdentifyingAttributes()) << "case " << i;
+}
+
+// The snapshot before `input` in a webhook under churn: `input` with slice `changed` (by
+// index, modulo) edited and its last slice absent; every other slice the same object.
+InventoryInput PreviousSnapshot(const InventoryInput& input, size_t changed) {
+  InventoryInput before = input;  // shares every object
+  if (before.slices.empty()) return before;
+  k8s::ResourceSlice& edited = before.slices.Mutable(changed % before.slices.size());
+  ++edited.spec.pool.generation;
+  if (!edited.spec.devices.empty()) {
+    edited.spec.devices[0].attributes["churn"].string_value = "before";
+  }
+  if (before.slices.size() > 1) before.slices.pop_back();
+  return before;
+}
+
 TEST_P(DifferentialTest, AgreesWithReferenceOnRandomInventories) {
   const int shard = GetParam();
   std::mt19937 rng(20261122);
@@ -111,7 +179,7 @@ TEST_P(DifferentialTest, AgreesWithReferenceOnRandomInventories) {
   for (int i = 0; i < kCases; ++i) {
     RandomCase rc = MakeRandomCase(next);
     if (i % kShards != shard) continue;
-    FakeEvaluator ref_eval, real_eval;
+    FakeEvaluator ref_eval, real_eval, incremental_eval;
     ReferenceResult want = ReferenceCheck(rc.input, rc.claims, ref_eval, rc.options, kMaxAssignments);
     if (want.verdict == ReferenceVerdict::kTooLarge) {
       ++skipped;
@@ -134,6 +202,32 @@ TEST_P(DifferentialTest, AgreesWithReferenceOnRandomInventories) {
       EXPECT_EQ(got.feasible_nodes.size(), want.feasible_nodes.size()) << "case " << i;
     } else {
       EXPECT_EQ(got.feasible_nodes, want.feasible_nodes) << "case " << i << "\n" << Describe(rc);
+    }
+    // An incremental Build from the snapshot before (one slice edited, one absent): the same
+    // Inventory and answers as from scratch, the shared slices' devices not prepared again.
+    {
+      Inventory before = Inventory::Build(PreviousSnapshot(rc.input, static_cast<size_t>(i)));
+      Inventory incremental =
+          Inventory::Build(std::make_shared<const InventoryInput>(rc.input), before);
+      ExpectSameInventoryAsScratch(inv, incremental, rc.options, i);
+      size_t fresh = 0;  // devices of the slices `before` does not share
+      for (size_t s = 0; s < rc.input.slices.size(); ++s) {
+        bool shared = false;
+        for (const auto& ptr : before.slices().ptrs()) {
+          shared = shared || ptr == rc.input.slices.ptr(s);
+        }
+        if (!shared) fresh += rc.input.slices[s].spec.devices.size();
+      }
+      EXPECT_EQ(incremental.devices_prepared(), fresh) << "case " << i;
+      EXPECT_EQ(inv.devices_prepared(), inv.devices().size()) << "case " << i;
+      AllocationVerdict again = CheckPod(incremental, ptrs, incremental_eval, rc.options);
+      EXPECT_EQ(again.kind, got.kind) << "case " << i;
+      EXPECT_EQ(again.node, got.node) << "case " << i;
+      EXPECT_EQ(again.feasible_nodes, got.feasible_nodes) << "case " << i;
+      ASSERT_EQ(again.reasons.size(), got.reasons.size()) << "case " << i;
+      for (size_t r = 0; r < got.reasons.size(); ++r) {
+        EXPECT_EQ(again.reasons[r].message, got.reasons[r].message) << "case " << i;
+      }
     }
     // The fast path (devices alike but for their uuids decided once: the evaluator says what
     // the selectors read) against the general one (it does not): the same verdict, witness

@@ -148,7 +148,7 @@ INSTANTIATE_TEST_SUITE_P(
                 .cluster =
                     [] {
                       ClusterObjects c = CapTwoNodes(2, 2);
-                      c.slices[1].spec.devices[0].taints.push_back(
+                      c.slices.Mutable(1).spec.devices[0].taints.push_back(
                           k8s::DeviceTaint{.key = "broken", .effect = "NoSchedule"});
                       return c;
                     },
@@ -179,7 +179,7 @@ INSTANTIATE_TEST_SUITE_P(
                 .cluster =
                     [] {
                       ClusterObjects c = CapTwoNodes(2, 4);
-                      c.nodes[1].unschedulable = true;
+                      c.nodes.Mutable(1).unschedulable = true;
                       return c;
                     },
                 .claims = {CapClaim({Exact("r", "gpu", 1)})},

@@ -345,7 +345,7 @@ const Schema& ObservedSchema() {
     };
     cluster.slices = {slice("gpu.nvidia.com", false), slice("nic.corp.example", true),
                       slice("gpu.amd.com", false)};
-    cluster.slices.back().spec.devices[0].attributes["cardIndex"].string_value = "40";
+    cluster.slices.MutableBack().spec.devices[0].attributes["cardIndex"].string_value = "40";
     SchemaSources sources;
     sources.cluster = &cluster;
     StatusOr<BuildResult> built = BuildSchema(sources);

@@ -180,10 +180,10 @@ TEST(ReferencesNoiseTest, InventoryObjectsCount) {
   k8s::ResourceClaim claim = Claim();
   claim.metadata.name = "x";
   claim.spec.devices.requests[0].exactly->device_class_name = "gpu-clas";
-  std::vector<k8s::DeviceClass> classes = {Class()};
+  SharedList<k8s::DeviceClass> classes = {Class()};
   k8s::ResourceClaim allocated = Claim();
   allocated.metadata.name = "c";
-  std::vector<k8s::ResourceClaim> claims = {allocated};
+  SharedList<k8s::ResourceClaim> claims = {allocated};
   ReferenceInputs in;
   in.workloads.push_back({&pod, {"v1", "Pod", "ns", "p"}});
   in.claims.push_back({&claim, {"resource.k8s.io/v1", "ResourceClaim", "ns", "x"}});

@@ -334,7 +334,7 @@ TEST_F(PolicyCheckerTest, SpecMemoStillChecksEachObjectsMetadata) {
 // GpuInventoryYaml's inventory with an attribute its first device publishes: a new schema.
 inventory::ClusterObjects InventoryWithModelAttribute() {
   inventory::ClusterObjects objects = ClusterFromYaml(GpuInventoryYaml("node-a", 2));
-  objects.slices[0].spec.devices[0].attributes["model"].string_value = "h100";
+  objects.slices.Mutable(0).spec.devices[0].attributes["model"].string_value = "h100";
   return objects;
 }
 
@@ -352,7 +352,7 @@ TEST_F(PolicyCheckerTest, SchemaCheckKeepsItsTokenAcrossEqualSnapshots) {
   source_.Publish(with_model);
   const std::shared_ptr<const void> second = check.Token();
   EXPECT_NE(second, first);
-  with_model.classes[0].spec.selectors[0].cel->expression =
+  with_model.classes.Mutable(0).spec.selectors[0].cel->expression =
       "device.driver == \"gpu.example.com\"";
   source_.Publish(with_model);
   EXPECT_NE(check.Token(), second) << "a class selector narrows what requests reach";

@@ -200,6 +200,7 @@ TEST(ObjectStoreTest, AppliesEventsAndSnapshots) {
   ASSERT_TRUE(page.ok());
   store.Replace(WatchedKind::kResourceSlice, page->items);
   const uint64_t before = store.generation();
+  auto listed = store.Snapshot("list");
   for (const std::string& line : TestdataLines("resourceslices-watch1.jsonl")) {
     StatusOr<WatchEvent> event = ParseWatchEvent(line, Slices());
     ASSERT_TRUE(event.ok());
@@ -211,6 +212,14 @@ TEST(ObjectStoreTest, AppliesEventsAndSnapshots) {
   ASSERT_EQ(snapshot->slices.size(), 3u);
   EXPECT_EQ(snapshot->slices[0].spec.devices.size(), 4u);  // node-1 after MODIFIED
   EXPECT_EQ(snapshot->DeviceCount(), 8u);
+  // Issue 17 item 3: consecutive snapshots share the objects no event touched (the same
+  // objects, not copies): node-1 was MODIFIED and node-4 ADDED, the other slice is shared.
+  size_t shared = 0;
+  for (const auto& ptr : snapshot->slices.ptrs()) {
+    for (const auto& old : listed->slices.ptrs()) shared += ptr == old;
+  }
+  EXPECT_EQ(shared, 1u);
+  EXPECT_EQ(store.Snapshot("again")->slices.ptrs(), snapshot->slices.ptrs());
 }
 
 }  // namespace
