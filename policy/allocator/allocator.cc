@@ -138,6 +138,98 @@ void Explain(const internal::Plan& plan, internal::DeviceFacts& facts,
   }
 }
 
+// Whether no device of the cluster passes the selectors of any alternative of any request of
+// `plan`, so that every node fails every request in its pre-check, with nothing else to say
+// than the per-stage counts: no All request (whose pools could be fatal), no selector error
+// anywhere (fatal or not depending on the node), claims within the result limit.
+bool NothingMatches(const internal::Plan& plan, internal::DeviceFacts& facts,
+                    SelectorEvaluator& evaluator, const AllocatorOptions& o) {
+  if (plan.alternatives.empty()) return false;
+  for (const internal::PlannedClaim& claim : plan.claims) {
+    int64_t least = 0;
+    for (const internal::PlannedRequest& pr : claim.requests) least += pr.min_count;
+    if (least > o.max_results_per_claim) return false;
+  }
+  for (const internal::Alternative* alt : plan.alternatives) {
+    if (alt->all) return false;
+    const internal::Alternative& selection = alt->selection ? *alt->selection : *alt;
+    if (facts.AnyMatch(selection, evaluator) != internal::SelectorState::kRequestMismatch) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// The verdict of the per-node search when NothingMatches: every node (the first of each
+// group) counted through the selector stages, without the search's candidates, strings and
+// reasons per node. False, with `v` untouched, when a node sees an invalid pool (the
+// per-node search then says so, and may fail on it).
+bool DecideNothingMatches(const Inventory& inv, const internal::Plan& plan,
+                          internal::DeviceFacts& facts, SelectorEvaluator& evaluator,
+                          const AllocatorOptions& o, const NodeGroups* groups, size_t count,
+                          AllocationVerdict& v) {
+  const bool any_node = groups == nullptr;
+  std::vector<char> counted(any_node ? 1 : groups->first.size(), 0);
+  internal::NodeDevices devices;
+  Aggregate agg;
+  std::vector<RequestFunnel> funnels(plan.alternatives.size());
+  std::string first_node;
+  for (size_t i = 0; i < count; ++i) {
+    const size_t group = any_node ? 0 : groups->group_of[i];
+    if (counted[group]) continue;  // the same counts as its group's first node
+    counted[group] = 1;
+    const NodeView node = any_node ? inv.FindNode(kAnyNode) : inv.NodeAt(i);
+    internal::CollectNodeDevices(inv, node, o, devices);
+    for (const internal::NodePool& p : devices.pools) {
+      if (p.state == internal::PoolState::kInvalid) return false;
+    }
+    if (i == 0) first_node = std::string(node.name);
+    for (const internal::Alternative* alt : plan.alternatives) {
+      const internal::Alternative& selection = alt->selection ? *alt->selection : *alt;
+      RequestFunnel& f = funnels[alt->id];
+      f.visible = devices.visible;
+      f.class_match = 0;
+      for (size_t d : devices.devices) {
+        // Neither a match nor an error anywhere (NothingMatches): a device passes the class
+        // selectors or it does not.
+        f.class_match += facts.Selectors(selection, d, evaluator) !=
+                         internal::SelectorState::kClassMismatch;
+      }
+    }
+    if (agg.best.empty()) {
+      for (const internal::Alternative* alt : plan.alternatives) {
+        funnels[alt->id].request = alt->name;
+        funnels[alt->id].needed = alt->count;
+        funnels[alt->id].node = std::string(node.name);
+      }
+      agg.best = funnels;
+      continue;
+    }
+    for (size_t a = 0; a < funnels.size(); ++a) {
+      if (!Closer(funnels[a], agg.best[a])) continue;
+      agg.best[a].visible = funnels[a].visible;
+      agg.best[a].class_match = funnels[a].class_match;
+      agg.best[a].node = std::string(node.name);
+    }
+  }
+  // Every node's pre-check names each request's first alternative, with no usable device.
+  for (size_t c = 0; c < plan.claims.size(); ++c) {
+    for (const internal::PlannedRequest& pr : plan.claims[c].requests) {
+      const internal::Alternative& a = pr.alternatives.front();
+      Reason r{.code = "alloc.request.insufficient-devices", .claim = c, .request = a.request,
+               .node = first_node,
+               .message = "request " + a.request + ": 0 usable devices on node " + first_node +
+                          ", " + std::to_string(a.count) + " needed"};
+      agg.reasons.emplace(std::make_tuple(r.code, c, a.request),
+                          std::make_pair(std::move(r), static_cast<int>(count)));
+    }
+  }
+  v.kind = VerdictKind::kUnsatisfiable;
+  v.feasible_node_count = 0;
+  Explain(plan, facts, evaluator, agg, o, v);
+  return true;
+}
+
 }  // namespace
 
 AllocationVerdict CheckPod(const Inventory& inv,
@@ -149,7 +241,7 @@ AllocationVerdict CheckPod(const Inventory& inv,
   // Devices that differ only in attributes no selector or constraint reads (uuids) are
   // alike for this check: decide them, and the nodes holding them, once.
   const bool shape = !internal::ReadsIdentifying(inv, plan, evaluator);
-  internal::DeviceFacts facts(inv, o, plan, shape);
+  internal::DeviceFacts facts(inv, o, plan, shape, &evaluator);
   internal::Budget budget{.deadline = std::chrono::steady_clock::now() + o.time_budget,
                           .max_steps = o.max_steps};
   const bool any_node = inv.node_names().empty();
@@ -157,6 +249,10 @@ AllocationVerdict CheckPod(const Inventory& inv,
   // Nodes with equal signatures pose the same problem: the first of each group is searched,
   // the others repeat its outcome (computed once per inventory and kind of check).
   const NodeGroups* groups = any_node ? nullptr : &inv.Groups(o, shape);
+  if (o.cluster_wide_decisions && NothingMatches(plan, facts, evaluator, o) &&
+      DecideNothingMatches(inv, plan, facts, evaluator, o, groups, count, v)) {
+    return v;
+  }
   internal::NodeDevices devices;  // reused: the loop allocates only for searched nodes
   std::vector<std::optional<Decided>> decided(groups == nullptr ? 1 : groups->first.size());
   Aggregate agg;
@@ -174,6 +270,7 @@ AllocationVerdict CheckPod(const Inventory& inv,
     internal::CollectNodeDevices(inv, node, o, devices);
     NodeOutcome out =
         internal::SearchNode(inv, plan, node.name, devices, o, facts, evaluator, budget);
+    ++v.nodes_searched;
     v.steps = budget.steps;
     if (out.kind == NodeOutcome::kFatal) {
       // An error on any node fails the pod's scheduling cycle: no node is feasible then.

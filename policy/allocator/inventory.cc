@@ -491,6 +491,39 @@ const NodeGroups& Inventory::Groups(const AllocatorOptions& options, bool shape)
   return *groups_->entries.back().second;
 }
 
+const ReadClasses* Inventory::ClassesReading(const std::vector<AttributeName>& reads) const {
+  std::lock_guard<std::mutex> lock(read_classes_->mu);
+  for (const auto& [k, classes] : read_classes_->entries) {
+    if (k == reads) return classes.get();
+  }
+  if (read_classes_->entries.size() >= kMaxReadClassSets) return nullptr;
+  // One key per selector class (its devices are equal in everything CEL sees), or per shape
+  // class when no identifying attribute is read (those are plain scalars, left out of keys).
+  const bool shape = std::none_of(reads.begin(), reads.end(),
+                                  [&](const AttributeName& a) { return Identifying(a); });
+  auto out = std::make_unique<ReadClasses>();
+  Interner ids;
+  const std::vector<std::pair<size_t, int64_t>>& classes = class_members_[shape ? 1 : 0];
+  std::vector<uint32_t> of_class(classes.size());
+  std::string key;
+  for (size_t c = 0; c < classes.size(); ++c) {
+    const InventoryDevice& dev = devices_[classes[c].first];
+    key.clear();
+    internal::AppendReadKey(input_->slices[dev.slice].spec.driver, *dev.device, reads, key);
+    of_class[c] = ids.Id(key);
+  }
+  out->class_of.reserve(devices_.size());
+  out->members.assign(ids.size(), {0, 0});
+  for (const InventoryDevice& dev : devices_) {
+    const uint32_t cls = of_class[shape ? dev.shape_selector_class : dev.selector_class];
+    out->class_of.push_back(cls);
+    auto& [first, count] = out->members[cls];
+    if (count++ == 0) first = dev.id;
+  }
+  read_classes_->entries.emplace_back(reads, std::move(out));
+  return read_classes_->entries.back().second.get();
+}
+
 NodeGroups Inventory::ComputeGroups(const AllocatorOptions& options, bool shape) const {
   NodeGroups out;
   internal::NodeDevices devices;

@@ -159,8 +159,18 @@ struct NodeGroups {
   std::vector<size_t> first;       // by group: its first node
 };
 
+// Devices told apart only by what a selector reading a known set of attributes can see
+// (InventoryDevice::selector_class coarsened: internal::AppendReadKey).
+struct ReadClasses {
+  std::vector<uint32_t> class_of;  // by device id
+  // Per class: its first device and its number of devices.
+  std::vector<std::pair<size_t, int64_t>> members;
+};
+
 class Inventory {
  public:
+  // At most this many ReadClasses are kept per Inventory (8,000 devices: 32 KB each).
+  static constexpr size_t kMaxReadClassSets = 32;
   // Takes ownership of the objects. Malformed objects are indexed as far as possible; the
   // allocator reports what it cannot use.
   static Inventory Build(inventory::ClusterObjects objects);
@@ -217,6 +227,11 @@ class Inventory {
   // fact_class, or by shape_fact_class with `shape`; computed on first use and kept
   // (thread-safe; one entry per distinct version, gates and kind).
   const NodeGroups& Groups(const AllocatorOptions& options, bool shape) const;
+  // The classes of devices a selector reading only `reads` (sorted, unique: what
+  // SelectorEvaluator::AttributesRead reports) cannot tell apart; computed on first use and
+  // kept (thread-safe). Null once kMaxReadClassSets other sets are kept: the caller then
+  // decides by selector classes.
+  const ReadClasses* ClassesReading(const std::vector<AttributeName>& reads) const;
   const k8s::DeviceClass* FindClass(std::string_view name) const;
   std::optional<size_t> FindDevice(std::string_view driver, std::string_view pool,
                                    std::string_view device) const;
@@ -283,6 +298,11 @@ class Inventory {
   std::vector<AttributeName> identifying_;
   size_t devices_prepared_ = 0;
   std::unique_ptr<GroupCache> groups_ = std::make_unique<GroupCache>();
+  struct ReadClassCache {
+    std::mutex mu;
+    std::vector<std::pair<std::vector<AttributeName>, std::unique_ptr<const ReadClasses>>> entries;
+  };
+  std::unique_ptr<ReadClassCache> read_classes_ = std::make_unique<ReadClassCache>();
 };
 
 // No device (SameSelectorDevices).

@@ -35,6 +35,10 @@ struct AllocatorOptions {
   int max_results_per_claim = 32;
   // Check every node (fills feasible_nodes) instead of stopping at the first feasible one.
   bool all_nodes = true;
+  // Decide a claim none of whose requests any device of the cluster can serve (no device
+  // passes an alternative's selectors) without searching node by node: the same verdict and
+  // reasons (tests turn it off to compare with the per-node search).
+  bool cluster_wide_decisions = true;
 
   // What differs in `version`'s scheduler (policy/common/release.h).
   const Release& release() const { return ReleaseFor(version); }

@@ -69,6 +69,9 @@ struct AllocationVerdict {
   std::vector<Reason> reasons;
   std::vector<RequestFunnel> funnels;  // filled when unsatisfiable
   int64_t steps = 0;                   // search steps used
+  // Nodes searched (the first of each node group); 0 when the cluster-wide pre-check
+  // decided (AllocatorOptions::cluster_wide_decisions).
+  size_t nodes_searched = 0;
 };
 
 // Renders the verdict for people: one line for the outcome, then one line per reason

@@ -7,16 +7,8 @@
 #include "policy/common/quantity.h"
 
 namespace draguard::alloc::internal {
-namespace {
-
-thread_local uint64_t parse_milli_calls = 0;
-
-}  // namespace
-
-uint64_t ParseMilliCallsOnThisThread() { return parse_milli_calls; }
 
 std::optional<int64_t> ParseMilli(std::string_view text) {
-  ++parse_milli_calls;
   StatusOr<Quantity> q = Quantity::Parse(text);
   if (!q.ok() || q->Sign() < 0) return std::nullopt;
   constexpr Int128 kNanosPerMilli = 1'000'000;

@@ -13,9 +13,6 @@ namespace draguard::alloc::internal {
 // negative, not a whole number of milli-units, or above ~9.2e15 units (INT64_MAX milli).
 std::optional<int64_t> ParseMilli(std::string_view text);
 
-// How many times ParseMilli ran on the calling thread (tests: what a check parses).
-uint64_t ParseMilliCallsOnThisThread();
-
 }  // namespace draguard::alloc::internal
 
 #endif  // DRAGUARD_POLICY_ALLOCATOR_INTERNAL_AMOUNT_H_

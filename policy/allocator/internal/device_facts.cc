@@ -96,24 +96,56 @@ bool ReadsIdentifying(const Inventory& inv, const Plan& plan, SelectorEvaluator&
   return false;
 }
 
+namespace {
+
+// Every attribute the class and request selectors of `alt` read, sorted and unique; nullopt
+// when one of them may read any.
+std::optional<std::vector<AttributeName>> AlternativeReads(const Alternative& alt,
+                                                           SelectorEvaluator& evaluator) {
+  std::vector<AttributeName> all;
+  for (const auto* selectors : {&alt.device_class->spec.selectors, &alt.common->selectors}) {
+    for (const k8s::DeviceSelector& sel : *selectors) {
+      if (!sel.cel) continue;
+      std::optional<std::vector<AttributeName>> read = evaluator.AttributesRead(sel.cel->expression);
+      if (!read) return std::nullopt;
+      all.insert(all.end(), read->begin(), read->end());
+    }
+  }
+  std::sort(all.begin(), all.end());
+  all.erase(std::unique(all.begin(), all.end()), all.end());
+  return all;
+}
+
+}  // namespace
+
 DeviceFacts::DeviceFacts(const Inventory& inv, const AllocatorOptions& options, const Plan& plan,
-                         bool shape)
+                         bool shape, SelectorEvaluator* reads_from)
     : inv_(inv),
       options_(options),
       plan_(plan),
       shape_(shape),
-      selectors_(plan.alternatives.size(),
-                 std::vector<SelectorState>(
-                     shape ? inv.shape_selector_classes() : inv.selector_classes(),
-                     SelectorState::kUnknown)),
+      read_classes_(plan.alternatives.size(), nullptr),
+      selectors_(plan.alternatives.size()),
       states_(inv.devices().size()),
       layout_(CounterLayout(options.version)),
       scopes_(inv.CounterScopes(layout_).size()),
-      list_semantics_(options.gates.Enabled(Gate::kDRAListTypeAttributes)) {}
+      list_semantics_(options.gates.Enabled(Gate::kDRAListTypeAttributes)) {
+  const size_t classes = shape ? inv.shape_selector_classes() : inv.selector_classes();
+  for (const Alternative* alt : plan.alternatives) {
+    if (reads_from != nullptr && alt->device_class != nullptr) {
+      if (std::optional<std::vector<AttributeName>> reads = AlternativeReads(*alt, *reads_from)) {
+        read_classes_[alt->id] = inv.ClassesReading(*reads);
+      }
+    }
+    const ReadClasses* read = read_classes_[alt->id];
+    selectors_[alt->id].assign(read != nullptr ? read->members.size() : classes,
+                               SelectorState::kUnknown);
+  }
+}
 
 SelectorState DeviceFacts::Selectors(const Alternative& alt, size_t device,
                                      SelectorEvaluator& evaluator) {
-  SelectorState& state = selectors_[alt.id][SelectorClass(device)];
+  SelectorState& state = selectors_[alt.id][SelectorClass(alt, device)];
   if (state == SelectorState::kUnknown) state = Evaluate(alt, device, evaluator);
   return state;
 }
@@ -128,7 +160,7 @@ SelectorState DeviceFacts::Evaluate(const Alternative& alt, size_t device,
       SelectorResult r = evaluator.Evaluate(sel.cel->expression, view);
       if (r.outcome == SelectorOutcome::kMatch) continue;
       if (r.outcome == SelectorOutcome::kError) {
-        failures_[{alt.id, SelectorClass(device)}] =
+        failures_[{alt.id, SelectorClass(alt, device)}] =
             SelectorFailure{sel.cel->expression, r.error, from_class};
         return SelectorState::kError;
       }
@@ -144,15 +176,30 @@ SelectorState DeviceFacts::Evaluate(const Alternative& alt, size_t device,
 }
 
 const SelectorFailure& DeviceFacts::Failure(const Alternative& alt, size_t device) const {
-  return failures_.at({alt.id, SelectorClass(device)});
+  return failures_.at({alt.id, SelectorClass(alt, device)});
 }
 
 int64_t DeviceFacts::CountMatches(const Alternative& alt, SelectorEvaluator& evaluator) {
   int64_t n = 0;  // one evaluation per class, counted for each of its devices
-  for (const auto& [first, count] : inv_.SelectorClassMembers(shape_)) {
+  const ReadClasses* read = read_classes_[alt.id];
+  for (const auto& [first, count] :
+       read != nullptr ? read->members : inv_.SelectorClassMembers(shape_)) {
     if (count > 0 && Selectors(alt, first, evaluator) == SelectorState::kMatch) n += count;
   }
   return n;
+}
+
+SelectorState DeviceFacts::AnyMatch(const Alternative& alt, SelectorEvaluator& evaluator) {
+  const ReadClasses* read = read_classes_[alt.id];
+  bool error = false;
+  for (const auto& [first, count] :
+       read != nullptr ? read->members : inv_.SelectorClassMembers(shape_)) {
+    if (count == 0) continue;
+    const SelectorState state = Selectors(alt, first, evaluator);
+    if (state == SelectorState::kMatch) return state;
+    error = error || state == SelectorState::kError;
+  }
+  return error ? SelectorState::kError : SelectorState::kRequestMismatch;
 }
 
 std::pair<uint32_t, size_t> DeviceFacts::SymmetryKey(size_t device) const {

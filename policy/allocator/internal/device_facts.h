@@ -59,8 +59,12 @@ class DeviceFacts {
   // With `shape`, devices are told apart by their shape classes (InventoryDevice::
   // shape_selector_class, shape_fact_class): only for a plan that reads no identifying
   // attribute (ReadsIdentifying false).
+  // With `reads_from`, an alternative whose selectors all say what they read
+  // (SelectorEvaluator::AttributesRead) is decided once per Inventory::ClassesReading class:
+  // a fresh selector on a fleet whose devices all differ (PCIe roots numbered per node) is
+  // evaluated once, not once per device.
   DeviceFacts(const Inventory& inventory, const AllocatorOptions& options, const Plan& plan,
-              bool shape = false);
+              bool shape = false, SelectorEvaluator* reads_from = nullptr);
 
   // Class then request selectors, memoised per (alternative, selector class): devices equal
   // in what CEL sees share the result (selector.h). On kError, Failure() describes it.
@@ -69,6 +73,10 @@ class DeviceFacts {
   // Devices in the cluster that pass every selector of `alt`; evaluates the selector classes
   // no node needed so far (an error counts as no match).
   int64_t CountMatches(const Alternative& alt, SelectorEvaluator& evaluator);
+  // What `alt`'s selectors give on the devices of the cluster, stopping at the first match:
+  // kMatch (some device passes), kError (none passes, one fails with an error), else
+  // kRequestMismatch (no device passes, none fails).
+  SelectorState AnyMatch(const Alternative& alt, SelectorEvaluator& evaluator);
 
   // Devices with equal keys are interchangeable for every request of the check: equal facts
   // (InventoryDevice::fact_class, or shape_fact_class) and the same counter scope.
@@ -132,8 +140,9 @@ class DeviceFacts {
   ScopeInfo& LoadScope(size_t scope);
   CapacityState& LoadCapacity(size_t device);
   SelectorState Evaluate(const Alternative& alt, size_t device, SelectorEvaluator& evaluator);
-  // The selector class of `device` this check memoises by.
-  uint32_t SelectorClass(size_t device) const {
+  // The selector class of `device` this check memoises `alt`'s results by.
+  uint32_t SelectorClass(const Alternative& alt, size_t device) const {
+    if (const ReadClasses* read = read_classes_[alt.id]) return read->class_of[device];
     const InventoryDevice& d = inv_.devices()[device];
     return shape_ ? d.shape_selector_class : d.selector_class;
   }
@@ -142,6 +151,7 @@ class DeviceFacts {
   const AllocatorOptions& options_;
   const Plan& plan_;
   const bool shape_;
+  std::vector<const ReadClasses*> read_classes_;  // by alternative id; null: selector classes
   std::vector<std::vector<SelectorState>> selectors_;  // [alt][selector class]
   std::map<std::pair<size_t, uint32_t>, SelectorFailure> failures_;  // (alt, selector class)
   PagedVector<DeviceState> states_;  // by device id

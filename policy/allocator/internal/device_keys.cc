@@ -90,6 +90,33 @@ bool Skipped(const std::vector<AttributeName>& skip, std::string_view driver,
   return it != skip.end() && it->domain == domain && it->name == name;
 }
 
+// A single string, int or bool: a value CEL always prepares.
+bool PlainScalar(const k8s::DeviceAttribute& a) {
+  return a.set_count() == 1 && !a.has_list() && !a.version_value;
+}
+
+// An attribute's typed value.
+void Value(std::string& key, const k8s::DeviceAttribute& a) {
+  key += a.int_value ? 'i' : '-';
+  if (a.int_value) Int(key, *a.int_value);
+  Flag(key, a.bool_value);
+  Opt(key, a.string_value);
+  Opt(key, a.version_value);
+  Lists(key, a);
+}
+
+// The capacity values and allowMultipleAllocations.
+void CapacityAndSharing(const k8s::Device& d, std::string& key) {
+  key += 'C';
+  Int(key, static_cast<int64_t>(d.capacity.size()));
+  for (const auto& [name, c] : d.capacity) {
+    Str(key, name);
+    Str(key, c.value);
+  }
+  key += 'M';
+  Flag(key, d.allow_multiple_allocations);
+}
+
 void SelectorKey(std::string_view driver, const k8s::Device& d,
                  const std::vector<AttributeName>* skip, std::string& key) {
   key += 'D';
@@ -102,21 +129,9 @@ void SelectorKey(std::string_view driver, const k8s::Device& d,
       key += 'x';
       continue;
     }
-    key += a.int_value ? 'i' : '-';
-    if (a.int_value) Int(key, *a.int_value);
-    Flag(key, a.bool_value);
-    Opt(key, a.string_value);
-    Opt(key, a.version_value);
-    Lists(key, a);
+    Value(key, a);
   }
-  key += 'C';
-  Int(key, static_cast<int64_t>(d.capacity.size()));
-  for (const auto& [name, c] : d.capacity) {
-    Str(key, name);
-    Str(key, c.value);
-  }
-  key += 'M';
-  Flag(key, d.allow_multiple_allocations);
+  CapacityAndSharing(d, key);
 }
 
 }  // namespace
@@ -137,6 +152,19 @@ void AppendSelectorKey(std::string_view driver, const k8s::Device& device, std::
 void AppendShapeKey(std::string_view driver, const k8s::Device& device,
                     const std::vector<AttributeName>& skip, std::string& key) {
   SelectorKey(driver, device, &skip, key);
+}
+
+void AppendReadKey(std::string_view driver, const k8s::Device& device,
+                   const std::vector<AttributeName>& reads, std::string& key) {
+  key += 'D';
+  Str(key, driver);
+  for (const auto& [name, a] : device.attributes) {
+    if (PlainScalar(a) && !Skipped(reads, driver, name)) continue;
+    key += 'a';
+    Str(key, name);
+    Value(key, a);
+  }
+  CapacityAndSharing(device, key);
 }
 
 void AppendFactKey(const InventoryDevice& dev, std::string& key) {

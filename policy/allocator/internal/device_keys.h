@@ -22,6 +22,14 @@ void AppendSelectorKey(std::string_view driver, const k8s::Device& device, std::
 void AppendShapeKey(std::string_view driver, const k8s::Device& device,
                     const std::vector<AttributeName>& skip, std::string& key);
 
+// The key of what a selector that reads only the attributes in `reads` (sorted) can tell
+// apart (SelectorEvaluator::AttributesRead): the selector key without the other attributes
+// that are single strings, ints or bools (CEL always prepares those; the others, versions and
+// lists, stay whole: they decide whether CEL can prepare the device at all, which fails every
+// selector on it, naming the attribute). The key of Inventory::ReadClasses.
+void AppendReadKey(std::string_view driver, const k8s::Device& device,
+                   const std::vector<AttributeName>& reads, std::string& key);
+
 // The (domain, name) of attribute `key` of a device of `driver`: an unqualified name is in the
 // driver's domain.
 AttributeName QualifiedAttribute(std::string_view driver, std::string_view key);

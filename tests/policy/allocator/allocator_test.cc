@@ -1242,8 +1242,11 @@ TEST(AllocatorResultTest, FunnelExplainsTheBestNode) {
   EXPECT_EQ(v.funnels[0].needed, 5);
 }
 
-// Capacities are parsed with the inventory (InventoryDevice::capacity_values), not by each
-// check that tries a device: a check of a request that asks for no capacity parses nothing.
+// Capacities are parsed with the inventory (InventoryDevice::capacity_values, its demands),
+// not by each check that tries a device: once the Inventory is built, a check of a request that
+// asks for no capacity reads no quantity text. The texts of the devices it shares are garbled
+// after the build (a test's liberty: in use the snapshot is immutable); a check that parsed
+// them again would find no device able to serve the request.
 TEST(AllocatorResultTest, CapacitiesAreParsedOncePerInventory) {
   InventoryInput in;
   std::vector<k8s::Device> gpus;
@@ -1254,19 +1257,67 @@ TEST(AllocatorResultTest, CapacitiesAreParsedOncePerInventory) {
   }
   in.slices = {MakeSlice("gpu.x", "p", "node-1", std::move(gpus))};
   in.classes = {MakeClass("gpu")};
-  const uint64_t before_build = internal::ParseMilliCallsOnThisThread();
-  Inventory inv = Inventory::Build(std::move(in));
-  EXPECT_GT(internal::ParseMilliCallsOnThisThread(), before_build);
+  auto objects = std::make_shared<InventoryInput>(std::move(in));  // not const: garbled below
+  Inventory inv = Inventory::Build(std::shared_ptr<const InventoryInput>(objects));
   FakeEvaluator eval;
   AllocatorOptions options;
   options.gates.SetEnabled(Gate::kDRAConsumableCapacity, true);
   k8s::ResourceClaimSpec claim = Claim({Memory("a", 3, "")});
-  for (int round = 0; round < 2; ++round) {
-    const uint64_t before = internal::ParseMilliCallsOnThisThread();
-    AllocationVerdict v = CheckClaim(inv, claim, eval, options);
-    EXPECT_EQ(v.kind, VerdictKind::kSatisfiable) << RenderVerdict(v);
-    EXPECT_EQ(internal::ParseMilliCallsOnThisThread() - before, 0u) << "round " << round;
+  AllocationVerdict parsed = CheckClaim(inv, claim, eval, options);
+  ASSERT_EQ(parsed.kind, VerdictKind::kSatisfiable) << RenderVerdict(parsed);
+  for (const InventoryDevice& dev : inv.devices()) {
+    for (auto& [name, capacity] : const_cast<k8s::Device*>(dev.device)->capacity) {
+      capacity.value = "garbled";
+      capacity.request_policy->default_value = "garbled";
+      capacity.request_policy->valid_range->min = "garbled";
+    }
   }
+  for (int round = 0; round < 2; ++round) {
+    AllocationVerdict v = CheckClaim(inv, claim, eval, options);
+    EXPECT_EQ(v.kind, VerdictKind::kSatisfiable) << "round " << round << RenderVerdict(v);
+  }
+}
+
+// A fleet whose nodes all differ (PCIe roots numbered per node) and a request no device
+// matches: the selectors are decided once per content they can see (the model, not the root),
+// and the verdict without searching node by node, with the per-node search's reasons.
+TEST(AllocatorResultTest, NoMatchingDeviceIsDecidedClusterWide) {
+  InventoryInput in;
+  for (int n = 0; n < 50; ++n) {
+    const std::string node = "node-" + std::to_string(100 + n);
+    const std::string root = "r" + std::to_string(n);
+    in.slices.push_back(MakeSlice("gpu.x", node, node, Gpus(4, "gpu", {root, root})));
+  }
+  in.slices.push_back(MakeSlice("nic.x", "fabric", "", Gpus(2, "nic")));
+  in.classes = {MakeClass("gpu", {"device.driver == \"gpu.x\""})};
+  Inventory inv = Inventory::Build(std::move(in));
+  ASSERT_EQ(inv.Groups(AllocatorOptions{}, /*shape=*/true).first.size(), 50u);
+  k8s::ResourceClaimSpec claim =
+      Claim({Exact("gpu", "gpu", 2, {"device.attributes[\"gpu.x\"].model == \"h100\""})});
+
+  FakeEvaluator eval;
+  AllocationVerdict v = CheckClaim(inv, claim, eval, AllocatorOptions{});
+  ASSERT_EQ(v.kind, VerdictKind::kUnsatisfiable);
+  EXPECT_EQ(v.nodes_searched, 0u);
+  EXPECT_LE(eval.calls(), 4);  // per content the selectors read: GPU or NIC, a100
+  AllocatorOptions per_node;
+  per_node.cluster_wide_decisions = false;
+  FakeEvaluator per_node_eval;
+  AllocationVerdict searched = CheckClaim(inv, claim, per_node_eval, per_node);
+  EXPECT_EQ(searched.nodes_searched, 50u);
+  EXPECT_EQ(RenderVerdict(v), RenderVerdict(searched));
+  ASSERT_EQ(v.funnels.size(), 1u);
+  ASSERT_EQ(searched.funnels.size(), 1u);
+  EXPECT_EQ(v.funnels[0].node, searched.funnels[0].node);
+  EXPECT_EQ(v.funnels[0].visible, searched.funnels[0].visible);
+  EXPECT_EQ(v.funnels[0].class_match, searched.funnels[0].class_match);
+  EXPECT_EQ(v.funnels[0].class_match, 4);
+
+  // Some device matches: the nodes are searched (the first one fits).
+  claim = Claim({Exact("gpu", "gpu", 2, {"device.attributes[\"gpu.x\"].model == \"a100\""})});
+  v = CheckClaim(inv, claim, eval, AllocatorOptions{});
+  EXPECT_EQ(v.kind, VerdictKind::kSatisfiable);
+  EXPECT_GT(v.nodes_searched, 0u);
 }
 
 TEST(AllocatorResultTest, SharesCarryShareIdAndConsumedCapacity) {

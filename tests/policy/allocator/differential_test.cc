@@ -176,6 +176,7 @@ TEST_P(DifferentialTest, AgreesWithReferenceOnRandomInventories) {
   std::mt19937 rng(20261122);
   auto next = [&](uint32_t n) { return static_cast<uint32_t>(rng() % n); };
   int satisfiable = 0, checked = 0, skipped = 0, errors = 0, list_cases = 0, shape_cases = 0;
+  int cluster_wide = 0;
   for (int i = 0; i < kCases; ++i) {
     RandomCase rc = MakeRandomCase(next);
     if (i % kShards != shard) continue;
@@ -232,6 +233,20 @@ TEST_P(DifferentialTest, AgreesWithReferenceOnRandomInventories) {
     // The fast path (devices alike but for their uuids decided once: the evaluator says what
     // the selectors read) against the general one (it does not): the same verdict, witness
     // node, feasible nodes and reasons.
+    // The cluster-wide decision (no device matches any request) against the per-node search:
+    // the same verdict, reasons and funnels.
+    AllocatorOptions per_node = rc.options;
+    per_node.cluster_wide_decisions = false;
+    FakeEvaluator per_node_eval;
+    AllocationVerdict searched = CheckPod(inv, ptrs, per_node_eval, per_node);
+    cluster_wide += got.nodes_searched == 0 && searched.nodes_searched > 0;
+    EXPECT_EQ(RenderVerdict(got), RenderVerdict(searched)) << "case " << i << "\n" << Describe(rc);
+    ASSERT_EQ(got.funnels.size(), searched.funnels.size()) << "case " << i;
+    for (size_t f = 0; f < got.funnels.size(); ++f) {
+      EXPECT_EQ(got.funnels[f].node, searched.funnels[f].node) << "case " << i;
+      EXPECT_EQ(got.funnels[f].visible, searched.funnels[f].visible) << "case " << i;
+      EXPECT_EQ(got.funnels[f].class_match, searched.funnels[f].class_match) << "case " << i;
+    }
     FakeEvaluator general_eval(/*report_reads=*/false);
     AllocationVerdict general = CheckPod(inv, ptrs, general_eval, rc.options);
     shape_cases += !inv.IdentifyingAttributes().empty();
@@ -251,11 +266,13 @@ TEST_P(DifferentialTest, AgreesWithReferenceOnRandomInventories) {
   // The 1.36 axis: scheduler errors and set semantics of list attributes occur in every shard.
   EXPECT_GT(errors, 0);
   EXPECT_GT(list_cases, 0);
+  // Some cases have no device matching any request (about one in ten).
+  EXPECT_GT(cluster_wide, 0);
   // Every device has a uuid: the fast path runs in (nearly) every case.
   EXPECT_GT(shape_cases * 2, checked);
-  std::printf("shard %d: %d cases checked (%d satisfiable, %d errors, %d with list semantics), "
-              "%d skipped as too large\n",
-              shard, checked, satisfiable, errors, list_cases, skipped);
+  std::printf("shard %d: %d cases checked (%d satisfiable, %d errors, %d with list semantics, "
+              "%d decided cluster-wide), %d skipped as too large\n",
+              shard, checked, satisfiable, errors, list_cases, cluster_wide, skipped);
 }
 
 INSTANTIATE_TEST_SUITE_P(Shards, DifferentialTest, ::testing::Range(0, kShards));
