@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <set>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
+#include <vector>
 
 #include "policy/allocator/internal/amount.h"
 #include "policy/allocator/internal/capacity.h"
@@ -371,10 +373,26 @@ void Inventory::FindIdentifyingAttributes() {
   };
   // By (driver, attribute key as published): views into the input.
   std::map<std::pair<std::string_view, std::string_view>, Seen> seen;
+  // A driver's devices publish the same attributes, in the same (sorted) order: the previous
+  // device's entries are tried first, one comparison instead of a search of `seen` for each of
+  // a fleet's ~650,000 attributes. Entries of a std::map stay where they are.
+  std::vector<std::pair<std::string_view, Seen*>> previous;  // by attribute position
+  std::string_view previous_driver;
   for (const InventoryDevice& dev : devices_) {
     const std::string& driver = input_->slices[dev.slice].spec.driver;
+    if (driver != previous_driver) {
+      previous.clear();
+      previous_driver = driver;
+    }
+    size_t position = 0;
     for (const auto& [name, a] : dev.device->attributes) {
-      Seen& s = seen[{driver, name}];
+      if (position == previous.size()) previous.emplace_back();
+      auto& [previous_name, entry] = previous[position++];
+      if (entry == nullptr || previous_name != name) {
+        previous_name = name;
+        entry = &seen[{driver, name}];
+      }
+      Seen& s = *entry;
       ++s.devices;
       if (a.set_count() != 1 || a.has_list() || a.version_value) s.scalar = false;
       if (!s.scalar) continue;

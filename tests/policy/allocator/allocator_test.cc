@@ -1175,6 +1175,34 @@ TEST(AllocatorResultTest, DevicesDifferingInWhatCelSeesAreEvaluatedApart) {
   EXPECT_EQ(eval.calls(), 3);  // pcieRoot r0, r1, r2
 }
 
+// Which attributes identify devices does not depend on how the drivers' devices interleave
+// or on attribute lists that differ from one device to the next (the scan reuses the previous
+// device's entries while they match).
+TEST(AllocatorResultTest, IdentifyingAttributesAcrossDriversAndUnevenAttributeLists) {
+  auto device = [](const std::string& name, std::vector<std::pair<std::string, std::string>> attrs) {
+    k8s::Device d;
+    d.name = name;
+    for (auto& [key, value] : attrs) d.attributes[key].string_value = value;
+    return d;
+  };
+  InventoryInput in;
+  for (int n = 0; n < 3; ++n) {
+    const std::string i = std::to_string(n);
+    const std::string node = "node-" + i;
+    in.slices.push_back(MakeSlice(
+        "gpu.x", node, node,
+        {device("a", {{"model", "m"}, {"serial", "s"}}),
+         device("b", {{"model", "m"}, {"zzz", "z-" + i}}), device("c", {{"model", "m"}, {"uuid", "u-c" + i}})}));
+    in.slices.push_back(MakeSlice("nic.y", node + "-nic", node,
+                                  {device("nic", {{"model", "n" + i}, {"uuid", "same"}})}));
+  }
+  Inventory inv = Inventory::Build(std::move(in));
+  EXPECT_EQ(inv.IdentifyingAttributes(),
+            (std::vector<AttributeName>{{.domain = "gpu.x", .name = "uuid"},
+                                        {.domain = "gpu.x", .name = "zzz"},
+                                        {.domain = "nic.y", .name = "model"}}));
+}
+
 // A fleet's GPUs differ in their uuids only: a check whose selectors read no uuid decides one
 // device content and searches one node; one that reads the uuid tells them all apart.
 TEST(AllocatorResultTest, NodesDifferingOnlyInUuidsAreSearchedOnce) {
