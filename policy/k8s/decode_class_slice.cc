@@ -1,6 +1,9 @@
 // DeviceClass, ResourceSlice and DeviceTaintRule decoding. v1beta1 slices wrap each device's
 // fields in `basic:`; they are read into the same v1 Device.
+#include <algorithm>
+#include <iterator>
 #include <string>
+#include <string_view>
 #include <type_traits>
 
 #include "policy/common/release.h"
@@ -43,35 +46,26 @@ void ReadValueList(MapReader& a, std::string_view key, NodeKind kind,
   }
 }
 
+// The members of a DeviceAttribute (one of them is set).
+constexpr std::string_view kAttributeMembers[] = {"int",  "bool",    "string",  "version",
+                                                  "ints", "bools", "strings", "versions"};
+
 void ReadAttribute(MapReader& a, DeviceAttribute* out) {
-  // Nearly every attribute has one scalar member. Reading only that one declares and checks
-  // what reading all eight would (the other seven are absent) with one lookup instead of
-  // eight: a 50,000-device inventory has over half a million attributes.
+  // Nearly every attribute has one member. When it is one of the eight, only that one is read:
+  // reading the other seven (absent) would declare and find nothing, at a lookup each, for
+  // each of a 50,000-device inventory's half a million attributes.
   const std::string_view only = a.OnlyKey();
-  if (only == "string") {
-    a.String("string", &out->string_value);
-    return;
-  }
-  if (only == "version") {
-    a.String("version", &out->version_value);
-    return;
-  }
-  if (only == "int") {
-    a.Int("int", &out->int_value);
-    return;
-  }
-  if (only == "bool") {
-    a.Bool("bool", &out->bool_value);
-    return;
-  }
-  a.Int("int", &out->int_value);
-  a.Bool("bool", &out->bool_value);
-  a.String("string", &out->string_value);
-  a.String("version", &out->version_value);
-  ReadValueList(a, "ints", NodeKind::kInt, &out->int_values);
-  ReadValueList(a, "bools", NodeKind::kBool, &out->bool_values);
-  ReadValueList(a, "strings", NodeKind::kString, &out->string_values);
-  ReadValueList(a, "versions", NodeKind::kString, &out->version_values);
+  const bool one_member = std::find(std::begin(kAttributeMembers), std::end(kAttributeMembers),
+                                    only) != std::end(kAttributeMembers);
+  auto reads = [&](std::string_view member) { return !one_member || only == member; };
+  if (reads("int")) a.Int("int", &out->int_value);
+  if (reads("bool")) a.Bool("bool", &out->bool_value);
+  if (reads("string")) a.String("string", &out->string_value);
+  if (reads("version")) a.String("version", &out->version_value);
+  if (reads("ints")) ReadValueList(a, "ints", NodeKind::kInt, &out->int_values);
+  if (reads("bools")) ReadValueList(a, "bools", NodeKind::kBool, &out->bool_values);
+  if (reads("strings")) ReadValueList(a, "strings", NodeKind::kString, &out->string_values);
+  if (reads("versions")) ReadValueList(a, "versions", NodeKind::kString, &out->version_values);
 }
 
 void ReadCapacity(MapReader& c, DeviceCapacity* out) {
