@@ -11,9 +11,11 @@
 //
 // Writing: push_back/emplace_back add an object; Mutable(i) gives write access to an object,
 // copying it first when another list shares it (copy on write), for code that builds or
-// edits a list it owns. Objects shared with another list are never written. Thread-compatible
-// like std::vector; the shared objects themselves are immutable and may be read from any
-// thread.
+// edits a list it owns. Objects shared with another list are never written, and neither is
+// an object handed in as a Ptr (push_back(Ptr), Set(i, Ptr)): it may have been made const,
+// so Mutable copies it once; only objects a SharedList made itself (as non-const T) are
+// written in place. Thread-compatible like std::vector; the shared objects themselves are
+// immutable and may be read from any thread.
 #ifndef DRAGUARD_POLICY_COMMON_SHARED_LIST_H_
 #define DRAGUARD_POLICY_COMMON_SHARED_LIST_H_
 
@@ -73,7 +75,7 @@ class SharedList {
 
   SharedList() = default;
   SharedList(std::initializer_list<T> items) {
-    items_.reserve(items.size());
+    reserve(items.size());
     for (const T& item : items) push_back(item);
   }
 
@@ -90,45 +92,85 @@ class SharedList {
   const std::vector<Ptr>& ptrs() const { return items_; }
 
   // Adds an object made from `value`, or shares `ptr` (not null).
-  void push_back(T value) { items_.push_back(std::make_shared<T>(std::move(value))); }
-  void push_back(Ptr ptr) { items_.push_back(std::move(ptr)); }
+  void push_back(T value) { emplace_back(std::move(value)); }
+  void push_back(Ptr ptr) {
+    items_.push_back(std::move(ptr));
+    made_here_.push_back(false);
+  }
   template <typename... Args>
   T& emplace_back(Args&&... args) {
     auto made = std::make_shared<T>(std::forward<Args>(args)...);
     T& ref = *made;
     items_.push_back(std::move(made));
+    made_here_.push_back(true);
     return ref;
   }
   // Shares objects [begin, end) of `other`.
   void Append(const SharedList& other, size_t begin, size_t end) {
-    items_.insert(items_.end(), other.items_.begin() + static_cast<std::ptrdiff_t>(begin),
-                  other.items_.begin() + static_cast<std::ptrdiff_t>(end));
+    const auto b = static_cast<std::ptrdiff_t>(begin), e = static_cast<std::ptrdiff_t>(end);
+    items_.insert(items_.end(), other.items_.begin() + b, other.items_.begin() + e);
+    made_here_.insert(made_here_.end(), other.made_here_.begin() + b,
+                      other.made_here_.begin() + e);
   }
   void Append(const SharedList& other) { Append(other, 0, other.size()); }
 
-  // Object i for writing, copied first unless this list is its only holder.
+  // Object i for writing, copied first unless this list is its only holder and a SharedList
+  // made it.
   T& Mutable(size_t i) {
-    if (items_[i].use_count() != 1) items_[i] = std::make_shared<T>(*items_[i]);
-    // Every object is made here as a non-const T (make_shared<T>) or given as a Ptr by a
-    // caller; only the sole holder writes it.
+    if (items_[i].use_count() != 1 || !made_here_[i]) {
+      items_[i] = std::make_shared<T>(*items_[i]);
+      made_here_[i] = true;
+    }
+    // A non-const T made by make_shared<T> above or in emplace_back, held by this list only.
     return const_cast<T&>(*items_[i]);
   }
   T& MutableBack() { return Mutable(items_.size() - 1); }
   // Replaces object i (the old one stays with the lists that share it).
-  void Set(size_t i, T value) { items_[i] = std::make_shared<T>(std::move(value)); }
-  void Set(size_t i, Ptr ptr) { items_[i] = std::move(ptr); }
-  // Removes the objects `pred` (const T&) holds for; returns how many.
+  void Set(size_t i, T value) {
+    items_[i] = std::make_shared<T>(std::move(value));
+    made_here_[i] = true;
+  }
+  void Set(size_t i, Ptr ptr) {
+    items_[i] = std::move(ptr);
+    made_here_[i] = false;
+  }
+  // Removes the objects `pred` (const T&) holds for, keeping the order of the others;
+  // returns how many.
   template <typename Pred>
   size_t EraseIf(Pred pred) {
-    return std::erase_if(items_, [&](const Ptr& item) { return pred(*item); });
+    size_t kept = 0;
+    for (size_t i = 0; i < items_.size(); ++i) {
+      if (pred(*items_[i])) continue;
+      if (kept != i) {
+        items_[kept] = std::move(items_[i]);
+        made_here_[kept] = made_here_[i];
+      }
+      ++kept;
+    }
+    const size_t erased = items_.size() - kept;
+    items_.resize(kept);
+    made_here_.resize(kept);
+    return erased;
   }
 
-  void reserve(size_t n) { items_.reserve(n); }
-  void clear() { items_.clear(); }
-  void pop_back() { items_.pop_back(); }
+  void reserve(size_t n) {
+    items_.reserve(n);
+    made_here_.reserve(n);
+  }
+  void clear() {
+    items_.clear();
+    made_here_.clear();
+  }
+  void pop_back() {
+    items_.pop_back();
+    made_here_.pop_back();
+  }
 
  private:
   std::vector<Ptr> items_;
+  // Per object: made by a SharedList as a non-const T, so Mutable may write it when it is
+  // the only holder (an object handed in as a Ptr may be a const object).
+  std::vector<bool> made_here_;
 };
 
 }  // namespace draguard
