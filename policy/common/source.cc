@@ -76,18 +76,18 @@ size_t CountCodePoints(std::string_view text) {
 }
 
 SourcePosition SourceText::PositionOf(size_t offset) const {
-  size_t line_hint = 0;
-  return PositionOf(offset, line_hint);
+  PositionHint hint;
+  return PositionOf(offset, hint);
 }
 
-SourcePosition SourceText::PositionOf(size_t offset, size_t& line_hint) const {
+SourcePosition SourceText::PositionOf(size_t offset, PositionHint& hint) const {
   const Data& d = *data_;
   if (d.line_starts.empty()) return {d.first_line, 1};
   offset = std::min(offset, d.text.size());
   const std::vector<size_t>& starts = d.line_starts;
   // The line is the last whose start is <= offset: a few steps forward from the hint, else a
   // binary search (from the hint when the offset is past it).
-  size_t line = line_hint < starts.size() && starts[line_hint] <= offset ? line_hint : 0;
+  size_t line = hint.line < starts.size() && starts[hint.line] <= offset ? hint.line : 0;
   constexpr int kSteps = 4;
   int steps = 0;
   while (line + 1 < starts.size() && starts[line + 1] <= offset && steps < kSteps) {
@@ -98,13 +98,19 @@ SourcePosition SourceText::PositionOf(size_t offset, size_t& line_hint) const {
     const auto from = starts.begin() + static_cast<std::ptrdiff_t>(line);
     line = static_cast<size_t>(std::upper_bound(from, starts.end(), offset) - starts.begin()) - 1;
   }
-  line_hint = line;
   const size_t start = starts[line];
-  // On an ASCII line bytes are code points: no scan, so many positions on one long line
-  // (minified JSON) stay cheap.
-  size_t column = d.line_is_ascii[line]
-                      ? offset - start
-                      : CountCodePoints(std::string_view(d.text.data() + start, offset - start));
+  // On an ASCII line bytes are code points: no scan. Otherwise code points are counted from
+  // the previous answer when it is on this line before `offset`, else from the line's start.
+  size_t column;
+  if (d.line_is_ascii[line]) {
+    column = offset - start;
+  } else {
+    const bool from_hint = hint.line == line && hint.offset >= start && hint.offset <= offset;
+    const size_t from = from_hint ? hint.offset : start;
+    column = (from_hint ? hint.column : 0) +
+             CountCodePoints(std::string_view(d.text.data() + from, offset - from));
+  }
+  hint = {line, offset, column};
   return {static_cast<int>(line) + d.first_line, static_cast<int>(column) + 1};
 }
 

@@ -43,10 +43,19 @@ class SourceText {
 
   // Position of a byte offset; offsets past the end map to the end of the text.
   SourcePosition PositionOf(size_t offset) const;
-  // The same, for callers that ask in text order (a parser): `line_hint` (0 at first) holds
-  // the line index of the previous answer, so that the next is usually a step or two away
-  // instead of a search over every line. Any hint gives the right answer.
-  SourcePosition PositionOf(size_t offset, size_t& line_hint) const;
+  // What PositionOf(offset, hint) remembers of its previous answer: the line index, and an
+  // offset on that line with its column (so that a column on a long non-ASCII line is
+  // counted from the previous one, not from the line's start). A default hint is "nothing
+  // yet"; a default hint or one this text's PositionOf wrote gives the right answer.
+  struct PositionHint {
+    size_t line = 0;
+    size_t offset = 0;  // on `line`, with `column` (0-based code points); 0/0: line's start
+    size_t column = 0;
+  };
+  // The same, for callers that ask in text order (a parser): the next answer is usually a
+  // step or two from the previous one instead of a search over every line, and on one line
+  // of megabytes (minified JSON) the work stays proportional to the text, not to its square.
+  SourcePosition PositionOf(size_t offset, PositionHint& hint) const;
   // Byte offset of a position (inverse of PositionOf); clamps to the text.
   size_t OffsetOf(SourcePosition pos) const;
   // The text of 1-based `line` without its line terminator; empty when out of range.

@@ -171,7 +171,7 @@ class TreeBuilder {
     Count(it->second.size, offset);
     n.from_alias = true;
     n.offset = offset;
-    n.position = source_.PositionOf(n.offset, line_hint_);
+    n.position = source_.PositionOf(n.offset, position_hint_);
     Place(std::move(n));
   }
 
@@ -254,7 +254,7 @@ class TreeBuilder {
   void Locate(DocNode& n, size_t offset) {
     n.offset = SkipProperties(source_.text(), offset);
     if (n.offset >= source_.text().size()) n.offset = offset;
-    n.position = source_.PositionOf(n.offset, line_hint_);
+    n.position = source_.PositionOf(n.offset, position_hint_);
   }
 
   // YAML 1.1 merge keys (`<<: *base` or `<<: [*a, *b]`), which go-yaml v2 applies: the
@@ -308,7 +308,8 @@ class TreeBuilder {
   std::vector<Frame> stack_;
   // The completed children of every open collection, innermost last (see Frame).
   std::vector<DocNode> pending_;
-  size_t line_hint_ = 0;  // nodes come in text order: positions are found from the last one
+  // Nodes come in text order: positions are found from the last one.
+  SourceText::PositionHint position_hint_;
   struct Anchored {
     DocNode node;
     size_t size;  // nodes, for max_nodes

@@ -589,9 +589,16 @@ class SimpleScanner {
     return i;
   }
 
+  // The end of the line holding `i`: its '\n' or the end of the text. The last answer is
+  // remembered with where its search started: a flow collection asks at every key and value,
+  // and a minified JSON document (an API server's list) is one line of megabytes, where a
+  // search from each token to the line's end made the scan quadratic.
   size_t LineEnd(size_t i) const {
+    if (i >= line_end_from_ && i <= line_end_) return line_end_;
     const size_t e = t_.find('\n', i);
-    return e == std::string_view::npos ? t_.size() : e;
+    line_end_from_ = i;
+    line_end_ = e == std::string_view::npos ? t_.size() : e;
+    return line_end_;
   }
 
   bool At(size_t i, std::string_view s) const { return t_.substr(i).starts_with(s); }
@@ -602,6 +609,9 @@ class SimpleScanner {
   Pending pending_ = Pending::kNone;
   size_t empty_offset_ = 0;  // where the pending value is, if it turns out empty
   size_t next_line_ = 0;     // where the line after the current one starts
+  // LineEnd's last answer: no '\n' in [line_end_from_, line_end_) (none at first).
+  mutable size_t line_end_from_ = 1;
+  mutable size_t line_end_ = 0;
   bool root_started_ = false;
   std::string key_text_;    // decoded quoted key
   std::string value_text_;  // decoded quoted value

@@ -63,11 +63,16 @@ TEST(SourceTextTest, PositionsMatchAByteByByteReference) {
   EXPECT_EQ(src.Line(41), "tail \xE2\x82\xAC end");
 }
 
-// The hinted form answers as the plain one whatever the hint: in text order (the parser's
-// use), backwards, in jumps past the forward steps, and from hints out of range.
+// The hinted form answers as the plain one whatever the order: in text order (the parser's
+// use), backwards, in jumps past the forward steps, from hints out of range, and on lines
+// with non-ASCII bytes (columns counted on from the previous answer on the same line).
 TEST(SourceTextTest, HintedPositionsMatchThePlainOnes) {
   std::string text;
-  for (int line = 0; line < 60; ++line) text += std::string(static_cast<size_t>(line % 4), 'x') + "\n";
+  for (int line = 0; line < 60; ++line) {
+    text += std::string(static_cast<size_t>(line % 4), 'x');
+    if (line % 3 == 1) text += "\xC3\xA9y\xE2\x82\xAC";  // two code points of 2 and 3 bytes
+    text += "\n";
+  }
   const SourceText src("f", text);
   const struct {
     const char* order;
@@ -83,14 +88,36 @@ TEST(SourceTextTest, HintedPositionsMatchThePlainOnes) {
     if (offsets.empty()) {
       for (size_t off = 0; off <= text.size(); ++off) offsets.push_back(off);
     }
-    size_t hint = 0;
+    SourceText::PositionHint hint;
     for (size_t off : offsets) {
       EXPECT_EQ(src.PositionOf(off, hint), src.PositionOf(off)) << row.order << " at " << off;
     }
     for (size_t stale : {size_t{59}, size_t{1000}}) {
-      hint = stale;
+      hint = {stale, 0, 0};
       EXPECT_EQ(src.PositionOf(5, hint), src.PositionOf(5)) << row.order << " hint " << stale;
     }
+  }
+}
+
+// One line of a megabyte with non-ASCII text in it (minified JSON as an API server sends it):
+// positions asked in order are counted on from the previous one; every answer is the plain
+// one's.
+TEST(SourceTextTest, HintedColumnsOnOneLongNonAsciiLine) {
+  std::string text;
+  std::vector<size_t> offsets;
+  for (int i = 0; i < 20000; ++i) {
+    offsets.push_back(text.size());
+    text += i % 7 == 0 ? "{\"n\":\"\xC3\xA9t\xC3\xA9\"}," : "{\"n\":\"abc\"},";
+  }
+  const SourceText src("list.json", text);
+  SourceText::PositionHint hint;
+  for (size_t i = 0; i < offsets.size(); ++i) {
+    // Each item is 12 code points (14 bytes with the two accented letters).
+    ASSERT_EQ(src.PositionOf(offsets[i], hint), (SourcePosition{1, static_cast<int>(12 * i) + 1}))
+        << i;
+  }
+  for (size_t i : {size_t{19999}, size_t{7}, size_t{0}}) {
+    EXPECT_EQ(src.PositionOf(offsets[i], hint), src.PositionOf(offsets[i])) << i;
   }
 }
 

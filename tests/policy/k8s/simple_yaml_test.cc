@@ -124,12 +124,30 @@ const char kJson[] = R"json({
 }
 )json";
 
+// An API server's list as it arrives: one line of JSON (LineEnd is asked at every key and
+// value of it; its answer is remembered, and must stay right on the lines after it).
+std::string OneLineJsonList() {
+  std::string text = R"({"kind":"ResourceSliceList","items":[)";
+  for (int i = 0; i < 150; ++i) {
+    if (i > 0) text += ',';
+    text += R"({"metadata":{"name":"s)" + std::to_string(i) +
+            R"(","labels":{"a":"b"}},"spec":{"devices":[{"name":"gpu-0","attributes":{"index":{"int":)" +
+            std::to_string(i % 8) + R"(}}}],"allNodes":true}})";
+  }
+  return text + "]}\n";
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Tables, SimpleYamlParityTest,
     ::testing::Values(
         SimpleYamlCase{"kubectl_list", kKubectlList, true},
         SimpleYamlCase{"fleet_slice_flow_values", kFleetSlice, true},
         SimpleYamlCase{"json_document", kJson, true},
+        SimpleYamlCase{"one_line_json_list", OneLineJsonList(), true},
+        SimpleYamlCase{"flow_lines_after_a_long_one",
+                       "a: {x: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], y: {p: q, r: s}}\nb: {z: 1}\nc: "
+                       "[k]\n",
+                       true},
         SimpleYamlCase{"comments_everywhere",
                        "# head\n---\n# before\na: 1 # one\n\n  # indented comment\nb:\n  # in\n  c: "
                        "x#y # z\n",
