@@ -114,10 +114,12 @@ class SharedList {
   }
   void Append(const SharedList& other) { Append(other, 0, other.size()); }
 
-  // Object i for writing, copied first unless this list is its only holder and a SharedList
-  // made it.
+  // Whether Mutable(i) writes object i in place: this list is its only holder and a
+  // SharedList made it. Otherwise Mutable copies it first.
+  bool WritableInPlace(size_t i) const { return items_[i].use_count() == 1 && made_here_[i]; }
+  // Object i for writing, copied first unless WritableInPlace(i).
   T& Mutable(size_t i) {
-    if (items_[i].use_count() != 1 || !made_here_[i]) {
+    if (!WritableInPlace(i)) {
       items_[i] = std::make_shared<T>(*items_[i]);
       made_here_[i] = true;
     }

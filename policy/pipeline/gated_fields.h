@@ -14,6 +14,8 @@ namespace draguard::pipeline {
 
 // Drops the disabled fields of every ResourceSlice and DeviceClass in `cluster` (as on
 // create). The warnings are not kept: lint reports them where it validates the files.
+// Objects `cluster` shares with another list are left shared unless a field is dropped from
+// them (then `cluster` gets its own copy; the other list is never changed).
 void DropDisabledFields(inventory::ClusterObjects& cluster,
                         const validate::ValidationOptions& options);
 

@@ -35,6 +35,10 @@ void DropDisabledDeviceClaimFields(k8s::DeviceClaim& claim, const k8s::DeviceCla
 void DropDisabledDeviceClassFields(k8s::DeviceClass& device_class, const k8s::DeviceClass* old,
                                    const ValidationOptions& options, Diagnostics& diagnostics);
 
+// Each Drop* function below reports every field it drops (a warning, or an error where the
+// release does not know the field), and changes nothing it does not report:
+// pipeline::DropDisabledFields keeps an object shared when it draws no such finding.
+
 // Drops device taints (DRADeviceTaints), the partitionable-device fields
 // (DRAPartitionableDevices), binding-condition fields (DRADeviceBindingConditions) and
 // allowMultipleAllocations/requestPolicy (DRAConsumableCapacity) with warnings.

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "policy/common/source.h"
+#include "policy/pipeline/gated_fields.h"
 #include "tests/policy/pipeline/decode_inputs.h"
 
 namespace draguard::pipeline {
@@ -197,6 +198,41 @@ TEST(BatchTest, NamespaceGivenWithoutLabelsIsKnown) {
   std::vector<std::string> codes = Codes(RunBatch(decoded, nullptr, options));
   EXPECT_THAT(codes, Contains("claim.admin-access.forbidden"));
   EXPECT_THAT(codes, Not(Contains("claim.admin-access.unverified")));
+}
+
+// Dropping disabled fields from a cluster that shares its objects with another (a live
+// cluster's snapshot): objects without such fields stay shared, an object with one is
+// replaced by a copy without it, and the other list never changes.
+TEST(GatedFieldsTest, SharedObjectsAreCopiedOnlyWhenAFieldIsDropped) {
+  auto slice = [](const std::string& name, bool tainted) {
+    k8s::ResourceSlice s;
+    s.metadata.name = name;
+    s.spec.devices.emplace_back().name = "gpu-0";
+    if (tainted) s.spec.devices[0].taints.push_back({"k", "v", "NoSchedule", ""});
+    return s;
+  };
+  inventory::ClusterObjects live;
+  live.slices.push_back(slice("plain", false));
+  live.slices.push_back(slice("tainted", true));
+  validate::ValidationOptions options;
+  options.gates.SetEnabled(Gate::kDRADeviceTaints, false);
+  for (bool shared : {true, false}) {
+    SCOPED_TRACE(shared ? "shared with the live snapshot" : "owned");
+    inventory::ClusterObjects cluster;
+    if (shared) {
+      cluster = live;
+    } else {
+      cluster.slices.push_back(slice("plain", false));
+      cluster.slices.push_back(slice("tainted", true));
+    }
+    const k8s::ResourceSlice* plain_before = &cluster.slices[0];
+    const k8s::ResourceSlice* tainted_before = &cluster.slices[1];
+    DropDisabledFields(cluster, options);
+    EXPECT_EQ(&cluster.slices[0], plain_before);  // nothing to drop: never copied
+    EXPECT_TRUE(cluster.slices[1].spec.devices[0].taints.empty());
+    EXPECT_EQ(&cluster.slices[1] != tainted_before, shared);  // copied only when shared
+  }
+  EXPECT_EQ(live.slices[1].spec.devices[0].taints.size(), 1u);  // the live snapshot unchanged
 }
 
 }  // namespace
