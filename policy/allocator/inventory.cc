@@ -17,11 +17,12 @@
 namespace draguard::alloc {
 namespace {
 
-std::string DeviceKey(std::string_view driver, std::string_view pool, std::string_view device) {
-  std::string key;
-  key.reserve(driver.size() + pool.size() + device.size() + 2);
-  key.append(driver).append("/").append(pool).append("/").append(device);
-  return key;
+size_t DeviceHash(std::string_view driver, std::string_view pool, std::string_view device) {
+  const std::hash<std::string_view> hash;
+  size_t h = hash(device);
+  h ^= hash(pool) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+  h ^= hash(driver) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+  return h;
 }
 
 const std::vector<size_t>& NoSlices() {
@@ -29,17 +30,89 @@ const std::vector<size_t>& NoSlices() {
   return kNone;
 }
 
-// Dense ids for equal keys, in order of first appearance.
+// Dense ids for equal keys, in order of first appearance. The keys are kept end to end in
+// one buffer and found through an open-addressing table: a handful of allocations for a whole
+// Build rather than two per distinct key (Build interns a key or four per device).
 class Interner {
  public:
-  uint32_t Id(std::string key) {
-    auto [it, inserted] = ids_.emplace(std::move(key), static_cast<uint32_t>(ids_.size()));
-    return it->second;
+  uint32_t Id(std::string_view key) {
+    // Neighbouring devices are often alike (the GPUs of one node): their key is compared
+    // with the last one's before it is hashed.
+    if (last_ < ends_.size() && Key(last_) == key) return last_;
+    last_ = Find(key);
+    return last_;
   }
-  size_t size() const { return ids_.size(); }
+  size_t size() const { return ends_.size(); }
 
  private:
-  std::unordered_map<std::string, uint32_t> ids_;
+  uint32_t Find(std::string_view key) {
+    if (2 * (ends_.size() + 1) > slots_.size()) Grow();
+    const size_t hash = std::hash<std::string_view>()(key);
+    const size_t mask = slots_.size() - 1;
+    for (size_t i = hash & mask;; i = (i + 1) & mask) {
+      const uint32_t slot = slots_[i];
+      if (slot == 0) {
+        const auto id = static_cast<uint32_t>(ends_.size());
+        keys_.append(key);
+        ends_.push_back(keys_.size());
+        hashes_.push_back(hash);
+        slots_[i] = id + 1;
+        return id;
+      }
+      if (hashes_[slot - 1] == hash && Key(slot - 1) == key) return slot - 1;
+    }
+  }
+  std::string_view Key(uint32_t id) const {
+    const size_t begin = id == 0 ? 0 : ends_[id - 1];
+    return std::string_view(keys_).substr(begin, ends_[id] - begin);
+  }
+  void Grow() {
+    slots_.assign(std::max<size_t>(64, 2 * slots_.size()), 0);
+    const size_t mask = slots_.size() - 1;
+    for (uint32_t id = 0; id < hashes_.size(); ++id) {
+      size_t i = hashes_[id] & mask;
+      while (slots_[i] != 0) i = (i + 1) & mask;
+      slots_[i] = id + 1;
+    }
+  }
+
+  uint32_t last_ = UINT32_MAX;  // the id Id() returned last
+  std::string keys_;
+  std::vector<size_t> ends_;    // by id: where its key ends in keys_
+  std::vector<size_t> hashes_;  // by id
+  std::vector<uint32_t> slots_;  // id + 1, 0: free; a power of two, at most half full
+};
+
+// Distinct strings, counted: an open-addressing set of views (FindIdentifyingAttributes
+// counts the distinct values of every attribute of every device).
+class ViewSet {
+ public:
+  void Insert(std::string_view value) {
+    if (2 * (size_ + 1) > slots_.size()) Grow();
+    const size_t mask = slots_.size() - 1;
+    for (size_t i = std::hash<std::string_view>()(value) & mask;; i = (i + 1) & mask) {
+      if (slots_[i].data() == nullptr) {
+        slots_[i] = value;
+        ++size_;
+        return;
+      }
+      if (slots_[i] == value) return;
+    }
+  }
+  size_t size() const { return size_; }
+
+ private:
+  void Grow() {
+    std::vector<std::string_view> old = std::move(slots_);
+    slots_.assign(std::max<size_t>(16, 2 * old.size()), std::string_view());
+    size_ = 0;
+    for (std::string_view v : old) {
+      if (v.data() != nullptr) Insert(v);
+    }
+  }
+
+  std::vector<std::string_view> slots_;  // a null view: free
+  size_t size_ = 0;
 };
 
 bool RuleSelects(const k8s::DeviceTaintSelector& s, const k8s::ResourceSlice& slice,
@@ -88,11 +161,19 @@ Inventory Inventory::BuildFrom(std::shared_ptr<const inventory::ClusterObjects> 
 }
 
 void Inventory::IndexDevices() {
-  std::map<std::pair<std::string, std::string>, size_t> pool_ids;
+  size_t total = 0;
+  for (const k8s::ResourceSlice& slice : input_->slices) total += slice.spec.devices.size();
+  devices_.reserve(total);
+  size_t slots = 16;
+  while (slots < 2 * total) slots *= 2;
+  device_slots_.assign(slots, 0);
+  // Views into the input, which the Inventory keeps.
+  std::map<std::pair<std::string_view, std::string_view>, size_t> pool_ids;
   for (size_t s = 0; s < input_->slices.size(); ++s) {
     const k8s::ResourceSliceSpec& spec = input_->slices[s].spec;
     slice_begin_.push_back(devices_.size());
-    auto [it, inserted] = pool_ids.emplace(std::make_pair(spec.driver, spec.pool.name), pools_.size());
+    auto [it, inserted] = pool_ids.emplace(
+        std::pair<std::string_view, std::string_view>(spec.driver, spec.pool.name), pools_.size());
     if (inserted) pools_.push_back(PoolInfo{.driver = spec.driver, .name = spec.pool.name});
     PoolInfo& pool = pools_[it->second];
     slice_pool_.push_back(it->second);
@@ -111,11 +192,10 @@ void Inventory::IndexDevices() {
       dev.consumes_counters = !d.consumes_counters.empty();
       dev.binding_conditions = !d.binding_conditions.empty();
       // Newest generation wins the key; duplicates inside a pool are detected per node.
-      auto [slot, added] =
-          device_index_.try_emplace(DeviceKey(spec.driver, spec.pool.name, d.name), dev.id);
-      if (!added && input_->slices[devices_[slot->second].slice].spec.pool.generation <
-                        spec.pool.generation) {
-        slot->second = dev.id;
+      uint32_t& slot = device_slots_[DeviceSlot(spec.driver, spec.pool.name, d.name)];
+      if (slot == 0 ||
+          input_->slices[devices_[slot - 1].slice].spec.pool.generation < spec.pool.generation) {
+        slot = static_cast<uint32_t>(dev.id + 1);
       }
       devices_.push_back(std::move(dev));
     }
@@ -123,6 +203,18 @@ void Inventory::IndexDevices() {
   slice_begin_.push_back(devices_.size());
   size_t rank = 0;
   for (const auto& [key, id] : pool_ids) pools_[id].rank = rank++;
+}
+
+size_t Inventory::DeviceSlot(std::string_view driver, std::string_view pool,
+                             std::string_view device) const {
+  const size_t mask = device_slots_.size() - 1;
+  for (size_t i = DeviceHash(driver, pool, device) & mask;; i = (i + 1) & mask) {
+    const uint32_t slot = device_slots_[i];
+    if (slot == 0) return i;
+    const InventoryDevice& d = devices_[slot - 1];
+    const k8s::ResourceSliceSpec& spec = input_->slices[d.slice].spec;
+    if (d.device->name == device && spec.pool.name == pool && spec.driver == driver) return i;
+  }
 }
 
 std::vector<size_t> Inventory::CarriedDevices(const Inventory& previous) const {
@@ -161,28 +253,36 @@ void Inventory::MarkAllocated() {
 
 // After MarkAllocated (the shares).
 void Inventory::ParseCapacities(const Inventory* previous, const std::vector<size_t>& carried) {
+  // The values and demands parsed so far, by capacity key: devices with equal capacities
+  // share them.
+  Interner contents;
+  std::vector<std::pair<std::shared_ptr<const std::vector<int64_t>>,
+                        std::shared_ptr<const std::vector<int64_t>>>> parsed;
+  std::string key;
   for (InventoryDevice& dev : devices_) {
+    const bool has_shares = !dev.shares.empty() && !dev.device->capacity.empty();
     if (!carried.empty() && carried[dev.id] != kNoDevice) {
       // The device's own values: the same object as previous's device.
       const InventoryDevice& old = previous->devices_[carried[dev.id]];
       dev.capacity_values = old.capacity_values;
       dev.unrequested_demand = old.unrequested_demand;
-      if (!dev.shares.empty() && !dev.device->capacity.empty()) {
-        dev.committed_capacity = internal::CommittedShares(*dev.device, dev.shares);
-      }
+      if (has_shares) dev.committed_capacity = internal::CommittedShares(*dev.device, dev.shares);
       continue;
     }
     ++devices_prepared_;
-    if (dev.device->capacity.empty()) {
-      dev.capacity_values.emplace();
-      dev.unrequested_demand.emplace();
-      continue;
+    key.clear();
+    internal::AppendCapacityKey(*dev.device, key);
+    const uint32_t content = contents.Id(key);
+    if (content == parsed.size()) {
+      auto values = internal::CapacityValues(*dev.device);
+      auto demand = internal::CapacityDemand(*dev.device, nullptr);
+      parsed.emplace_back(
+          values ? std::make_shared<const std::vector<int64_t>>(std::move(*values)) : nullptr,
+          demand ? std::make_shared<const std::vector<int64_t>>(std::move(*demand)) : nullptr);
     }
-    dev.capacity_values = internal::CapacityValues(*dev.device);
-    if (!dev.shares.empty()) {
-      dev.committed_capacity = internal::CommittedShares(*dev.device, dev.shares);
-    }
-    dev.unrequested_demand = internal::CapacityDemand(*dev.device, nullptr);
+    dev.capacity_values = parsed[content].first;
+    dev.unrequested_demand = parsed[content].second;
+    if (has_shares) dev.committed_capacity = internal::CommittedShares(*dev.device, dev.shares);
   }
 }
 
@@ -366,7 +466,8 @@ void Inventory::FindIdentifyingAttributes() {
   struct Seen {
     size_t devices = 0;
     bool scalar = true;  // every value a single string, int or bool
-    std::unordered_set<std::string_view> strings;  // views into the input's devices
+    ViewSet strings;  // views into the input's devices
+    std::string_view last_string;  // inserted last: neighbours often share a value
     std::unordered_set<int64_t> ints;
     bool bools[2] = {false, false};
     size_t distinct() const { return strings.size() + ints.size() + bools[0] + bools[1]; }
@@ -396,7 +497,10 @@ void Inventory::FindIdentifyingAttributes() {
       ++s.devices;
       if (a.set_count() != 1 || a.has_list() || a.version_value) s.scalar = false;
       if (!s.scalar) continue;
-      if (a.string_value) s.strings.insert(*a.string_value);
+      if (a.string_value && (s.last_string.data() == nullptr || s.last_string != *a.string_value)) {
+        s.strings.Insert(*a.string_value);
+        s.last_string = *a.string_value;
+      }
       if (a.int_value) s.ints.insert(*a.int_value);
       if (a.bool_value) s.bools[*a.bool_value ? 1 : 0] = true;
     }
@@ -438,11 +542,12 @@ void Inventory::ClassifyDevices(const Inventory* previous, const std::vector<siz
       shape_map.assign(previous->shape_selector_classes_, kUnmapped);
     }
   }
-  std::string key, facts;
+  std::string key, facts, shape, identity;
+  internal::SkipMemo skip_memo;
   auto with_class = [&](uint32_t cls) {
     key.assign(reinterpret_cast<const char*>(&cls), sizeof(cls));
     key += facts;
-    return key;
+    return std::string_view(key);
   };
   for (InventoryDevice& dev : devices_) {
     const std::string& driver = input_->slices[dev.slice].spec.driver;
@@ -452,31 +557,49 @@ void Inventory::ClassifyDevices(const Inventory* previous, const std::vector<siz
     facts.clear();
     internal::AppendFactKey(dev, facts);
     uint32_t* mapped = old != nullptr ? &selector_map[old->selector_class] : nullptr;
-    if (mapped != nullptr && *mapped != kUnmapped) {
+    if (identifying_.empty()) {
+      if (mapped != nullptr && *mapped != kUnmapped) {
+        dev.selector_class = *mapped;
+      } else {
+        key.clear();
+        internal::AppendSelectorKey(driver, *dev.device, key);
+        dev.selector_class = selector_ids.Id(key);
+        if (mapped != nullptr) *mapped = dev.selector_class;
+      }
+      dev.fact_class = fact_ids.Id(with_class(dev.selector_class));
+      dev.shape_selector_class = dev.selector_class;
+      dev.shape_fact_class = dev.fact_class;
+      continue;
+    }
+    // The shape key, and the selector key as (shape class, identifying values): both from
+    // one walk of the attributes, made only when a class is not carried.
+    uint32_t* shape_mapped =
+        old != nullptr && !shape_map.empty() ? &shape_map[old->shape_selector_class] : nullptr;
+    const bool selector_known = mapped != nullptr && *mapped != kUnmapped;
+    const bool shape_known = shape_mapped != nullptr && *shape_mapped != kUnmapped;
+    if (!selector_known || !shape_known) {
+      shape.clear();
+      identity.clear();
+      internal::AppendShapeKeyAndIdentity(driver, *dev.device, identifying_, skip_memo, shape,
+                                          identity);
+    }
+    if (shape_known) {
+      dev.shape_selector_class = *shape_mapped;
+    } else {
+      dev.shape_selector_class = shape_selector_ids.Id(shape);
+      if (shape_mapped != nullptr) *shape_mapped = dev.shape_selector_class;
+    }
+    if (selector_known) {
       dev.selector_class = *mapped;
     } else {
-      key.clear();
-      internal::AppendSelectorKey(driver, *dev.device, key);
+      key.assign(reinterpret_cast<const char*>(&dev.shape_selector_class),
+                 sizeof(dev.shape_selector_class));
+      key += identity;
       dev.selector_class = selector_ids.Id(key);
       if (mapped != nullptr) *mapped = dev.selector_class;
     }
     dev.fact_class = fact_ids.Id(with_class(dev.selector_class));
-    if (identifying_.empty()) {
-      dev.shape_selector_class = dev.selector_class;
-      dev.shape_fact_class = dev.fact_class;
-    } else {
-      mapped = old != nullptr && !shape_map.empty() ? &shape_map[old->shape_selector_class]
-                                                    : nullptr;
-      if (mapped != nullptr && *mapped != kUnmapped) {
-        dev.shape_selector_class = *mapped;
-      } else {
-        key.clear();
-        internal::AppendShapeKey(driver, *dev.device, identifying_, key);
-        dev.shape_selector_class = shape_selector_ids.Id(key);
-        if (mapped != nullptr) *mapped = dev.shape_selector_class;
-      }
-      dev.shape_fact_class = shape_fact_ids.Id(with_class(dev.shape_selector_class));
-    }
+    dev.shape_fact_class = shape_fact_ids.Id(with_class(dev.shape_selector_class));
   }
   selector_classes_ = selector_ids.size();
   fact_classes_ = fact_ids.size();
@@ -565,9 +688,10 @@ const k8s::DeviceClass* Inventory::FindClass(std::string_view name) const {
 
 std::optional<size_t> Inventory::FindDevice(std::string_view driver, std::string_view pool,
                                             std::string_view device) const {
-  auto it = device_index_.find(DeviceKey(driver, pool, device));
-  if (it == device_index_.end()) return std::nullopt;
-  return it->second;
+  if (device_slots_.empty()) return std::nullopt;  // moved from
+  const uint32_t slot = device_slots_[DeviceSlot(driver, pool, device)];
+  if (slot == 0) return std::nullopt;
+  return slot - 1;
 }
 
 DeviceView Inventory::View(size_t id) const {

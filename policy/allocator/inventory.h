@@ -136,12 +136,15 @@ struct InventoryDevice {
   std::vector<const std::map<std::string, std::string>*> shares;
   // Consumable capacity in milli-units, in the order of Device::capacity, parsed once at Build
   // (internal/capacity.h) rather than by every check that tries the device: the values
-  // (nullopt when one does not parse: the device never fits), what `shares` consume (empty
+  // (null when one does not parse: the device never fits), what `shares` consume (empty
   // without shares) and what one allocation consumes for a request that asks for no
-  // capacity (nullopt: the device cannot serve it).
-  std::optional<std::vector<int64_t>> capacity_values;
+  // capacity (null: the device cannot serve it). The values and the demand are shared by the
+  // devices with equal capacities and policies (a fleet's GPUs of one model: one pair, not
+  // two vectors a device) and carried from the previous Inventory for its devices (the
+  // same pointers).
+  std::shared_ptr<const std::vector<int64_t>> capacity_values;
   std::vector<int64_t> committed_capacity;
-  std::optional<std::vector<int64_t>> unrequested_demand;
+  std::shared_ptr<const std::vector<int64_t>> unrequested_demand;
 };
 
 // One node as the allocator sees it: its name, the slices naming it in spec.nodeName (input
@@ -255,6 +258,8 @@ class Inventory {
   static Inventory BuildFrom(std::shared_ptr<const inventory::ClusterObjects> objects,
                              const Inventory* previous);
   void IndexDevices();
+  // The slot of device_slots_ holding the device named so, or the free slot where it goes.
+  size_t DeviceSlot(std::string_view driver, std::string_view pool, std::string_view device) const;
   // By device id: the id of the same device in `previous` when its slice is shared with it
   // (the same object), else kNoDevice.
   std::vector<size_t> CarriedDevices(const Inventory& previous) const;
@@ -289,7 +294,9 @@ class Inventory {
   std::vector<std::map<std::string, std::map<std::string, size_t>>> scope_index_[2];
   std::map<std::string, size_t, std::less<>> node_index_;
   std::map<std::string, size_t, std::less<>> class_index_;
-  std::unordered_map<std::string, size_t> device_index_;  // "driver/pool/device" -> id
+  // FindDevice's hash table (open addressing, linear probing) of device ids + 1 (0: free),
+  // by (driver, pool, device name): views into the input, no key strings.
+  std::vector<uint32_t> device_slots_;
   size_t selector_classes_ = 0;
   size_t fact_classes_ = 0;
   size_t shape_selector_classes_ = 0;

@@ -44,9 +44,14 @@ std::optional<int64_t> ApplyPolicy(int64_t want, const k8s::CapacityRequestPolic
   return want;
 }
 
+thread_local size_t capacity_parses = 0;
+
 }  // namespace
 
+size_t CapacityParsesOnThisThread() { return capacity_parses; }
+
 std::optional<std::vector<int64_t>> CapacityValues(const k8s::Device& device) {
+  ++capacity_parses;
   std::vector<int64_t> out;
   for (const auto& [name, capacity] : device.capacity) {
     std::optional<int64_t> v = ParseMilli(capacity.value);
@@ -58,6 +63,7 @@ std::optional<std::vector<int64_t>> CapacityValues(const k8s::Device& device) {
 
 std::optional<std::vector<int64_t>> CapacityDemand(const k8s::Device& device,
                                                    const k8s::CapacityRequirements* requests) {
+  ++capacity_parses;
   if (requests != nullptr) {
     for (const auto& [name, amount] : requests->requests) {
       if (!device.capacity.count(name)) return std::nullopt;

@@ -4,6 +4,7 @@
 #ifndef DRAGUARD_POLICY_ALLOCATOR_INTERNAL_CAPACITY_H_
 #define DRAGUARD_POLICY_ALLOCATOR_INTERNAL_CAPACITY_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -33,6 +34,10 @@ std::optional<std::vector<int64_t>> CapacityDemand(const k8s::Device& device,
 // missing one as nothing.
 std::vector<int64_t> CommittedShares(const k8s::Device& device,
                                      const std::vector<const std::map<std::string, std::string>*>& shares);
+
+// How many device capacity lists this thread has parsed (CapacityValues, CapacityDemand):
+// lets a test see that a check reads what Inventory::Build parsed instead of parsing again.
+size_t CapacityParsesOnThisThread();
 
 }  // namespace draguard::alloc::internal
 

@@ -316,10 +316,9 @@ DeviceFacts::CapacityState& DeviceFacts::LoadCapacity(size_t device) {
   return st;
 }
 
-const std::optional<std::vector<int64_t>>& DeviceFacts::Demand(const Alternative& alt,
-                                                               size_t device) {
+const std::vector<int64_t>* DeviceFacts::Demand(const Alternative& alt, size_t device) {
   // Parsed with the inventory: what a request that asks for no capacity consumes.
-  if (!alt.common->capacity) return inv_.devices()[device].unrequested_demand;
+  if (!alt.common->capacity) return inv_.devices()[device].unrequested_demand.get();
   DeviceState& st = states_[device];
   if (st.demand_known.empty()) {
     st.demand_known.assign(plan_.alternatives.size(), 0);
@@ -331,12 +330,13 @@ const std::optional<std::vector<int64_t>>& DeviceFacts::Demand(const Alternative
         alt.common->capacity ? &*alt.common->capacity : nullptr;
     st.demand[alt.id] = CapacityDemand(*inv_.devices()[device].device, requests);
   }
-  return st.demand[alt.id];
+  const std::optional<std::vector<int64_t>>& demand = st.demand[alt.id];
+  return demand ? &*demand : nullptr;
 }
 
 bool DeviceFacts::FitsCapacity(const Alternative& alt, size_t device) {
   if (!options_.gates.Enabled(Gate::kDRAConsumableCapacity)) return true;
-  const auto& demand = Demand(alt, device);
+  const std::vector<int64_t>* demand = Demand(alt, device);
   if (!demand) return false;
   if (demand->empty()) return true;
   const InventoryDevice& dev = inv_.devices()[device];
@@ -355,7 +355,7 @@ void DeviceFacts::UseCapacity(const Alternative& alt, size_t device, int sign) {
   if (!options_.gates.Enabled(Gate::kDRAConsumableCapacity)) return;
   CapacityState& st = LoadCapacity(device);
   st.shares += sign;
-  const auto& demand = Demand(alt, device);
+  const std::vector<int64_t>* demand = Demand(alt, device);
   if (!demand) return;
   for (size_t i = 0; i < demand->size() && i < st.used.size(); ++i) st.used[i] += sign * (*demand)[i];
 }

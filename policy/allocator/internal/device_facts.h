@@ -110,8 +110,8 @@ class DeviceFacts {
   // Allocations of `device` made by the search so far (capacity gate on).
   int SearchShares(size_t device) const;
   // The consumption of one allocation for `alt` per capacity, for results (consumedCapacity);
-  // nullopt when the device cannot serve the alternative.
-  const std::optional<std::vector<int64_t>>& Demand(const Alternative& alt, size_t device);
+  // null when the device cannot serve the alternative.
+  const std::vector<int64_t>* Demand(const Alternative& alt, size_t device);
 
  private:
   struct CapacityState {

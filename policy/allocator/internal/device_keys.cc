@@ -134,7 +134,65 @@ void SelectorKey(std::string_view driver, const k8s::Device& d,
   CapacityAndSharing(d, key);
 }
 
+// The request policies of the capacities, in order.
+void Policies(const k8s::Device& d, std::string& key) {
+  key += 'P';
+  for (const auto& [name, c] : d.capacity) {
+    key += c.request_policy ? '+' : '-';
+    if (!c.request_policy) continue;
+    const k8s::CapacityRequestPolicy& p = *c.request_policy;
+    Opt(key, p.default_value);
+    Strings(key, p.valid_values);
+    key += p.valid_range ? '+' : '-';
+    if (p.valid_range) {
+      Str(key, p.valid_range->min);
+      Opt(key, p.valid_range->max);
+      Opt(key, p.valid_range->step);
+    }
+  }
+}
+
 }  // namespace
+
+bool SkipMemo::Skipped(const std::vector<AttributeName>& skip, std::string_view driver,
+                       size_t position, std::string_view name) {
+  if (driver != driver_) {
+    driver_ = driver;
+    by_position_.clear();
+  }
+  if (position >= by_position_.size()) by_position_.resize(position + 1);
+  auto& [known, skipped] = by_position_[position];
+  if (known.data() == nullptr || known != name) {
+    known = name;
+    skipped = internal::Skipped(skip, driver, name);
+  }
+  return skipped;
+}
+
+void AppendShapeKeyAndIdentity(std::string_view driver, const k8s::Device& d,
+                               const std::vector<AttributeName>& skip, SkipMemo& memo,
+                               std::string& key, std::string& identity) {
+  key += 'D';
+  Str(key, driver);
+  key += 'A';
+  Int(key, static_cast<int64_t>(d.attributes.size()));
+  size_t position = 0;
+  for (const auto& [name, a] : d.attributes) {
+    Str(key, name);
+    if (memo.Skipped(skip, driver, position++, name)) {
+      key += 'x';
+      Value(identity, a);
+      continue;
+    }
+    Value(key, a);
+  }
+  CapacityAndSharing(d, key);
+}
+
+void AppendCapacityKey(const k8s::Device& device, std::string& key) {
+  CapacityAndSharing(device, key);
+  Policies(device, key);
+}
 
 AttributeName QualifiedAttribute(std::string_view driver, std::string_view key) {
   size_t slash = key.find('/');
@@ -169,20 +227,7 @@ void AppendReadKey(std::string_view driver, const k8s::Device& device,
 
 void AppendFactKey(const InventoryDevice& dev, std::string& key) {
   const k8s::Device& d = *dev.device;
-  key += 'P';
-  for (const auto& [name, c] : d.capacity) {
-    key += c.request_policy ? '+' : '-';
-    if (!c.request_policy) continue;
-    const k8s::CapacityRequestPolicy& p = *c.request_policy;
-    Opt(key, p.default_value);
-    Strings(key, p.valid_values);
-    key += p.valid_range ? '+' : '-';
-    if (p.valid_range) {
-      Str(key, p.valid_range->min);
-      Opt(key, p.valid_range->max);
-      Opt(key, p.valid_range->step);
-    }
-  }
+  Policies(d, key);
   key += 'U';
   Int(key, static_cast<int64_t>(d.consumes_counters.size()));
   for (const auto& use : d.consumes_counters) {

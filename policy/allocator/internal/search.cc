@@ -526,7 +526,7 @@ void NodeSearch::Apply(size_t c, const Alternative& alt, size_t d) {
   Pick pick{.claim = c, .alt = &alt, .device = d};
   if (facts_.Multi(d)) {
     pick.shared = true;
-    pick.consumed = facts_.Demand(alt, d).value_or(std::vector<int64_t>{});
+    if (const std::vector<int64_t>* demand = facts_.Demand(alt, d)) pick.consumed = *demand;
   }
   picks_.push_back(std::move(pick));
   const PlannedClaim& claim = plan_.claims[c];

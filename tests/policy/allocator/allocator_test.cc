@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "policy/allocator/internal/amount.h"
+#include "policy/allocator/internal/capacity.h"
 #include "tests/policy/allocator/fake_evaluator.h"
 #include "tests/policy/allocator/test_inventory.h"
 
@@ -1272,9 +1273,8 @@ TEST(AllocatorResultTest, FunnelExplainsTheBestNode) {
 
 // Capacities are parsed with the inventory (InventoryDevice::capacity_values, its demands),
 // not by each check that tries a device: once the Inventory is built, a check of a request that
-// asks for no capacity reads no quantity text. The texts of the devices it shares are garbled
-// after the build (a test's liberty: in use the snapshot is immutable); a check that parsed
-// them again would find no device able to serve the request.
+// asks for no capacity parses no capacity list (internal::CapacityParsesOnThisThread counts
+// them), and the devices of one model share one parsed list.
 TEST(AllocatorResultTest, CapacitiesAreParsedOncePerInventory) {
   InventoryInput in;
   std::vector<k8s::Device> gpus;
@@ -1285,25 +1285,24 @@ TEST(AllocatorResultTest, CapacitiesAreParsedOncePerInventory) {
   }
   in.slices = {MakeSlice("gpu.x", "p", "node-1", std::move(gpus))};
   in.classes = {MakeClass("gpu")};
-  auto objects = std::make_shared<InventoryInput>(std::move(in));  // not const: garbled below
-  Inventory inv = Inventory::Build(std::shared_ptr<const InventoryInput>(objects));
+  const size_t before_build = internal::CapacityParsesOnThisThread();
+  Inventory inv = Inventory::Build(std::move(in));
+  // One content: its values and its demand, parsed once for the four devices.
+  EXPECT_EQ(internal::CapacityParsesOnThisThread() - before_build, 2u);
+  for (const InventoryDevice& dev : inv.devices()) {
+    EXPECT_EQ(dev.capacity_values, inv.devices()[0].capacity_values) << dev.id;
+    EXPECT_EQ(dev.unrequested_demand, inv.devices()[0].unrequested_demand) << dev.id;
+  }
   FakeEvaluator eval;
   AllocatorOptions options;
   options.gates.SetEnabled(Gate::kDRAConsumableCapacity, true);
   k8s::ResourceClaimSpec claim = Claim({Memory("a", 3, "")});
-  AllocationVerdict parsed = CheckClaim(inv, claim, eval, options);
-  ASSERT_EQ(parsed.kind, VerdictKind::kSatisfiable) << RenderVerdict(parsed);
-  for (const InventoryDevice& dev : inv.devices()) {
-    for (auto& [name, capacity] : const_cast<k8s::Device*>(dev.device)->capacity) {
-      capacity.value = "garbled";
-      capacity.request_policy->default_value = "garbled";
-      capacity.request_policy->valid_range->min = "garbled";
-    }
-  }
+  const size_t before_checks = internal::CapacityParsesOnThisThread();
   for (int round = 0; round < 2; ++round) {
     AllocationVerdict v = CheckClaim(inv, claim, eval, options);
     EXPECT_EQ(v.kind, VerdictKind::kSatisfiable) << "round " << round << RenderVerdict(v);
   }
+  EXPECT_EQ(internal::CapacityParsesOnThisThread(), before_checks);
 }
 
 // A fleet whose nodes all differ (PCIe roots numbered per node) and a request no device

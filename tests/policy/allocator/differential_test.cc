@@ -105,6 +105,14 @@ constexpr int kMaxSkippedPercent = 2;
 
 class DifferentialTest : public ::testing::TestWithParam<int> {};
 
+// A parsed capacity list as a value: "null" or its numbers (the lists are shared pointers).
+std::string DifferentialValues(const std::shared_ptr<const std::vector<int64_t>>& values) {
+  if (values == nullptr) return "null";
+  std::string out = "[";
+  for (int64_t v : *values) out += std::to_string(v) + ",";
+  return out + "]";
+}
+
 // Everything an incremental Inventory::Build carries or derives, compared with a Build from
 // scratch of the same objects: per device, per pool, the classes, the identifying attributes
 // and the node groups.
@@ -123,9 +131,17 @@ void ExpectSameInventoryAsScratch(const Inventory& want, const Inventory& got,
               std::tie(w.selector_class, w.fact_class, w.shape_selector_class,
                        w.shape_fact_class))
         << "case " << i << " device " << id;
-    EXPECT_EQ(g.capacity_values, w.capacity_values) << "case " << i << " device " << id;
+    EXPECT_EQ(DifferentialValues(g.capacity_values), DifferentialValues(w.capacity_values))
+        << "case " << i << " device " << id;
     EXPECT_EQ(g.committed_capacity, w.committed_capacity) << "case " << i << " device " << id;
-    EXPECT_EQ(g.unrequested_demand, w.unrequested_demand) << "case " << i << " device " << id;
+    EXPECT_EQ(DifferentialValues(g.unrequested_demand), DifferentialValues(w.unrequested_demand))
+        << "case " << i << " device " << id;
+    const DeviceView view = want.View(id);
+    EXPECT_EQ(got.FindDevice(view.driver, view.pool, view.name),
+              want.FindDevice(view.driver, view.pool, view.name))
+        << "case " << i << " device " << id;
+    EXPECT_FALSE(got.FindDevice(view.driver, view.pool, std::string(view.name) + "-absent").has_value())
+        << "case " << i;
     EXPECT_EQ(g.shares, w.shares) << "case " << i << " device " << id;
     EXPECT_EQ(g.rule_taints.size(), w.rule_taints.size()) << "case " << i << " device " << id;
     for (size_t layout : {kLayoutPool, kLayoutSlice}) {
@@ -220,6 +236,23 @@ TEST_P(DifferentialTest, AgreesWithReferenceOnRandomInventories) {
         if (!shared) fresh += rc.input.slices[s].spec.devices.size();
       }
       EXPECT_EQ(incremental.devices_prepared(), fresh) << "case " << i;
+      // The shared slices' devices keep `before`'s parsed capacities: the same lists, not
+      // equal copies.
+      for (size_t s = 0; s < before.slices().size(); ++s) {
+        const auto& ptr = before.slices().ptr(s);
+        for (size_t t = 0; t < rc.input.slices.size(); ++t) {
+          if (rc.input.slices.ptr(t) != ptr) continue;
+          const size_t from = before.SliceDevices(s).first;
+          const auto [begin, end] = incremental.SliceDevices(t);
+          for (size_t id = begin; id < end; ++id) {
+            const InventoryDevice& old_dev = before.devices()[from + (id - begin)];
+            EXPECT_EQ(incremental.devices()[id].capacity_values, old_dev.capacity_values)
+                << "case " << i << " device " << id;
+            EXPECT_EQ(incremental.devices()[id].unrequested_demand, old_dev.unrequested_demand)
+                << "case " << i << " device " << id;
+          }
+        }
+      }
       EXPECT_EQ(inv.devices_prepared(), inv.devices().size()) << "case " << i;
       AllocationVerdict again = CheckPod(incremental, ptrs, incremental_eval, rc.options);
       EXPECT_EQ(again.kind, got.kind) << "case " << i;
