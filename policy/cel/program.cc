@@ -186,6 +186,7 @@ StatusOr<NodePtr> Planner::PlanCall(const CallExpr& call) {
   else if (fn == op::kConditional) node->op = NodeOp::kTernary;
   else if (fn == op::kNotStrictlyFalse) node->op = NodeOp::kNotStrictlyFalse;
   else node->op = NodeOp::kCall;
+  node->children.reserve(call.args.size() + (target != nullptr ? 1 : 0));
   if (target != nullptr) {
     DRAGUARD_ASSIGN_OR_RETURN(NodePtr t, PlanExpr(*target));
     node->children.push_back(std::move(t));
