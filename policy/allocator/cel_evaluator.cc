@@ -30,6 +30,12 @@ const Diagnostic* SchedulerCompileError(const cel::SelectorCompileResult& compil
   return nullptr;
 }
 
+// Evaluations of a program by the general evaluator before its fast form is built
+// (RuntimeOptions::fast_path_after): a selector met once (the webhook's new selector, decided
+// for one device per read class) does not pay for a form it would not use; one evaluated on
+// many devices gets it from its fifth evaluation.
+constexpr uint32_t kGeneralRunsBeforeFastForm = 4;
+
 // Plans a compile result as the scheduler would have it; never throws.
 CelProgramCache::Compiled PlanForScheduler(const cel::SelectorCompileResult& compiled) {
   CelProgramCache::Compiled entry;
@@ -38,7 +44,9 @@ CelProgramCache::Compiled PlanForScheduler(const cel::SelectorCompileResult& com
   } else if (compiled.ast == nullptr) {
     entry.error = "compilation failed";
   } else {
-    StatusOr<cel::Program> program = cel::Plan(*compiled.ast);
+    cel::RuntimeOptions runtime;
+    runtime.fast_path_after = kGeneralRunsBeforeFastForm;
+    StatusOr<cel::Program> program = cel::Plan(*compiled.ast, runtime);
     if (program.ok()) {
       entry.program.emplace(std::move(program).value());
       entry.reads = AttributesReadBy(compiled.ast->root());

@@ -50,6 +50,9 @@ class FastPredicate {
 
   // An estimate of the heap this form holds besides what it borrows (Program::ApproximateBytes).
   size_t ApproximateBytes() const;
+  // A bound of ApproximateBytes() of Build(root)'s result, without building it (for a
+  // program whose fast form is built later: RuntimeOptions::fast_path_after).
+  static size_t BoundBytes(const PlannedNode& root);
 
   // Evaluates against `activation`; on kTrue/kFalse sets `cost` to the actual cost the
   // general evaluator would report. `state` is handed to library functions only.

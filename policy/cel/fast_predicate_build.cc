@@ -239,6 +239,32 @@ size_t FastPredicate::ApproximateBytes() const {
   return bytes;
 }
 
+namespace {
+
+// Planned nodes under `node` (itself included) and the bytes of their names and string
+// constants, which bound the fast form's nodes, children, keys and joined paths.
+void CountForBound(const PlannedNode& node, size_t& nodes, size_t& text) {
+  ++nodes;
+  text += node.name.size();
+  if (node.constant.kind() == Kind::kString) text += node.constant.text().size();
+  for (const std::unique_ptr<PlannedNode>& child : node.children) {
+    CountForBound(*child, nodes, text);
+  }
+}
+
+}  // namespace
+
+size_t FastPredicate::BoundBytes(const PlannedNode& root) {
+  size_t nodes = 0, text = 0;
+  CountForBound(root, nodes, text);
+  // Each vector holds at most one entry per planned node, at up to twice its size in
+  // capacity; each chain's joined path at most the text of its keys, one per node.
+  constexpr size_t kPerNode = 2 * (sizeof(Node) + sizeof(uint32_t) + 2 * sizeof(std::string_view));
+  constexpr size_t kPathBlock = 512;  // the deque's first block
+  return sizeof(FastPredicate) + 64 + kPathBlock +
+         nodes * (kPerNode + sizeof(std::string) + 32) + 2 * text;
+}
+
 std::unique_ptr<FastPredicate> FastPredicate::Build(const PlannedNode& root,
                                                     uint64_t cost_limit) {
   std::unique_ptr<FastPredicate> fast(new FastPredicate());

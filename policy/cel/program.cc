@@ -186,6 +186,7 @@ StatusOr<NodePtr> Planner::PlanCall(const CallExpr& call) {
   else if (fn == op::kConditional) node->op = NodeOp::kTernary;
   else if (fn == op::kNotStrictlyFalse) node->op = NodeOp::kNotStrictlyFalse;
   else node->op = NodeOp::kCall;
+  node->children.reserve(call.args.size() + (target != nullptr ? 1 : 0));
   if (target != nullptr) {
     DRAGUARD_ASSIGN_OR_RETURN(NodePtr t, PlanExpr(*target));
     node->children.push_back(std::move(t));
@@ -312,10 +313,23 @@ Program::Program(Program&&) noexcept = default;
 Program& Program::operator=(Program&&) noexcept = default;
 Program::~Program() = default;
 
+const FastPredicate* Program::BuildFastFormWhenDue() const {
+  if (lazy_->decided.load(std::memory_order_acquire)) return nullptr;  // there is none
+  if (lazy_->general_runs.fetch_add(1, std::memory_order_relaxed) < options_.fast_path_after) {
+    return nullptr;
+  }
+  std::call_once(lazy_->once, [&] {
+    lazy_->built = FastPredicate::Build(*root_, options_.cost_limit);
+    lazy_->ready.store(lazy_->built.get(), std::memory_order_release);
+    lazy_->decided.store(true, std::memory_order_release);
+  });
+  return lazy_->ready.load(std::memory_order_acquire);
+}
+
 Value Program::Evaluate(const Activation& activation, EvalState& state) const {
-  if (fast_ != nullptr) {
+  if (const FastPredicate* fast = FastForm()) {
     uint64_t cost = 0;
-    FastPredicate::Outcome o = fast_->Evaluate(activation, state, cost);
+    FastPredicate::Outcome o = fast->Evaluate(activation, state, cost);
     if (o != FastPredicate::Outcome::kBail) {
       state.cost_ = cost;
       state.iterations_ = 0;
@@ -409,8 +423,15 @@ size_t NodeBytes(const PlannedNode& node) {
 
 size_t Program::ApproximateBytes() const {
   constexpr size_t kPerProgram = 512;  // the regex and registry bookkeeping of a plan
-  return sizeof(Program) + kPerProgram + (root_ ? NodeBytes(*root_) : 0) +
-         (fast_ ? fast_->ApproximateBytes() : 0);
+  size_t fast = fast_ ? fast_->ApproximateBytes() : 0;
+  if (lazy_ != nullptr && root_ != nullptr) {
+    const FastPredicate* built = lazy_->ready.load(std::memory_order_acquire);
+    fast = built != nullptr ? built->ApproximateBytes()
+           : lazy_->decided.load(std::memory_order_acquire) ? 0
+                                                             : FastPredicate::BoundBytes(*root_);
+    fast += sizeof(LazyFastForm);
+  }
+  return sizeof(Program) + kPerProgram + (root_ ? NodeBytes(*root_) : 0) + fast;
 }
 
 StatusOr<Program> Plan(const Ast& ast, const RuntimeOptions& options) {
@@ -418,7 +439,11 @@ StatusOr<Program> Plan(const Ast& ast, const RuntimeOptions& options) {
   DRAGUARD_ASSIGN_OR_RETURN(NodePtr root, planner.PlanExpr(ast.root()));
   Program program;
   program.root_ = std::move(root);
-  if (options.fast_path) program.fast_ = FastPredicate::Build(*program.root_, options.cost_limit);
+  if (options.fast_path && options.fast_path_after == 0) {
+    program.fast_ = FastPredicate::Build(*program.root_, options.cost_limit);
+  } else if (options.fast_path) {
+    program.lazy_ = std::make_unique<Program::LazyFastForm>();
+  }
   program.slot_count_ = planner.slot_count();
   program.options_ = options;
   return program;

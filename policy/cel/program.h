@@ -16,8 +16,11 @@
 #ifndef DRAGUARD_POLICY_CEL_PROGRAM_H_
 #define DRAGUARD_POLICY_CEL_PROGRAM_H_
 
+#include <atomic>
+#include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <vector>
 
@@ -75,10 +78,11 @@ class Program {
   // caller evaluating many programs against one value can make once).
   std::optional<bool> TryFast(std::string_view name, const FastPredicate::Binding& bound,
                               EvalState& state) const {
-    if (fast_ == nullptr) return std::nullopt;
+    const FastPredicate* fast = FastForm();
+    if (fast == nullptr) return std::nullopt;
     // The cost accumulates in the state directly (EvaluateGeneral resets it); the
     // iteration count only matters inside comprehensions, which the fast form has none of.
-    FastPredicate::Outcome o = fast_->EvaluateOne(name, bound, state, state.cost_);
+    FastPredicate::Outcome o = fast->EvaluateOne(name, bound, state, state.cost_);
     if (o == FastPredicate::Outcome::kBail) return std::nullopt;
     return o == FastPredicate::Outcome::kTrue;
   }
@@ -88,16 +92,40 @@ class Program {
   Value EvaluateGeneral(const Activation& activation, EvalState& state) const;
 
   // An estimate of the heap the program holds (planned nodes, constants, compiled regular
-  // expressions, the fast form), for caches of programs. Walks the program: call it once.
+  // expressions, the fast form: when it is still to be built, a bound of what it will
+  // hold), for caches of programs. Walks the program: call it once.
   size_t ApproximateBytes() const;
+  // Whether the fast form has been built (for tests of RuntimeOptions::fast_path_after).
+  bool has_fast_form() const {
+    return fast_ != nullptr || (lazy_ != nullptr && lazy_->ready.load(std::memory_order_acquire));
+  }
 
  private:
   friend StatusOr<Program> Plan(const Ast& ast, const RuntimeOptions& options);
   Program() = default;
 
+  // The fast form built on demand (RuntimeOptions::fast_path_after > 0). Thread-safe.
+  struct LazyFastForm {
+    std::atomic<const FastPredicate*> ready{nullptr};  // built, and there is one
+    std::atomic<bool> decided{false};                  // built, or there is none
+    std::atomic<uint32_t> general_runs{0};
+    std::once_flag once;
+    std::unique_ptr<const FastPredicate> built;
+  };
+  // The fast form, or null (none, or not built yet: this counts one more general run).
+  const FastPredicate* FastForm() const {
+    if (fast_ != nullptr) return fast_.get();
+    if (lazy_ == nullptr) return nullptr;
+    if (const FastPredicate* ready = lazy_->ready.load(std::memory_order_acquire)) return ready;
+    return BuildFastFormWhenDue();
+  }
+  const FastPredicate* BuildFastFormWhenDue() const;
+
   std::unique_ptr<PlannedNode> root_;
   // The fast form of root_ when it has one (fast_predicate.h); borrows from root_.
   std::unique_ptr<const FastPredicate> fast_;
+  // Instead of fast_ with RuntimeOptions::fast_path_after.
+  std::unique_ptr<LazyFastForm> lazy_;
   int slot_count_ = 0;
   RuntimeOptions options_;
 };

@@ -20,6 +20,12 @@ struct RuntimeOptions {
   // Try the FastPredicate form of boolean selectors first (fast_predicate.h). Off only to
   // compare it with the general evaluator.
   bool fast_path = true;
+  // With fast_path: evaluations left to the general evaluator before the fast form is built
+  // (then once, by the evaluating thread that reaches the count). 0 builds it with the plan.
+  // Building costs about as much as planning (~8 k instructions for a two-clause selector)
+  // and pays back only over many evaluations: a program planned for one request and
+  // evaluated once or twice (the webhook's new selectors) is better off without it.
+  uint32_t fast_path_after = 0;
   // cel-go's container (namespace) for name resolution: with "a.b", an identifier `x` is
   // looked up as "a.b.x", "a.x", then "x" (a leading '.' means the root only), and function
   // names likewise. Kubernetes sets none.

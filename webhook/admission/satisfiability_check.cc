@@ -67,17 +67,59 @@ std::string ReasonsText(const alloc::AllocationVerdict& verdict) {
 
 // Every selector result of one snapshot, per (expression, device id): one byte per device,
 // filled in as devices are evaluated. Shared by the snapshot's evaluators; entries are set
-// with relaxed atomics (every writer of a slot writes the same answer). Unknown is zero, so
-// that a new table is one zeroed block: a check that brings a new selector makes one, and
-// storing "unknown" into each of 8,000 slots was ~40 k instructions of such a check.
-struct SelectorResults {
+// with relaxed atomics (every writer of a slot writes the same answer). The bytes come in
+// blocks of kBlock devices, each made (zeroed: unknown) by the first answer it holds: a check
+// that brings a new selector makes a table, and with selectors decided per read class it
+// answers for a few devices only (one zeroed block for all 8,000 devices was ~10 k
+// instructions of such a check; storing "unknown" into each slot, ~40 k).
+class SelectorResults {
+ public:
   static constexpr int8_t kUnknown = 0, kNoMatch = 1, kMatch = 2;
+  static constexpr size_t kBlock = 256;
+
   explicit SelectorResults(size_t devices)
-      : by_device(std::make_unique<std::atomic<int8_t>[]>(devices)), size(devices) {
+      : blocks_(std::make_unique<std::atomic<Block*>[]>(BlocksFor(devices))), size_(devices) {
     static_assert(sizeof(std::atomic<int8_t>) == 1 && std::atomic<int8_t>::is_always_lock_free);
   }
-  std::unique_ptr<std::atomic<int8_t>[]> by_device;
-  size_t size;
+  ~SelectorResults() {
+    for (size_t b = 0; b < BlocksFor(size_); ++b) delete blocks_[b].load(std::memory_order_relaxed);
+  }
+  SelectorResults(const SelectorResults&) = delete;
+  SelectorResults& operator=(const SelectorResults&) = delete;
+
+  size_t size() const { return size_; }
+  // The answer kept for device `id` (< size()), or kUnknown.
+  int8_t Get(size_t id) const {
+    const Block* block = blocks_[id / kBlock].load(std::memory_order_acquire);
+    return block == nullptr ? kUnknown : block->slots[id % kBlock].load(std::memory_order_relaxed);
+  }
+  // Keeps `answer` for device `id` (< size()); const, as the table is shared read-only
+  // between the evaluators, which fill it in.
+  void Set(size_t id, int8_t answer) const {
+    std::atomic<Block*>& at = blocks_[id / kBlock];
+    Block* block = at.load(std::memory_order_acquire);
+    if (block == nullptr) {
+      auto made = std::make_unique<Block>();
+      if (at.compare_exchange_strong(block, made.get(), std::memory_order_acq_rel,
+                                     std::memory_order_acquire)) {
+        block = made.release();
+      }  // else another evaluator made it first: `block` is theirs
+    }
+    block->slots[id % kBlock].store(answer, std::memory_order_relaxed);
+  }
+  // The heap the table holds when every block is made (the caches count it up front).
+  size_t BoundBytes() const {
+    return sizeof(*this) + BlocksFor(size_) * (sizeof(std::atomic<Block*>) + sizeof(Block) + 16);
+  }
+
+ private:
+  struct Block {
+    std::array<std::atomic<int8_t>, kBlock> slots{};
+  };
+  static size_t BlocksFor(size_t devices) { return (devices + kBlock - 1) / kBlock; }
+
+  std::unique_ptr<std::atomic<Block*>[]> blocks_;
+  size_t size_;
 };
 
 // Answers from a snapshot's SelectorResults, asking the CEL evaluator only once per
@@ -99,18 +141,17 @@ class CachingEvaluator : public alloc::SelectorEvaluator {
   alloc::SelectorResult Evaluate(std::string_view expression,
                                  const alloc::DeviceView& device) override {
     const SelectorResults& results = ResultsFor(expression);
-    if (device.id >= results.size) return inner_->Evaluate(expression, device);
-    std::atomic<int8_t>& slot = results.by_device[device.id];
-    const int8_t known = slot.load(std::memory_order_relaxed);
+    if (device.id >= results.size()) return inner_->Evaluate(expression, device);
+    const int8_t known = results.Get(device.id);
     if (known != SelectorResults::kUnknown) {
       return known == SelectorResults::kMatch ? alloc::SelectorResult::Match()
                                               : alloc::SelectorResult::NoMatch();
     }
     alloc::SelectorResult result = inner_->Evaluate(expression, device);
     if (result.outcome == alloc::SelectorOutcome::kError) return result;  // rare; not kept
-    slot.store(result.outcome == alloc::SelectorOutcome::kMatch ? SelectorResults::kMatch
-                                                                : SelectorResults::kNoMatch,
-               std::memory_order_relaxed);
+    results.Set(device.id, result.outcome == alloc::SelectorOutcome::kMatch
+                               ? SelectorResults::kMatch
+                               : SelectorResults::kNoMatch);
     return result;
   }
 
@@ -138,7 +179,7 @@ class CachingEvaluator : public alloc::SelectorEvaluator {
     next_recent_ = (next_recent_ + 1) % kRecent;
     slot.results = results_.FindOrMake(
         expression, [&] { return std::make_shared<const SelectorResults>(devices_); },
-        [](const SelectorResults& r) { return sizeof(r) + r.size + 16; });
+        [](const SelectorResults& r) { return r.BoundBytes(); });
     slot.expression.assign(expression);
     return *slot.results;
   }

@@ -14,7 +14,12 @@ void Registry::Add(std::string_view name, int arity, Function fn) {
 }
 
 Function Registry::Find(std::string_view name, int arity) const {
-  auto it = functions_.find(Key(name, arity));
+  // Planning asks once per call node: the key is built in a buffer the thread keeps.
+  thread_local std::string key;
+  key.assign(name);
+  key += '/';
+  key += std::to_string(arity);
+  auto it = functions_.find(key);
   return it == functions_.end() ? nullptr : it->second;
 }
 

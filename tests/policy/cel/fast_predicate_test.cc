@@ -294,5 +294,40 @@ TEST(FastPredicateTest, CostLimitLeavesCancellationToGeneralEvaluator) {
   EXPECT_EQ(v.text(), "operation cancelled: actual cost limit exceeded");
 }
 
+// RuntimeOptions::fast_path_after: the first evaluations go to the general evaluator, the
+// fast form is built at the next one and decides from then on, with the same results and
+// costs as a program planned without it; the cache estimate bounds the form before it is built.
+TEST(FastPredicateTest, FastFormBuiltAfterGeneralRuns) {
+  const std::string expr =
+      R"(device.attributes["gpu.example.com"].model.startsWith("A1") && device.driver != "x")";
+  ParseResult parsed = Parse(expr);
+  ASSERT_TRUE(parsed.ok());
+  RuntimeOptions lazy_options;
+  lazy_options.fast_path_after = 2;
+  StatusOr<Program> lazy = Plan(*parsed.ast, lazy_options);
+  StatusOr<Program> eager = Plan(*parsed.ast);
+  StatusOr<Program> general = Plan(*parsed.ast, RuntimeOptions{.fast_path = false});
+  ASSERT_TRUE(lazy.ok() && eager.ok() && general.ok());
+  const size_t bound = lazy->ApproximateBytes();
+  EXPECT_FALSE(lazy->has_fast_form());
+  EXPECT_TRUE(eager->has_fast_form());
+  const std::vector<PreparedDevice> devices = Devices();
+  const Value bound_device = devices[0].device();
+  for (int run = 0; run < 4; ++run) {
+    EvalState lazy_state, general_state;
+    const bool decided = lazy->TryFast("device", bound_device, lazy_state).has_value();
+    EXPECT_EQ(decided, run >= 2) << run;
+    EXPECT_EQ(lazy->has_fast_form(), run >= 2) << run;
+    Value v = decided ? Value::Bool(*lazy->TryFast("device", bound_device, lazy_state))
+                      : lazy->EvaluateGeneral("device", bound_device, lazy_state);
+    Value want = general->Evaluate("device", bound_device, general_state);
+    EXPECT_EQ(Describe(v), Describe(want)) << run;
+    EXPECT_EQ(lazy_state.cost(), general_state.cost()) << run;
+  }
+  // The estimate before the build bounds the one after, and the eager program's.
+  EXPECT_GE(bound, lazy->ApproximateBytes());
+  EXPECT_GE(bound, eager->ApproximateBytes());
+}
+
 }  // namespace
 }  // namespace draguard::cel
