@@ -143,8 +143,9 @@ size_t SkipProperties(std::string_view text, size_t pos) {
 // buffers (its text's, its children's vectors' and, nested, its children's), so that a
 // stream whose documents repeat their shapes (the slices of an inventory) builds each tree
 // without allocating and never frees one: building is overwriting, dropping is moving a node
-// here. Holds at most as many nodes as the largest tree built, and lives as long as the stream
-// is read (ForEachDocument, or DocumentStreamState across pieces).
+// here. A node is made only when no spare of its kind (sequence item, map entry) is left, so
+// it holds about what the stream's largest documents need, and it lives only as long as the
+// stream is read (ForEachDocument, or DocumentStreamState across pieces), not past its file.
 class TreeRecycler {
  public:
   Document& document() { return document_; }
