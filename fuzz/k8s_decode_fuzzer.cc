@@ -1,6 +1,7 @@
 // Fuzzes Decode(): any bytes must decode without crashing, and every diagnostic must be
 // positioned inside the input, including value offsets mapped through scalars. The YAML fast
-// path (simple_yaml.h) must give libyaml's trees and diagnostics on every input. Inputs over
+// path (simple_yaml.h) must give libyaml's trees and diagnostics on every input, and trees
+// built in the previous document's nodes (ForEachDocument) the fresh ones. Inputs over
 // 16 KiB are skipped (YAML cost grows with size, not with interest); limits are tightened so
 // that alias bombs and deep nesting are refused quickly.
 #include <cstddef>
@@ -36,6 +37,25 @@ std::string DescribeParse(const draguard::SourceText& source, bool fast) {
   return draguard::k8s::DebugString(draguard::k8s::ParseDocuments(source, options));
 }
 
+// The same as DescribeParse(source, true), from ForEachDocument: each tree built in the
+// previous document's nodes, where ParseDocuments moves every tree out.
+std::string DescribeRecycled(const draguard::SourceText& source) {
+  draguard::k8s::ParseOptions options;
+  options.max_depth = 64;
+  options.max_nodes = 20'000;
+  std::string out;
+  const draguard::Diagnostics diagnostics = draguard::k8s::ForEachDocument(
+      source, options, [&](draguard::k8s::Document& doc) {
+        out += "document " + std::to_string(doc.index) + (doc.empty ? " empty\n" : "\n") +
+               doc.root.DebugString();
+      });
+  for (const draguard::Diagnostic& d : diagnostics) {
+    out += d.code + " " + std::to_string(d.position.line) + ":" +
+           std::to_string(d.position.column) + " " + d.message + "\n";
+  }
+  return out;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -45,8 +65,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   draguard::k8s::DecodeOptions options;
   options.parse.max_depth = 64;
   options.parse.max_nodes = 20'000;
-  Check(DescribeParse(source, true) == DescribeParse(source, false),
-        "the YAML fast path and libyaml disagree");
+  const std::string fresh = DescribeParse(source, true);
+  Check(fresh == DescribeParse(source, false), "the YAML fast path and libyaml disagree");
+  Check(fresh == DescribeRecycled(source), "a tree built in recycled nodes differs");
   draguard::k8s::DecodeResult result = draguard::k8s::Decode(source, options);
   for (const draguard::Diagnostic& d : result.diagnostics) CheckPosition(source, d);
   // Locate synthetic diagnostics at every path a validator could name, with value offsets.

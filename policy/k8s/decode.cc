@@ -144,8 +144,7 @@ class Decoder {
   void DecodeDocument(Document& doc);
   // `list` holds the apiVersion and kind of the items of a typed list (`ResourceClaimList`),
   // which the API server leaves out of each item; empty outside typed lists.
-  void DecodeRoot(std::shared_ptr<const DocNode> root, size_t doc_index,
-                  const TypeMeta& list = {});
+  void DecodeRoot(const DocNode& root, size_t doc_index, const TypeMeta& list = {});
   // Decodes a resource.k8s.io object; returns false when it is not decoded.
   bool DecodeResource(const DocNode& root, std::string_view version, std::string_view kind,
                       DecodeContext& ctx, ObjectVariant* out);
@@ -156,6 +155,7 @@ class Decoder {
   std::shared_ptr<const SourceText> source_;
   DecodeResult result_;
   const std::function<bool(const DecodedObject&)>* keep_ = nullptr;  // StreamOptions::on_object
+  std::vector<DeclaredKeys> spare_keys_;  // DecodeContext::spare_keys
   bool next_line_pending_ = false;  // result_.lines wants the next piece's first line
 };
 
@@ -255,29 +255,27 @@ DecodeResult Decoder::RunStream(DocumentReader& reader, const StreamOptions& str
 void Decoder::DecodeDocument(Document& doc) {
   if (doc.empty || doc.root.kind == NodeKind::kNull) return;
   ++result_.documents;
-  auto holder = std::make_shared<const DocNode>(std::move(doc.root));
-  const DocNode* items = holder->Find("items");
-  const std::string kind = ScalarText(*holder, "kind");
+  // The tree is read in place, not kept: the parser builds the next document's in it.
+  const DocNode& root = doc.root;
+  const DocNode* items = root.Find("items");
+  const std::string kind = ScalarText(root, "kind");
   if (kind.ends_with("List") && items != nullptr &&
       items->kind == NodeKind::kSequence) {
-    const TypeMeta item_type = ItemTypeOf(*holder);
-    for (const DocNode& item : items->items) {
-      DecodeRoot(std::shared_ptr<const DocNode>(holder, &item), doc.index, item_type);
-    }
+    const TypeMeta item_type = ItemTypeOf(root);
+    for (const DocNode& item : items->items) DecodeRoot(item, doc.index, item_type);
     return;
   }
-  DecodeRoot(holder, doc.index);
+  DecodeRoot(root, doc.index);
 }
 
-void Decoder::DecodeRoot(std::shared_ptr<const DocNode> root, size_t doc_index,
-                         const TypeMeta& list) {
-  if (root->kind != NodeKind::kMap) {
+void Decoder::DecodeRoot(const DocNode& root, size_t doc_index, const TypeMeta& list) {
+  if (root.kind != NodeKind::kMap) {
     ++result_.skipped;
     return;
   }
   DecodedObject object;
-  object.api_version = ScalarText(*root, "apiVersion");
-  object.kind = ScalarText(*root, "kind");
+  object.api_version = ScalarText(root, "apiVersion");
+  object.kind = ScalarText(root, "kind");
   if (object.api_version.empty()) object.api_version = list.api_version;
   if (object.kind.empty()) object.kind = list.kind;
   object.document_index = doc_index;
@@ -287,36 +285,36 @@ void Decoder::DecodeRoot(std::shared_ptr<const DocNode> root, size_t doc_index,
   const std::string_view version = slash == std::string_view::npos ? api : api.substr(slash + 1);
   Diagnostics diags;
   DecodeContext ctx{&diags, options_.strict ? UnknownFields::kError : UnknownFields::kWarning,
-                    DecodeScope::kAll, options_.version};
+                    DecodeScope::kAll, options_.version, &spare_keys_};
   bool decoded = false;
   const bool dra = group == kResourceGroup;
   if (dra) {
-    decoded = DecodeResource(*root, version, object.kind, ctx, &object.object);
+    decoded = DecodeResource(root, version, object.kind, ctx, &object.object);
   } else if (IsWorkloadKind(group, object.kind) && !version.empty()) {
     Workload w;
-    decoded = internal::DecodeWorkload(*root, object.kind, ctx, &w);
+    decoded = internal::DecodeWorkload(root, object.kind, ctx, &w);
     w.api_version = object.api_version;
     object.object = std::move(w);
   } else if (group.empty() && version == "v1" && object.kind == "Node") {
-    object.object = internal::DecodeNode(*root, ctx);
+    object.object = internal::DecodeNode(root, ctx);
     decoded = true;
   } else if (group.empty() && version == "v1" && object.kind == "Namespace") {
-    object.object = internal::DecodeNamespace(*root, ctx);
+    object.object = internal::DecodeNamespace(root, ctx);
     decoded = true;
   } else if (api.empty() && (IsWorkloadKind("", object.kind) ||
                              IsWorkloadKind("apps", object.kind) ||
                              Contains(kCoreKinds, object.kind))) {
     diags.Error("decode.missing-api-version", FieldPath("kind"),
                 "the object has no apiVersion; kubectl and the API server reject it",
-                root->Find("apiversion") ? "write the key as \"apiVersion\" (capital V)"
-                                         : "add \"apiVersion:\" (e.g. v1 for a Pod)");
+                root.Find("apiversion") ? "write the key as \"apiVersion\" (capital V)"
+                                        : "add \"apiVersion:\" (e.g. v1 for a Pod)");
   }
   if (!decoded && diags.empty()) {
     ++result_.skipped;
     return;
   }
-  object.Bind(source_, *root, options_.keep_locations || !diags.empty());
-  Emit(object, *root, diags);
+  object.Bind(source_, root, options_.keep_locations || !diags.empty());
+  Emit(object, root, diags);
   if (decoded && (keep_ == nullptr || (*keep_)(object))) result_.objects.push_back(std::move(object));
 }
 

@@ -136,20 +136,103 @@ size_t SkipProperties(std::string_view text, size_t pos) {
   return pos;
 }
 
-// Builds the tree of one document from libyaml's events. Offsets are byte offsets into the
-// whole source (the event loop converts libyaml's marks).
+}  // namespace
+
+// The tree of the document last handed out, and the nodes it no longer uses, for the next
+// document of the stream to be built in (TreeBuilder). A node taken from here keeps its
+// buffers (its text's, its children's vectors' and, nested, its children's), so that a
+// stream whose documents repeat their shapes (the slices of an inventory) builds each tree
+// without allocating and never frees one: building is overwriting, dropping is moving a node
+// here. A node is made only when no spare of its kind (sequence item, map entry) is left, so
+// it holds about what the stream's largest documents need, and it lives only as long as the
+// stream is read (ForEachDocument, or DocumentStreamState across pieces), not past its file.
+class TreeRecycler {
+ public:
+  Document& document() { return document_; }
+
+  // Makes `n` what a fresh DocNode is, keeping its buffers; its children go to the spares.
+  void ResetNode(DocNode& n) {
+    ResetScalarFields(n);
+    Truncate(n.items, 0);
+    Truncate(n.entries, 0);
+  }
+  // Makes `n` a fresh collection of `kind`: the children of the other kind go to the spares;
+  // its own are overwritten in order and truncated when it closes.
+  void ResetCollection(DocNode& n, NodeKind kind) {
+    ResetScalarFields(n);
+    if (kind == NodeKind::kMap) {
+      Truncate(n.items, 0);
+    } else {
+      Truncate(n.entries, 0);
+    }
+    n.kind = kind;
+  }
+
+  // The element `i` of `nodes` (i <= nodes.size()): the one there, or a spare appended.
+  DocNode& NodeAt(std::vector<DocNode>& nodes, size_t i) { return At(nodes, i, spare_nodes_); }
+  MapEntry& EntryAt(std::vector<MapEntry>& entries, size_t i) {
+    return At(entries, i, spare_entries_);
+  }
+
+  // Moves the elements of `v` from `keep` on to the spares.
+  void Truncate(std::vector<DocNode>& v, size_t keep) { MoveToSpares(v, keep, spare_nodes_); }
+  void Truncate(std::vector<MapEntry>& v, size_t keep) { MoveToSpares(v, keep, spare_entries_); }
+
+ private:
+  static void ResetScalarFields(DocNode& n) {
+    n.text.clear();
+    n.offset = 0;
+    n.position = {};
+    n.int_value = 0;
+    n.float_value = 0;
+    n.kind = NodeKind::kNull;
+    n.style = ScalarStyle::kPlain;
+    n.flow = false;
+    n.from_alias = false;
+    n.bool_value = false;
+  }
+
+  template <typename T>
+  static T& At(std::vector<T>& v, size_t i, std::vector<T>& spares) {
+    if (i < v.size()) return v[i];
+    if (spares.empty()) return v.emplace_back();
+    v.push_back(std::move(spares.back()));
+    spares.pop_back();
+    return v.back();
+  }
+
+  template <typename T>
+  static void MoveToSpares(std::vector<T>& v, size_t keep, std::vector<T>& spares) {
+    if (v.size() <= keep) return;
+    for (size_t i = keep; i < v.size(); ++i) spares.push_back(std::move(v[i]));
+    v.resize(keep);
+  }
+
+  Document document_;
+  std::vector<DocNode> spare_nodes_;
+  std::vector<MapEntry> spare_entries_;
+};
+
+namespace {
+
+// Builds the tree of one document from libyaml's events, in place: into the recycler's
+// document, overwriting the previous document's nodes in order (TreeRecycler). Offsets are
+// byte offsets into the whole source (the event loop converts libyaml's marks).
 class TreeBuilder {
  public:
-  TreeBuilder(const SourceText& source, const ParseOptions& options, size_t* node_count)
-      : source_(source), options_(options), node_count_(node_count) {
-    pending_.reserve(64);  // a ResourceSlice of 8 devices needs about 50
+  TreeBuilder(const SourceText& source, const ParseOptions& options, size_t* node_count,
+              TreeRecycler& recycler)
+      : source_(source), options_(options), node_count_(node_count), recycler_(recycler) {
     stack_.reserve(16);
   }
 
-  // The document, its open collections closed (a whole stream leaves none open).
-  Document TakeDocument() {
+  // The document, its open collections closed (a whole stream leaves none open); without a
+  // root, a null one.
+  Document& FinishDocument() {
     while (!stack_.empty()) Close();
-    return std::move(doc_);
+    Document& doc = recycler_.document();
+    if (!has_root_) recycler_.ResetNode(doc.root);
+    return doc;
   }
   bool has_root() const { return has_root_; }
 
@@ -159,7 +242,6 @@ class TreeBuilder {
       throw SyntaxError{"the file is not valid YAML: unknown anchor '" + anchor + "' referenced",
                         offset};
     }
-    DocNode n = it->second.node;
     // Copies nest: without this check, chains of aliases could build trees far deeper than
     // the text, and recursion over them could exhaust the stack.
     if (static_cast<int>(stack_.size()) + it->second.height > options_.max_depth) {
@@ -169,20 +251,22 @@ class TreeBuilder {
                           offset};
     }
     Count(it->second.size, offset);
+    DocNode& n = NewSlot();
+    n = it->second.node;
     n.from_alias = true;
     n.offset = offset;
     n.position = source_.PositionOf(n.offset, position_hint_);
-    Place(std::move(n));
   }
 
   // `tag` as written and resolved by libyaml ("tag:yaml.org,2002:str"), empty when untagged.
   void OnScalar(size_t offset, std::string_view tag, const std::string& anchor,
                 std::string_view value, ScalarStyle style) {
     Count(1, offset);
-    DocNode& n = NewSlot();  // built in place: a node is a few hundred bytes to move
+    DocNode& n = NewSlot();
+    recycler_.ResetNode(n);
     Locate(n, offset);
     n.style = style;
-    n.text = value;
+    n.text.assign(value);
     ResolveScalar(n, tag);
     if (n.kind == NodeKind::kNull) n.text.clear();  // `~`, `null`: no text, as JSON's null
     if (!anchor.empty()) anchors_[anchor] = {n, 1, Height(n)};
@@ -197,45 +281,40 @@ class TreeBuilder {
                           offset};
     }
     Count(1, offset);
+    DocNode& n = NewSlot();
+    recycler_.ResetCollection(n, kind);
+    Locate(n, offset);
+    n.flow = flow;
     Frame& f = stack_.emplace_back();
-    f.first = pending_.size();
+    f.node = &n;
+    f.used = 0;
     f.anchor = anchor;
-    Locate(f.node, offset);
-    f.node.kind = kind;
-    f.node.flow = flow;
   }
 
-  // Completes the innermost open collection: its children, held in pending_ until now, move
-  // into vectors of their exact size (one allocation each, nothing to shrink later: the tree
-  // outlives the parse), and the collection takes its place in its parent.
+  // Completes the innermost open collection: what its vector holds past the children written
+  // (an earlier document's) goes back to the recycler.
   void Close() {
     if (stack_.empty()) return;
-    Frame f = std::move(stack_.back());
-    stack_.pop_back();
-    DocNode& node = f.node;
-    const auto first = pending_.begin() + static_cast<std::ptrdiff_t>(f.first);
+    Frame& f = stack_.back();
+    DocNode& node = *f.node;
     if (node.kind == NodeKind::kMap) {
-      const size_t count = pending_.size() - f.first;
       // A key without its value (only from a stream cut short) gets a null value.
-      node.entries.resize((count + 1) / 2);
-      for (size_t i = 0; i < count; ++i) {
-        MapEntry& entry = node.entries[i / 2];
-        (i % 2 == 0 ? entry.key : entry.value) = std::move(pending_[f.first + i]);
-      }
+      if (f.used % 2 == 1) recycler_.ResetNode(node.entries[f.used / 2].value);
+      recycler_.Truncate(node.entries, (f.used + 1) / 2);
       ExpandMergeKeys(node);
     } else {
-      node.items.assign(std::make_move_iterator(first), std::make_move_iterator(pending_.end()));
+      recycler_.Truncate(node.items, f.used);
     }
-    pending_.erase(first, pending_.end());
     if (!f.anchor.empty()) anchors_[f.anchor] = {node, CountNodes(node), Height(node)};
-    Place(std::move(node));
+    stack_.pop_back();
   }
 
  private:
-  // An open collection. Its children are pending_[first...]: a map's as key, value, key, ...
+  // An open collection and how many children (a map's keys and values) it has so far. The
+  // node stays where it is while open: only the innermost collection's vector grows.
   struct Frame {
-    DocNode node;
-    size_t first;
+    DocNode* node = nullptr;
+    size_t used = 0;
     std::string anchor;  // empty: none
   };
 
@@ -290,24 +369,28 @@ class TreeBuilder {
     map.entries = std::move(own);
   }
 
-  // Where the next complete node goes: after the open collection's children, or the root.
+  // Where the next node goes: the open collection's next child (a map's key or value), or
+  // the root.
   DocNode& NewSlot() {
-    if (!stack_.empty()) return pending_.emplace_back();
-    doc_.root = DocNode{};
-    has_root_ = true;
-    return doc_.root;
+    if (stack_.empty()) {
+      has_root_ = true;
+      return recycler_.document().root;
+    }
+    Frame& f = stack_.back();
+    const size_t i = f.used++;
+    if (f.node->kind == NodeKind::kMap) {
+      MapEntry& entry = recycler_.EntryAt(f.node->entries, i / 2);
+      return i % 2 == 0 ? entry.key : entry.value;
+    }
+    return recycler_.NodeAt(f.node->items, i);
   }
-
-  void Place(DocNode&& n) { NewSlot() = std::move(n); }
 
   const SourceText& source_;
   const ParseOptions& options_;
   size_t* node_count_;
-  Document doc_;
+  TreeRecycler& recycler_;
   bool has_root_ = false;
   std::vector<Frame> stack_;
-  // The completed children of every open collection, innermost last (see Frame).
-  std::vector<DocNode> pending_;
   // Nodes come in text order: positions are found from the last one.
   SourceText::PositionHint position_hint_;
   struct Anchored {
@@ -524,12 +607,13 @@ struct DocumentSink {
   const std::function<void(Document&)>& emit;
   Diagnostics& diagnostics;
   DocumentStreamState& state;
+  TreeRecycler& recycler;  // the tree of the last document, to build the next one in
 };
 
 // Hands the document `builder` holds to the sink.
 void EmitDocument(const SourceText& source, const Span& span, const ParseOptions& options,
                   TreeBuilder& builder, DocumentSink& sink) {
-  Document doc = builder.TakeDocument();
+  Document& doc = builder.FinishDocument();
   doc.index = sink.state.index++;
   doc.empty = !builder.has_root() || doc.root.kind == NodeKind::kNull;
   DropObjectsOverLimit(source, span.end, options, doc, sink.diagnostics);
@@ -563,7 +647,7 @@ bool ParseSimpleSpan(const SourceText& source, const Span& span, const ParseOpti
     return false;
   }
   size_t node_count = 0;
-  TreeBuilder builder(source, options, &node_count);
+  TreeBuilder builder(source, options, &node_count, sink.recycler);
   TreeSink tree(builder, span.begin);
   try {
     const std::string_view text =
@@ -599,7 +683,7 @@ void ParseSpan(const SourceText& source, const Span& span, const ParseOptions& o
                             span.begin};
       }
       node_count = 0;
-      builder.emplace(source, options, &node_count);
+      builder.emplace(source, options, &node_count, sink.recycler);
     } else if (e.type == YAML_DOCUMENT_END_EVENT && builder.has_value()) {
       EmitDocument(source, span, options, *builder, sink);
       builder.reset();
@@ -639,7 +723,8 @@ Diagnostics ForEachDocument(const SourceText& source, const ParseOptions& option
                             const std::function<void(Document&)>& on_document) {
   Diagnostics diagnostics;
   DocumentStreamState state;
-  DocumentSink sink{on_document, diagnostics, state};
+  TreeRecycler recycler;
+  DocumentSink sink{on_document, diagnostics, state, recycler};
   for (const Span& span : SplitDocuments(source.text())) {
     ParseSpanReporting(source, span, options, sink);
     if (state.stopped) break;
@@ -651,7 +736,8 @@ void ForEachDocumentInPiece(const SourceText& piece, const ParseOptions& options
                             DocumentStreamState& state, Diagnostics& diagnostics,
                             const std::function<void(Document&)>& on_document) {
   if (state.stopped) return;
-  DocumentSink sink{on_document, diagnostics, state};
+  if (state.recycler == nullptr) state.recycler = std::make_shared<TreeRecycler>();
+  DocumentSink sink{on_document, diagnostics, state, *state.recycler};
   ParseSpanReporting(piece, Span{0, piece.text().size()}, options, sink);
 }
 

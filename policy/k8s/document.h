@@ -107,17 +107,24 @@ ParseResult ParseDocuments(const SourceText& source, const ParseOptions& options
 // parse, one line each: for tests and fuzz targets that compare two parses.
 std::string DebugString(const ParseResult& result);
 
-// The same, one document at a time: each is handed to `on_document` as soon as it is read
-// (the callee may move the tree away), so that a stream of any length holds one document's
-// tree at a time. Returns ParseResult::diagnostics.
+// The same, one document at a time: each is handed to `on_document` as soon as it is read,
+// so that a stream of any length holds one document's tree at a time. The callee may move the
+// tree away; a tree it leaves is overwritten by the next document's (its nodes, strings and
+// vectors reused: a stream of documents of one shape builds trees without allocating), so it
+// must not keep pointers into it. Returns ParseResult::diagnostics.
 Diagnostics ForEachDocument(const SourceText& source, const ParseOptions& options,
                             const std::function<void(Document&)>& on_document);
+
+// The last document's tree and the nodes it no longer uses, in which the next document's
+// tree is built (document.cc).
+class TreeRecycler;
 
 // Where a stream of documents is between its pieces (ForEachDocumentInPiece).
 struct DocumentStreamState {
   size_t index = 0;      // the next document's index in the stream
   size_t emitted = 0;    // documents handed out so far (for max_documents)
   bool stopped = false;  // a syntax error or max_documents ended the stream
+  std::shared_ptr<TreeRecycler> recycler;  // made by the first piece
 };
 
 // ForEachDocument over one piece of a stream, as DocumentReader hands them out (a SourceText

@@ -135,20 +135,30 @@ bool ReadString(const DocNode& node, const FieldPath& path, DecodeContext& ctx,
 MapReader::MapReader(const DocNode& node, FieldPath path, DecodeContext& ctx)
     : node_(&node), path_(std::move(path)), ctx_(ctx) {
   if (node.kind == NodeKind::kNull) return;
-  if (RecordsKeys()) {
-    known_.reserve(node.kind == NodeKind::kMap ? std::max<size_t>(8, node.entries.size()) : 0);
+  if (RecordsKeys() && ctx_.spare_keys != nullptr && !ctx_.spare_keys->empty()) {
+    keys_ = std::move(ctx_.spare_keys->back());
+    ctx_.spare_keys->pop_back();
+  } else if (RecordsKeys()) {
+    keys_.known.reserve(node.kind == NodeKind::kMap ? std::max<size_t>(8, node.entries.size())
+                                                    : 0);
   }
   is_map_ = ExpectKind(node, NodeKind::kMap, path_, ctx_);
 }
 
-MapReader::~MapReader() { Finish(); }
+MapReader::~MapReader() {
+  Finish();
+  if (ctx_.spare_keys == nullptr || keys_.known.capacity() == 0) return;
+  keys_.known.clear();
+  keys_.hints.clear();
+  ctx_.spare_keys->push_back(std::move(keys_));
+}
 
 bool MapReader::Expect(const DocNode& value, NodeKind want, std::string_view key) {
   return value.kind == want || ExpectKind(value, want, path_.Child(key), ctx_);
 }
 
 const DocNode* MapReader::Get(std::string_view key) {
-  if (RecordsKeys()) known_.push_back(key);
+  if (RecordsKeys()) keys_.known.push_back(key);
   if (!is_map_) return nullptr;
   const DocNode* value = node_->Find(key);
   if (value == nullptr || value->kind == NodeKind::kNull) return nullptr;
@@ -156,11 +166,11 @@ const DocNode* MapReader::Get(std::string_view key) {
 }
 
 void MapReader::Ignore(std::initializer_list<std::string_view> keys) {
-  if (RecordsKeys()) known_.insert(known_.end(), keys.begin(), keys.end());
+  if (RecordsKeys()) keys_.known.insert(keys_.known.end(), keys.begin(), keys.end());
 }
 
-void MapReader::Hint(std::string_view key, std::string suggestion) {
-  if (RecordsKeys()) hints_[std::string(key)] = std::move(suggestion);
+void MapReader::Hint(std::string_view key, std::string_view suggestion) {
+  if (RecordsKeys()) keys_.hints.emplace_back(key, suggestion);
 }
 
 bool MapReader::String(std::string_view key, std::string* out) {
@@ -329,11 +339,13 @@ void MapReader::Finish() {
       continue;
     }
     if (ctx_.unknown_fields == UnknownFields::kIgnore) continue;
-    if (std::find(known_.begin(), known_.end(), key) != known_.end()) continue;
+    if (std::find(keys_.known.begin(), keys_.known.end(), key) != keys_.known.end()) continue;
     std::string suggestion;
-    if (auto hint = hints_.find(key); hint != hints_.end()) {
-      suggestion = hint->second;
-    } else if (auto match = ClosestMatch(key, known_)) {
+    const auto hint = std::find_if(keys_.hints.rbegin(), keys_.hints.rend(),
+                                   [&](const auto& h) { return h.first == key; });
+    if (hint != keys_.hints.rend()) {
+      suggestion = std::string(hint->second);
+    } else if (auto match = ClosestMatch(key, keys_.known)) {
       suggestion = *match;
     }
     Diagnostic d;

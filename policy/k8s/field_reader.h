@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "policy/common/diagnostic.h"
@@ -24,12 +25,23 @@
 
 namespace draguard::k8s {
 
+// What a MapReader records of its map to report unknown keys: the keys declared and the hints
+// given, all views of text that outlives the reader (literals, the tree's keys).
+struct DeclaredKeys {
+  std::vector<std::string_view> known;
+  std::vector<std::pair<std::string_view, std::string_view>> hints;  // key, suggestion
+};
+
 struct DecodeContext {
   Diagnostics* diagnostics = nullptr;
   UnknownFields unknown_fields = UnknownFields::kError;
   DecodeScope scope = DecodeScope::kAll;  // claims and templates only (decode.h)
   // The release whose fields are known (fields a release does not have are unknown fields).
   KubernetesVersion version = kDefaultKubernetesVersion;
+  // DeclaredKeys of readers that finished, for the next ones to reuse (readers nest, so they
+  // take and give back in LIFO order): a reader per attribute of a 50,000-device inventory
+  // then allocates nothing. May be null.
+  std::vector<DeclaredKeys>* spare_keys = nullptr;
 };
 
 // Reports `decode.wrong-type` unless `node` has kind `want`; returns whether it has.
@@ -60,8 +72,9 @@ class MapReader {
   const DocNode* Get(std::string_view key);
   // Declares keys that are accepted and ignored.
   void Ignore(std::initializer_list<std::string_view> keys);
-  // A suggestion used instead of "did you mean" when `key` turns out unknown.
-  void Hint(std::string_view key, std::string suggestion);
+  // A suggestion used instead of "did you mean" when `key` turns out unknown; a later hint
+  // for the same key wins. Both are kept as views: they must outlive the reader (literals).
+  void Hint(std::string_view key, std::string_view suggestion);
 
   // Typed accessors: each returns whether the field was present with the right type.
   bool String(std::string_view key, std::string* out);
@@ -99,8 +112,7 @@ class MapReader {
   DecodeContext& ctx_;
   bool is_map_ = false;
   bool finished_ = false;
-  std::vector<std::string_view> known_;
-  std::map<std::string, std::string, std::less<>> hints_;
+  DeclaredKeys keys_;
 };
 
 // Reads a scalar as a string (for list items and map values); reports wrong types.

@@ -112,11 +112,14 @@ bool ParseFloat(std::string_view s, double* out) {
 }
 
 // Most plain scalars of a manifest are words ("gpu", "Nvidia"). One that starts with a letter
-// that no null, bool or number spelling starts with is a string: no spelling need be tried.
+// is no number (those start with a digit, a sign or a dot), so it is a string unless it is one
+// of the null and bool spellings above: those start with n, y, o, t or f and have at most five
+// letters. Only the others need trying.
 bool SurelyString(std::string_view s) {
   if (s.empty()) return false;
   const char lower = static_cast<char>(s[0] | 0x20);  // letters to lower case
-  return lower >= 'a' && lower <= 'z' && std::string_view("nyotfe").find(lower) == std::string_view::npos;
+  if (lower < 'a' || lower > 'z') return false;
+  return s.size() > 5 || std::string_view("nyotfe").find(lower) == std::string_view::npos;
 }
 
 void ResolvePlain(DocNode& node) {

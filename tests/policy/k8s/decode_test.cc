@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <ostream>
 #include <sstream>
@@ -1060,6 +1061,88 @@ TEST(DecodeStreamLimitTest, DocumentOverTheBoundEndsTheStream) {
   stream.max_document_bytes = 1000;
   DecodeStream(in, "in.yaml", {}, stream, &end);
   EXPECT_EQ(end, DocumentReader::Result::kTooLarge);
+}
+
+
+// Issue 16 item 4: the parser builds each document's tree in the previous one's nodes
+// (document.cc, TreeRecycler) and readers reuse their key lists. Slices of different shapes,
+// each with a mistake, in a row: every finding keeps its field path and position, whether the
+// document is decoded after the others or alone (a fresh tree), in either order.
+std::string RecycledSlice(std::string_view name, int devices, std::string_view flaw) {
+  std::string out = "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata:\n  name: " +
+                    std::string(name) + "\nspec:\n  driver: gpu.example.com\n  nodeName: node-1\n" +
+                    "  pool: {name: node-1, generation: 1, resourceSliceCount: 1}\n  devices:\n";
+  for (int i = 0; i < devices; ++i) {
+    out += "  - name: gpu-" + std::to_string(i) + "\n    attributes:\n";
+    out += "      productName: {string: NVIDIA A100-SXM4-80GB}\n";
+    out += "      resource.kubernetes.io/pcieRoot: {string: pci0000:00}\n";
+    if (i == devices - 1) out += flaw;
+    out += "    capacity:\n      memory: {value: 80Gi}\n";
+  }
+  return out;
+}
+
+std::vector<std::string> RecycledSlices() {
+  return {RecycledSlice("a", 3, "      uuid: {strin: GPU-1}\n"),
+          RecycledSlice("b", 1, "    name: again\n"),
+          RecycledSlice("c", 4, "      numaNode: {int: \"0\"}\n      size: {int: 1, bool: true}\n"),
+          RecycledSlice("d", 2, "    basic: {}\n"),
+          RecycledSlice("e", 1, "      cc: {version: 8.0.0}\n    capacity: {memory: {value: 80Gx}}\n")};
+}
+
+// Each finding as file:line:column code field, or each slice's name and device count.
+std::string RecycleSummary(const DecodeResult& r, bool objects = false) {
+  std::string out;
+  for (const Diagnostic& d : r.diagnostics) {
+    if (objects) break;
+    out += d.file + ":" + std::to_string(d.position.line) + ":" +
+           std::to_string(d.position.column) + " " + d.code + " " + d.field + "\n";
+  }
+  for (const DecodedObject& o : r.objects) {
+    if (!objects) break;
+    out += o.ref.name + " devices " +
+           std::to_string(std::get<ResourceSlice>(o.object).spec.devices.size()) + "\n";
+  }
+  return out;
+}
+
+TEST(DecodeRecycledTreeTest, FindingsAsWhenEachDocumentIsDecodedAlone) {
+  for (const bool reversed : {false, true}) {
+    std::vector<std::string> docs = RecycledSlices();
+    if (reversed) std::reverse(docs.begin(), docs.end());
+    std::string stream;
+    std::string alone;
+    std::string alone_objects;
+    int line = 1;
+    for (const std::string& doc : docs) {
+      stream += "---\n" + doc;
+      const DecodeResult one = Decode(SourceText("in.yaml", "---\n" + doc, line));
+      alone += RecycleSummary(one);
+      alone_objects += RecycleSummary(one, true);
+      line += 1 + static_cast<int>(std::count(doc.begin(), doc.end(), '\n'));
+    }
+    const DecodeResult whole = Decode(SourceText("in.yaml", stream));
+    EXPECT_EQ(RecycleSummary(whole), alone) << reversed;
+    EXPECT_EQ(RecycleSummary(whole, true), alone_objects) << reversed;
+    std::istringstream in(stream);
+    const DecodeResult streamed = DecodeStream(in, "in.yaml", {});
+    EXPECT_EQ(RecycleSummary(streamed), alone) << reversed;
+    EXPECT_EQ(RecycleSummary(streamed, true), alone_objects) << reversed;
+  }
+}
+
+TEST(DecodeRecycledTreeTest, FieldPathsAndPositions) {
+  std::string stream;
+  for (const std::string& doc : RecycledSlices()) stream += "---\n" + doc;
+  const DecodeResult r = Decode(SourceText("in.yaml", stream));
+  EXPECT_EQ(RecycleSummary(r) + RecycleSummary(r, true),
+            "in.yaml:27:14 decode.unknown-field spec.devices[2].attributes[uuid].strin\n"
+            "in.yaml:44:5 decode.duplicate-field spec.devices[0].name\n"
+            "in.yaml:79:23 decode.wrong-type spec.devices[3].attributes[numaNode].int\n"
+            "in.yaml:103:5 decode.unknown-field spec.devices[1].basic\n"
+            "in.yaml:121:32 decode.invalid-quantity spec.devices[0].capacity[memory].value\n"
+            "in.yaml:122:5 decode.duplicate-field spec.devices[0].capacity\n"
+            "a devices 3\nb devices 1\nc devices 4\nd devices 2\ne devices 1\n");
 }
 
 }  // namespace

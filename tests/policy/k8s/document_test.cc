@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 namespace draguard::k8s {
 namespace {
@@ -262,6 +264,46 @@ TEST(ParseSizeTest, SyntaxErrorStopsTheStreamPositionedInItsDocument) {
   EXPECT_EQ(r.diagnostics.begin()->code, "decode.yaml-syntax");
   EXPECT_GE(r.diagnostics.begin()->position.line, 3);
   ASSERT_EQ(r.documents.size(), 1u) << "kubectl stops at a document it cannot read";
+}
+
+
+// Issue 16 item 4: ForEachDocument builds each tree in the previous document's nodes
+// (TreeRecycler); ParseDocuments moves every tree out, so each of its trees is built fresh.
+// Documents of every shape in a row, through both YAML paths (the fast one and libyaml's for
+// anchors, merge keys, block scalars), empty ones and one over the size limit between them,
+// give the same trees either way, in either order.
+TEST(DocumentRecycleTest, TreesBuiltInEarlierTreesEqualFreshOnes) {
+  std::vector<std::string> docs = {
+      "kind: A\nspec:\n  devices:\n  - {name: a, attributes: {x: {int: 1}, y: {string: s}}}\n"
+      "  - name: b\n    attributes:\n      long-attribute-name: {string: a-long-string-value}\n",
+      "kind: B\nspec: {devices: [x, [1, 2, {k: v}], {}]}\n",
+      "# only a comment\n",
+      "plain scalar root\n",
+      "base: &b {x: 1, y: [1, 2]}\nderived:\n  <<: *b\n  y: 3\nz: *b\n",
+      "text: |\n  line one\n  line two\nother: yes\n",
+      "too: large " + std::string(200, 'x') + "\n",
+      "{\"json\": [1, 2.5, true, null, \"s\"], \"k\": {}}\n",
+      "- a\n- b: c\n  d: [e]\n",
+      "kind: A\nspec:\n  devices: []\n"};
+  for (const bool reversed : {false, true}) {
+    if (reversed) std::reverse(docs.begin(), docs.end());
+    std::string text;
+    for (const std::string& doc : docs) text += "---\n" + doc;
+    const ParseOptions options{.max_bytes = 190};
+    std::string recycled;
+    const Diagnostics diagnostics =
+        ForEachDocument(SourceText("in.yaml", text), options, [&](Document& doc) {
+          recycled += "document " + std::to_string(doc.index) + (doc.empty ? " empty\n" : "\n") +
+                      doc.root.DebugString();
+        });
+    const ParseResult fresh = Parse(text, options);
+    for (const Diagnostic& d : diagnostics) {
+      recycled += d.code + " " + std::to_string(d.position.line) + ":" +
+                  std::to_string(d.position.column) + " " + d.message + "\n";
+    }
+    EXPECT_EQ(recycled, DebugString(fresh)) << reversed;
+    EXPECT_EQ(fresh.documents.size(), docs.size()) << reversed;
+  }
 }
 
 }  // namespace
