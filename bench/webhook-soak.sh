@@ -68,11 +68,18 @@ wrk_pid=$!
 # Sampled every second: RSS swings by tens of MiB as each new snapshot is built beside the
 # current one and the old one freed, so a minute's average needs many samples (at one every
 # 10 s, the swing alone could move the averages by several percent).
-rss=() fds=()
+# The bounded caches' bytes (/metrics) once a minute: RSS rising while they fill to their
+# budgets is warm-up, not a leak.
+cache_kib() {
+  curl "${curl_args[@]}" "https://127.0.0.1:$port/metrics" |
+    awk '/^draguard_cache_bytes/ {n += $2} END {printf "%d", n / 1024}'
+}
+rss=() fds=() caches=""
 while kill -0 "$wrk_pid" 2>/dev/null; do
   sleep 1
   rss+=("$(awk '/^VmRSS:/ {print $2}' "/proc/$serve_pid/status")")
   fds+=("$(ls "/proc/$serve_pid/fd" | wc -l)")
+  if (( ${#rss[@]} % 60 == 0 )); then caches+=" $(( $(cache_kib) / 1024 ))"; fi
 done
 wait "$wrk_pid"
 cat "$work/wrk.out"
@@ -95,6 +102,7 @@ for ((i = 0; i < ${#rss[@]}; i += 60)); do
   highest+=" $(( $(printf '%s\n' "${rss[@]:i:60}" | sort -n | tail -1) / 1024 ))"
 done
 echo "RSS per minute (MiB):$per_minute"
+echo "bounded caches at each minute's end (MiB, /metrics draguard_cache_bytes):$caches"
 # RSS alternates between one snapshot's level (lowest) and two snapshots' (highest, while the
 # next one is built beside the current one): the average moves with the share of time spent
 # building, which grows with the machine's load; the two levels show what the memory does.
