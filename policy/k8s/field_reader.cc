@@ -1,7 +1,10 @@
 #include "policy/k8s/field_reader.h"
 
 #include <algorithm>
+#include <string_view>
+#include <unordered_set>
 #include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -11,6 +14,47 @@
 
 namespace draguard::k8s {
 namespace {
+
+// For each entry of a map, whether an earlier entry has the same key. Most maps have a handful
+// of keys, where a scan beats building a set; a map of many keys (a hostile or generated file)
+// gets a set, so that finding repeats stays linear. Empty when no key repeats.
+std::vector<bool> RepeatedKeys(const std::vector<MapEntry>& entries) {
+  constexpr size_t kScanUpTo = 32;
+  std::vector<bool> repeated;
+  auto mark = [&](size_t i) {
+    if (repeated.empty()) repeated.resize(entries.size());
+    repeated[i] = true;
+  };
+  if (entries.size() <= kScanUpTo) {
+    for (size_t i = 1; i < entries.size(); ++i) {
+      const std::string& key = entries[i].key.text;
+      for (size_t j = 0; j < i; ++j) {
+        if (entries[j].key.text == key) {
+          mark(i);
+          break;
+        }
+      }
+    }
+    return repeated;
+  }
+  std::unordered_set<std::string_view> seen;
+  seen.reserve(entries.size());
+  for (size_t i = 0; i < entries.size(); ++i) {
+    if (!seen.insert(entries[i].key.text).second) mark(i);
+  }
+  return repeated;
+}
+
+// Reports a key an earlier entry of the same map already set (the API server's strict decoding
+// rejects repeated keys in objects and in maps alike: "duplicate field").
+void ReportRepeatedKey(const MapEntry& e, const FieldPath& at, DecodeContext& ctx) {
+  const std::string& key = e.key.text;
+  Diagnostic& dup = ctx.diagnostics->Error(
+      "decode.duplicate-field", at,
+      "field \"" + key + "\" is set more than once; the API server rejects duplicate fields",
+      "remove one of the \"" + key + "\" entries");
+  dup.position = e.key.position;
+}
 
 std::string Describe(const DocNode& node) {
   std::string kind(NodeKindName(node.kind));
@@ -224,7 +268,13 @@ bool MapReader::StringMap(std::string_view key, std::map<std::string, std::strin
   const DocNode* v = Get(key);
   const FieldPath path = path_.Child(key);
   if (v == nullptr || !ExpectKind(*v, NodeKind::kMap, path, ctx_)) return false;
-  for (const MapEntry& e : v->entries) {
+  const std::vector<bool> repeated = RepeatedKeys(v->entries);
+  for (size_t i = 0; i < v->entries.size(); ++i) {
+    const MapEntry& e = v->entries[i];
+    if (!repeated.empty() && repeated[i]) {  // the first entry's value is kept
+      ReportRepeatedKey(e, path.Key(e.key.text), ctx_);
+      continue;
+    }
     std::string s;
     ReadString(e.value, path.Key(e.key.text), ctx_, &s);
     (*out)[e.key.text] = std::move(s);
@@ -277,7 +327,13 @@ bool MapReader::QuantityMap(std::string_view key, std::map<std::string, std::str
   const DocNode* v = Get(key);
   const FieldPath path = path_.Child(key);
   if (v == nullptr || !ExpectKind(*v, NodeKind::kMap, path, ctx_)) return false;
-  for (const MapEntry& e : v->entries) {
+  const std::vector<bool> repeated = RepeatedKeys(v->entries);
+  for (size_t i = 0; i < v->entries.size(); ++i) {
+    const MapEntry& e = v->entries[i];
+    if (!repeated.empty() && repeated[i]) {  // the first entry's value is kept
+      ReportRepeatedKey(e, path.Key(e.key.text), ctx_);
+      continue;
+    }
     std::string s;
     if (e.value.kind != NodeKind::kNull) {
       ReadQuantity(e.value, [&] { return path.Key(e.key.text); }, ctx_, &s);
@@ -312,7 +368,13 @@ bool MapReader::ObjectMap(std::string_view key,
   const DocNode* v = Get(key);
   const FieldPath path = path_.Child(key);
   if (v == nullptr || !ExpectKind(*v, NodeKind::kMap, path, ctx_)) return false;
-  for (const MapEntry& e : v->entries) {
+  const std::vector<bool> repeated = RepeatedKeys(v->entries);
+  for (size_t i = 0; i < v->entries.size(); ++i) {
+    const MapEntry& e = v->entries[i];
+    if (!repeated.empty() && repeated[i]) {  // the first entry's object is kept
+      ReportRepeatedKey(e, path.Key(e.key.text), ctx_);
+      continue;
+    }
     MapReader item(e.value, path.Key(e.key.text), ctx_);
     if (item.is_map() || e.value.kind == NodeKind::kNull) read(e.key.text, item);
   }
@@ -324,18 +386,12 @@ void MapReader::Finish() {
   finished_ = true;
   if (!is_map_) return;
   const std::vector<MapEntry>& entries = node_->entries;
+  const std::vector<bool> repeated = RepeatedKeys(entries);
   for (size_t i = 0; i < entries.size(); ++i) {
     const MapEntry& e = entries[i];
     const std::string& key = e.key.text;
-    // Objects have a handful of keys: a quadratic scan beats building a set on every object.
-    const bool duplicate = std::any_of(entries.begin(), entries.begin() + static_cast<long>(i),
-                                       [&](const MapEntry& before) { return before.key.text == key; });
-    if (duplicate) {
-      Diagnostic& dup = ctx_.diagnostics->Error("decode.duplicate-field", path_.Child(key),
-                              "field \"" + key + "\" is set more than once; the API server "
-                              "rejects duplicate fields",
-                              "remove one of the \"" + key + "\" entries");
-      dup.position = e.key.position;
+    if (!repeated.empty() && repeated[i]) {
+      ReportRepeatedKey(e, path_.Child(key), ctx_);
       continue;
     }
     if (ctx_.unknown_fields == UnknownFields::kIgnore) continue;

@@ -64,6 +64,14 @@ struct DiagCase {
   size_t objects = 1;
 };
 
+// A Namespace with 200 labels (past the scan's 32: the set path), the last repeating k7.
+std::string ManyLabels(bool repeat) {
+  std::string text = R"({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "n", "labels": {)";
+  for (int i = 0; i < 200; ++i) text += "\"k" + std::to_string(i) + "\": \"v\", ";
+  text += repeat ? R"("k7": "w"}}})" : R"("last": "w"}}})";
+  return text;
+}
+
 class DecodeDiagnosticsTest : public testing::TestWithParam<DiagCase> {};
 
 TEST_P(DecodeDiagnosticsTest, ReportsExactly) {
@@ -134,6 +142,27 @@ spec:
                  .yaml = R"({"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass",
  "metadata": {"name": "a", "name": "b"}})",
                  .want = {{"decode.duplicate-field", "metadata.name"}}},
+        // Keys repeated in maps keyed by name: the API server's strict decoding rejects them
+        // as it does repeated fields (kubernetes-sigs/json decode.go, object(), reflect.Map).
+        DiagCase{.name = "RepeatedAttributeName",
+                 .yaml = R"({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice",
+ "metadata": {"name": "s"},
+ "spec": {"devices": [{"name": "gpu-0",
+   "attributes": {"model": {"string": "a"}, "index": {"int": 0}, "model": {"string": "b"}},
+   "capacity": {"memory": {"value": "1Gi"}, "memory": {"value": "2Gi"}}}]}})",
+                 .want = {{"decode.duplicate-field", "spec.devices[0].attributes[model]"},
+                          {"decode.duplicate-field", "spec.devices[0].capacity[memory]"}}},
+        DiagCase{.name = "RepeatedLabelAndRequestKeys",
+                 .yaml = R"({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+ "metadata": {"name": "c", "labels": {"a": "x", "a": "y"}},
+ "spec": {"devices": {"requests": [{"name": "r", "exactly": {"deviceClassName": "g",
+   "capacity": {"requests": {"memory": "1Gi", "memory": "2Gi"}}}}]}}})",
+                 .want = {{"decode.duplicate-field", "metadata.labels[a]"},
+                          {"decode.duplicate-field",
+                           "spec.devices.requests[0].exactly.capacity.requests[memory]"}}},
+        DiagCase{.name = "RepeatedKeyInAMapOfManyKeys", .yaml = ManyLabels(/*repeat=*/true),
+                 .want = {{"decode.duplicate-field", "metadata.labels[k7]"}}},
+        DiagCase{.name = "ManyDistinctKeys", .yaml = ManyLabels(/*repeat=*/false), .want = {}},
         DiagCase{.name = "LabelValueNotString",
                  .yaml = R"(apiVersion: v1
 kind: Namespace
