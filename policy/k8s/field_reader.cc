@@ -56,6 +56,22 @@ void ReportRepeatedKey(const MapEntry& e, const FieldPath& at, DecodeContext& ct
   dup.position = e.key.position;
 }
 
+// Calls visit(entry) for each entry of the map `node` (at `path`) in order, reporting instead
+// each entry whose key an earlier one set (the first entry's value is kept).
+template <class Visit>
+void ForEachFirstEntry(const DocNode& node, const FieldPath& path, DecodeContext& ctx,
+                       Visit visit) {
+  const std::vector<bool> repeated = RepeatedKeys(node.entries);
+  for (size_t i = 0; i < node.entries.size(); ++i) {
+    const MapEntry& e = node.entries[i];
+    if (!repeated.empty() && repeated[i]) {
+      ReportRepeatedKey(e, path.Key(e.key.text), ctx);
+    } else {
+      visit(e);
+    }
+  }
+}
+
 std::string Describe(const DocNode& node) {
   std::string kind(NodeKindName(node.kind));
   if (!node.is_scalar() || node.kind == NodeKind::kNull) return kind;
@@ -268,17 +284,11 @@ bool MapReader::StringMap(std::string_view key, std::map<std::string, std::strin
   const DocNode* v = Get(key);
   const FieldPath path = path_.Child(key);
   if (v == nullptr || !ExpectKind(*v, NodeKind::kMap, path, ctx_)) return false;
-  const std::vector<bool> repeated = RepeatedKeys(v->entries);
-  for (size_t i = 0; i < v->entries.size(); ++i) {
-    const MapEntry& e = v->entries[i];
-    if (!repeated.empty() && repeated[i]) {  // the first entry's value is kept
-      ReportRepeatedKey(e, path.Key(e.key.text), ctx_);
-      continue;
-    }
+  ForEachFirstEntry(*v, path, ctx_, [&](const MapEntry& e) {
     std::string s;
     ReadString(e.value, path.Key(e.key.text), ctx_, &s);
     (*out)[e.key.text] = std::move(s);
-  }
+  });
   return true;
 }
 
@@ -327,19 +337,13 @@ bool MapReader::QuantityMap(std::string_view key, std::map<std::string, std::str
   const DocNode* v = Get(key);
   const FieldPath path = path_.Child(key);
   if (v == nullptr || !ExpectKind(*v, NodeKind::kMap, path, ctx_)) return false;
-  const std::vector<bool> repeated = RepeatedKeys(v->entries);
-  for (size_t i = 0; i < v->entries.size(); ++i) {
-    const MapEntry& e = v->entries[i];
-    if (!repeated.empty() && repeated[i]) {  // the first entry's value is kept
-      ReportRepeatedKey(e, path.Key(e.key.text), ctx_);
-      continue;
-    }
+  ForEachFirstEntry(*v, path, ctx_, [&](const MapEntry& e) {
     std::string s;
     if (e.value.kind != NodeKind::kNull) {
       ReadQuantity(e.value, [&] { return path.Key(e.key.text); }, ctx_, &s);
     }
     (*out)[e.key.text] = std::move(s);
-  }
+  });
   return true;
 }
 
@@ -368,16 +372,10 @@ bool MapReader::ObjectMap(std::string_view key,
   const DocNode* v = Get(key);
   const FieldPath path = path_.Child(key);
   if (v == nullptr || !ExpectKind(*v, NodeKind::kMap, path, ctx_)) return false;
-  const std::vector<bool> repeated = RepeatedKeys(v->entries);
-  for (size_t i = 0; i < v->entries.size(); ++i) {
-    const MapEntry& e = v->entries[i];
-    if (!repeated.empty() && repeated[i]) {  // the first entry's object is kept
-      ReportRepeatedKey(e, path.Key(e.key.text), ctx_);
-      continue;
-    }
+  ForEachFirstEntry(*v, path, ctx_, [&](const MapEntry& e) {
     MapReader item(e.value, path.Key(e.key.text), ctx_);
     if (item.is_map() || e.value.kind == NodeKind::kNull) read(e.key.text, item);
-  }
+  });
   return true;
 }
 
