@@ -113,6 +113,19 @@ std::string DifferentialValues(const std::shared_ptr<const std::vector<int64_t>>
   return out + "]";
 }
 
+// The parts of two verdicts the fast paths must keep: kind, witness node, feasible nodes
+// and reasons (code and message).
+void ExpectSameVerdict(const AllocationVerdict& want, const AllocationVerdict& got, int i) {
+  EXPECT_EQ(got.kind, want.kind) << "case " << i;
+  EXPECT_EQ(got.node, want.node) << "case " << i;
+  EXPECT_EQ(got.feasible_nodes, want.feasible_nodes) << "case " << i;
+  ASSERT_EQ(got.reasons.size(), want.reasons.size()) << "case " << i;
+  for (size_t r = 0; r < want.reasons.size(); ++r) {
+    EXPECT_EQ(got.reasons[r].code, want.reasons[r].code) << "case " << i;
+    EXPECT_EQ(got.reasons[r].message, want.reasons[r].message) << "case " << i;
+  }
+}
+
 // Everything an incremental Inventory::Build carries or derives, compared with a Build from
 // scratch of the same objects: per device, per pool, the classes, the identifying attributes
 // and the node groups.
@@ -254,18 +267,8 @@ TEST_P(DifferentialTest, AgreesWithReferenceOnRandomInventories) {
         }
       }
       EXPECT_EQ(inv.devices_prepared(), inv.devices().size()) << "case " << i;
-      AllocationVerdict again = CheckPod(incremental, ptrs, incremental_eval, rc.options);
-      EXPECT_EQ(again.kind, got.kind) << "case " << i;
-      EXPECT_EQ(again.node, got.node) << "case " << i;
-      EXPECT_EQ(again.feasible_nodes, got.feasible_nodes) << "case " << i;
-      ASSERT_EQ(again.reasons.size(), got.reasons.size()) << "case " << i;
-      for (size_t r = 0; r < got.reasons.size(); ++r) {
-        EXPECT_EQ(again.reasons[r].message, got.reasons[r].message) << "case " << i;
-      }
+      ExpectSameVerdict(got, CheckPod(incremental, ptrs, incremental_eval, rc.options), i);
     }
-    // The fast path (devices alike but for their uuids decided once: the evaluator says what
-    // the selectors read) against the general one (it does not): the same verdict, witness
-    // node, feasible nodes and reasons.
     // The cluster-wide decision (no device matches any request) against the per-node search:
     // the same verdict, reasons and funnels.
     AllocatorOptions per_node = rc.options;
@@ -280,17 +283,12 @@ TEST_P(DifferentialTest, AgreesWithReferenceOnRandomInventories) {
       EXPECT_EQ(got.funnels[f].visible, searched.funnels[f].visible) << "case " << i;
       EXPECT_EQ(got.funnels[f].class_match, searched.funnels[f].class_match) << "case " << i;
     }
+    // The fast path (devices alike but for their uuids decided once: the evaluator says what
+    // the selectors read) against the general one (it does not): the same verdict, witness
+    // node, feasible nodes and reasons.
     FakeEvaluator general_eval(/*report_reads=*/false);
-    AllocationVerdict general = CheckPod(inv, ptrs, general_eval, rc.options);
     shape_cases += !inv.IdentifyingAttributes().empty();
-    EXPECT_EQ(got.kind, general.kind) << "case " << i;
-    EXPECT_EQ(got.node, general.node) << "case " << i;
-    EXPECT_EQ(got.feasible_nodes, general.feasible_nodes) << "case " << i;
-    ASSERT_EQ(got.reasons.size(), general.reasons.size()) << "case " << i;
-    for (size_t r = 0; r < got.reasons.size(); ++r) {
-      EXPECT_EQ(got.reasons[r].code, general.reasons[r].code) << "case " << i;
-      EXPECT_EQ(got.reasons[r].message, general.reasons[r].message) << "case " << i;
-    }
+    ExpectSameVerdict(CheckPod(inv, ptrs, general_eval, rc.options), got, i);
   }
   // The generator must exercise both answers (about one case in ten is satisfiable).
   EXPECT_GT(satisfiable, 0);
