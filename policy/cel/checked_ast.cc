@@ -11,8 +11,9 @@ const Type& CheckedAst::TypeOf(int64_t id) const {
 }
 
 const Reference* CheckedAst::ReferenceOf(int64_t id) const {
-  auto it = references_.find(id);
-  return it == references_.end() ? nullptr : &it->second;
+  if (id < 0 || static_cast<size_t>(id) >= reference_at_.size()) return nullptr;
+  const int32_t at = reference_at_[static_cast<size_t>(id)];
+  return at == kNoReference ? nullptr : &references_[static_cast<size_t>(at)];
 }
 
 void CheckedAst::SetType(int64_t id, Type type) {
@@ -22,7 +23,16 @@ void CheckedAst::SetType(int64_t id, Type type) {
 }
 
 void CheckedAst::SetReference(int64_t id, Reference reference) {
-  references_[id] = std::move(reference);
+  if (id < 0) return;
+  const auto slot = static_cast<size_t>(id);
+  if (slot >= reference_at_.size()) reference_at_.resize(slot + 1, kNoReference);
+  int32_t& at = reference_at_[slot];
+  if (at != kNoReference) {
+    references_[static_cast<size_t>(at)] = std::move(reference);
+    return;
+  }
+  at = static_cast<int32_t>(references_.size());
+  references_.push_back(std::move(reference));
 }
 
 }  // namespace draguard::cel

@@ -9,7 +9,6 @@
 
 #include <cstdint>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "policy/cel/types.h"
@@ -36,7 +35,11 @@ struct Reference {
 class CheckedAst {
  public:
   CheckedAst() = default;
-  explicit CheckedAst(int64_t max_id) : types_(static_cast<size_t>(max_id) + 1) {}
+  explicit CheckedAst(int64_t max_id)
+      : types_(static_cast<size_t>(max_id) + 1), reference_at_(types_.size(), kNoReference) {
+    // About every other node is a call, an identifier or a select: one growth at most.
+    references_.reserve(types_.size() / 2 + 1);
+  }
 
   // Type of node `id`; dyn for unknown ids.
   const Type& TypeOf(int64_t id) const;
@@ -51,8 +54,14 @@ class CheckedAst {
   std::vector<Type>& mutable_types() { return types_; }
 
  private:
+  static constexpr int32_t kNoReference = -1;
+
   std::vector<Type> types_;
-  std::unordered_map<int64_t, Reference> references_;
+  // By node id, the index in references_ of the node's reference, or kNoReference. Ids are
+  // dense and most nodes have a reference, so two vectors replace a hash map (one allocation
+  // per referenced node, at every compile of a new selector).
+  std::vector<int32_t> reference_at_;
+  std::vector<Reference> references_;
   Type result_type_ = Type::Error();
 };
 

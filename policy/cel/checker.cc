@@ -58,6 +58,34 @@ bool HasTypeParam(const Type& t) {
   return false;
 }
 
+bool AnyHasTypeParam(const std::vector<Type>& types) {
+  for (const Type& t : types) {
+    if (HasTypeParam(t)) return true;
+  }
+  return false;
+}
+
+// Adds to `names` each type parameter name in `t` not in it yet (Instantiate's order).
+void CollectTypeParams(const Type& t, std::vector<std::string_view>& names) {
+  if (t.kind() == TypeKind::kTypeParam) {
+    for (std::string_view n : names) {
+      if (n == t.name()) return;
+    }
+    names.push_back(t.name());
+    return;
+  }
+  for (const Type& p : t.params()) CollectTypeParams(p, names);
+}
+
+// How many fresh variables instantiating `o` makes: its distinct type parameters.
+int CountTypeParams(const OverloadDecl& o) {
+  thread_local std::vector<std::string_view> names;
+  names.clear();
+  for (const Type& p : o.args) CollectTypeParams(p, names);
+  CollectTypeParams(o.result, names);
+  return static_cast<int>(names.size());
+}
+
 // A cheap pre-filter for overload resolution: a concrete argument whose kind differs from a
 // concrete parameter's can never be assigned, so the overload is skipped without unifying.
 bool IsRigid(const Type& t) {
@@ -343,22 +371,15 @@ class TypeChecker {
     ref.name = fn.name;
     ref.target_is_namespace = namespaced;
     std::optional<Type> result;
+    const bool concrete = !AnyHasTypeParam(arg_types);
     for (const OverloadDecl& o : fn.overloads) {
       if (o.member != (target != nullptr) || o.args.size() != arg_types.size()) continue;
       if (CannotMatch(arg_types, o.args)) continue;
-      TypeMapping fresh;
-      // The candidate's parameter types, in a vector kept across candidates and calls.
-      std::vector<Type>& params = params_scratch_;
-      params.clear();
-      for (const Type& p : o.args) params.push_back(Instantiate(p, fresh));
-      const Type declared_result = Instantiate(o.result, fresh);
-      const size_t mark = mapping_.size();
-      if (!IsAssignableList(mapping_, arg_types, params)) {
-        mapping_.Truncate(mark);
-        continue;
-      }
+      Type r;
+      const Fit fit = concrete ? FitConcrete(o, arg_types, r) : Fit::kUnknown;
+      if (fit == Fit::kNo) continue;
+      if (fit == Fit::kUnknown && !FitGeneral(o, arg_types, r)) continue;
       ref.overload_ids.push_back(o.id);
-      Type r = Substitute(mapping_, declared_result, false);
       if (!result) {
         result = std::move(r);
       } else if (!result->is_dyn_or_any() && !(r == *result)) {
@@ -368,6 +389,45 @@ class TypeChecker {
     if (!result) return NoMatchingOverload(e, fn.name, arg_types, target != nullptr);
     SetType(e, *result);
     result_.checked.SetReference(e.id, std::move(ref));
+  }
+
+  enum class Fit { kNo, kYes, kUnknown };
+
+  // A candidate against arguments that hold no type variable (the usual case: literals,
+  // fields of `device`). Binding the overload's own parameters in a scratch mapping gives
+  // the answer of FitGeneral without fresh variables: no argument can refer to a variable,
+  // so the fresh variables FitGeneral would bind are referred to by nothing but the result,
+  // which is resolved here. kUnknown when the result keeps a parameter that the arguments
+  // did not bind (FitGeneral then decides, with the fresh variable in the result). The
+  // fresh-variable counter advances as FitGeneral's would, so that the names of later
+  // variables (which error messages may print) do not depend on the path taken.
+  Fit FitConcrete(const OverloadDecl& o, const std::vector<Type>& arg_types, Type& result) {
+    local_mapping_.Truncate(0);
+    const bool fits = IsAssignableList(local_mapping_, arg_types, o.args);
+    if (fits) {
+      result = Substitute(local_mapping_, o.result, false);
+      if (HasTypeParam(result)) return Fit::kUnknown;
+    }
+    next_var_ += CountTypeParams(o);
+    return fits ? Fit::kYes : Fit::kNo;
+  }
+
+  // A candidate with its type parameters renamed to fresh variables, unified in the
+  // expression-wide mapping (bindings kept on success, undone on failure).
+  bool FitGeneral(const OverloadDecl& o, const std::vector<Type>& arg_types, Type& result) {
+    TypeMapping fresh;
+    // The candidate's parameter types, in a vector kept across candidates and calls.
+    std::vector<Type>& params = params_scratch_;
+    params.clear();
+    for (const Type& p : o.args) params.push_back(Instantiate(p, fresh));
+    const Type declared_result = Instantiate(o.result, fresh);
+    const size_t mark = mapping_.size();
+    if (!IsAssignableList(mapping_, arg_types, params)) {
+      mapping_.Truncate(mark);
+      return false;
+    }
+    result = Substitute(mapping_, declared_result, false);
+    return true;
   }
 
   void NoMatchingOverload(const Expr& e, const std::string& name, std::vector<Type>& args,
@@ -532,6 +592,7 @@ class TypeChecker {
   TypeMapping mapping_;
   std::vector<std::pair<std::string_view, Type>> scopes_;
   std::vector<Type> params_scratch_;  // ResolveOverload's candidate parameters
+  TypeMapping local_mapping_;         // FitConcrete's bindings of one candidate
   int next_var_ = 0;
   int errors_ = 0;
   int homogeneity_exempt_depth_ = 0;

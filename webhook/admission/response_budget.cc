@@ -1,5 +1,7 @@
 #include "webhook/admission/response_budget.h"
 
+#include <cstdint>
+#include <cstring>
 #include <set>
 #include <utility>
 
@@ -11,6 +13,19 @@ namespace {
 constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD
 constexpr std::string_view kEllipsis = "\xE2\x80\xA6";     // …
 
+// The index of the first byte at or after `i` that is not ASCII, or text.size(). Eight bytes
+// at a time: warnings are a few hundred bytes and nearly always ASCII, and a byte loop here
+// and in CountRunes cost ~5k instructions per response with one warning (issue 16).
+size_t SkipAscii(std::string_view text, size_t i) {
+  constexpr uint64_t kHighBits = 0x8080808080808080ULL;
+  for (uint64_t word; i + sizeof(word) <= text.size(); i += sizeof(word)) {
+    std::memcpy(&word, text.data() + i, sizeof(word));
+    if ((word & kHighBits) != 0) break;
+  }
+  while (i < text.size() && static_cast<unsigned char>(text[i]) < 0x80) ++i;
+  return i;
+}
+
 // `text` with every invalid UTF-8 byte replaced by U+FFFD. Valid runs are copied whole: a
 // warning is a few hundred bytes, and every response with warnings passes here (appending
 // byte by byte cost ~20k instructions per request, issue 16).
@@ -18,11 +33,7 @@ std::string Sanitized(std::string_view text) {
   std::string out;
   out.reserve(text.size());
   size_t copied = 0;  // text before this byte is in `out`
-  for (size_t i = 0; i < text.size();) {
-    if (static_cast<unsigned char>(text[i]) < 0x80) {
-      ++i;
-      continue;
-    }
+  for (size_t i = SkipAscii(text, 0); i < text.size(); i = SkipAscii(text, i)) {
     if (const size_t len = Utf8SequenceLength(text, i); len != 0) {
       i += len;
       continue;
@@ -105,7 +116,12 @@ std::string_view TypeFromErrorBody(std::string_view message) {
 
 size_t CountRunes(std::string_view text) {
   size_t n = 0;
-  for (char c : text) n += !IsContinuation(c);
+  for (size_t i = 0; i < text.size();) {
+    const size_t ascii_end = SkipAscii(text, i);
+    n += ascii_end - i;  // every ASCII byte is a rune
+    i = ascii_end;
+    if (i < text.size()) n += !IsContinuation(text[i++]);
+  }
   return n;
 }
 

@@ -283,6 +283,20 @@ TEST(ClipRunesTest, CountsRunesNotBytesAndReplacesInvalidBytes) {
   for (const auto& row : kSanitizeRows) {
     EXPECT_EQ(ClipRunes(row.in, 100), row.out) << ::testing::PrintToString(row.in);
   }
+  // The same rows inside ASCII runs of every length around a word, so that the eight-byte
+  // ASCII steps stop on each byte of a row, against the rows' answers and a byte-by-byte
+  // rune count (the general path).
+  for (size_t pad = 0; pad <= 17; ++pad) {
+    const std::string ascii(pad, 'a');
+    for (const auto& row : kSanitizeRows) {
+      const std::string in = ascii + row.in + ascii + row.in;
+      EXPECT_EQ(ClipRunes(in, 1000), ascii + row.out + ascii + row.out)
+          << ::testing::PrintToString(in);
+      size_t runes = 0;
+      for (char c : in) runes += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+      EXPECT_EQ(CountRunes(in), runes) << ::testing::PrintToString(in);
+    }
+  }
   EXPECT_EQ(ClipRunes("abcd", 3), "ab\xE2\x80\xA6") << "ASCII longer than the limit is cut";
 }
 
