@@ -371,7 +371,7 @@ class TypeChecker {
     ref.name = fn.name;
     ref.target_is_namespace = namespaced;
     std::optional<Type> result;
-    const bool concrete = !AnyHasTypeParam(arg_types);
+    const bool concrete = options_.fit_concrete_overloads && !AnyHasTypeParam(arg_types);
     for (const OverloadDecl& o : fn.overloads) {
       if (o.member != (target != nullptr) || o.args.size() != arg_types.size()) continue;
       if (CannotMatch(arg_types, o.args)) continue;

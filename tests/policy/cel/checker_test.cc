@@ -9,6 +9,7 @@
 
 #include "policy/cel/env.h"
 #include "policy/cel/parser.h"
+#include "tests/policy/cel/same_check.h"
 
 namespace draguard::cel {
 namespace {
@@ -275,6 +276,46 @@ TEST(CheckerTest, RecordsReferences) {
   EXPECT_EQ(ref->name, "sets.contains");
   EXPECT_TRUE(ref->target_is_namespace);
   EXPECT_EQ(ref->overload_ids, std::vector<std::string>{"list_sets_contains_list"});
+}
+
+// The fast fit of overloads to concrete argument types against the general path (fresh type
+// variables for every candidate): same issues and messages, types and references per node.
+// The conformance suite runs the same comparison on every one of its cases.
+TEST(CheckerTest, ConcreteOverloadFitMatchesGeneralPath) {
+  const std::string kExprs[] = {
+      "device.attributes['d'].model == 'a' && device.attributes['d'].v != 'x'",
+      "device.capacity['d'].memory.compareTo(quantity('40Gi')) >= 0",
+      "device.attributes['d'].productName.startsWith('NVIDIA')",
+      "device.attributes['d']['x'] in ['a', 'b']",
+      "[1, 2][0] + 1 == 3 && {'a': 1}['a'] > 0",
+      "[] == [] && {} == {} && [1] + [] == [1]",
+      "size([]) == 0 && [].all(x, x > 0) && [[]][0] == []",
+      "dyn([1])[0] == 1 && type(1) == int",
+      "[1, 'a'] == [1]",
+      "1 == 'a'",
+      "[].map(x, x + 1)[0] == 'a'",
+      "optional.of(1).orValue(2) == 2 && optional.none().hasValue()",
+      "device.attributes['d'].?x.orValue('') == ''",
+      "sets.contains([1], [device.attributes['d'].x])",
+      "[1, 2].exists(x, x == 'a')",
+      "{'a': [1]}['a'].filter(x, x > 1).size() == 1",
+      "device.capacity['d'].memory.isGreaterThan('1')",
+      "semver('1.0.0').isLessThan(semver('2.0.0')) ? 1 : 'a'",
+      "(true ? [] : [1])[0] == 1",
+      "device.attributes.exists_one(k, v, k == 'd')",
+      "size(1) == [][0]",
+      // The result keeps the overload's parameter (optional(T)): each call needs its own
+      // fresh variable, or the second comparison sees T bound to int by the first.
+      "optional.none() == optional.of(1) && optional.none() == optional.of('a')",
+  };
+  for (const std::string& expr : kExprs) {
+    ParseResult parsed = Parse(expr);
+    ASSERT_TRUE(parsed.ok()) << expr;
+    const auto env = Environment::ForDraSelector({});
+    CheckResult fast = Check(*parsed.ast, *env);
+    CheckResult general = Check(*parsed.ast, *env, CheckerOptions{.fit_concrete_overloads = false});
+    EXPECT_EQ(CheckDifference(fast, general, parsed.ast->max_id()), "") << expr;
+  }
 }
 
 TEST(CheckerTest, NodeLimit) {

@@ -19,6 +19,7 @@
 #include "policy/cel/parser.h"
 #include "policy/cel/program.h"
 #include "tests/policy/cel/conformance/textproto.h"
+#include "tests/policy/cel/same_check.h"
 
 namespace draguard::cel::conformance {
 namespace {
@@ -408,6 +409,13 @@ Outcome RunOne(const TextMessage& test) {
   if (!env.ok()) return Fail("environment: " + env.status().message());
   if (test.Scalar("disable_check") != "true") {
     CheckResult checked = Check(*parsed.ast, **env);
+    // The checker's fast overload fit against its general path, on every conformance case.
+    const CheckResult general =
+        Check(*parsed.ast, **env, CheckerOptions{.fit_concrete_overloads = false});
+    if (std::string diff = CheckDifference(checked, general, parsed.ast->max_id());
+        !diff.empty()) {
+      return Fail("fast overload fit differs from the general path: " + diff);
+    }
     if (!checked.ok()) {
       // cel-go reports some errors a checker finds as the expected evaluation error (e.g.
       // no matching overload): pass when the checker's message is the expected one.
