@@ -363,8 +363,10 @@ class TypeChecker {
 
   void ResolveOverload(const Expr& e, const FunctionDecl& fn, const Expr* target,
                        const std::vector<ExprPtr>& args, bool namespaced) {
-    std::vector<Type> arg_types;
-    arg_types.reserve(args.size() + 1);
+    // The argument types, in a vector kept across calls: children are visited before, and
+    // nothing below recurses into ResolveOverload.
+    std::vector<Type>& arg_types = args_scratch_;
+    arg_types.clear();
     if (target != nullptr) arg_types.push_back(Substitute(mapping_, TypeOf(*target), false));
     for (const ExprPtr& a : args) arg_types.push_back(Substitute(mapping_, TypeOf(*a), false));
     Reference ref;
@@ -592,6 +594,7 @@ class TypeChecker {
   TypeMapping mapping_;
   std::vector<std::pair<std::string_view, Type>> scopes_;
   std::vector<Type> params_scratch_;  // ResolveOverload's candidate parameters
+  std::vector<Type> args_scratch_;    // ResolveOverload's argument types
   TypeMapping local_mapping_;         // FitConcrete's bindings of one candidate
   int next_var_ = 0;
   int errors_ = 0;
