@@ -14,7 +14,6 @@
 
 #include "policy/common/diagnostic_text.h"
 #include "policy/inventory/inventory_files.h"
-#include "webhook/background_priority.h"
 
 namespace draguard::webhook {
 namespace {
@@ -335,9 +334,6 @@ Status FileInventorySource::Start() {
 }
 
 void FileInventorySource::PollLoop() {
-  // Rereading a rewritten file of 800 devices takes tens of ms of CPU: background work, not
-  // to be shared evenly with the I/O threads (webhook/background_priority.h).
-  LowerThreadPriority();
   std::unique_lock lock(stop_mu_);
   while (!stop_cv_.wait_for(lock, options_.poll_interval, [this] { return stop_; })) {
     lock.unlock();

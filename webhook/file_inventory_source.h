@@ -11,8 +11,7 @@
 // costs a new copy of its own objects only, not of the whole inventory. A background thread polls every
 // poll_interval: it stats each file (following symlinks: inode, size, mtime, ctime) and
 // rereads only the files whose stamp changed, so a ConfigMap's atomic `..data` swap is seen and
-// an unchanged inventory costs a few stat calls. The thread runs as background work
-// (webhook/background_priority.h): a reread of a large file must not take the I/O threads' CPU.
+// an unchanged inventory costs a few stat calls.
 //
 // Directories are walked recursively for *.yaml, *.yml and *.json, skipping entries whose name
 // starts with '.': kubelet keeps the real files of a ConfigMap volume in `..<timestamp>/`

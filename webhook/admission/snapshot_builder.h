@@ -5,25 +5,15 @@
 // newer one replaces one not yet started, so a burst of snapshots costs one build, not one
 // each), one at a time.
 //
-// The builder thread runs as background work (LowerThreadPriority: SCHED_BATCH, nice 19): a
-// build of 8,000 devices takes 0.1-0.3 s of CPU, and at the I/O threads' priority it held a
-// core from them, so requests arriving during a build waited (docs/webhook.md, "Background
-// work"). A build therefore finishes later when the I/O threads are busy, and requests answer
-// from the previous snapshot meanwhile.
+// After each build the thread hands the heap's free pages back to the system (glibc's
+// malloc_trim): a build replaces what the previous snapshot's views held (tens of MB for
+// thousands of devices), and with the allocator's arenas interleaving those with long-lived
+// cache entries, freed pages otherwise stayed resident, the RSS creeping ~0.6 MiB a minute
+// under a changing inventory while the heap in use stayed flat (docs/benchmarks.md, soak).
+// A trim only returns what is free by then: `build` should free the views it replaces
+// before it returns (ReleaseHere), not leave the last reference to a request in flight.
 //
-// After each build the heap's free pages go back to the system (glibc's malloc_trim): a build
-// replaces what the previous snapshot's views held (tens of MB for thousands of devices), and
-// with the allocator's arenas interleaving those with long-lived cache entries, freed pages
-// otherwise stayed resident, the RSS creeping ~0.6 MiB a minute under a changing inventory
-// while the heap in use stayed flat (docs/benchmarks.md, soak). A trim only returns what is
-// free by then: `build` should free the views it replaces before it returns (ReleaseHere),
-// not leave the last reference to a request in flight. The trim runs on a second thread at
-// the priority of the thread that first called Request() (an I/O thread), not on the builder:
-// malloc_trim holds each arena's lock while it walks it (1-50 ms for this heap), and a
-// background thread preempted while holding it stalled every I/O thread's malloc on that
-// arena, for up to 0.6 s under load (an inversion of priorities). Trims coalesce like builds.
-//
-// Thread-safe. The destructor stops the threads (a build under way finishes first): declare
+// Thread-safe. The destructor stops the thread (a build under way finishes first): declare
 // the builder after the members its `build` function touches.
 #ifndef DRAGUARD_WEBHOOK_ADMISSION_SNAPSHOT_BUILDER_H_
 #define DRAGUARD_WEBHOOK_ADMISSION_SNAPSHOT_BUILDER_H_
@@ -43,11 +33,8 @@ class SnapshotBuilder {
  public:
   using Snapshot = std::shared_ptr<const inventory::ClusterObjects>;
 
-  // `build` runs on the builder's thread, started on the first Request();
-  // `release_free_pages` (default: malloc_trim(0) on glibc, else nothing) on the trimmer's,
-  // after each build or, when builds come faster than trims, once for several.
-  explicit SnapshotBuilder(std::function<void(const Snapshot&)> build,
-                           std::function<void()> release_free_pages = nullptr);
+  // `build` runs on the builder's thread, started on the first Request().
+  explicit SnapshotBuilder(std::function<void(const Snapshot&)> build);
   ~SnapshotBuilder();
   SnapshotBuilder(const SnapshotBuilder&) = delete;
   SnapshotBuilder& operator=(const SnapshotBuilder&) = delete;
@@ -66,19 +53,12 @@ class SnapshotBuilder {
 
  private:
   void Loop();
-  void TrimLoop();
 
   std::function<void(const Snapshot&)> build_;
-  std::function<void()> release_free_pages_;
   std::mutex mu_;
   std::condition_variable cv_;
   Snapshot pending_, building_;  // guarded by mu_
   bool stop_ = false;
-  std::mutex trim_mu_;
-  std::condition_variable trim_cv_;
-  bool trim_requested_ = false;    // guarded by trim_mu_
-  bool stopping_trimmer_ = false;  // guarded by trim_mu_
-  std::thread trimmer_;
   std::thread thread_;  // last: joined by the destructor
 };
 

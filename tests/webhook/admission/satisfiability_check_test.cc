@@ -2,18 +2,7 @@
 // become the right diagnostics, an unusable inventory never denies, snapshots are followed.
 #include "webhook/admission/satisfiability_check.h"
 
-#if defined(__linux__)
-#include <sched.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-#endif
-
 #include <atomic>
-#include <cerrno>
-#include <condition_variable>
-#include <mutex>
-#include <utility>
 #include <chrono>
 #include <memory>
 #include <optional>
@@ -26,7 +15,6 @@
 #include "gtest/gtest.h"
 #include "policy/allocator/cel_evaluator.h"
 #include "tests/webhook/testing/fake_inventory.h"
-#include "webhook/background_priority.h"
 
 namespace draguard::webhook {
 namespace {
@@ -403,55 +391,6 @@ TEST(SnapshotBuilderReleaseHereTest, GivesUpAfterTheWaitAndLeavesTheObjectToItsH
   request.reset();
   EXPECT_EQ(freed_on, std::this_thread::get_id());
 }
-
-#if defined(__linux__)
-// Builds run as background work (webhook/background_priority.h): at the I/O threads' priority
-// a build of 8,000 devices held a core from them for its time slice (docs/webhook.md,
-// "Background work").
-TEST(SnapshotBuilderTest, BuildsAtBackgroundPriority) {
-  std::mutex mu;
-  std::condition_variable cv;
-  std::optional<std::pair<int, int>> seen;  // policy, nice
-  SnapshotBuilder builder([&](const SnapshotBuilder::Snapshot&) {
-    errno = 0;
-    const int nice = getpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)));
-    std::lock_guard lock(mu);
-    seen.emplace(sched_getscheduler(0), nice);
-    cv.notify_all();
-  });
-  builder.Request(std::make_shared<const inventory::ClusterObjects>());
-  std::unique_lock lock(mu);
-  ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(60), [&] { return seen.has_value(); }));
-  EXPECT_EQ(seen->first, SCHED_BATCH);
-  EXPECT_EQ(seen->second, kBackgroundNice);
-}
-
-// The trim after a build runs at the priority of the thread that first requested a build, not
-// the builder's: it holds the allocator's arena locks, which the I/O threads need.
-TEST(SnapshotBuilderTest, TrimsAfterEachBuildAtTheRequesterPriority) {
-  std::mutex mu;
-  std::condition_variable cv;
-  int builds = 0;
-  std::vector<int> trim_policies;
-  SnapshotBuilder builder(
-      [&](const SnapshotBuilder::Snapshot&) {
-        std::lock_guard lock(mu);
-        ++builds;
-      },
-      [&] {
-        std::lock_guard lock(mu);
-        trim_policies.push_back(sched_getscheduler(0));
-        cv.notify_all();
-      });
-  const int requester_policy = sched_getscheduler(0);
-  builder.Request(std::make_shared<const inventory::ClusterObjects>());
-  std::unique_lock lock(mu);
-  ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(60), [&] { return !trim_policies.empty(); }));
-  EXPECT_EQ(builds, 1);
-  EXPECT_EQ(trim_policies.front(), requester_policy);
-  EXPECT_NE(trim_policies.front(), SCHED_BATCH);
-}
-#endif
 
 TEST(SatisfiableAnnotationTest, Format) {
   SatisfiabilityResult r{.state = State::kChecked, .verdict = alloc::VerdictKind::kSatisfiable,
