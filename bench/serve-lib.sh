@@ -9,12 +9,13 @@ bench_certs() {
 
 # bench_serve DRAGUARD PORT [flags...]: starts serve on 127.0.0.1:PORT with $threads (default 2)
 # I/O threads and the allocator settings of manifests/deployment.yaml, logging to
-# $work/draguard-PORT.log;
+# $work/draguard-PORT.log (SERVE_GLIBC_TUNABLES replaces the manifests' GLIBC_TUNABLES, for
+# allocator experiments);
 # sets serve_pid and waits for /readyz (returns 1, printing the log, when it never comes).
 bench_serve() {
   local draguard="$1" port="$2"
   shift 2
-  MALLOC_ARENA_MAX=2 GLIBC_TUNABLES=glibc.malloc.tcache_count=128 "$draguard" serve \
+  MALLOC_ARENA_MAX=2 GLIBC_TUNABLES="${SERVE_GLIBC_TUNABLES:-glibc.malloc.tcache_count=128}" "$draguard" serve \
     --listen "127.0.0.1:$port" --threads "${threads:-2}" \
     --tls-cert-file "$work/certs/tls.crt" --tls-private-key-file "$work/certs/tls.key" "$@" \
     >"$work/draguard-$port.log" 2>&1 &

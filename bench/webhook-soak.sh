@@ -74,12 +74,22 @@ cache_kib() {
   curl "${curl_args[@]}" "https://127.0.0.1:$port/metrics" |
     awk '/^draguard_cache_bytes/ {n += $2} END {printf "%d", n / 1024}'
 }
-rss=() fds=() caches=""
+# The C library's heap at each minute's end (/metrics draguard_heap_bytes): RSS rising while
+# in_use stays flat is the allocator (fragmentation, per-thread caches), not the program.
+heap_mib() {
+  curl "${curl_args[@]}" "https://127.0.0.1:$port/metrics" |
+    awk -v s="$1" '$1 == "draguard_heap_bytes{state=\""s"\"}" {printf "%d", $2 / 1048576}'
+}
+anon=() file=() rss=() fds=() caches="" inuse="" free=""
 while kill -0 "$wrk_pid" 2>/dev/null; do
   sleep 1
   rss+=("$(awk '/^VmRSS:/ {print $2}' "/proc/$serve_pid/status")")
+  anon+=("$(awk '/^RssAnon:/ {print $2}' "/proc/$serve_pid/status")")
+  file+=("$(awk '/^RssFile:/ {print $2}' "/proc/$serve_pid/status")")
   fds+=("$(ls "/proc/$serve_pid/fd" | wc -l)")
-  if (( ${#rss[@]} % 60 == 0 )); then caches+=" $(( $(cache_kib) / 1024 ))"; fi
+  if (( ${#rss[@]} % 60 == 0 )); then
+    caches+=" $(( $(cache_kib) / 1024 ))" inuse+=" $(heap_mib in_use)" free+=" $(heap_mib free)"
+  fi
 done
 wait "$wrk_pid"
 cat "$work/wrk.out"
@@ -102,10 +112,18 @@ for ((i = 0; i < ${#rss[@]}; i += 60)); do
   highest+=" $(( $(printf '%s\n' "${rss[@]:i:60}" | sort -n | tail -1) / 1024 ))"
 done
 echo "RSS per minute (MiB):$per_minute"
+# Anonymous memory (the heap, stacks) apart from file pages (the binary's code as it is run).
+anon_minutes="" file_minutes=""
+for ((i = 0; i < ${#anon[@]}; i += 60)); do
+  anon_minutes+=" $(( $(avg "${anon[@]:i:60}") / 1024 ))"
+  file_minutes+=" $(( $(avg "${file[@]:i:60}") / 1024 ))"
+done
+echo "RssAnon per minute (MiB):$anon_minutes; RssFile:$file_minutes"
 echo "bounded caches at each minute's end (MiB, /metrics draguard_cache_bytes):$caches"
 # RSS alternates between one snapshot's level (lowest) and two snapshots' (highest, while the
 # next one is built beside the current one): the average moves with the share of time spent
 # building, which grows with the machine's load; the two levels show what the memory does.
+echo "heap in use / free at each minute's end (MiB):$inuse /$free"
 echo "RSS per minute, lowest (MiB):$lowest; highest:$highest"
 [[ -z "${SOAK_SAMPLES:-}" ]] || printf '%s\n' "${rss[@]}" >"$SOAK_SAMPLES"
 verdict=pass

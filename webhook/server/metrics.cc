@@ -125,6 +125,20 @@ void RenderInventory(const InventoryStats& inventory, std::string& out) {
          static_cast<double>(inventory.file_failures));
 }
 
+void RenderMemory(const ProcessMemory& memory, std::string& out) {
+  if (memory.resident_bytes) {
+    Metric(out, "process_resident_memory_bytes", "gauge", "Resident memory size in bytes.",
+           static_cast<double>(*memory.resident_bytes));
+  }
+  if (!memory.heap_in_use_bytes || !memory.heap_free_bytes) return;
+  Header(out, "draguard_heap_bytes", "gauge",
+         "The C library heap: bytes allocated (in_use) and freed but kept by the allocator "
+         "(free); RSS well above in_use means fragmentation.");
+  out += "draguard_heap_bytes{state=\"in_use\"} " + std::to_string(*memory.heap_in_use_bytes) +
+         '\n';
+  out += "draguard_heap_bytes{state=\"free\"} " + std::to_string(*memory.heap_free_bytes) + '\n';
+}
+
 }  // namespace
 
 void Metrics::RecordRequest(std::string_view endpoint, std::string_view kind,
@@ -221,6 +235,7 @@ std::string Metrics::Render(const MetricsGauges& g) const {
            std::to_string(g.spec_memo->misses) + '\n';
   }
   RenderCaches(out, g.caches);
+  RenderMemory(g.memory, out);
   return out;
 }
 

@@ -14,6 +14,7 @@
 #include <tuple>
 #include <vector>
 
+#include "webhook/server/process_memory.h"
 #include "webhook/server/server_options.h"
 
 namespace draguard::webhook {
@@ -28,6 +29,7 @@ struct MetricsGauges {
   std::vector<NamedCacheStats> caches;
   bool ready = false;
   KubernetesReleaseInfo release;
+  ProcessMemory memory;  // ReadProcessMemory() at the scrape
 };
 
 class Metrics {

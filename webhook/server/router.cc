@@ -56,6 +56,7 @@ RouterResponse Router::RenderMetrics() const {
   if (hooks_.caches) gauges.caches = hooks_.caches();
   gauges.ready = Ready();
   gauges.release = hooks_.release;
+  gauges.memory = ReadProcessMemory();
   return {.status = 200,
           .content_type = "text/plain; version=0.0.4; charset=utf-8",
           .body = metrics_.Render(gauges)};

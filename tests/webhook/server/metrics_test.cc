@@ -1,10 +1,12 @@
 #include "webhook/server/metrics.h"
 
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tests/policy/common/allocated_bytes.h"
 
 namespace draguard::webhook {
 namespace {
@@ -138,6 +140,40 @@ TEST(MetricsTest, CachesWithTheirLimitsAndEvictions) {
                            "# TYPE draguard_cache_evictions_total counter\n"}) {
     EXPECT_NE(text.find(line), std::string::npos) << line << text;
   }
+}
+
+TEST(MetricsTest, ProcessMemoryWhenKnown) {
+  Metrics metrics;
+  const std::string none = metrics.Render({});
+  EXPECT_EQ(none.find("process_resident_memory_bytes"), std::string::npos);
+  EXPECT_EQ(none.find("draguard_heap_bytes"), std::string::npos);
+  const std::string text = metrics.Render(
+      {.memory = {.resident_bytes = 60 << 20, .heap_in_use_bytes = 41 << 20,
+                  .heap_free_bytes = 3 << 20}});
+  for (const char* line : {"# TYPE process_resident_memory_bytes gauge\n",
+                           "process_resident_memory_bytes 62914560\n",
+                           "# TYPE draguard_heap_bytes gauge\n",
+                           "draguard_heap_bytes{state=\"in_use\"} 42991616\n",
+                           "draguard_heap_bytes{state=\"free\"} 3145728\n"}) {
+    EXPECT_NE(text.find(line), std::string::npos) << line << text;
+  }
+}
+
+// This process's own figures: plausible, and the heap's in-use bytes follow an allocation.
+TEST(ProcessMemoryTest, ReadsThisProcess) {
+  const ProcessMemory before = ReadProcessMemory();
+#if defined(__linux__)
+  ASSERT_TRUE(before.resident_bytes.has_value());
+  EXPECT_GT(*before.resident_bytes, 1u << 20);
+#endif
+// Under AddressSanitizer the heap is its own, not glibc's.
+#if defined(__GLIBC__) && !defined(DRAGUARD_TESTS_ASAN_ALLOCATOR)
+  ASSERT_TRUE(before.heap_in_use_bytes.has_value());
+  auto block = std::make_unique<char[]>(8 << 20);
+  block[0] = 1;
+  const ProcessMemory after = ReadProcessMemory();
+  EXPECT_GE(*after.heap_in_use_bytes, *before.heap_in_use_bytes + (8u << 20));
+#endif
 }
 
 }  // namespace
