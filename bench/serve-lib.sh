@@ -1,6 +1,24 @@
 # Sourced by the webhook benchmarks (bash): minting certificates and starting `draguard serve`
 # as the manifests run it. Expects $repo and $work to be set.
 
+# bench_require NAME TOOL...: exits 2 naming the benchmark when a tool is not installed.
+bench_require() {
+  local name="$1" tool
+  shift
+  for tool in "$@"; do
+    command -v "$tool" >/dev/null || { echo "$name: $tool not found" >&2; exit 2; }
+  done
+}
+
+# bench_stop_pids: the EXIT trap of benchmarks that keep their processes in $pids: TERM to
+# each, reaped, then $work removed.
+bench_stop_pids() {
+  local pid
+  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  rm -rf "$work"
+}
+
 # bench_certs: a CA and serving pair for 127.0.0.1 in $work/certs; sets curl_args.
 bench_certs() {
   "$repo/certs/mint-certs.sh" --out "$work/certs" --san 127.0.0.1 >/dev/null 2>&1

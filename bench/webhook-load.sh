@@ -34,18 +34,11 @@ rounds="${WEBHOOK_BENCH_ROUNDS:-3}"
 work="$(mktemp -d -t draguard-bench.XXXXXX)"
 pids=()
 
-cleanup() {
-  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-for tool in wrk nginx openssl curl perl; do
-  command -v "$tool" >/dev/null || { echo "webhook-load: $tool not found" >&2; exit 2; }
-done
-
 source "$repo/bench/serve-lib.sh"
+trap bench_stop_pids EXIT
+
+bench_require webhook-load wrk nginx openssl curl perl
+
 bench_certs
 rss_kib() { awk '/^VmRSS:/ {print $2}' "/proc/$1/status"; }
 

@@ -26,17 +26,10 @@ target="${6:-}"
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d -t draguard-tail.XXXXXX)"
 pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-  rm -rf "$work"
-}
-trap cleanup EXIT
-for tool in wrk curl openssl; do
-  command -v "$tool" >/dev/null || { echo "webhook-tail: $tool not found" >&2; exit 2; }
-done
-
 source "$repo/bench/serve-lib.sh"
+trap bench_stop_pids EXIT
+bench_require webhook-tail wrk curl openssl
+
 bench_certs
 threads="${WEBHOOK_BENCH_THREADS:-2}"
 
