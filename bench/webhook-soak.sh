@@ -68,27 +68,27 @@ wrk_pid=$!
 # Sampled every second: RSS swings by tens of MiB as each new snapshot is built beside the
 # current one and the old one freed, so a minute's average needs many samples (at one every
 # 10 s, the swing alone could move the averages by several percent).
-# The bounded caches' bytes (/metrics) once a minute: RSS rising while they fill to their
-# budgets is warm-up, not a leak.
-cache_kib() {
+# Once a minute, from one scrape of /metrics: the bounded caches' bytes (RSS rising while
+# they fill to their budgets is warm-up, not a leak) and the C library's heap in use and free
+# (RSS rising while in_use stays flat is the allocator: fragmentation, per-thread caches).
+# Prints "caches_mib in_use_mib free_mib".
+minute_metrics() {
   curl "${curl_args[@]}" "https://127.0.0.1:$port/metrics" |
-    awk '/^draguard_cache_bytes/ {n += $2} END {printf "%d", n / 1024}'
-}
-# The C library's heap at each minute's end (/metrics draguard_heap_bytes): RSS rising while
-# in_use stays flat is the allocator (fragmentation, per-thread caches), not the program.
-heap_mib() {
-  curl "${curl_args[@]}" "https://127.0.0.1:$port/metrics" |
-    awk -v s="$1" '$1 == "draguard_heap_bytes{state=\""s"\"}" {printf "%d", $2 / 1048576}'
+    awk '/^draguard_cache_bytes/ {c += $2}
+         $1 == "draguard_heap_bytes{state=\"in_use\"}" {u = $2}
+         $1 == "draguard_heap_bytes{state=\"free\"}" {f = $2}
+         END {printf "%d %d %d", c / 1048576, u / 1048576, f / 1048576}'
 }
 anon=() file=() rss=() fds=() caches="" inuse="" free=""
 while kill -0 "$wrk_pid" 2>/dev/null; do
   sleep 1
-  rss+=("$(awk '/^VmRSS:/ {print $2}' "/proc/$serve_pid/status")")
-  anon+=("$(awk '/^RssAnon:/ {print $2}' "/proc/$serve_pid/status")")
-  file+=("$(awk '/^RssFile:/ {print $2}' "/proc/$serve_pid/status")")
+  read -r total anonymous file_backed < <(awk '/^VmRSS:/ {t = $2} /^RssAnon:/ {a = $2}
+    /^RssFile:/ {f = $2} END {print t, a, f}' "/proc/$serve_pid/status")
+  rss+=("$total") anon+=("$anonymous") file+=("$file_backed")
   fds+=("$(ls "/proc/$serve_pid/fd" | wc -l)")
   if (( ${#rss[@]} % 60 == 0 )); then
-    caches+=" $(( $(cache_kib) / 1024 ))" inuse+=" $(heap_mib in_use)" free+=" $(heap_mib free)"
+    read -r c u f < <(minute_metrics)
+    caches+=" $c" inuse+=" $u" free+=" $f"
   fi
 done
 wait "$wrk_pid"

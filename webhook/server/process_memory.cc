@@ -30,8 +30,9 @@ ProcessMemory ReadProcessMemory() {
   m.resident_bytes = ResidentBytes();
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
   const struct mallinfo2 info = mallinfo2();
-  // arena: bytes obtained with brk and by the other arenas' mmapped heaps; hblkhd: chunks
-  // mmapped one by one (in use until freed, then unmapped).
+  // uordblks: bytes allocated in the arenas (blocks in the per-thread caches count as in
+  // use); hblkhd: large blocks mmapped one by one (unmapped when freed); fordblks: free
+  // bytes the arenas keep, resident or not.
   m.heap_in_use_bytes = info.uordblks + info.hblkhd;
   m.heap_free_bytes = info.fordblks;
 #endif
