@@ -77,7 +77,7 @@ minute_metrics() {
     awk '/^draguard_cache_bytes/ {c += $2}
          $1 == "draguard_heap_bytes{state=\"in_use\"}" {u = $2}
          $1 == "draguard_heap_bytes{state=\"free\"}" {f = $2}
-         END {printf "%d %d %d", c / 1048576, u / 1048576, f / 1048576}'
+         END {printf "%d %d %d\n", c / 1048576, u / 1048576, f / 1048576}'
 }
 anon=() file=() rss=() fds=() caches="" inuse="" free=""
 while kill -0 "$wrk_pid" 2>/dev/null; do
