@@ -1,6 +1,8 @@
 // The schema model: the embedded catalog, user schema files and observed ResourceSlices.
 #include <string>
+#include <vector>
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "policy/k8s/decode.h"
@@ -159,6 +161,44 @@ TEST(ObserveSlicesTest, LearnsAttributesAndReportsConflicts) {
   EXPECT_EQ(out.items()[0].code, "schema.slice.type-conflict");
   EXPECT_EQ(out.items()[0].field, "spec.devices[1].attributes[slots]");
   EXPECT_EQ(out.items()[0].object.name, "node-a-gpu");
+}
+
+// Identical devices publish the same attributes many times; each device whose type conflicts
+// with the first one seen is reported, not only the first such device.
+TEST(ObserveSlicesTest, ReportsEveryConflictingDevice) {
+  std::string yaml = R"(apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: fleet}
+spec:
+  driver: fpga.corp.example
+  nodeName: n
+  pool: {name: n, resourceSliceCount: 1}
+  devices:
+)";
+  const char* slots[] = {"{int: 4}", "{string: four}", "{int: 4}", "{string: four}",
+                         "{string: four}"};
+  for (int i = 0; i < 5; ++i) {
+    yaml += "  - name: fpga-" + std::to_string(i) + "\n    attributes:\n      slots: " +
+            slots[i] + "\n      board: {string: u250}\n    capacity:\n      luts: {value: 1M}\n";
+  }
+  Schema schema;
+  Diagnostics out;
+  ObserveSlices({SliceFrom(yaml)}, schema, out);
+  std::vector<std::string> fields;
+  for (const Diagnostic& d : out) {
+    EXPECT_EQ(d.code, "schema.slice.type-conflict");
+    fields.push_back(d.field);
+  }
+  EXPECT_THAT(fields, ::testing::ElementsAre("spec.devices[1].attributes[slots]",
+                                             "spec.devices[3].attributes[slots]",
+                                             "spec.devices[4].attributes[slots]"));
+  const DomainSchema* fpga = schema.FindDomain("fpga.corp.example");
+  ASSERT_NE(fpga, nullptr);
+  EXPECT_EQ(fpga->FindAttribute("slots")->type, ValueType::kInt);
+  EXPECT_EQ(fpga->FindAttribute("slots")->published_types.at("fpga.corp.example"),
+            ValueType::kInt);
+  EXPECT_NE(fpga->FindCapacity("luts"), nullptr);
+  EXPECT_EQ(fpga->drivers, std::vector<std::string>{"fpga.corp.example"});
 }
 
 TEST(ObserveSlicesTest, PublishedTypeOverridesTheCatalog) {
