@@ -19,6 +19,19 @@ bench_stop_pids() {
   rm -rf "$work"
 }
 
+# bench_malloc_env: the allocator settings of manifests/deployment.yaml, read from it, as
+# NAME=VALUE words for env(1); SERVE_MALLOC_ARENA_MAX and SERVE_GLIBC_TUNABLES replace them, for
+# allocator experiments. Sets the array malloc_env.
+bench_malloc_env() {
+  local manifest="$repo/manifests/deployment.yaml"
+  manifest_env() {
+    awk -v name="$1" '$0 ~ "- name: " name "$" {getline; sub(/.*value: */, ""); gsub(/"/, "");
+      print; exit}' "$manifest"
+  }
+  malloc_env=("MALLOC_ARENA_MAX=${SERVE_MALLOC_ARENA_MAX:-$(manifest_env MALLOC_ARENA_MAX)}"
+              "GLIBC_TUNABLES=${SERVE_GLIBC_TUNABLES:-$(manifest_env GLIBC_TUNABLES)}")
+}
+
 # bench_certs: a CA and serving pair for 127.0.0.1 in $work/certs; sets curl_args.
 bench_certs() {
   "$repo/certs/mint-certs.sh" --out "$work/certs" --san 127.0.0.1 >/dev/null 2>&1
@@ -26,14 +39,14 @@ bench_certs() {
 }
 
 # bench_serve DRAGUARD PORT [flags...]: starts serve on 127.0.0.1:PORT with $threads (default 2)
-# I/O threads and the allocator settings of manifests/deployment.yaml, logging to
-# $work/draguard-PORT.log (SERVE_GLIBC_TUNABLES replaces the manifests' GLIBC_TUNABLES, for
-# allocator experiments);
+# I/O threads and the allocator settings of manifests/deployment.yaml (bench_malloc_env),
+# logging to $work/draguard-PORT.log;
 # sets serve_pid and waits for /readyz (returns 1, printing the log, when it never comes).
 bench_serve() {
   local draguard="$1" port="$2"
   shift 2
-  MALLOC_ARENA_MAX=2 GLIBC_TUNABLES="${SERVE_GLIBC_TUNABLES:-glibc.malloc.tcache_count=128}" "$draguard" serve \
+  bench_malloc_env
+  env "${malloc_env[@]}" "$draguard" serve \
     --listen "127.0.0.1:$port" --threads "${threads:-2}" \
     --tls-cert-file "$work/certs/tls.crt" --tls-private-key-file "$work/certs/tls.key" "$@" \
     >"$work/draguard-$port.log" 2>&1 &

@@ -56,7 +56,9 @@ case "$case" in
 esac
 export DRAGUARD_REVIEW="$review" DRAGUARD_SPECS="$specs"
 
-env MALLOC_ARENA_MAX=2 GLIBC_TUNABLES=glibc.malloc.tcache_count=128 \
+source "$repo/bench/serve-lib.sh"
+bench_malloc_env
+env "${malloc_env[@]}" \
   ${WEBHOOK_INSTRUCTIONS_PRELOAD:+LD_PRELOAD=$WEBHOOK_INSTRUCTIONS_PRELOAD} \
   valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.out" \
   "$draguard" serve --listen 127.0.0.1:18450 --threads 1 \

@@ -46,13 +46,17 @@ delay=$(( connections * 1000 * 2 / (max > 0 ? max : 1) ))
 echo "webhook-soak: maximum $max req/s; pacing each of $connections connections at ${delay} ms"
 echo "load before: $(uptime | sed 's/.*load average/load average/')"
 
-# The inventory changes every 3 s: one node file is rewritten with a new slice generation.
-( g=1; while true; do
-    sleep 3; g=$((g + 1))
-    f="$work/inventory/nodes-$(printf %02d $((g % 10))).yaml"
-    sed -i "s/generation: [0-9]*/generation: $g/" "$f"
-  done ) &
-helpers+=($!)
+# The inventory changes every 3 s (SOAK_REWRITE_SECONDS; 0: never, to tell what the rebuilds
+# cost from what the requests do): one node file is rewritten with a new slice generation.
+rewrite="${SOAK_REWRITE_SECONDS:-3}"
+if (( rewrite > 0 )); then
+  ( g=1; while true; do
+      sleep "$rewrite"; g=$((g + 1))
+      f="$work/inventory/nodes-$(printf %02d $((g % 10))).yaml"
+      sed -i "s/generation: [0-9]*/generation: $g/" "$f"
+    done ) &
+  helpers+=($!)
+fi
 # The certificate is rotated every minute (same CA: clients keep verifying).
 ( while true; do
     sleep 60

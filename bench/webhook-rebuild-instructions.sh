@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Instructions one inventory change costs `draguard serve` (issue 16 case e, issue 17 item 3),
+# per thread: the file source rereading the changed file, the schema check's and the
+# satisfiability check's background builds, and the I/O thread answering one review on the
+# new snapshot. The server runs under callgrind with 8,000 devices (1,000 nodes x 8 GPUs, in
+# ten files); the counters are zeroed once it is ready and has answered a review, then one
+# file of 800 devices is rewritten with a new slice generation (as bench/webhook-soak.sh does)
+# and the counters are dumped REBUILD_WAIT seconds later. Every thread should be named below:
+# a role missing means its build had not finished (raise REBUILD_WAIT). Like bench/webhook-instructions.sh, the counts
+# hardly move with the machine's load, so they compare builds on a busy machine.
+#
+#   bench/webhook-rebuild-instructions.sh path/to/release/draguard
+#
+# REBUILD_WAIT: seconds allowed for the builds under callgrind (default 40), before and after.
+# Needs valgrind, callgrind_control, callgrind_annotate, openssl and curl. Port 18451.
+set -euo pipefail
+
+draguard="${1:?usage: bench/webhook-rebuild-instructions.sh path/to/draguard}"
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+work="$(mktemp -d -t draguard-rebuild.XXXXXX)"
+port=18451
+vpid=""
+cleanup() {
+  [[ -n "$vpid" ]] && kill -TERM "$vpid" 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+for tool in valgrind callgrind_control callgrind_annotate openssl curl; do
+  command -v "$tool" >/dev/null || { echo "webhook-rebuild-instructions: $tool not found" >&2; exit 2; }
+done
+
+"$repo/certs/mint-certs.sh" --out "$work/certs" --san 127.0.0.1 >/dev/null 2>&1
+"$repo/bench/fleet-inventory.sh" "$work/fleet" 1000 8 0
+curl_args=(-sf --max-time 60 --cacert "$work/certs/ca.crt")
+source "$repo/bench/serve-lib.sh"
+bench_malloc_env
+env "${malloc_env[@]}" \
+  valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$work/cg.out" \
+  "$draguard" serve --listen "127.0.0.1:$port" --threads 1 \
+  --tls-cert-file "$work/certs/tls.crt" --tls-private-key-file "$work/certs/tls.key" \
+  --inventory "$work/fleet" --inventory-poll-interval 1s >"$work/serve.log" 2>&1 &
+vpid=$!
+for _ in $(seq 1 600); do
+  curl "${curl_args[@]}" -o /dev/null "https://127.0.0.1:$port/readyz" && break
+  sleep 0.5
+done
+review() {
+  curl "${curl_args[@]}" -o /dev/null -H 'Content-Type: application/json' \
+    --data @"$repo/bench/webhook-review-gpus.json" "https://127.0.0.1:$port/validate"
+}
+# The checks build from the snapshot of the first review, in the background.
+review
+sleep "${REBUILD_WAIT:-40}"
+callgrind_control -z "$vpid" >/dev/null 2>&1
+sed -i "s/generation: [0-9]*/generation: 2/" "$work/fleet/nodes-03.yaml"
+# The source polls every second; a review on the new snapshot hands it to both builders.
+sleep 5
+review
+sleep "${REBUILD_WAIT:-40}"
+callgrind_control -d "$vpid" >/dev/null 2>&1
+kill -TERM "$vpid"
+wait "$vpid" 2>/dev/null || true
+vpid=""
+
+# One dump per thread (cg.out.1-NN): named by what the thread runs.
+total=0
+for dump in "$work"/cg.out.1-*; do
+  ir=$(awk '/^(summary|totals):/ {print $2; exit}' "$dump")
+  (( ir > 0 )) || continue
+  top=$(callgrind_annotate --inclusive=yes "$dump" 2>/dev/null)
+  role=other
+  grep -q 'FileInventorySource::PollLoop' <<<"$top" && role="file source (reread)"
+  grep -q 'SchemaCheck::BuildLocked' <<<"$top" && role="schema build"
+  grep -q 'SatisfiabilityCheck::BuildLocked' <<<"$top" && role="satisfiability build"
+  grep -q 'HandleAdmission' <<<"$top" && role="I/O (one review)"
+  printf '%-24s %12s instructions\n' "$role" "$ir"
+  total=$((total + ir))
+done
+printf '%-24s %12s instructions\n' "total" "$total"
