@@ -10,11 +10,16 @@
 // Every node has an id unique within its Ast (ids start at 1) and the byte offset of the
 // node's first character in the source text; the Ast keeps the source for positions.
 //
-// Ownership: an Ast owns its nodes through unique_ptr; nodes are not shared. Thread
-// compatible: a const Ast may be read from several threads.
+// Ownership: a node owns its children through ExprPtr; nodes are not shared. The storage of
+// every node comes from an ExprArena (internal/expr_factory.h makes all nodes), which the Ast
+// owns: an ExprPtr's deleter only runs the node's destructor, and the arena releases its few
+// blocks when the Ast goes, instead of one heap block per node (a selector's parse and its
+// eviction from a cache were a malloc and a free per node). Thread compatible: a const Ast
+// may be read from several threads.
 #ifndef DRAGUARD_POLICY_CEL_AST_H_
 #define DRAGUARD_POLICY_CEL_AST_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -37,7 +42,12 @@ using Constant =
     std::variant<NullValueTag, bool, int64_t, uint64_t, double, std::string, BytesConstant>;
 
 struct Expr;
-using ExprPtr = std::unique_ptr<Expr>;
+// Destroys a node without freeing its storage, which belongs to an ExprArena.
+struct ExprDeleter {
+  void operator()(Expr* e) const noexcept;
+};
+using ExprPtr = std::unique_ptr<Expr, ExprDeleter>;
+
 
 struct ConstExpr {
   Constant value;
@@ -134,6 +144,47 @@ struct Expr {
   ComprehensionExpr* as_comprehension() { return std::get_if<ComprehensionExpr>(&kind); }
 };
 
+// Storage for the nodes of one tree, in blocks; released when the arena goes (after every
+// node in it has been destroyed). Not thread safe; one per parse, then owned by the Ast.
+class ExprArena {
+ public:
+  // `first_block` nodes fit in the first block (the parser passes its token count, so that
+  // most expressions take a single block); later blocks grow.
+  explicit ExprArena(size_t first_block = 16) : next_block_(first_block < 4 ? 4 : first_block) {}
+  ExprArena(const ExprArena&) = delete;
+  ExprArena& operator=(const ExprArena&) = delete;
+
+  // Uninitialized storage for one Expr.
+  void* Allocate();
+  // The heap the arena holds (itself, its blocks and their list), for memory estimates.
+  size_t bytes() const {
+    return sizeof(*this) + bytes_ + blocks_.capacity() * sizeof(blocks_[0]);
+  }
+
+ private:
+  struct Slot {
+    alignas(Expr) unsigned char bytes[sizeof(Expr)];
+  };
+  std::vector<std::unique_ptr<Slot[]>> blocks_;
+  size_t used_ = 0;      // slots used in blocks_.back()
+  size_t capacity_ = 0;  // slots in blocks_.back()
+  size_t next_block_;
+  size_t bytes_ = 0;
+};
+
+inline void ExprDeleter::operator()(Expr* e) const noexcept { e->~Expr(); }
+
+inline void* ExprArena::Allocate() {
+  if (used_ == capacity_) {
+    blocks_.push_back(std::unique_ptr<Slot[]>(new Slot[next_block_]));
+    capacity_ = next_block_;
+    used_ = 0;
+    bytes_ += next_block_ * sizeof(Slot);
+    next_block_ *= 2;
+  }
+  return &blocks_.back()[used_++];
+}
+
 // Calls `f(const Expr&)` on each direct child of `e`, in source order (call target first,
 // map keys before values, comprehension parts in declaration order).
 template <typename F>
@@ -176,16 +227,24 @@ inline bool ToQualifiedName(const Expr& e, std::string* out) {
 // expansions the synthesized nodes carry the offset of the macro call.
 class Ast {
  public:
-  Ast(ExprPtr root, SourceText source, int64_t max_id)
-      : root_(std::move(root)), source_(std::move(source)), max_id_(max_id) {}
+  // `arena` holds the storage of every node of `root`.
+  Ast(std::unique_ptr<ExprArena> arena, ExprPtr root, SourceText source, int64_t max_id)
+      : arena_(std::move(arena)),
+        root_(std::move(root)),
+        source_(std::move(source)),
+        max_id_(max_id) {}
 
   const Expr& root() const { return *root_; }
   Expr& mutable_root() { return *root_; }
   const SourceText& source() const { return source_; }
   // The largest node id in the tree; a later stage may allocate ids above it.
   int64_t max_id() const { return max_id_; }
+  // The heap the nodes' storage takes (their strings and vectors not included).
+  size_t arena_bytes() const { return arena_->bytes(); }
 
  private:
+  // Declared before root_, so destroyed after the nodes it holds.
+  std::unique_ptr<ExprArena> arena_;
   ExprPtr root_;
   SourceText source_;
   int64_t max_id_;
