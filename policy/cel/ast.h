@@ -26,6 +26,7 @@
 #include <variant>
 #include <vector>
 
+#include "policy/common/node_arena.h"
 #include "policy/common/source.h"
 
 namespace draguard::cel {
@@ -42,11 +43,9 @@ using Constant =
     std::variant<NullValueTag, bool, int64_t, uint64_t, double, std::string, BytesConstant>;
 
 struct Expr;
-// Destroys a node without freeing its storage, which belongs to an ExprArena.
-struct ExprDeleter {
-  void operator()(Expr* e) const noexcept;
-};
-using ExprPtr = std::unique_ptr<Expr, ExprDeleter>;
+// Held by its parent; the storage belongs to the tree's ExprArena (node_arena.h).
+using ExprPtr = NodePtr<Expr>;
+using ExprArena = NodeArena<Expr>;
 
 
 struct ConstExpr {
@@ -144,47 +143,6 @@ struct Expr {
   ComprehensionExpr* as_comprehension() { return std::get_if<ComprehensionExpr>(&kind); }
 };
 
-// Storage for the nodes of one tree, in blocks; released when the arena goes (after every
-// node in it has been destroyed). Not thread safe; one per parse, then owned by the Ast.
-class ExprArena {
- public:
-  // `first_block` nodes fit in the first block (the parser passes its token count, so that
-  // most expressions take a single block); later blocks grow.
-  explicit ExprArena(size_t first_block = 16) : next_block_(first_block < 4 ? 4 : first_block) {}
-  ExprArena(const ExprArena&) = delete;
-  ExprArena& operator=(const ExprArena&) = delete;
-
-  // Uninitialized storage for one Expr.
-  void* Allocate();
-  // The heap the arena holds (itself, its blocks and their list), for memory estimates.
-  size_t bytes() const {
-    return sizeof(*this) + bytes_ + blocks_.capacity() * sizeof(blocks_[0]);
-  }
-
- private:
-  struct Slot {
-    alignas(Expr) unsigned char bytes[sizeof(Expr)];
-  };
-  std::vector<std::unique_ptr<Slot[]>> blocks_;
-  size_t used_ = 0;      // slots used in blocks_.back()
-  size_t capacity_ = 0;  // slots in blocks_.back()
-  size_t next_block_;
-  size_t bytes_ = 0;
-};
-
-inline void ExprDeleter::operator()(Expr* e) const noexcept { e->~Expr(); }
-
-inline void* ExprArena::Allocate() {
-  if (used_ == capacity_) {
-    blocks_.push_back(std::unique_ptr<Slot[]>(new Slot[next_block_]));
-    capacity_ = next_block_;
-    used_ = 0;
-    bytes_ += next_block_ * sizeof(Slot);
-    next_block_ *= 2;
-  }
-  return &blocks_.back()[used_++];
-}
-
 // Calls `f(const Expr&)` on each direct child of `e`, in source order (call target first,
 // map keys before values, comprehension parts in declaration order).
 template <typename F>
@@ -233,6 +191,9 @@ class Ast {
         root_(std::move(root)),
         source_(std::move(source)),
         max_id_(max_id) {}
+  Ast(Ast&&) = default;
+  // Member-wise, the old arena would go before the old nodes (node_arena.h).
+  Ast& operator=(Ast&&) = delete;
 
   const Expr& root() const { return *root_; }
   Expr& mutable_root() { return *root_; }

@@ -6,7 +6,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <new>
 #include <string>
 #include <utility>
 #include <vector>
@@ -42,7 +41,7 @@ class ExprFactory {
   std::unique_ptr<ExprArena> TakeArena() { return std::move(arena_); }
 
   ExprPtr New(int64_t id, int32_t offset) {
-    ExprPtr e(new (arena_->Allocate()) Expr());
+    ExprPtr e = arena_->New();
     e->id = id;
     e->offset = offset;
     return e;
