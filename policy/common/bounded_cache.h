@@ -16,10 +16,12 @@
 // BoundedCache is thread-compatible; ConcurrentCache wraps it with a mutex and hands out
 // shared_ptr<const V>, so that a value stays valid after its entry is evicted.
 //
-// A key is hashed once per operation (CacheKey): the keys are whole selectors and specs, and
-// a miss used to hash its key five times (the lookup, the insert's second look, its erase of
-// a replaced entry, the index insert) and the evicted entry's key once more; an entry keeps
-// its key's hash, so evicting it hashes nothing.
+// A key is hashed at most once per operation (CacheKey): the keys are whole selectors and
+// specs, and a miss used to hash its key five times (the lookup, the insert's second look, its
+// erase of a replaced entry, the index insert) and the evicted entry's key once more; an entry
+// keeps its key's hash, so evicting it hashes nothing. A lookup in a cache of a few entries
+// compares the keys without hashing (as libstdc++'s unordered_map does below 20 elements),
+// so that a webhook that sees the same few specs again never hashes them.
 #ifndef DRAGUARD_POLICY_COMMON_BOUNDED_CACHE_H_
 #define DRAGUARD_POLICY_COMMON_BOUNDED_CACHE_H_
 
@@ -83,11 +85,22 @@ inline size_t HeapBytes(const std::string& s) {
 // libstdc++ on x86-64: 112-160 bytes; rounded up).
 inline constexpr size_t kCacheEntryOverheadBytes = 192;
 
-// A key with its hash, computed once by the caller of a cache operation.
-struct CacheKey {
-  explicit CacheKey(std::string_view key) : text(key), hash(std::hash<std::string_view>()(key)) {}
+// A key and its hash, computed on first use and then kept for the rest of the operation.
+class CacheKey {
+ public:
+  explicit CacheKey(std::string_view key) : text(key) {}
   std::string_view text;
-  size_t hash;
+  size_t hash() const {
+    if (!hashed_) {
+      hash_ = std::hash<std::string_view>()(text);
+      hashed_ = true;
+    }
+    return hash_;
+  }
+
+ private:
+  mutable size_t hash_ = 0;
+  mutable bool hashed_ = false;
 };
 
 template <class V>
@@ -109,10 +122,18 @@ class BoundedCache {
   // Find without counting the lookup (for a second look after a counted miss).
   V* Peek(std::string_view key) { return Peek(CacheKey(key)); }
   V* Peek(const CacheKey& key) {
-    auto it = index_.find(IndexKey{key.text, key.hash});
-    if (it == index_.end()) return nullptr;
-    entries_.splice(entries_.begin(), entries_, it->second);
-    return &it->second->value;
+    typename List::iterator entry;
+    if (entries_.size() <= kScannedEntries) {
+      entry = entries_.begin();
+      while (entry != entries_.end() && entry->key != key.text) ++entry;
+      if (entry == entries_.end()) return nullptr;
+    } else {
+      auto it = index_.find(IndexKey{key.text, key.hash()});
+      if (it == index_.end()) return nullptr;
+      entry = it->second;
+    }
+    entries_.splice(entries_.begin(), entries_, entry);
+    return &entry->value;
   }
 
   // Stores `value` under `key` (replacing an entry with the same key), as the most recent,
@@ -128,9 +149,9 @@ class BoundedCache {
       ++stats_.too_large;
       return false;
     }
-    Erase(IndexKey{key.text, key.hash});
-    entries_.push_front(Entry{std::string(key.text), std::move(value), bytes, key.hash});
-    index_.emplace(IndexKey{entries_.front().key, key.hash}, entries_.begin());
+    Erase(IndexKey{key.text, key.hash()});
+    entries_.push_front(Entry{std::string(key.text), std::move(value), bytes, key.hash()});
+    index_.emplace(IndexKey{entries_.front().key, key.hash()}, entries_.begin());
     stats_.bytes += bytes;
     while (entries_.size() > limits_.max_entries || stats_.bytes > limits_.max_bytes) {
       Erase(IndexKey{entries_.back().key, entries_.back().hash});
@@ -154,6 +175,9 @@ class BoundedCache {
   }
 
  private:
+  // Up to this many entries, a lookup scans the list instead of hashing its key.
+  static constexpr size_t kScannedEntries = 20;
+
   struct Entry {
     std::string key;
     V value;

@@ -71,7 +71,8 @@ TEST_P(BoundedCacheTest, AgreesWithTheReferenceAndKeepsItsLimits) {
     // Few keys, so that hits, replacements and evictions all happen; long keys sometimes.
     const std::string key =
         "k" + std::to_string(random() % 40) + std::string(random() % 7 == 0 ? 300 : 0, 'x');
-    // Half the operations pass the key hashed beforehand (CacheKey), as FindOrMake does.
+    // Half the operations pass a CacheKey, as FindOrMake does. The limits keep the cache at
+    // most 20 entries (lookups scan the list) or let it grow past them (lookups hash).
     const bool hashed = random() % 2 == 0;
     if (random() % 3 == 0) {
       const size_t value_bytes = random() % 5 == 0 ? random() % 20000 : random() % 500;
