@@ -10,17 +10,23 @@
 // Every node has an id unique within its Ast (ids start at 1) and the byte offset of the
 // node's first character in the source text; the Ast keeps the source for positions.
 //
-// Ownership: an Ast owns its nodes through unique_ptr; nodes are not shared. Thread
-// compatible: a const Ast may be read from several threads.
+// Ownership: a node owns its children through ExprPtr; nodes are not shared. The storage of
+// every node comes from an ExprArena (internal/expr_factory.h makes all nodes), which the Ast
+// owns: an ExprPtr's deleter only runs the node's destructor, and the arena releases its few
+// blocks when the Ast goes, instead of one heap block per node (a selector's parse and its
+// eviction from a cache were a malloc and a free per node). Thread compatible: a const Ast
+// may be read from several threads.
 #ifndef DRAGUARD_POLICY_CEL_AST_H_
 #define DRAGUARD_POLICY_CEL_AST_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <variant>
 #include <vector>
 
+#include "policy/common/node_arena.h"
 #include "policy/common/source.h"
 
 namespace draguard::cel {
@@ -37,7 +43,10 @@ using Constant =
     std::variant<NullValueTag, bool, int64_t, uint64_t, double, std::string, BytesConstant>;
 
 struct Expr;
-using ExprPtr = std::unique_ptr<Expr>;
+// Held by its parent; the storage belongs to the tree's ExprArena (node_arena.h).
+using ExprPtr = NodePtr<Expr>;
+using ExprArena = NodeArena<Expr>;
+
 
 struct ConstExpr {
   Constant value;
@@ -176,16 +185,27 @@ inline bool ToQualifiedName(const Expr& e, std::string* out) {
 // expansions the synthesized nodes carry the offset of the macro call.
 class Ast {
  public:
-  Ast(ExprPtr root, SourceText source, int64_t max_id)
-      : root_(std::move(root)), source_(std::move(source)), max_id_(max_id) {}
+  // `arena` holds the storage of every node of `root`.
+  Ast(std::unique_ptr<ExprArena> arena, ExprPtr root, SourceText source, int64_t max_id)
+      : arena_(std::move(arena)),
+        root_(std::move(root)),
+        source_(std::move(source)),
+        max_id_(max_id) {}
+  Ast(Ast&&) = default;
+  // Member-wise, the old arena would go before the old nodes (node_arena.h).
+  Ast& operator=(Ast&&) = delete;
 
   const Expr& root() const { return *root_; }
   Expr& mutable_root() { return *root_; }
   const SourceText& source() const { return source_; }
   // The largest node id in the tree; a later stage may allocate ids above it.
   int64_t max_id() const { return max_id_; }
+  // The heap the nodes' storage takes (their strings and vectors not included).
+  size_t arena_bytes() const { return arena_->bytes(); }
 
  private:
+  // Declared before root_, so destroyed after the nodes it holds.
+  std::unique_ptr<ExprArena> arena_;
   ExprPtr root_;
   SourceText source_;
   int64_t max_id_;

@@ -65,27 +65,6 @@ bool AnyHasTypeParam(const std::vector<Type>& types) {
   return false;
 }
 
-// Adds to `names` each type parameter name in `t` not in it yet (Instantiate's order).
-void CollectTypeParams(const Type& t, std::vector<std::string_view>& names) {
-  if (t.kind() == TypeKind::kTypeParam) {
-    for (std::string_view n : names) {
-      if (n == t.name()) return;
-    }
-    names.push_back(t.name());
-    return;
-  }
-  for (const Type& p : t.params()) CollectTypeParams(p, names);
-}
-
-// How many fresh variables instantiating `o` makes: its distinct type parameters.
-int CountTypeParams(const OverloadDecl& o) {
-  thread_local std::vector<std::string_view> names;
-  names.clear();
-  for (const Type& p : o.args) CollectTypeParams(p, names);
-  CollectTypeParams(o.result, names);
-  return static_cast<int>(names.size());
-}
-
 // A cheap pre-filter for overload resolution: a concrete argument whose kind differs from a
 // concrete parameter's can never be assigned, so the overload is skipped without unifying.
 bool IsRigid(const Type& t) {
@@ -410,7 +389,8 @@ class TypeChecker {
       result = Substitute(local_mapping_, o.result, false);
       if (HasTypeParam(result)) return Fit::kUnknown;
     }
-    next_var_ += CountTypeParams(o);
+    // Counted once by EnvironmentBuilder; walked here only for an overload it did not add.
+    next_var_ += o.type_param_count >= 0 ? o.type_param_count : CountTypeParams(o);
     return fits ? Fit::kYes : Fit::kNo;
   }
 

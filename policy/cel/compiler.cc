@@ -80,11 +80,11 @@ SelectorCompileResult CompileSelector(std::string_view expression, const EnvOpti
   return result;
 }
 
-// Per node of the tree: the Expr and its heap block, a call's argument vector, the name or
-// field strings beyond the small-string buffer; and the checker's type slot and reference
-// (overload ids). Calibrated against measured allocations by compiler_test's
-// ApproximateBytesCoversAllocations, which fails if either drifts below what is really held.
-constexpr size_t kAstBytesPerNode = 320;
+// Per node of the tree besides its slot in the Ast's arena (counted exactly): a call's
+// argument vector, the name or field strings beyond the small-string buffer; and the
+// checker's type slot and reference (overload ids). Calibrated against measured allocations
+// by memory_estimate_test, which fails if either drifts below what is really held.
+constexpr size_t kAstBytesPerNode = 144;
 constexpr size_t kCheckedBytesPerNode = 192;
 
 size_t SelectorCompileResult::ApproximateBytes() const {
@@ -92,7 +92,8 @@ size_t SelectorCompileResult::ApproximateBytes() const {
   if (ast != nullptr) {
     const size_t nodes = static_cast<size_t>(std::max<int64_t>(ast->max_id(), 0)) + 1;
     // The source is held once by the Ast; constants' and names' texts add up to it again.
-    bytes += nodes * (kAstBytesPerNode + kCheckedBytesPerNode) + 2 * ast->source().text().size();
+    bytes += ast->arena_bytes() + nodes * (kAstBytesPerNode + kCheckedBytesPerNode) +
+             2 * ast->source().text().size();
   }
   return bytes;
 }

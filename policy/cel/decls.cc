@@ -1,7 +1,9 @@
 #include "policy/cel/decls.h"
 
 #include <map>
+#include <string_view>
 #include <utility>
+#include <vector>
 
 #include "policy/cel/checker_internal/library_decls.h"
 
@@ -36,6 +38,29 @@ std::vector<NamedType> ComparableTypes() {
 }
 
 }  // namespace checker_internal
+
+namespace {
+
+// Adds to `names` each type parameter name in `t` not in it yet.
+void CollectTypeParams(const Type& t, std::vector<std::string_view>& names) {
+  if (t.kind() == TypeKind::kTypeParam) {
+    for (std::string_view n : names) {
+      if (n == t.name()) return;
+    }
+    names.push_back(t.name());
+    return;
+  }
+  for (const Type& p : t.params()) CollectTypeParams(p, names);
+}
+
+}  // namespace
+
+int CountTypeParams(const OverloadDecl& o) {
+  std::vector<std::string_view> names;
+  for (const Type& p : o.args) CollectTypeParams(p, names);
+  CollectTypeParams(o.result, names);
+  return static_cast<int>(names.size());
+}
 
 const std::vector<Library>& AllLibraries() {
   static const std::vector<Library>* const kAll = new std::vector<Library>{

@@ -24,7 +24,14 @@ struct OverloadDecl {
   bool member = false;
   std::vector<Type> args;  // receiver first for member overloads
   Type result;
+  // How many distinct type parameters args and result hold (the fresh variables the checker
+  // makes per candidate), or -1 when not counted yet. EnvironmentBuilder sets it for every
+  // overload it adds, so that overload resolution does not walk the types on every call.
+  int type_param_count = -1;
 };
+
+// The distinct type parameters of `o`'s args and result, counted by walking them.
+int CountTypeParams(const OverloadDecl& o);
 
 struct FunctionDecl {
   std::string name;  // possibly qualified: "sets.contains"

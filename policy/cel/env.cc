@@ -51,6 +51,7 @@ EnvironmentBuilder& EnvironmentBuilder::AddFunction(const FunctionDecl& fn) {
       if (existing.id == o.id) duplicate_names_.push_back(o.id);
     }
     merged.overloads.push_back(o);
+    merged.overloads.back().type_param_count = CountTypeParams(o);
   }
   return *this;
 }

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "policy/common/node_arena.h"
 #include "policy/cel/functions/registry.h"
 #include "policy/cel/program.h"
 #include "policy/cel/value.h"
@@ -46,7 +47,7 @@ struct PlannedNode {
   // kCall: arguments (receiver first); kList: elements; kMap: key, value, key, value...;
   // kSelect/kTestOnly: operand; kTernary: cond, then, else;
   // kComprehension: range, init, condition, step, result.
-  std::vector<std::unique_ptr<PlannedNode>> children;
+  std::vector<NodePtr<PlannedNode>> children;  // in the Program's arena
 };
 
 struct Evaluator {

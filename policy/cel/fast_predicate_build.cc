@@ -247,7 +247,7 @@ void CountForBound(const PlannedNode& node, size_t& nodes, size_t& text) {
   ++nodes;
   text += node.name.size();
   if (node.constant.kind() == Kind::kString) text += node.constant.text().size();
-  for (const std::unique_ptr<PlannedNode>& child : node.children) {
+  for (const NodePtr<PlannedNode>& child : node.children) {
     CountForBound(*child, nodes, text);
   }
 }

@@ -75,11 +75,18 @@ const char* MultiplicativeOp(TokenKind k) {
 
 class Parser {
  public:
+  // Lexes `text` at once: the token count sizes the node arena's first block. Most nodes take
+  // two tokens or more (`.field`, `f(`, `[i]`, operators and their operand), so half the
+  // tokens holds the usual expression in one block; a denser one or a macro expansion takes
+  // a second block, twice as large.
   Parser(std::string_view text, const ParserOptions& options, Diagnostics& issues)
-      : text_(text), options_(options), issues_(issues) {}
+      : text_(text),
+        options_(options),
+        issues_(issues),
+        tokens_(Lex(text_, issues_, options_.error_recovery_limit)),
+        factory_(tokens_.size() / 2 + 4) {}
 
   ExprPtr Run() {
-    tokens_ = Lex(text_, issues_, options_.error_recovery_limit);
     if (static_cast<int>(issues_.size()) >= options_.error_recovery_limit) {
       // The lexer stopped reporting: add the limit note and skip parsing.
       int32_t at = issues_.empty() ? 0 : issues_.items().back().value_offset;
@@ -95,6 +102,7 @@ class Parser {
   }
 
   int64_t max_id() const { return factory_.last_id(); }
+  std::unique_ptr<ExprArena> TakeArena() { return factory_.TakeArena(); }
 
  private:
   // ---- tokens and errors ----
@@ -593,7 +601,8 @@ ParseResult Parse(std::string_view expression, const ParserOptions& options) {
   Parser parser(expression, options, result.issues);
   ExprPtr root = parser.Run();
   if (result.issues.has_errors()) return result;
-  result.ast = std::make_unique<Ast>(std::move(root), SourceText("<input>", std::string(expression)),
+  result.ast = std::make_unique<Ast>(parser.TakeArena(), std::move(root),
+                                     SourceText("<input>", std::string(expression)),
                                      parser.max_id());
   return result;
 }

@@ -9,6 +9,7 @@
 // constant pattern get the pattern compiled once; an invalid one fails the plan too.
 #include "policy/cel/program.h"
 
+#include <algorithm>
 #include <array>
 #include <string_view>
 
@@ -23,7 +24,8 @@
 namespace draguard::cel {
 namespace {
 
-using NodePtr = std::unique_ptr<PlannedNode>;
+using PlannedPtr = NodePtr<PlannedNode>;
+using PlannedArena = NodeArena<PlannedNode>;
 
 Status InstantiationError(std::string_view what) {
   return InvalidArgumentError("program instantiation failed: " + std::string(what));
@@ -44,8 +46,8 @@ bool IsConversion(std::string_view name) {
          name == "bool" || name == "bytes";
 }
 
-NodePtr ConstNode(Value v) {
-  auto node = std::make_unique<PlannedNode>();
+PlannedPtr ConstNode(PlannedArena& arena, Value v) {
+  PlannedPtr node = arena.New();
   node->constant = v.Borrowed();
   node->keep = std::make_shared<const Value>(std::move(v));
   return node;
@@ -53,27 +55,35 @@ NodePtr ConstNode(Value v) {
 
 class Planner {
  public:
-  Planner(const Registry& registry, std::string_view container)
-      : registry_(registry), container_(container) {}
+  // `expected_nodes` sizes the arena's first block (the Ast's node count: a plan has about
+  // as many nodes).
+  Planner(const Registry& registry, std::string_view container, size_t expected_nodes)
+      : registry_(registry),
+        container_(container),
+        arena_(std::make_unique<PlannedArena>(expected_nodes)) {}
 
-  StatusOr<NodePtr> PlanExpr(const Expr& e);
+  // The storage of every node planned so far, for the Program.
+  std::unique_ptr<PlannedArena> TakeArena() { return std::move(arena_); }
+
+  StatusOr<PlannedPtr> PlanExpr(const Expr& e);
   int slot_count() const { return slot_count_; }
 
  private:
-  StatusOr<NodePtr> PlanConst(const Constant& c);
-  StatusOr<NodePtr> PlanIdent(const IdentExpr& ident);
-  StatusOr<NodePtr> PlanSelect(const SelectExpr& select);
-  StatusOr<NodePtr> PlanCall(const CallExpr& call);
-  StatusOr<NodePtr> PlanList(const ListExpr& list);
-  StatusOr<NodePtr> PlanMap(const StructExpr& map);
-  StatusOr<NodePtr> PlanComprehension(const ComprehensionExpr& c);
-  StatusOr<NodePtr> Fold(NodePtr node);
+  StatusOr<PlannedPtr> PlanConst(const Constant& c);
+  StatusOr<PlannedPtr> PlanIdent(const IdentExpr& ident);
+  StatusOr<PlannedPtr> PlanSelect(const SelectExpr& select);
+  StatusOr<PlannedPtr> PlanCall(const CallExpr& call);
+  StatusOr<PlannedPtr> PlanList(const ListExpr& list);
+  StatusOr<PlannedPtr> PlanMap(const StructExpr& map);
+  StatusOr<PlannedPtr> PlanComprehension(const ComprehensionExpr& c);
+  StatusOr<PlannedPtr> Fold(PlannedPtr node);
   int Lookup(std::string_view name) const;
   bool QualifiedName(const Expr& e, std::string* out) const;
   std::string ResolveFunction(std::string_view name, int arity) const;
 
   const Registry& registry_;
   std::string_view container_;
+  std::unique_ptr<PlannedArena> arena_;
   std::vector<std::pair<std::string, int>> scopes_;
   int slot_count_ = 0;
 };
@@ -85,7 +95,7 @@ int Planner::Lookup(std::string_view name) const {
   return -1;
 }
 
-StatusOr<NodePtr> Planner::PlanExpr(const Expr& e) {
+StatusOr<PlannedPtr> Planner::PlanExpr(const Expr& e) {
   switch (e.expr_kind()) {
     case ExprKind::kConst: return PlanConst(e.as_const()->value);
     case ExprKind::kIdent: return PlanIdent(*e.as_ident());
@@ -99,7 +109,7 @@ StatusOr<NodePtr> Planner::PlanExpr(const Expr& e) {
   return InstantiationError("unspecified expression");
 }
 
-StatusOr<NodePtr> Planner::PlanConst(const Constant& c) {
+StatusOr<PlannedPtr> Planner::PlanConst(const Constant& c) {
   struct Visitor {
     Value operator()(NullValueTag) const { return Value::Null(); }
     Value operator()(bool b) const { return Value::Bool(b); }
@@ -109,7 +119,7 @@ StatusOr<NodePtr> Planner::PlanConst(const Constant& c) {
     Value operator()(const std::string& s) const { return Value::String(s); }
     Value operator()(const BytesConstant& b) const { return Value::Bytes(b.value); }
   };
-  return ConstNode(std::visit(Visitor{}, c));
+  return ConstNode(*arena_, std::visit(Visitor{}, c));
 }
 
 // `a.b.c` for a select chain whose root identifier is not a comprehension variable (a
@@ -129,18 +139,18 @@ std::string Planner::ResolveFunction(std::string_view name, int arity) const {
   return std::string(!name.empty() && name[0] == '.' ? name.substr(1) : name);
 }
 
-StatusOr<NodePtr> Planner::PlanIdent(const IdentExpr& ident) {
+StatusOr<PlannedPtr> Planner::PlanIdent(const IdentExpr& ident) {
   std::string_view name = ident.name;
   const bool rooted = !name.empty() && name[0] == '.';
   if (rooted) name.remove_prefix(1);
   if (int slot = rooted ? -1 : Lookup(name); slot >= 0) {
-    auto node = std::make_unique<PlannedNode>();
+    auto node = arena_->New();
     node->op = NodeOp::kSlot;
     node->slot = slot;
     return node;
   }
-  if (IsTypeName(name)) return ConstNode(Value::Type(name));
-  auto node = std::make_unique<PlannedNode>();
+  if (IsTypeName(name)) return ConstNode(*arena_, Value::Type(name));
+  auto node = arena_->New();
   node->op = NodeOp::kGlobal;
   node->name = std::string(name);
   if (!container_.empty() && !rooted) {
@@ -149,8 +159,8 @@ StatusOr<NodePtr> Planner::PlanIdent(const IdentExpr& ident) {
   return node;
 }
 
-StatusOr<NodePtr> Planner::PlanSelect(const SelectExpr& select) {
-  auto node = std::make_unique<PlannedNode>();
+StatusOr<PlannedPtr> Planner::PlanSelect(const SelectExpr& select) {
+  auto node = arena_->New();
   node->op = select.test_only ? NodeOp::kTestOnly : NodeOp::kSelect;
   node->name = select.field;
   node->constant = Value::StringView(node->name);
@@ -158,17 +168,17 @@ StatusOr<NodePtr> Planner::PlanSelect(const SelectExpr& select) {
   if (!select.test_only && QualifiedName(*select.operand, &qualified)) {
     const std::string name = qualified + "." + select.field;
     // The type identifiers of the Kubernetes network types.
-    if (name == kIpTypeName) return ConstNode(Value::Type(kIpTypeName));
-    if (name == kCidrTypeName) return ConstNode(Value::Type(kCidrTypeName));
+    if (name == kIpTypeName) return ConstNode(*arena_, Value::Type(kIpTypeName));
+    if (name == kCidrTypeName) return ConstNode(*arena_, Value::Type(kCidrTypeName));
     node->candidates = internal::ContainerCandidates(container_, name);
   }
-  DRAGUARD_ASSIGN_OR_RETURN(NodePtr operand, PlanExpr(*select.operand));
+  DRAGUARD_ASSIGN_OR_RETURN(PlannedPtr operand, PlanExpr(*select.operand));
   node->children.push_back(std::move(operand));
   return node;
 }
 
-StatusOr<NodePtr> Planner::PlanCall(const CallExpr& call) {
-  auto node = std::make_unique<PlannedNode>();
+StatusOr<PlannedPtr> Planner::PlanCall(const CallExpr& call) {
+  auto node = arena_->New();
   const std::string& fn = call.function;
   const Expr* target = call.target.get();
   const int arg_count = static_cast<int>(call.args.size());
@@ -188,11 +198,11 @@ StatusOr<NodePtr> Planner::PlanCall(const CallExpr& call) {
   else node->op = NodeOp::kCall;
   node->children.reserve(call.args.size() + (target != nullptr ? 1 : 0));
   if (target != nullptr) {
-    DRAGUARD_ASSIGN_OR_RETURN(NodePtr t, PlanExpr(*target));
+    DRAGUARD_ASSIGN_OR_RETURN(PlannedPtr t, PlanExpr(*target));
     node->children.push_back(std::move(t));
   }
   for (const ExprPtr& arg : call.args) {
-    DRAGUARD_ASSIGN_OR_RETURN(NodePtr a, PlanExpr(*arg));
+    DRAGUARD_ASSIGN_OR_RETURN(PlannedPtr a, PlanExpr(*arg));
     node->children.push_back(std::move(a));
   }
   if (node->op != NodeOp::kCall) return node;
@@ -215,7 +225,7 @@ StatusOr<NodePtr> Planner::PlanCall(const CallExpr& call) {
 // cel.OptOptimize (interpreter/decorators.go, maybeOptimizeConstUnary). Constant
 // quantity()/semver() calls are folded too, but only when they succeed, so that an
 // invalid literal still fails at evaluation time as in Kubernetes.
-StatusOr<NodePtr> Planner::Fold(NodePtr node) {
+StatusOr<PlannedPtr> Planner::Fold(PlannedPtr node) {
   const bool conversion = IsConversion(node->name) && node->children.size() == 1;
   const bool pure = node->name == "quantity" || node->name == "semver";
   if (!conversion && !pure) return node;
@@ -235,15 +245,15 @@ StatusOr<NodePtr> Planner::Fold(NodePtr node) {
   // from the child nodes destroyed with `node`: give the folded constant its own copy.
   if (v.kind() == Kind::kString) v = Value::String(std::string(v.text()));
   if (v.kind() == Kind::kBytes) v = Value::Bytes(std::string(v.text()));
-  return ConstNode(std::move(v));
+  return ConstNode(*arena_, std::move(v));
 }
 
-StatusOr<NodePtr> Planner::PlanList(const ListExpr& list) {
-  auto node = std::make_unique<PlannedNode>();
+StatusOr<PlannedPtr> Planner::PlanList(const ListExpr& list) {
+  auto node = arena_->New();
   node->op = NodeOp::kList;
   bool all_const = list.optional_indices.empty();
   for (const ExprPtr& e : list.elements) {
-    DRAGUARD_ASSIGN_OR_RETURN(NodePtr child, PlanExpr(*e));
+    DRAGUARD_ASSIGN_OR_RETURN(PlannedPtr child, PlanExpr(*e));
     all_const = all_const && child->op == NodeOp::kConst;
     node->children.push_back(std::move(child));
   }
@@ -253,25 +263,25 @@ StatusOr<NodePtr> Planner::PlanList(const ListExpr& list) {
   }
   if (!all_const) return node;
   auto data = std::make_shared<ListData>();
-  for (const NodePtr& child : node->children) data->elements.push_back(child->constant);
+  for (const PlannedPtr& child : node->children) data->elements.push_back(child->constant);
   // Children hold the payloads the elements borrow; keep them alive with the list.
-  auto holder = std::make_shared<std::pair<std::shared_ptr<ListData>, std::vector<NodePtr>>>(
+  auto holder = std::make_shared<std::pair<std::shared_ptr<ListData>, std::vector<PlannedPtr>>>(
       data, std::move(node->children));
-  NodePtr folded = std::make_unique<PlannedNode>();
+  PlannedPtr folded = arena_->New();
   folded->constant = Value::ListRef(data.get());
   folded->keep = std::move(holder);
   return folded;
 }
 
-StatusOr<NodePtr> Planner::PlanMap(const StructExpr& map) {
+StatusOr<PlannedPtr> Planner::PlanMap(const StructExpr& map) {
   if (!map.message_name.empty()) {
     return InstantiationError("unknown type: " + map.message_name);
   }
-  auto node = std::make_unique<PlannedNode>();
+  auto node = arena_->New();
   node->op = NodeOp::kMap;
   for (const StructEntry& entry : map.entries) {
-    DRAGUARD_ASSIGN_OR_RETURN(NodePtr key, PlanExpr(*entry.key));
-    DRAGUARD_ASSIGN_OR_RETURN(NodePtr value, PlanExpr(*entry.value));
+    DRAGUARD_ASSIGN_OR_RETURN(PlannedPtr key, PlanExpr(*entry.key));
+    DRAGUARD_ASSIGN_OR_RETURN(PlannedPtr value, PlanExpr(*entry.value));
     node->children.push_back(std::move(key));
     node->children.push_back(std::move(value));
     node->optional.push_back(entry.optional);
@@ -279,14 +289,14 @@ StatusOr<NodePtr> Planner::PlanMap(const StructExpr& map) {
   return node;
 }
 
-StatusOr<NodePtr> Planner::PlanComprehension(const ComprehensionExpr& c) {
-  auto node = std::make_unique<PlannedNode>();
+StatusOr<PlannedPtr> Planner::PlanComprehension(const ComprehensionExpr& c) {
+  auto node = arena_->New();
   node->op = NodeOp::kComprehension;
-  DRAGUARD_ASSIGN_OR_RETURN(NodePtr range, PlanExpr(*c.iter_range));
+  DRAGUARD_ASSIGN_OR_RETURN(PlannedPtr range, PlanExpr(*c.iter_range));
   node->children.push_back(std::move(range));
   node->accu_slot = slot_count_++;
   scopes_.emplace_back(c.accu_var, node->accu_slot);
-  DRAGUARD_ASSIGN_OR_RETURN(NodePtr init, PlanExpr(*c.accu_init));
+  DRAGUARD_ASSIGN_OR_RETURN(PlannedPtr init, PlanExpr(*c.accu_init));
   node->children.push_back(std::move(init));
   node->slot = slot_count_++;
   scopes_.emplace_back(c.iter_var, node->slot);
@@ -297,11 +307,11 @@ StatusOr<NodePtr> Planner::PlanComprehension(const ComprehensionExpr& c) {
     ++pushed;
   }
   for (const ExprPtr* e : {&c.loop_condition, &c.loop_step}) {
-    DRAGUARD_ASSIGN_OR_RETURN(NodePtr child, PlanExpr(**e));
+    DRAGUARD_ASSIGN_OR_RETURN(PlannedPtr child, PlanExpr(**e));
     node->children.push_back(std::move(child));
   }
   scopes_.resize(scopes_.size() - pushed + 1);  // result sees only the accumulator
-  DRAGUARD_ASSIGN_OR_RETURN(NodePtr result, PlanExpr(*c.result));
+  DRAGUARD_ASSIGN_OR_RETURN(PlannedPtr result, PlanExpr(*c.result));
   node->children.push_back(std::move(result));
   scopes_.pop_back();
   return node;
@@ -310,7 +320,21 @@ StatusOr<NodePtr> Planner::PlanComprehension(const ComprehensionExpr& c) {
 }  // namespace
 
 Program::Program(Program&&) noexcept = default;
-Program& Program::operator=(Program&&) noexcept = default;
+Program& Program::operator=(Program&& other) noexcept {
+  if (this == &other) return *this;
+  // The fast forms borrow from the nodes, and the nodes live in the arena: drop them in that
+  // order before taking the other's (member-wise, the old arena would go first).
+  lazy_.reset();
+  fast_.reset();
+  root_.reset();
+  arena_ = std::move(other.arena_);
+  root_ = std::move(other.root_);
+  fast_ = std::move(other.fast_);
+  lazy_ = std::move(other.lazy_);
+  slot_count_ = other.slot_count_;
+  options_ = std::move(other.options_);
+  return *this;
+}
 Program::~Program() = default;
 
 const FastPredicate* Program::BuildFastFormWhenDue() const {
@@ -400,22 +424,22 @@ size_t ValueBytes(const Value& v) {
 // A folded constant list or map keeps the planned nodes of its elements alive (they own
 // the payloads the elements borrow), each with its own kept Value.
 size_t FoldedElementsBytes(const Value& v) {
-  constexpr size_t kPerElement = sizeof(PlannedNode) + 160;
+  constexpr size_t kPerElement = 160;  // the node itself is in the arena's bytes
   if (v.kind() == Kind::kList) return v.list().elements.size() * kPerElement;
   if (v.kind() == Kind::kMap) return 2 * v.map().entries.size() * kPerElement;
   return 0;
 }
 
 size_t NodeBytes(const PlannedNode& node) {
-  // Besides the node: the allocator's headers, a constant's kept Value (a shared block) and
-  // the spare capacity of its vectors; measured at about 120 bytes a node.
+  // Besides the node's slot (in the arena's bytes): a constant's kept Value (a shared block)
+  // and the spare capacity of its vectors; measured at about 120 bytes a node.
   constexpr size_t kPerNode = 128;
-  size_t bytes = sizeof(PlannedNode) + kPerNode + HeapBytes(node.name) +
+  size_t bytes = kPerNode + HeapBytes(node.name) +
                  ValueBytes(node.constant) + FoldedElementsBytes(node.constant) +
                  node.prepared.data_bytes + node.children.capacity() * sizeof(void*) +
                  node.optional.capacity() / 8 + node.candidates.capacity() * sizeof(std::string);
   for (const std::string& c : node.candidates) bytes += HeapBytes(c);
-  for (const std::unique_ptr<PlannedNode>& child : node.children) bytes += NodeBytes(*child);
+  for (const PlannedPtr& child : node.children) bytes += NodeBytes(*child);
   return bytes;
 }
 
@@ -431,13 +455,16 @@ size_t Program::ApproximateBytes() const {
                                                              : FastPredicate::BoundBytes(*root_);
     fast += sizeof(LazyFastForm);
   }
-  return sizeof(Program) + kPerProgram + (root_ ? NodeBytes(*root_) : 0) + fast;
+  return sizeof(Program) + kPerProgram + (arena_ ? arena_->bytes() : 0) +
+         (root_ ? NodeBytes(*root_) : 0) + fast;
 }
 
 StatusOr<Program> Plan(const Ast& ast, const RuntimeOptions& options) {
-  Planner planner(Registry::Default(), options.container);
-  DRAGUARD_ASSIGN_OR_RETURN(NodePtr root, planner.PlanExpr(ast.root()));
+  Planner planner(Registry::Default(), options.container,
+                  static_cast<size_t>(std::max<int64_t>(ast.max_id(), 0)) + 4);
+  DRAGUARD_ASSIGN_OR_RETURN(PlannedPtr root, planner.PlanExpr(ast.root()));
   Program program;
+  program.arena_ = planner.TakeArena();
   program.root_ = std::move(root);
   if (options.fast_path && options.fast_path_after == 0) {
     program.fast_ = FastPredicate::Build(*program.root_, options.cost_limit);

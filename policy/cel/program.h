@@ -29,6 +29,7 @@
 #include "policy/cel/fast_predicate.h"
 #include "policy/cel/runtime_options.h"
 #include "policy/cel/value.h"
+#include "policy/common/node_arena.h"
 #include "policy/common/status_or.h"
 
 namespace draguard::cel {
@@ -121,7 +122,9 @@ class Program {
   }
   const FastPredicate* BuildFastFormWhenDue() const;
 
-  std::unique_ptr<PlannedNode> root_;
+  // The storage of root_'s nodes; declared first, so destroyed after them (node_arena.h).
+  std::unique_ptr<NodeArena<PlannedNode>> arena_;
+  NodePtr<PlannedNode> root_;
   // The fast form of root_ when it has one (fast_predicate.h); borrows from root_.
   std::unique_ptr<const FastPredicate> fast_;
   // Instead of fast_ with RuntimeOptions::fast_path_after.

@@ -15,11 +15,19 @@
 //
 // BoundedCache is thread-compatible; ConcurrentCache wraps it with a mutex and hands out
 // shared_ptr<const V>, so that a value stays valid after its entry is evicted.
+//
+// A key is hashed at most once per operation (CacheKey): the keys are whole selectors and
+// specs, and a miss used to hash its key five times (the lookup, the insert's second look, its
+// erase of a replaced entry, the index insert) and the evicted entry's key once more; an entry
+// keeps its key's hash, so evicting it hashes nothing. A lookup in a cache of a few entries
+// compares the keys without hashing (as libstdc++'s unordered_map does below 20 elements),
+// so that a webhook that sees the same few specs again never hashes them.
 #ifndef DRAGUARD_POLICY_COMMON_BOUNDED_CACHE_H_
 #define DRAGUARD_POLICY_COMMON_BOUNDED_CACHE_H_
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <list>
 #include <memory>
 #include <mutex>
@@ -77,6 +85,24 @@ inline size_t HeapBytes(const std::string& s) {
 // libstdc++ on x86-64: 112-160 bytes; rounded up).
 inline constexpr size_t kCacheEntryOverheadBytes = 192;
 
+// A key and its hash, computed on first use and then kept for the rest of the operation.
+class CacheKey {
+ public:
+  explicit CacheKey(std::string_view key) : text(key) {}
+  std::string_view text;
+  size_t hash() const {
+    if (!hashed_) {
+      hash_ = std::hash<std::string_view>()(text);
+      hashed_ = true;
+    }
+    return hash_;
+  }
+
+ private:
+  mutable size_t hash_ = 0;
+  mutable bool hashed_ = false;
+};
+
 template <class V>
 class BoundedCache {
  public:
@@ -86,18 +112,28 @@ class BoundedCache {
 
   // The value stored under `key`, made the most recent; null when absent. Counts a hit or a
   // miss. The pointer is valid until the next Insert or Clear.
-  V* Find(std::string_view key) {
+  V* Find(std::string_view key) { return Find(CacheKey(key)); }
+  V* Find(const CacheKey& key) {
     V* found = Peek(key);
     ++(found != nullptr ? stats_.hits : stats_.misses);
     return found;
   }
 
   // Find without counting the lookup (for a second look after a counted miss).
-  V* Peek(std::string_view key) {
-    auto it = index_.find(key);
-    if (it == index_.end()) return nullptr;
-    entries_.splice(entries_.begin(), entries_, it->second);
-    return &it->second->value;
+  V* Peek(std::string_view key) { return Peek(CacheKey(key)); }
+  V* Peek(const CacheKey& key) {
+    typename List::iterator entry;
+    if (entries_.size() <= kScannedEntries) {
+      entry = entries_.begin();
+      while (entry != entries_.end() && entry->key != key.text) ++entry;
+      if (entry == entries_.end()) return nullptr;
+    } else {
+      auto it = index_.find(IndexKey{key.text, key.hash()});
+      if (it == index_.end()) return nullptr;
+      entry = it->second;
+    }
+    entries_.splice(entries_.begin(), entries_, entry);
+    return &entry->value;
   }
 
   // Stores `value` under `key` (replacing an entry with the same key), as the most recent,
@@ -105,17 +141,20 @@ class BoundedCache {
   // until both limits hold. Returns false, storing nothing, when the entry alone is over
   // max_bytes or the cache is off.
   bool Insert(std::string_view key, V value, size_t value_bytes) {
-    const size_t bytes = EntryBytes(key, value_bytes);
+    return Insert(CacheKey(key), std::move(value), value_bytes);
+  }
+  bool Insert(const CacheKey& key, V value, size_t value_bytes) {
+    const size_t bytes = EntryBytes(key.text, value_bytes);
     if (limits_.max_entries == 0 || bytes > limits_.max_bytes) {
       ++stats_.too_large;
       return false;
     }
-    Erase(key);
-    entries_.push_front(Entry{std::string(key), std::move(value), bytes});
-    index_.emplace(entries_.front().key, entries_.begin());
+    Erase(IndexKey{key.text, key.hash()});
+    entries_.push_front(Entry{std::string(key.text), std::move(value), bytes, key.hash()});
+    index_.emplace(IndexKey{entries_.front().key, key.hash()}, entries_.begin());
     stats_.bytes += bytes;
     while (entries_.size() > limits_.max_entries || stats_.bytes > limits_.max_bytes) {
-      Erase(entries_.back().key);
+      Erase(IndexKey{entries_.back().key, entries_.back().hash});
       ++stats_.evictions;
     }
     return true;
@@ -136,10 +175,26 @@ class BoundedCache {
   }
 
  private:
+  // Up to this many entries, a lookup scans the list instead of hashing its key.
+  static constexpr size_t kScannedEntries = 20;
+
   struct Entry {
     std::string key;
     V value;
     size_t bytes = 0;
+    size_t hash = 0;  // of key
+  };
+  // The index's key: a view of an entry's key (or of a looked-up key) with its hash, which
+  // the index uses as is instead of hashing the text again.
+  struct IndexKey {
+    std::string_view text;
+    size_t hash;
+    friend bool operator==(const IndexKey& a, const IndexKey& b) {
+      return a.hash == b.hash && a.text == b.text;
+    }
+  };
+  struct IndexHash {
+    size_t operator()(const IndexKey& k) const noexcept { return k.hash; }
   };
   using List = std::list<Entry>;
 
@@ -147,7 +202,7 @@ class BoundedCache {
     return kCacheEntryOverheadBytes + key.size() + value_bytes;
   }
 
-  void Erase(std::string_view key) {
+  void Erase(const IndexKey& key) {
     auto it = index_.find(key);
     if (it == index_.end()) return;
     typename List::iterator entry = it->second;
@@ -159,7 +214,7 @@ class BoundedCache {
   CacheLimits limits_;
   List entries_;  // most recent first
   // Keys view the entries' own strings, so a lookup by string_view allocates nothing.
-  std::unordered_map<std::string_view, typename List::iterator> index_;
+  std::unordered_map<IndexKey, typename List::iterator, IndexHash> index_;
   CacheStats stats_;
 };
 
@@ -170,7 +225,8 @@ class ConcurrentCache {
  public:
   explicit ConcurrentCache(CacheLimits limits) : cache_(limits) {}
 
-  std::shared_ptr<const V> Find(std::string_view key) {
+  std::shared_ptr<const V> Find(std::string_view key) { return Find(CacheKey(key)); }
+  std::shared_ptr<const V> Find(const CacheKey& key) {
     std::lock_guard lock(mu_);
     std::shared_ptr<const V>* found = cache_.Find(key);
     return found != nullptr ? *found : nullptr;
@@ -188,6 +244,10 @@ class ConcurrentCache {
   // be kept, see BoundedCache::Insert).
   std::shared_ptr<const V> Insert(std::string_view key, std::shared_ptr<const V> value,
                                   size_t value_bytes) {
+    return Insert(CacheKey(key), std::move(value), value_bytes);
+  }
+  std::shared_ptr<const V> Insert(const CacheKey& key, std::shared_ptr<const V> value,
+                                  size_t value_bytes) {
     std::lock_guard lock(mu_);
     if (std::shared_ptr<const V>* found = cache_.Peek(key)) return *found;
     cache_.Insert(key, value, value_bytes);
@@ -204,9 +264,10 @@ class ConcurrentCache {
   // estimates a computed value's size.
   template <class Make, class Bytes>
   std::shared_ptr<const V> FindOrMake(std::string_view key, Make&& make, Bytes&& bytes) {
-    if (std::shared_ptr<const V> found = Find(key)) return found;
+    const CacheKey hashed(key);
+    if (std::shared_ptr<const V> found = Find(hashed)) return found;
     std::shared_ptr<const V> made = make();
-    return Insert(key, made, bytes(*made));
+    return Insert(hashed, made, bytes(*made));
   }
 
   void Clear() {

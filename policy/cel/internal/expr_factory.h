@@ -3,7 +3,9 @@
 #ifndef DRAGUARD_POLICY_CEL_INTERNAL_EXPR_FACTORY_H_
 #define DRAGUARD_POLICY_CEL_INTERNAL_EXPR_FACTORY_H_
 
+#include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -24,14 +26,22 @@ std::vector<ExprPtr> Exprs(T&&... e) {
   return out;
 }
 
-// Allocates ids 1, 2, 3 ... and creates nodes. Not thread safe; one per parse.
+// Allocates ids 1, 2, 3 ... and creates nodes, in an arena of its own. Not thread safe; one
+// per parse. The nodes must be destroyed before the factory, unless TakeArena() has moved
+// their storage to whoever outlives them (the Ast).
 class ExprFactory {
  public:
+  // `expected_nodes` sizes the arena's first block (the parser passes its token count).
+  explicit ExprFactory(size_t expected_nodes = 16)
+      : arena_(std::make_unique<ExprArena>(expected_nodes)) {}
+
   int64_t NextId() { return ++last_id_; }
   int64_t last_id() const { return last_id_; }
+  // The storage of every node made so far, for the Ast; the factory makes no more nodes.
+  std::unique_ptr<ExprArena> TakeArena() { return std::move(arena_); }
 
   ExprPtr New(int64_t id, int32_t offset) {
-    auto e = std::make_unique<Expr>();
+    ExprPtr e = arena_->New();
     e->id = id;
     e->offset = offset;
     return e;
@@ -78,6 +88,7 @@ class ExprFactory {
   ExprPtr Copy(const Expr& e);
 
  private:
+  std::unique_ptr<ExprArena> arena_;
   int64_t last_id_ = 0;
 };
 

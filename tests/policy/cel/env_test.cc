@@ -82,5 +82,37 @@ TEST(EnvTest, OverloadIdsAreUniquePerFunction) {
   }
 }
 
+// The checker advances its fresh-variable counter by OverloadDecl::type_param_count, which
+// EnvironmentBuilder counts once per overload instead of the checker walking the types per
+// candidate: the stored count must be the walked one for every overload of every library.
+TEST(EnvTest, BuilderCountsTypeParamsOfEveryOverload) {
+  EnvironmentBuilder b;
+  for (Library l : AllLibraries()) b.AddLibrary(l);
+  auto env = std::move(b.Build()).value();
+  size_t overloads = 0;
+  for (Library l : AllLibraries()) {
+    for (const FunctionDecl& f : LibraryDeclarations(l)) {
+      const FunctionDecl* merged = env->FindFunction(f.name);
+      ASSERT_NE(merged, nullptr) << f.name;
+      for (const OverloadDecl& o : merged->overloads) {
+        EXPECT_EQ(o.type_param_count, CountTypeParams(o)) << o.id;
+        ++overloads;
+      }
+    }
+  }
+  EXPECT_GT(overloads, 100u);
+  const FunctionDecl* index = env->FindFunction("_[_]");
+  ASSERT_NE(index, nullptr);
+  for (const OverloadDecl& o : index->overloads) {
+    if (o.id == "index_list") EXPECT_EQ(o.type_param_count, 1);
+    if (o.id == "index_map") EXPECT_EQ(o.type_param_count, 2);
+  }
+  const FunctionDecl* size = env->FindFunction("size");
+  ASSERT_NE(size, nullptr);
+  for (const OverloadDecl& o : size->overloads) {
+    if (o.id == "size_string") EXPECT_EQ(o.type_param_count, 0);
+  }
+}
+
 }  // namespace
 }  // namespace draguard::cel
