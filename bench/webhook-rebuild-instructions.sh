@@ -19,20 +19,14 @@ draguard="${1:?usage: bench/webhook-rebuild-instructions.sh path/to/draguard}"
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d -t draguard-rebuild.XXXXXX)"
 port=18451
-vpid=""
-cleanup() {
-  [[ -n "$vpid" ]] && kill -TERM "$vpid" 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-for tool in valgrind callgrind_control callgrind_annotate openssl curl; do
-  command -v "$tool" >/dev/null || { echo "webhook-rebuild-instructions: $tool not found" >&2; exit 2; }
-done
-
-"$repo/certs/mint-certs.sh" --out "$work/certs" --san 127.0.0.1 >/dev/null 2>&1
-"$repo/bench/fleet-inventory.sh" "$work/fleet" 1000 8 0
-curl_args=(-sf --max-time 60 --cacert "$work/certs/ca.crt")
+pids=()
 source "$repo/bench/serve-lib.sh"
+trap bench_stop_pids EXIT
+bench_require webhook-rebuild-instructions valgrind callgrind_control callgrind_annotate openssl curl
+
+bench_certs
+curl_args+=(-f --max-time 60)  # under callgrind
+"$repo/bench/fleet-inventory.sh" "$work/fleet" 1000 8 0
 bench_malloc_env
 env "${malloc_env[@]}" \
   valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$work/cg.out" \
@@ -40,8 +34,9 @@ env "${malloc_env[@]}" \
   --tls-cert-file "$work/certs/tls.crt" --tls-private-key-file "$work/certs/tls.key" \
   --inventory "$work/fleet" --inventory-poll-interval 1s >"$work/serve.log" 2>&1 &
 vpid=$!
+pids=("$vpid")
 for _ in $(seq 1 600); do
-  curl "${curl_args[@]}" -o /dev/null "https://127.0.0.1:$port/readyz" && break
+  curl "${curl_args[@]}" -o /dev/null "https://127.0.0.1:$port/readyz" 2>/dev/null && break
   sleep 0.5
 done
 review() {
@@ -60,7 +55,6 @@ sleep "${REBUILD_WAIT:-40}"
 callgrind_control -d "$vpid" >/dev/null 2>&1
 kill -TERM "$vpid"
 wait "$vpid" 2>/dev/null || true
-vpid=""
 
 # One dump per thread (cg.out.1-NN): named by what the thread runs.
 total=0
