@@ -8,6 +8,8 @@
 #   bench/webhook-soak.sh path/to/release/draguard [seconds=600]
 #
 # SOAK_SAMPLES=FILE keeps the RSS samples (KiB, one a second).
+# SOAK_REWRITE_SECONDS=N rewrites a node file every N seconds (default 3; 0: never, to tell
+# what the rebuilds cost from what the request stream does).
 #
 # Needs wrk, openssl, curl (scripts/install-deps --bench). Port 18448. Loopback only, bounded.
 set -euo pipefail
