@@ -389,8 +389,8 @@ class TypeChecker {
       result = Substitute(local_mapping_, o.result, false);
       if (HasTypeParam(result)) return Fit::kUnknown;
     }
-    // Counted once by EnvironmentBuilder; walked here only for an overload it did not add.
-    next_var_ += o.type_param_count >= 0 ? o.type_param_count : CountTypeParams(o);
+    // Counted once by EnvironmentBuilder, the only way into an Environment's functions.
+    next_var_ += o.type_param_count;
     return fits ? Fit::kYes : Fit::kNo;
   }
 

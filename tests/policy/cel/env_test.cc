@@ -101,16 +101,20 @@ TEST(EnvTest, BuilderCountsTypeParamsOfEveryOverload) {
     }
   }
   EXPECT_GT(overloads, 100u);
-  const FunctionDecl* index = env->FindFunction("_[_]");
-  ASSERT_NE(index, nullptr);
-  for (const OverloadDecl& o : index->overloads) {
-    if (o.id == "index_list") EXPECT_EQ(o.type_param_count, 1);
-    if (o.id == "index_map") EXPECT_EQ(o.type_param_count, 2);
-  }
-  const FunctionDecl* size = env->FindFunction("size");
-  ASSERT_NE(size, nullptr);
-  for (const OverloadDecl& o : size->overloads) {
-    if (o.id == "size_string") EXPECT_EQ(o.type_param_count, 0);
+  // From the declarations' types: list(A) -> A; map(A, B) -> B; string -> int.
+  struct Expected {
+    const char* function;
+    const char* id;
+    int count;
+  };
+  for (const Expected& e : {Expected{"_[_]", "index_list", 1}, Expected{"_[_]", "index_map", 2},
+                            Expected{"size", "size_string", 0}}) {
+    const FunctionDecl* fn = env->FindFunction(e.function);
+    ASSERT_NE(fn, nullptr) << e.function;
+    auto it = std::find_if(fn->overloads.begin(), fn->overloads.end(),
+                           [&](const OverloadDecl& o) { return o.id == e.id; });
+    ASSERT_NE(it, fn->overloads.end()) << e.id;
+    EXPECT_EQ(it->type_param_count, e.count) << e.id;
   }
 }
 
