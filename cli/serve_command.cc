@@ -25,6 +25,7 @@
 #include "policy/cel/compiler.h"
 #include "policy/validate/options.h"
 #include "webhook/admission/policy_checker.h"
+#include "webhook/admission/snapshot_builder.h"
 #include "webhook/file_inventory_source.h"
 #include "webhook/inventory_source.h"
 #include "webhook/server/inventory_hooks.h"
@@ -295,6 +296,8 @@ int RunServe(const std::vector<std::string>& args, CommandContext& context) {
   }
   checker_options.spec_memo.entries = *memo_entries;
   std::unique_ptr<webhook::InventorySource> inventory = std::move(source).value();
+  // Declared before the checker, whose checks add their steps to it: it must outlive them.
+  webhook::SnapshotBuilder snapshot_builder;
   // Compiled and planned selectors for the allocator, shared by every thread and snapshot,
   // planned from the selectors validation has compiled (one compile per new selector).
   checker_options.compiled_selectors =
@@ -304,11 +307,11 @@ int RunServe(const std::vector<std::string>& args, CommandContext& context) {
   if (inventory != nullptr) {
     if (Status s = inventory->Start(); !s.ok()) return UsageError(context, s);
     checker_options.satisfiability.source = inventory.get();
-    // A new snapshot's allocator view and attribute schema are built off the I/O threads
-    // (SatisfiabilityOptions, SchemaCheckOptions).
-    checker_options.satisfiability.build_in_background = true;
+    // A new snapshot's attribute schema and allocator view are built off the I/O threads,
+    // one after the other on one thread (snapshot_builder.h).
+    checker_options.schema.builder = &snapshot_builder;
+    checker_options.satisfiability.builder = &snapshot_builder;
     checker_options.schema.source = inventory.get();
-    checker_options.schema.build_in_background = true;
     checker_options.satisfiability.new_evaluator =
         [allocator = checker_options.satisfiability.allocator,
          programs](std::shared_ptr<alloc::PreparedDevices> devices) {

@@ -245,8 +245,8 @@ struct SatisfiabilityCheck::Prepared {
 
 SatisfiabilityCheck::SatisfiabilityCheck(SatisfiabilityOptions options)
     : options_(std::move(options)) {
-  if (options_.build_in_background) {
-    builder_ = std::make_unique<SnapshotBuilder>(
+  if (options_.builder != nullptr) {
+    step_ = options_.builder->AddStep(
         [this](const std::shared_ptr<const inventory::ClusterObjects>& snapshot) {
           std::shared_ptr<Prepared> replaced;
           {
@@ -261,7 +261,9 @@ SatisfiabilityCheck::SatisfiabilityCheck(SatisfiabilityOptions options)
   }
 }
 
-SatisfiabilityCheck::~SatisfiabilityCheck() { builder_.reset(); }
+SatisfiabilityCheck::~SatisfiabilityCheck() {
+  if (options_.builder != nullptr) options_.builder->RemoveStep(step_);
+}
 
 std::shared_ptr<SatisfiabilityCheck::Prepared> SatisfiabilityCheck::Prepare(
     std::shared_ptr<const inventory::ClusterObjects> snapshot, bool wait) {
@@ -272,13 +274,13 @@ std::shared_ptr<SatisfiabilityCheck::Prepared> SatisfiabilityCheck::Prepare(
     previous = prepared_;
   }
   // Building takes long for a large inventory (about 0.1 s for 10,000 devices). The other
-  // requests answer from the previous snapshot meanwhile rather than wait: with
-  // build_in_background all of them, a thread of the check's own building; otherwise the
-  // request that got the build lock builds. Only the very first build, with nothing to fall
+  // requests answer from the previous snapshot meanwhile rather than wait: with a builder
+  // all of them, the builder's thread building; otherwise the request that got the build
+  // lock builds. Only the very first build, with nothing to fall
   // back on, makes requests wait (Warm() does it before serving when it can).
   if (previous != nullptr && !wait) {
-    if (builder_ != nullptr) {
-      builder_->Request(std::move(snapshot));
+    if (options_.builder != nullptr) {
+      options_.builder->Request(std::move(snapshot));
       return previous;
     }
     std::unique_lock build(build_mu_, std::try_to_lock);

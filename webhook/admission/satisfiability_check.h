@@ -5,10 +5,10 @@
 // The allocator's Inventory is built once per inventory snapshot, not per request: the check
 // keeps the last one together with the snapshot it came from and rebuilds it when the source
 // publishes a new snapshot, carrying over what it derived from the slices the two snapshots
-// share (alloc::Inventory::Build with the previous Inventory): on a thread of its own with
-// `build_in_background` (the server: requests keep answering from the previous snapshot
-// meanwhile, so a build, ~0.1 s for 10,000 devices, never holds up an I/O thread), otherwise
-// on the first request that sees it.
+// share (alloc::Inventory::Build with the previous Inventory): on the thread of a
+// SnapshotBuilder when given one (the server: requests keep answering from the previous
+// snapshot meanwhile, so a build, ~0.1 s for 10,000 devices, never holds up an I/O thread),
+// otherwise on the first request that sees it.
 // Selector evaluators (thread-compatible) are pooled per Inventory, so concurrent requests
 // each lease their own; they share the Inventory's table of prepared devices, and a new
 // Inventory's table starts with the previous one's entries for the devices CEL sees
@@ -70,11 +70,12 @@ struct SatisfiabilityOptions {
   // Selector results remembered per snapshot: an entry is one byte per device for one
   // expression (8 KB with 8,000 devices).
   CacheLimits selector_results{.max_entries = 256, .max_bytes = 4 << 20};
-  // Builds the allocator's view of a new snapshot on a background thread, requests answering
-  // from the previous view until it is ready (`draguard serve`). Off, a request that finds a
-  // new snapshot builds it (deterministic: tests, benchmarks). The first snapshot is always
-  // built in the foreground (Warm()), as there is nothing to answer from before it.
-  bool build_in_background = false;
+  // Where the allocator's view of a new snapshot is built, requests answering from the
+  // previous view until it is ready (`draguard serve`); not owned, must outlive the check.
+  // Null: a request that finds a new snapshot builds it (deterministic: tests, benchmarks).
+  // The first snapshot is always built in the foreground (Warm()), as there is nothing to
+  // answer from before it.
+  SnapshotBuilder* builder = nullptr;
 };
 
 struct SatisfiabilityResult {
@@ -146,7 +147,7 @@ class SatisfiabilityCheck {
  private:
   struct Prepared;
   // The view of `snapshot`, built here unless a previous view can answer meanwhile (without
-  // `wait`: a concurrent build in progress, or build_in_background).
+  // `wait`: a concurrent build in progress, or a builder).
   std::shared_ptr<Prepared> Prepare(std::shared_ptr<const inventory::ClusterObjects> snapshot,
                                     bool wait = false);
   // Builds and installs the view of `snapshot` unless it is installed; holds build_mu_.
@@ -176,8 +177,7 @@ class SatisfiabilityCheck {
   // from a recomputed one (the two are byte-identical by design, so the answer alone cannot
   // show that the memo served it). Atomic: concurrent checks count without a lock.
   std::atomic<uint64_t> recalled_{0};
-  // The background builder (build_in_background); last: stopped before the rest goes.
-  std::unique_ptr<SnapshotBuilder> builder_;
+  SnapshotBuilder::StepId step_ = 0;  // this check's step in options_.builder
 };
 
 // The value of the draguard.dev/satisfiable annotation for a checked result:

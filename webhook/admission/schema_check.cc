@@ -47,15 +47,17 @@ struct SchemaCheck::Built {
 };
 
 SchemaCheck::SchemaCheck(SchemaCheckOptions options) : options_(std::move(options)) {
-  if (options_.build_in_background) {
-    builder_ = std::make_unique<SnapshotBuilder>([this](const Snapshot& snapshot) {
+  if (options_.builder != nullptr) {
+    step_ = options_.builder->AddStep([this](const Snapshot& snapshot) {
       std::lock_guard build(build_mu_);
       BuildLocked(snapshot);
     });
   }
 }
 
-SchemaCheck::~SchemaCheck() { builder_.reset(); }
+SchemaCheck::~SchemaCheck() {
+  if (options_.builder != nullptr) options_.builder->RemoveStep(step_);
+}
 
 std::shared_ptr<const SchemaCheck::Built> SchemaCheck::Build(const Snapshot& snapshot) const {
   auto built = std::make_shared<Built>();
@@ -102,8 +104,8 @@ std::shared_ptr<const SchemaCheck::Built> SchemaCheck::Current() {
     if (built_ != nullptr && built_for_ == snapshot) return built_;
     // Building takes tens of milliseconds for thousands of devices: requests answer from the
     // schema in force meanwhile.
-    if (built_ != nullptr && builder_ != nullptr) {
-      builder_->Request(std::move(snapshot));
+    if (built_ != nullptr && options_.builder != nullptr) {
+      options_.builder->Request(std::move(snapshot));
       return built_;
     }
   }

@@ -4,10 +4,10 @@
 // the devices a request can reach.
 //
 // The schema is built once per inventory snapshot (once in all without an inventory) and
-// shared by concurrent requests; a request keeps the schema it started with. With
-// `build_in_background` (the server) a new snapshot's schema is built on a thread of the
-// check's own while requests keep answering from the previous schema; otherwise the first
-// request that sees the snapshot builds it. A schema equal to the one in force (same domains
+// shared by concurrent requests; a request keeps the schema it started with. With a
+// `builder` (the server) a new snapshot's schema is built on the builder's thread while
+// requests keep answering from the previous schema; otherwise the first request that sees the
+// snapshot builds it. A schema equal to the one in force (same domains
 // and entries, same DeviceClass names and selectors), as when slices only changed their
 // generation or devices the schema does not tell apart, is not installed: the one in force
 // stays, with its Token(), so the findings remembered under it (the spec memo) stay valid.
@@ -42,11 +42,12 @@ struct SchemaCheckOptions {
   // As schema::CheckOptions::compiled and compiled_env: where parsed selectors come from.
   std::shared_ptr<cel::SelectorCache> compiled;
   cel::EnvOptions compiled_env;
-  // Builds a new snapshot's schema on a background thread, requests answering from the
-  // previous schema until it is ready (`draguard serve`). Off: the request that sees a new
-  // snapshot builds its schema (deterministic: tests). The first schema is always built by
-  // the first request (or Token()) that asks, as there is nothing to answer from before it.
-  bool build_in_background = false;
+  // Where a new snapshot's schema is built, requests answering from the previous schema
+  // until it is ready (`draguard serve`); not owned, must outlive the check. Null: the
+  // request that sees a new snapshot builds its schema (deterministic: tests). The first
+  // schema is always built by the first request (or Token()) that asks, as there is nothing
+  // to answer from before it.
+  SnapshotBuilder* builder = nullptr;
 };
 
 class SchemaCheck {
@@ -94,7 +95,7 @@ class SchemaCheck {
   Snapshot built_for_;
   size_t builds_ = 0;
   std::mutex build_mu_;  // one build at a time
-  std::unique_ptr<SnapshotBuilder> builder_;  // last: stopped before the rest goes
+  SnapshotBuilder::StepId step_ = 0;  // this check's step in options_.builder
 };
 
 }  // namespace draguard::webhook

@@ -1,5 +1,6 @@
 #include "webhook/admission/snapshot_builder.h"
 
+#include <algorithm>
 #include <utility>
 
 #if defined(__GLIBC__)
@@ -18,9 +19,6 @@ void ReleaseFreePages() {
 
 }  // namespace
 
-SnapshotBuilder::SnapshotBuilder(std::function<void(const Snapshot&)> build)
-    : build_(std::move(build)) {}
-
 SnapshotBuilder::~SnapshotBuilder() {
   {
     std::lock_guard lock(mu_);
@@ -28,6 +26,17 @@ SnapshotBuilder::~SnapshotBuilder() {
   }
   cv_.notify_all();
   if (thread_.joinable()) thread_.join();
+}
+
+SnapshotBuilder::StepId SnapshotBuilder::AddStep(Step step) {
+  std::lock_guard lock(steps_mu_);
+  steps_.emplace_back(next_step_, std::move(step));
+  return next_step_++;
+}
+
+void SnapshotBuilder::RemoveStep(StepId id) {
+  std::lock_guard lock(steps_mu_);  // waits for a build under way
+  std::erase_if(steps_, [id](const auto& step) { return step.first == id; });
 }
 
 void SnapshotBuilder::Request(Snapshot snapshot) {
@@ -48,7 +57,10 @@ void SnapshotBuilder::Loop() {
     building_ = std::move(pending_);
     pending_.reset();
     lock.unlock();
-    build_(building_);
+    {
+      std::lock_guard steps(steps_mu_);
+      for (const auto& [id, step] : steps_) step(building_);
+    }
     ReleaseFreePages();
     lock.lock();
     building_.reset();

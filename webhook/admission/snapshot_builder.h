@@ -1,29 +1,39 @@
-// SnapshotBuilder: a thread that prepares what the checks derive from an inventory snapshot
-// (the satisfiability check's allocator view, the schema check's attribute schema) off the
-// request path. Requests keep answering from what was derived from the previous snapshot and
-// hand the new one over with Request(); the thread builds the newest snapshot handed over (a
-// newer one replaces one not yet started, so a burst of snapshots costs one build, not one
-// each), one at a time.
+// SnapshotBuilder: the thread that prepares, off the request path, what the checks derive from
+// an inventory snapshot (the schema check's attribute schema, the satisfiability check's
+// allocator view). Each check adds a step (AddStep); requests keep answering from what the
+// steps derived from the previous snapshot and hand the new one over with Request(); the
+// thread runs every step for the newest snapshot handed over (a newer one replaces one not yet
+// started, so a burst of snapshots costs one build, not one each), one build at a time.
+//
+// One thread for every check, the steps one after the other: each step builds its new view
+// beside the one in force and frees the one it replaces before the next step starts, so the
+// process holds at most one check's two views at a time. With a thread per check, the builds
+// of the checks overlapped and their transient peaks added up, which is what made the soak's
+// RSS climb over its first minute (docs/benchmarks.md, soak).
 //
 // After each build the thread hands the heap's free pages back to the system (glibc's
 // malloc_trim): a build replaces what the previous snapshot's views held (tens of MB for
 // thousands of devices), and with the allocator's arenas interleaving those with long-lived
 // cache entries, freed pages otherwise stayed resident, the RSS creeping ~0.6 MiB a minute
 // under a changing inventory while the heap in use stayed flat (docs/benchmarks.md, soak).
-// A trim only returns what is free by then: `build` should free the views it replaces
-// before it returns (ReleaseHere), not leave the last reference to a request in flight.
+// A trim only returns what is free by then: a step should free the views it replaces before
+// it returns (ReleaseHere), not leave the last reference to a request in flight.
 //
-// Thread-safe. The destructor stops the thread (a build under way finishes first): declare
-// the builder after the members its `build` function touches.
+// Thread-safe. The builder must outlive the checks whose steps it runs: a check removes its
+// step in its destructor (RemoveStep), which waits for a build under way; the destructor
+// stops the thread (a build under way finishes first).
 #ifndef DRAGUARD_WEBHOOK_ADMISSION_SNAPSHOT_BUILDER_H_
 #define DRAGUARD_WEBHOOK_ADMISSION_SNAPSHOT_BUILDER_H_
 
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "policy/inventory/cluster_objects.h"
 
@@ -32,14 +42,23 @@ namespace draguard::webhook {
 class SnapshotBuilder {
  public:
   using Snapshot = std::shared_ptr<const inventory::ClusterObjects>;
+  using Step = std::function<void(const Snapshot&)>;
+  using StepId = uint64_t;
 
-  // `build` runs on the builder's thread, started on the first Request().
-  explicit SnapshotBuilder(std::function<void(const Snapshot&)> build);
+  SnapshotBuilder() = default;
   ~SnapshotBuilder();
   SnapshotBuilder(const SnapshotBuilder&) = delete;
   SnapshotBuilder& operator=(const SnapshotBuilder&) = delete;
 
-  // Builds `snapshot` soon unless it is already waiting or being built. Returns at once.
+  // Adds `step`, run on the builder's thread for every snapshot built, after the steps added
+  // before it. The id removes it.
+  StepId AddStep(Step step);
+  // Removes a step; returns once no build runs it any more. Call before what the step touches
+  // goes away (the check's destructor).
+  void RemoveStep(StepId id);
+
+  // Builds `snapshot` soon unless it is already waiting or being built. Returns at once; the
+  // thread starts on the first call.
   void Request(Snapshot snapshot);
 
   // Drops `replaced` once this is its last reference, waiting up to `max_wait` (checking
@@ -54,11 +73,14 @@ class SnapshotBuilder {
  private:
   void Loop();
 
-  std::function<void(const Snapshot&)> build_;
+  std::mutex steps_mu_;  // held by a build while it runs the steps
+  std::vector<std::pair<StepId, Step>> steps_;  // guarded by steps_mu_
+  StepId next_step_ = 1;                        // guarded by steps_mu_
+
   std::mutex mu_;
   std::condition_variable cv_;
   Snapshot pending_, building_;  // guarded by mu_
-  bool stop_ = false;
+  bool stop_ = false;            // guarded by mu_
   std::thread thread_;  // last: joined by the destructor
 };
 

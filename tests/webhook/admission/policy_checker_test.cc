@@ -363,7 +363,8 @@ TEST_F(PolicyCheckerTest, SchemaCheckKeepsItsTokenAcrossEqualSnapshots) {
 // other request waiting; 38 ms p99 with 8,000 devices rewritten every second).
 TEST_F(PolicyCheckerTest, SchemaCheckAnswersFromThePreviousSchemaWhileTheNextIsBuilt) {
   source_.Publish(ClusterFromYaml(GpuInventoryYaml("node-a", 2)));
-  SchemaCheck check({.builtin_catalog = false, .source = &source_, .build_in_background = true});
+  SnapshotBuilder builder;  // outlives the check
+  SchemaCheck check({.builtin_catalog = false, .source = &source_, .builder = &builder});
   const std::shared_ptr<const void> first = check.Token();  // the first: built by its first use
   source_.Publish(InventoryWithModelAttribute());
   EXPECT_EQ(check.Token(), first);

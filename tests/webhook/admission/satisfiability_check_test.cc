@@ -268,8 +268,9 @@ TEST_F(SatisfiabilityCheckTest, RepeatsARememberedAnswerForTheSameView) {
 // from the previous one until Warm() (or the builder) installs it.
 TEST_F(SatisfiabilityCheckTest, BuildsNewSnapshotsInTheBackground) {
   source_.Publish(ClusterFromYaml(GpuInventoryYaml("node-a", 1)));
+  SnapshotBuilder builder;  // outlives the check
   SatisfiabilityOptions options = Options();
-  options.build_in_background = true;
+  options.builder = &builder;
   SatisfiabilityCheck check(std::move(options));
   k8s::ObjectVariant claim = DecodeObject(Claim("gpu.example.com", 2));
   Diagnostics out;
