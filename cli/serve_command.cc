@@ -320,6 +320,9 @@ int RunServe(const std::vector<std::string>& args, CommandContext& context) {
         };
   }
   webhook::PolicyChecker checker(std::move(checker_options));
+  // The first views are built on the builder's thread, as every later one (Build); Warm()
+  // then only builds what the builder has not (no inventory: the catalog's schema).
+  if (inventory != nullptr) snapshot_builder.Build(inventory->Current());
   checker.Warm();
   // --namespace-lookup: the labels come from the API when the route does not allow admin access.
   std::unique_ptr<webhook::kube::KubeNamespaceLookup> lookup;

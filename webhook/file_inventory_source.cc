@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <future>
 #include <map>
 #include <system_error>
 #include <utility>
@@ -325,11 +326,19 @@ bool FileInventorySource::PollOnce() {
 
 Status FileInventorySource::Start() {
   if (options_.paths.empty()) return InvalidArgumentError("--inventory: no path given");
-  PollOnce();
-  std::lock_guard lock(stop_mu_);
-  if (thread_.joinable()) return FailedPreconditionError("inventory source already started");
-  stop_ = false;
-  thread_ = std::thread([this] { PollLoop(); });
+  std::promise<void> loaded;
+  std::future<void> first_load = loaded.get_future();
+  {
+    std::lock_guard lock(stop_mu_);
+    if (thread_.joinable()) return FailedPreconditionError("inventory source already started");
+    stop_ = false;
+    thread_ = std::thread([this, loaded = std::move(loaded)]() mutable {
+      PollOnce();
+      loaded.set_value();
+      PollLoop();
+    });
+  }
+  first_load.wait();
   return OkStatus();
 }
 

@@ -79,8 +79,11 @@ class FileInventorySource : public InventorySource {
   FileInventorySource(const FileInventorySource&) = delete;
   FileInventorySource& operator=(const FileInventorySource&) = delete;
 
-  // Loads once, synchronously, then starts the polling thread. InvalidArgument when no path
-  // was given; a failing first load is not an error (it is retried at every poll and shown in
+  // Starts the polling thread and returns once its first poll has loaded the files. The first
+  // load runs there, not on the caller's thread, so that every snapshot's objects come from
+  // the same malloc arena: loaded on the main thread, the first objects were freed from the
+  // main arena as rereads replaced them, leaving its pages fragmented and partly resident
+  // (snapshot_builder.h says the same of the views). InvalidArgument when no path was given; a failing first load is not an error (it is retried at every poll and shown in
   // State().problem), since a ConfigMap may be mounted after the container starts.
   Status Start() override;
   void Stop() override;

@@ -101,6 +101,27 @@ TEST_F(FileInventorySourceTest, LoadsFilesAndDirectoriesOnStart) {
   EXPECT_EQ(source.Current(), snapshot);  // the last snapshot survives Stop
 }
 
+// The first load runs on the polling thread, which rereads the files later, so that every
+// snapshot's objects come from that thread's malloc arena (file_inventory_source.h); Start()
+// returns once it is done.
+TEST_F(FileInventorySourceTest, LoadsOnThePollingThreadBeforeStartReturns) {
+  Write("a.yaml", Slice("node-a", 2));
+  FileInventoryOptions options = Options({dir_});
+  std::vector<std::thread::id> loaded_on;
+  options.log = [&](std::string_view line) {
+    if (line.find("inventory loaded") != std::string_view::npos) {
+      loaded_on.push_back(std::this_thread::get_id());
+    }
+  };
+  FileInventorySource source(std::move(options));
+  ASSERT_TRUE(source.Start().ok());
+  ASSERT_NE(source.Current(), nullptr);
+  EXPECT_EQ(source.Current()->DeviceCount(), 2u);
+  ASSERT_EQ(loaded_on.size(), 1u);
+  EXPECT_NE(loaded_on[0], std::this_thread::get_id());
+  source.Stop();
+}
+
 TEST_F(FileInventorySourceTest, ConfigMapVolumeIsReadOnceAndSwapsAreSeen) {
   ConfigMapVolume("..2026_01_01_00_00_00.1", {{"slices.yaml", Slice("node-a", 1)},
                                               {"classes.yaml", kClass}});

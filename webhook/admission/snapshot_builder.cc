@@ -25,6 +25,7 @@ SnapshotBuilder::~SnapshotBuilder() {
     stop_ = true;
   }
   cv_.notify_all();
+  built_cv_.notify_all();
   if (thread_.joinable()) thread_.join();
 }
 
@@ -49,6 +50,13 @@ void SnapshotBuilder::Request(Snapshot snapshot) {
   cv_.notify_one();
 }
 
+void SnapshotBuilder::Build(Snapshot snapshot) {
+  if (snapshot == nullptr) return;
+  Request(snapshot);
+  std::unique_lock lock(mu_);
+  built_cv_.wait(lock, [&] { return stop_ || (pending_ != snapshot && building_ != snapshot); });
+}
+
 void SnapshotBuilder::Loop() {
   std::unique_lock lock(mu_);
   while (true) {
@@ -64,6 +72,7 @@ void SnapshotBuilder::Loop() {
     ReleaseFreePages();
     lock.lock();
     building_.reset();
+    built_cv_.notify_all();
   }
 }
 

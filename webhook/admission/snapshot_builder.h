@@ -61,6 +61,14 @@ class SnapshotBuilder {
   // thread starts on the first call.
   void Request(Snapshot snapshot);
 
+  // Request(), then waits until `snapshot` is built (or replaced by a newer one before its
+  // build started). The server builds its first snapshot this way, on the thread that builds
+  // every later one: the views then live in that thread's malloc arena from the start. Built
+  // on the main thread, they lived in the main arena until the first rebuild moved them to the
+  // builder's, leaving the main arena's pages fragmented and partly resident (RSS rising over
+  // the soak's first minute, docs/benchmarks.md).
+  void Build(Snapshot snapshot);
+
   // Drops `replaced` once this is its last reference, waiting up to `max_wait` (checking
   // every millisecond) for the requests that still use it, so that what it holds is freed on
   // the calling thread, before the trim that follows a build, rather than by whichever
@@ -78,7 +86,8 @@ class SnapshotBuilder {
   StepId next_step_ = 1;                        // guarded by steps_mu_
 
   std::mutex mu_;
-  std::condition_variable cv_;
+  std::condition_variable cv_;        // a snapshot is pending, or stop
+  std::condition_variable built_cv_;  // a build finished
   Snapshot pending_, building_;  // guarded by mu_
   bool stop_ = false;            // guarded by mu_
   std::thread thread_;  // last: joined by the destructor

@@ -124,6 +124,22 @@ TEST(SnapshotBuilderTest, RemoveStepWaitsForTheBuildUnderWay) {
   EXPECT_TRUE(seen_finished) << "RemoveStep returned while the step was still running";
 }
 
+// The server builds its first snapshot with Build(): on the builder's thread, as every
+// later one, and returning only when it is done.
+TEST(SnapshotBuilderTest, BuildReturnsOnceTheSnapshotIsBuiltOnTheBuildersThread) {
+  SnapshotBuilder builder;
+  std::vector<std::thread::id> built_on;  // written by the builder, read after Build returns
+  builder.AddStep([&](const Snapshot&) { built_on.push_back(std::this_thread::get_id()); });
+  builder.Build(nullptr);  // nothing to build: returns at once
+  EXPECT_TRUE(built_on.empty());
+  const Snapshot first = NewSnapshot();
+  builder.Build(first);
+  ASSERT_EQ(built_on.size(), 1u);
+  EXPECT_NE(built_on[0], std::this_thread::get_id());
+  builder.Build(NewSnapshot());
+  EXPECT_EQ(built_on.size(), 2u);
+}
+
 TEST(SnapshotBuilderTest, ReleaseHereFreesTheLastReferenceOnTheCallingThread) {
   auto only = std::make_shared<int>(1);
   std::weak_ptr<int> watch = only;
