@@ -165,12 +165,14 @@ TEST(CelEvaluatorCacheTest, RecentLookupsMatchTheSharedCache) {
 // memory than one program, as when it remembered just the last lookup.
 TEST(CelEvaluatorCacheTest, RecentLookupsKeepOneLargeProgramAtMost) {
   Inventory inv = Inventory::Build(OneGpu(RichGpu("gpu0")));
+  // A selector of ~8.5 KB (under the 10 KB limit) with ~1,750 nodes.
   std::string large = "device.driver == \"gpu.example.com\"";
-  for (int i = 0; i < 600; ++i) large += " || device.driver == \"d" + std::to_string(i) + "\"";
+  for (int i = 0; i < 350; ++i) large += " || device.driver == \"d" + std::to_string(i) + "\"";
   const std::string small = "device.attributes[\"gpu.example.com\"].healthy";
   auto programs = std::make_shared<CelProgramCache>();
   CelSelectorEvaluator eval(AllocatorOptions{}, programs);
-  ASSERT_EQ(eval.Evaluate(large, inv.View(0)).outcome, SelectorOutcome::kMatch);
+  const SelectorResult first = eval.Evaluate(large, inv.View(0));
+  ASSERT_EQ(first.outcome, SelectorOutcome::kMatch) << first.error;
   // The entry counts the key (the text) too; the program alone must be over 64 KiB.
   ASSERT_GT(programs->stats().bytes, large.size() + (size_t{64} << 10))
       << "the selector is not large enough";
@@ -302,12 +304,16 @@ TEST(CelEvaluatorCacheTest, AnEvictedProgramIsCompiledAgainWithTheSameAnswer) {
   Inventory inv = Inventory::Build(OneGpu(RichGpu("gpu0")));
   auto programs = std::make_shared<CelProgramCache>(CacheLimits{.max_entries = 1,
                                                                 .max_bytes = 1 << 20});
-  CelSelectorEvaluator eval(AllocatorOptions{}, programs);
   const std::string match = "device.driver == \"gpu.example.com\"";
   const std::string error = "device.attributes[\"gpu.example.com\"].missing == 1";
   for (int round = 0; round < 3; ++round) {
-    EXPECT_EQ(eval.Evaluate(match, inv.View(0)).outcome, SelectorOutcome::kMatch);
-    EXPECT_EQ(eval.Evaluate(error, inv.View(0)).outcome, SelectorOutcome::kError);
+    // A fresh evaluator each time: one would find both again among its recent lookups.
+    EXPECT_EQ(CelSelectorEvaluator(AllocatorOptions{}, programs).Evaluate(match, inv.View(0))
+                  .outcome,
+              SelectorOutcome::kMatch);
+    EXPECT_EQ(CelSelectorEvaluator(AllocatorOptions{}, programs).Evaluate(error, inv.View(0))
+                  .outcome,
+              SelectorOutcome::kError);
   }
   EXPECT_EQ(programs->stats().entries, 1u);
   EXPECT_EQ(programs->stats().misses, 6u);
