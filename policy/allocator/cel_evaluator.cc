@@ -88,15 +88,20 @@ std::shared_ptr<const CelProgramCache::Compiled> CelProgramCache::Get(
   thread_local std::string key;
   cel::SelectorCacheKey(expression, env, key);
   return cache_.FindOrMake(
-      key, [&] { return std::make_shared<const Compiled>(Make(expression, env)); },
-      [](const Compiled& c) {
+      key,
+      [&] {
+        Compiled made = Make(expression, env);
         size_t reads = 0;
-        for (const AttributeName& a : c.reads.value_or(std::vector<AttributeName>())) {
-          reads += sizeof(a) + HeapBytes(a.domain) + HeapBytes(a.name);
+        if (made.reads) {
+          for (const AttributeName& a : *made.reads) {
+            reads += sizeof(a) + HeapBytes(a.domain) + HeapBytes(a.name);
+          }
         }
-        return sizeof(Compiled) + HeapBytes(c.error) + reads +
-               (c.program ? c.program->ApproximateBytes() : 0);
-      });
+        made.bytes = sizeof(Compiled) + HeapBytes(made.error) + reads +
+                     (made.program ? made.program->ApproximateBytes() : 0);
+        return std::make_shared<const Compiled>(std::move(made));
+      },
+      [](const Compiled& c) { return c.bytes; });
 }
 
 namespace {
@@ -202,11 +207,22 @@ CelSelectorEvaluator::CelSelectorEvaluator(const AllocatorOptions& options,
 CelSelectorEvaluator::~CelSelectorEvaluator() = default;
 
 const CelProgramCache::Compiled& CelSelectorEvaluator::Lookup(std::string_view expression) {
-  if (last_ == nullptr || expression != last_expression_) {
-    last_ = programs_->Get(expression, env_);
-    last_expression_.assign(expression);
+  for (size_t k = 0; k < kRecent; ++k) {
+    // The most recent first: a run of lookups of one selector stops at the first compare.
+    Recent& r = recent_[(newest_ + kRecent - k) % kRecent];
+    if (r.compiled != nullptr && r.expression == expression) return *r.compiled;
   }
-  return *last_;
+  std::shared_ptr<const CelProgramCache::Compiled> found = programs_->Get(expression, env_);
+  // The previous newest, if large, is dropped: only the newest may be large.
+  Recent& previous = recent_[newest_];
+  if (previous.compiled != nullptr && previous.compiled->bytes > kRecentMaxBytes) {
+    previous.compiled.reset();
+  }
+  newest_ = (newest_ + 1) % kRecent;
+  Recent& slot = recent_[newest_];
+  slot.compiled = std::move(found);
+  slot.expression.assign(expression);
+  return *slot.compiled;
 }
 
 const PreparedDevices::Entry& CelSelectorEvaluator::PrepareOnce(const DeviceView& view) {

@@ -28,6 +28,7 @@
 #ifndef DRAGUARD_POLICY_ALLOCATOR_CEL_EVALUATOR_H_
 #define DRAGUARD_POLICY_ALLOCATOR_CEL_EVALUATOR_H_
 
+#include <array>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -63,6 +64,8 @@ class CelProgramCache {
     std::string error;  // set when program is empty
     // The attributes the selector reads (selector_reads.h); nullopt: any, or no program.
     std::optional<std::vector<AttributeName>> reads;
+    // The estimated heap held by the entry (what the cache counts it as), set by Get.
+    size_t bytes = 0;
   };
 
   // `compiled` (optional, shared): compile results to plan from on a miss, looked up
@@ -172,10 +175,21 @@ class CelSelectorEvaluator : public SelectorEvaluator {
 
   cel::EnvOptions env_;
   std::shared_ptr<CelProgramCache> programs_;
-  // The last program looked up: the allocator asks about one selector for many devices in a
-  // row, and the shared cache costs a lock per lookup.
-  std::string last_expression_;
-  std::shared_ptr<const CelProgramCache::Compiled> last_;
+  // The last few programs looked up, found again by comparing texts: the allocator asks about
+  // one selector for many devices in a row, and a check alternates between a claim's few
+  // selectors (AttributesRead for each alternative, then Evaluate), while a lookup in the
+  // shared cache builds its key, hashes it and locks (~900 instructions; 7 a webhook request
+  // with a class selector and two request selectors). The most recent lookup is always kept;
+  // the others only when small (Compiled::bytes <= kRecentMaxBytes), so that an idle
+  // evaluator holds at most one large evicted program, as before.
+  struct Recent {
+    std::string expression;
+    std::shared_ptr<const CelProgramCache::Compiled> compiled;
+  };
+  static constexpr size_t kRecent = 4;
+  static constexpr size_t kRecentMaxBytes = 64 << 10;
+  std::array<Recent, kRecent> recent_;
+  size_t newest_ = 0;  // index of the most recent lookup in recent_
   std::shared_ptr<PreparedDevices> shared_;  // the table given, if any
   // Without a shared table: this evaluator's own, replaced by a larger one when an id does
   // not fit (the entries made so far are made again).

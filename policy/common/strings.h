@@ -33,13 +33,27 @@ inline bool AllAsciiDigits(std::string_view s) {
 
 // `s` in double quotes with `"` and `\` escaped: a valid CEL (and Go) string literal for any
 // text without control characters, and how messages name user-given values.
-inline std::string Quote(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
+// AppendQuoted appends it to `out` (messages built in place allocate once). Plain runs are
+// appended whole: a byte at a time cost ~15 instructions a byte, and Quote's `out + "\""`
+// copied the result again (findings quote several names on every admission request).
+inline void AppendQuoted(std::string_view s, std::string& out) {
+  out.reserve(out.size() + s.size() + 2);
+  out += '"';
+  size_t run = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] != '"' && s[i] != '\\') continue;
+    out.append(s.data() + run, i - run);
+    out += '\\';
+    run = i;  // the escaped byte starts the next run
   }
-  return out + "\"";
+  out.append(s.data() + run, s.size() - run);
+  out += '"';
+}
+
+inline std::string Quote(std::string_view s) {
+  std::string out;
+  AppendQuoted(s, out);
+  return out;
 }
 
 }  // namespace draguard

@@ -118,6 +118,72 @@ TEST(CelEvaluatorCacheTest, CompilesEachExpressionOnceAndPreparesEachDeviceOnce)
   EXPECT_EQ(eval.prepared_count(), 2u);
 }
 
+// The evaluator's recent lookups (CelSelectorEvaluator::Lookup): a check alternating between a
+// few selectors looks each up in the shared cache once, and gets the same outcomes and reads
+// as an evaluator that looks up every time (a fresh evaluator per call is one).
+TEST(CelEvaluatorCacheTest, RecentLookupsMatchTheSharedCache) {
+  InventoryInput in = OneGpu(RichGpu("gpu0"));
+  in.slices.Mutable(0).spec.devices.push_back(RichGpu("gpu1"));
+  Inventory inv = Inventory::Build(std::move(in));
+  const std::vector<std::string> selectors = {
+      "device.driver == \"gpu.example.com\"",
+      "device.attributes[\"gpu.example.com\"].healthy",
+      "device.attributes[\"gpu.example.com\"].memoryGiB >= 100",
+      "device.attributes[\"gpu.example.com\"].ecc",  // a runtime error
+      "device.drver == \"x\"",                      // a compile error
+      "device.capacity[\"gpu.example.com\"].memory.compareTo(quantity(\"40Gi\")) >= 0"};
+  auto programs = std::make_shared<CelProgramCache>();
+  CelSelectorEvaluator eval(AllocatorOptions{}, programs);
+  uint32_t state = 7;
+  for (int step = 0; step < 400; ++step) {
+    state = state * 1103515245u + 12345u;
+    // Mostly the first three (they stay recent), sometimes the others (they push out).
+    const size_t k = (state >> 16) % 8 < 6 ? (state >> 16) % 3 : 3 + (state >> 20) % 3;
+    const size_t id = (state >> 24) % 2;
+    CelSelectorEvaluator fresh(AllocatorOptions{}, programs);
+    const SelectorResult got = eval.Evaluate(selectors[k], inv.View(id));
+    const SelectorResult want = fresh.Evaluate(selectors[k], inv.View(id));
+    ASSERT_EQ(got.outcome, want.outcome) << selectors[k];
+    ASSERT_EQ(got.error, want.error) << selectors[k];
+    ASSERT_EQ(eval.AttributesRead(selectors[k]), fresh.AttributesRead(selectors[k]))
+        << selectors[k];
+  }
+  // Alternating between three selectors: one shared-cache lookup each, not one per call.
+  CelSelectorEvaluator alternating(AllocatorOptions{}, programs);
+  const CacheStats before = programs->stats();
+  for (int round = 0; round < 10; ++round) {
+    for (size_t k = 0; k < 3; ++k) {
+      alternating.AttributesRead(selectors[k]);
+      alternating.Evaluate(selectors[k], inv.View(round % 2));
+    }
+  }
+  const CacheStats after = programs->stats();
+  EXPECT_EQ(after.hits + after.misses - before.hits - before.misses, 3u);
+}
+
+// Only the newest lookup may hold a large program: an idle evaluator keeps no more evicted
+// memory than one program, as when it remembered just the last lookup.
+TEST(CelEvaluatorCacheTest, RecentLookupsKeepOneLargeProgramAtMost) {
+  Inventory inv = Inventory::Build(OneGpu(RichGpu("gpu0")));
+  // A selector of ~8.5 KB (under the 10 KB limit) with ~1,750 nodes.
+  std::string large = "device.driver == \"gpu.example.com\"";
+  for (int i = 0; i < 350; ++i) large += " || device.driver == \"d" + std::to_string(i) + "\"";
+  const std::string small = "device.attributes[\"gpu.example.com\"].healthy";
+  auto programs = std::make_shared<CelProgramCache>();
+  CelSelectorEvaluator eval(AllocatorOptions{}, programs);
+  const SelectorResult first = eval.Evaluate(large, inv.View(0));
+  ASSERT_EQ(first.outcome, SelectorOutcome::kMatch) << first.error;
+  // The entry counts the key (the text) too; the program alone must be over 64 KiB.
+  ASSERT_GT(programs->stats().bytes, large.size() + (size_t{64} << 10))
+      << "the selector is not large enough";
+  eval.Evaluate(small, inv.View(0));
+  const CacheStats before = programs->stats();
+  eval.Evaluate(large, inv.View(0));  // dropped when `small` came: looked up again
+  eval.Evaluate(small, inv.View(0));  // small: still recent
+  const CacheStats after = programs->stats();
+  EXPECT_EQ(after.hits + after.misses - before.hits - before.misses, 1u);
+}
+
 // Issue 17 item 0: the evaluators of one inventory (one per webhook thread) share one table
 // of prepared devices; each kept its own copy (~7.5 KB a device each) before.
 TEST(CelEvaluatorCacheTest, EvaluatorsSharingATablePrepareEachDeviceOnce) {
@@ -238,12 +304,16 @@ TEST(CelEvaluatorCacheTest, AnEvictedProgramIsCompiledAgainWithTheSameAnswer) {
   Inventory inv = Inventory::Build(OneGpu(RichGpu("gpu0")));
   auto programs = std::make_shared<CelProgramCache>(CacheLimits{.max_entries = 1,
                                                                 .max_bytes = 1 << 20});
-  CelSelectorEvaluator eval(AllocatorOptions{}, programs);
   const std::string match = "device.driver == \"gpu.example.com\"";
   const std::string error = "device.attributes[\"gpu.example.com\"].missing == 1";
   for (int round = 0; round < 3; ++round) {
-    EXPECT_EQ(eval.Evaluate(match, inv.View(0)).outcome, SelectorOutcome::kMatch);
-    EXPECT_EQ(eval.Evaluate(error, inv.View(0)).outcome, SelectorOutcome::kError);
+    // A fresh evaluator each time: one would find both again among its recent lookups.
+    EXPECT_EQ(CelSelectorEvaluator(AllocatorOptions{}, programs).Evaluate(match, inv.View(0))
+                  .outcome,
+              SelectorOutcome::kMatch);
+    EXPECT_EQ(CelSelectorEvaluator(AllocatorOptions{}, programs).Evaluate(error, inv.View(0))
+                  .outcome,
+              SelectorOutcome::kError);
   }
   EXPECT_EQ(programs->stats().entries, 1u);
   EXPECT_EQ(programs->stats().misses, 6u);

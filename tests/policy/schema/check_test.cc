@@ -76,6 +76,7 @@ struct Case {
   std::string marked;      // text at value_offset/value_length
   std::string suggestion;  // exact suggestion ("" = not checked)
   bool strict = false;
+  std::string message;  // exact message ("" = not checked)
 };
 
 Case Selector(std::string name, std::string klass, std::string expr, std::string code,
@@ -115,6 +116,9 @@ TEST_P(CheckTest, Finds) {
   }
   if (!c.suggestion.empty()) {
     EXPECT_EQ(d.suggestion, c.suggestion);
+  }
+  if (!c.message.empty()) {
+    EXPECT_EQ(d.message, c.message);
   }
 }
 
@@ -213,13 +217,34 @@ INSTANTIATE_TEST_SUITE_P(
                  R"(device.driver == 'éé' && device.attributes["gpu.nvidia.com"].productName == "x")",
                  "schema.driver.unreachable", Severity::kError, R"("gpu.nvidia.com")",
                  R"(compare device.driver with a driver that publishes "gpu.nvidia.com": device.driver == "gpu.nvidia.com")"),
-        Selector("UnguardedTypeSpecificAttribute", kNvidiaClass,
-                 R"(device.attributes["gpu.nvidia.com"].profile == "1g.5gb")",
-                 "schema.attribute.unguarded", Severity::kWarning, "profile",
-                 R"("profile" in device.attributes["gpu.nvidia.com"] && (device.attributes["gpu.nvidia.com"].profile == "1g.5gb"))"),
-        Selector("NotPublishedOnPinnedType", kNvidiaClass,
-                 R"(device.attributes["gpu.nvidia.com"].type == "vfio" && device.attributes["gpu.nvidia.com"].cudaComputeCapability.compareTo(semver("8.0.0")) >= 0)",
-                 "schema.attribute.not-published", Severity::kError, "cudaComputeCapability"),
+        // The messages of these two are built in place (check.cc CheckPublished); the exact
+        // texts are those of the concatenating code they replaced.
+        [] {
+          Case c = Selector("UnguardedTypeSpecificAttribute", kNvidiaClass,
+                            R"(device.attributes["gpu.nvidia.com"].profile == "1g.5gb")",
+                            "schema.attribute.unguarded", Severity::kWarning, "profile",
+                            R"("profile" in device.attributes["gpu.nvidia.com"] && (device.attributes["gpu.nvidia.com"].profile == "1g.5gb"))");
+          c.message =
+              R"("gpu.nvidia.com/profile" is not published on type "gpu", "vfio" devices, )"
+              R"(which can reach this selector; on them the lookup fails with "no such key" )"
+              R"(and the pod's scheduling attempt is aborted)";
+          return c;
+        }(),
+        [] {
+          Case c = Selector("NotPublishedOnPinnedType", kNvidiaClass,
+                            R"(device.attributes["gpu.nvidia.com"].type == "vfio" && device.attributes["gpu.nvidia.com"].cudaComputeCapability.compareTo(semver("8.0.0")) >= 0)",
+                            "schema.attribute.not-published", Severity::kError,
+                            "cudaComputeCapability");
+          c.message =
+              R"("gpu.nvidia.com/cudaComputeCapability" is published only on type "gpu", )"
+              R"("mig", but only "vfio" devices can reach this selector; the lookup fails on )"
+              R"(every one of them)";
+          return c;
+        }(),
+        Selector("UnguardedCapacity", kNvidiaClass,
+                 R"(device.capacity["gpu.nvidia.com"].memory.compareTo(quantity("40Gi")) >= 0)",
+                 "schema.attribute.unguarded", Severity::kWarning, "memory",
+                 R"("memory" in device.capacity["gpu.nvidia.com"] && (device.capacity["gpu.nvidia.com"].memory.compareTo(quantity("40Gi")) >= 0))"),
         Selector("DeprecatedIntelPciRoot", "", R"(device.attributes["gpu.intel.com"].pciRoot == "00")",
                  "schema.attribute.deprecated", Severity::kWarning, "pciRoot",
                  R"(device.attributes["resource.kubernetes.io"].pcieRoot)"),
