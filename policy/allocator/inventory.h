@@ -183,10 +183,10 @@ class Inventory {
   // The same, carrying over from `previous` what it derived from each slice the two
   // snapshots share (the same object: SharedList::ptr), rather than deriving it again: the
   // devices' capacities, their selector and shape classes (by mapping previous's classes),
-  // and the validity of pool generations made of shared slices only. What depends on other
-  // objects (allocations, taint rules, counters, identifying attributes, node groups) is
-  // derived anew. The result equals Build(objects) in every field and answer (device and
-  // class ids included); `previous` is only read, and may be dropped after.
+  // pool validity of shared slices, identifying attributes when the other slices' devices
+  // replace devices of equal drivers and attributes one for one; the rest is derived anew.
+  // The result equals Build(objects) in every field and answer (device and class ids
+  // included); `previous` is only read, and may be dropped after.
   static Inventory Build(std::shared_ptr<const inventory::ClusterObjects> objects,
                          const Inventory& previous);
 

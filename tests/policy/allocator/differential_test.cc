@@ -309,12 +309,19 @@ TEST_P(DifferentialTest, AgreesWithReferenceOnRandomInventories) {
       auto objects = std::make_shared<const InventoryInput>(rc.input);
       ExpectSameInventoryAsScratch(inv, Inventory::Build(objects, before), rc.options, i);
     }
-    // A new slice whose devices equal carried ones (a copy of the first slice, a new object):
-    // the selector classes carried by their hash (Interner::Lazy) meet the equal keys of new
-    // devices and must be found, not numbered anew.
-    if (!rc.input.slices.empty()) {
+    // A new slice whose devices equal carried ones (a copy of the first slice, a new object),
+    // last or first: the selector classes carried by their hash (Interner::Lazy) meet the
+    // equal keys of new devices, or new devices' classes the carried devices' hashes, and
+    // must be found, not numbered anew.
+    for (bool first : {false, true}) {
+      if (rc.input.slices.empty()) break;
       InventoryInput grown = rc.input;  // shares every object with `inv`'s
-      grown.slices.push_back(k8s::ResourceSlice(rc.input.slices[0]));
+      grown.slices = {};
+      if (first) grown.slices.push_back(k8s::ResourceSlice(rc.input.slices[0]));
+      for (size_t s = 0; s < rc.input.slices.size(); ++s) {
+        grown.slices.push_back(rc.input.slices.ptr(s));
+      }
+      if (!first) grown.slices.push_back(k8s::ResourceSlice(rc.input.slices[0]));
       auto objects = std::make_shared<const InventoryInput>(std::move(grown));
       ExpectSameInventoryAsScratch(Inventory::Build(objects), Inventory::Build(objects, inv),
                                    rc.options, i);
