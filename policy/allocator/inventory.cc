@@ -11,17 +11,25 @@
 #include "policy/allocator/internal/amount.h"
 #include "policy/allocator/internal/capacity.h"
 #include "policy/allocator/internal/device_keys.h"
+#include "policy/allocator/internal/interner.h"
 #include "policy/allocator/internal/node_pools.h"
 #include "policy/allocator/internal/node_signature.h"
 
 namespace draguard::alloc {
 namespace {
 
-size_t DeviceHash(std::string_view driver, std::string_view pool, std::string_view device) {
+// FindDevice's hash of (driver, pool, device), from the pool's part (PoolHash), which
+// IndexDevices computes once per slice rather than once per device.
+size_t PoolHash(std::string_view driver, std::string_view pool) {
   const std::hash<std::string_view> hash;
-  size_t h = hash(device);
-  h ^= hash(pool) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+  size_t h = hash(pool);
   h ^= hash(driver) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+  return h;
+}
+
+size_t DeviceHash(size_t pool_hash, std::string_view device) {
+  size_t h = std::hash<std::string_view>()(device);
+  h ^= pool_hash + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
   return h;
 }
 
@@ -29,59 +37,6 @@ const std::vector<size_t>& NoSlices() {
   static const std::vector<size_t> kNone;
   return kNone;
 }
-
-// Dense ids for equal keys, in order of first appearance. The keys are kept end to end in
-// one buffer and found through an open-addressing table: a handful of allocations for a whole
-// Build rather than two per distinct key (Build interns a key or four per device).
-class Interner {
- public:
-  uint32_t Id(std::string_view key) {
-    // Neighbouring devices are often alike (the GPUs of one node): their key is compared
-    // with the last one's before it is hashed.
-    if (last_ < ends_.size() && Key(last_) == key) return last_;
-    last_ = Find(key);
-    return last_;
-  }
-  size_t size() const { return ends_.size(); }
-
- private:
-  uint32_t Find(std::string_view key) {
-    if (2 * (ends_.size() + 1) > slots_.size()) Grow();
-    const size_t hash = std::hash<std::string_view>()(key);
-    const size_t mask = slots_.size() - 1;
-    for (size_t i = hash & mask;; i = (i + 1) & mask) {
-      const uint32_t slot = slots_[i];
-      if (slot == 0) {
-        const auto id = static_cast<uint32_t>(ends_.size());
-        keys_.append(key);
-        ends_.push_back(keys_.size());
-        hashes_.push_back(hash);
-        slots_[i] = id + 1;
-        return id;
-      }
-      if (hashes_[slot - 1] == hash && Key(slot - 1) == key) return slot - 1;
-    }
-  }
-  std::string_view Key(uint32_t id) const {
-    const size_t begin = id == 0 ? 0 : ends_[id - 1];
-    return std::string_view(keys_).substr(begin, ends_[id] - begin);
-  }
-  void Grow() {
-    slots_.assign(std::max<size_t>(64, 2 * slots_.size()), 0);
-    const size_t mask = slots_.size() - 1;
-    for (uint32_t id = 0; id < hashes_.size(); ++id) {
-      size_t i = hashes_[id] & mask;
-      while (slots_[i] != 0) i = (i + 1) & mask;
-      slots_[i] = id + 1;
-    }
-  }
-
-  uint32_t last_ = UINT32_MAX;  // the id Id() returned last
-  std::string keys_;
-  std::vector<size_t> ends_;    // by id: where its key ends in keys_
-  std::vector<size_t> hashes_;  // by id
-  std::vector<uint32_t> slots_;  // id + 1, 0: free; a power of two, at most half full
-};
 
 // Distinct strings, counted: an open-addressing set of views (FindIdentifyingAttributes
 // counts the distinct values of every attribute of every device).
@@ -114,6 +69,15 @@ class ViewSet {
   std::vector<std::string_view> slots_;  // a null view: free
   size_t size_ = 0;
 };
+
+// The hash of a selector key made of a shape class (whose key hashes to `shape`) and the
+// identifying values `identity`: a function of the keys' content, not of the class ids, so
+// that Builds with the same identifying attributes hash the same device alike.
+size_t SelectorHash(size_t shape, std::string_view identity) {
+  size_t h = std::hash<std::string_view>()(identity);
+  h ^= shape + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+  return h;
+}
 
 bool RuleSelects(const k8s::DeviceTaintSelector& s, const k8s::ResourceSlice& slice,
                  const k8s::Device& device) {
@@ -152,7 +116,7 @@ Inventory Inventory::BuildFrom(std::shared_ptr<const inventory::ClusterObjects> 
   inv.ValidatePools(previous);
   inv.ResolveCounters();
   inv.CommitCounters();
-  inv.FindIdentifyingAttributes();
+  inv.FindIdentifyingAttributes(previous, carried);
   inv.ClassifyDevices(previous, carried);
   for (size_t i = 0; i < inv.input_->classes.size(); ++i) {
     inv.class_index_.emplace(inv.input_->classes[i].metadata.name, i);
@@ -187,12 +151,14 @@ void Inventory::IndexDevices() {
       non_local_slices_.push_back(s);
     }
     ++pool.slices_per_generation[spec.pool.generation];
+    const size_t pool_hash = PoolHash(spec.driver, spec.pool.name);
     for (const k8s::Device& d : spec.devices) {
       InventoryDevice dev{.id = devices_.size(), .slice = s, .pool = it->second, .device = &d};
       dev.consumes_counters = !d.consumes_counters.empty();
       dev.binding_conditions = !d.binding_conditions.empty();
       // Newest generation wins the key; duplicates inside a pool are detected per node.
-      uint32_t& slot = device_slots_[DeviceSlot(spec.driver, spec.pool.name, d.name)];
+      const size_t hash = DeviceHash(pool_hash, d.name);
+      uint32_t& slot = device_slots_[DeviceSlot(spec.driver, spec.pool.name, d.name, hash)];
       if (slot == 0 ||
           input_->slices[devices_[slot - 1].slice].spec.pool.generation < spec.pool.generation) {
         slot = static_cast<uint32_t>(dev.id + 1);
@@ -206,9 +172,9 @@ void Inventory::IndexDevices() {
 }
 
 size_t Inventory::DeviceSlot(std::string_view driver, std::string_view pool,
-                             std::string_view device) const {
+                             std::string_view device, size_t hash) const {
   const size_t mask = device_slots_.size() - 1;
-  for (size_t i = DeviceHash(driver, pool, device) & mask;; i = (i + 1) & mask) {
+  for (size_t i = hash & mask;; i = (i + 1) & mask) {
     const uint32_t slot = device_slots_[i];
     if (slot == 0) return i;
     const InventoryDevice& d = devices_[slot - 1];
@@ -255,7 +221,7 @@ void Inventory::MarkAllocated() {
 void Inventory::ParseCapacities(const Inventory* previous, const std::vector<size_t>& carried) {
   // The values and demands parsed so far, by capacity key: devices with equal capacities
   // share them.
-  Interner contents;
+  internal::Interner contents;
   std::vector<std::pair<std::shared_ptr<const std::vector<int64_t>>,
                         std::shared_ptr<const std::vector<int64_t>>>> parsed;
   std::string key;
@@ -462,7 +428,38 @@ NodeView Inventory::FindNode(std::string_view name) const {
   return view;
 }
 
-void Inventory::FindIdentifyingAttributes() {
+bool Inventory::SameAttributesAs(const Inventory& previous,
+                                 const std::vector<size_t>& carried) const {
+  // The devices of previous's slices this one does not share, in id order.
+  std::vector<bool> kept(previous.devices_.size(), false);
+  for (size_t id : carried) {
+    if (id != kNoDevice) kept[id] = true;
+  }
+  size_t next = 0;  // the next of this Inventory's devices not carried
+  for (const InventoryDevice& old : previous.devices_) {
+    if (kept[old.id]) continue;
+    while (next < devices_.size() && carried[next] != kNoDevice) ++next;
+    if (next == devices_.size()) return false;
+    const InventoryDevice& dev = devices_[next++];
+    if (!internal::SameAttributes(input_->slices[dev.slice].spec.driver, *dev.device,
+                                  previous.input_->slices[old.slice].spec.driver, *old.device)) {
+      return false;
+    }
+  }
+  while (next < devices_.size() && carried[next] != kNoDevice) ++next;
+  return next == devices_.size();
+}
+
+void Inventory::FindIdentifyingAttributes(const Inventory* previous,
+                                          const std::vector<size_t>& carried) {
+  // Which attributes identify devices depends on the drivers and attributes of all devices
+  // only: when the devices this Build does not carry replace, one for one and in order,
+  // devices with the same drivers and attributes (a slice republished with a new
+  // generation, taints or counters), the answer is previous's.
+  if (previous != nullptr && SameAttributesAs(*previous, carried)) {
+    identifying_ = previous->identifying_;
+    return;
+  }
   struct Seen {
     size_t devices = 0;
     bool scalar = true;  // every value a single string, int or bool
@@ -477,18 +474,18 @@ void Inventory::FindIdentifyingAttributes() {
   // A driver's devices publish the same attributes, in the same (sorted) order: the previous
   // device's entries are tried first, one comparison instead of a search of `seen` for each of
   // a fleet's ~650,000 attributes. Entries of a std::map stay where they are.
-  std::vector<std::pair<std::string_view, Seen*>> previous;  // by attribute position
+  std::vector<std::pair<std::string_view, Seen*>> by_position;  // by attribute position
   std::string_view previous_driver;
   for (const InventoryDevice& dev : devices_) {
     const std::string& driver = input_->slices[dev.slice].spec.driver;
     if (driver != previous_driver) {
-      previous.clear();
+      by_position.clear();
       previous_driver = driver;
     }
     size_t position = 0;
     for (const auto& [name, a] : dev.device->attributes) {
-      if (position == previous.size()) previous.emplace_back();
-      auto& [previous_name, entry] = previous[position++];
+      if (position == by_position.size()) by_position.emplace_back();
+      auto& [previous_name, entry] = by_position[position++];
       if (entry == nullptr || previous_name != name) {
         previous_name = name;
         entry = &seen[{driver, name}];
@@ -528,22 +525,38 @@ bool Inventory::Identifying(const AttributeName& attribute) const {
 //
 // A fact class is interned from the device's selector class and its facts (equal selector
 // classes are equal selector keys). A device carried from `previous` (`carried`) takes the
-// class of the first device of its previous class, whose key is made once: devices of one
-// previous class have equal keys. The ids are those of a Build from scratch: each class is
+// class of the first device of its previous class: devices of one previous class have equal
+// keys. That first device's key is not made either when the two Builds hash selector keys
+// alike (the same identifying attributes): its class is interned by previous's hash of the
+// key (Interner::Lazy), and the key made only if a device of a new slice has an equal hash.
+// A device with unique identifying values has a class of its own: a fleet's carried devices
+// cost no key, only their facts. The ids are those of a Build from scratch: each class is
 // numbered at the first device that has its key, whichever way its key was found.
 void Inventory::ClassifyDevices(const Inventory* previous, const std::vector<size_t>& carried) {
   constexpr uint32_t kUnmapped = UINT32_MAX;
-  Interner selector_ids, fact_ids, shape_selector_ids, shape_fact_ids;
-  std::vector<uint32_t> selector_map, shape_map;  // previous's class -> this one's
-  if (previous != nullptr) {
-    selector_map.assign(previous->selector_classes_, kUnmapped);
-    // Shape keys leave the identifying attributes out: comparable only if they are the same.
-    if (previous->identifying_ == identifying_) {
-      shape_map.assign(previous->shape_selector_classes_, kUnmapped);
-    }
-  }
   std::string key, facts, shape, identity;
   internal::SkipMemo skip_memo;
+  // The selector key of device `id` (an Interner tag) whose shape class is known.
+  auto selector_key = [&](uint32_t id, std::string& out) {
+    const InventoryDevice& dev = devices_[id];
+    const std::string& driver = input_->slices[dev.slice].spec.driver;
+    if (identifying_.empty()) {
+      internal::AppendSelectorKey(driver, *dev.device, out);
+      return;
+    }
+    out.append(reinterpret_cast<const char*>(&dev.shape_selector_class),
+               sizeof(dev.shape_selector_class));
+    internal::AppendIdentity(driver, *dev.device, identifying_, skip_memo, out);
+  };
+  internal::Interner selector_ids(selector_key), fact_ids, shape_selector_ids, shape_fact_ids;
+  std::vector<uint32_t> selector_map, shape_map;  // previous's class -> this one's
+  // Shape keys leave the identifying attributes out, and the selector keys' hashes combine
+  // the shape key's: comparable only if they are the same.
+  const bool same_keys = previous != nullptr && previous->identifying_ == identifying_;
+  if (previous != nullptr) {
+    selector_map.assign(previous->selector_classes_, kUnmapped);
+    if (same_keys) shape_map.assign(previous->shape_selector_classes_, kUnmapped);
+  }
   auto with_class = [&](uint32_t cls) {
     key.assign(reinterpret_cast<const char*>(&cls), sizeof(cls));
     key += facts;
@@ -557,15 +570,20 @@ void Inventory::ClassifyDevices(const Inventory* previous, const std::vector<siz
     facts.clear();
     internal::AppendFactKey(dev, facts);
     uint32_t* mapped = old != nullptr ? &selector_map[old->selector_class] : nullptr;
+    const bool selector_known = mapped != nullptr && *mapped != kUnmapped;
+    const auto tag = static_cast<uint32_t>(dev.id);
     if (identifying_.empty()) {
-      if (mapped != nullptr && *mapped != kUnmapped) {
+      if (selector_known) {
         dev.selector_class = *mapped;
+      } else if (old != nullptr && same_keys) {
+        dev.selector_class =
+            selector_ids.Lazy(previous->selector_hashes_[old->selector_class], tag);
       } else {
         key.clear();
-        internal::AppendSelectorKey(driver, *dev.device, key);
+        selector_key(tag, key);
         dev.selector_class = selector_ids.Id(key);
-        if (mapped != nullptr) *mapped = dev.selector_class;
       }
+      if (mapped != nullptr) *mapped = dev.selector_class;
       dev.fact_class = fact_ids.Id(with_class(dev.selector_class));
       dev.shape_selector_class = dev.selector_class;
       dev.shape_fact_class = dev.fact_class;
@@ -575,32 +593,34 @@ void Inventory::ClassifyDevices(const Inventory* previous, const std::vector<siz
     // one walk of the attributes, made only when a class is not carried.
     uint32_t* shape_mapped =
         old != nullptr && !shape_map.empty() ? &shape_map[old->shape_selector_class] : nullptr;
-    const bool selector_known = mapped != nullptr && *mapped != kUnmapped;
     const bool shape_known = shape_mapped != nullptr && *shape_mapped != kUnmapped;
-    if (!selector_known || !shape_known) {
-      shape.clear();
-      identity.clear();
-      internal::AppendShapeKeyAndIdentity(driver, *dev.device, identifying_, skip_memo, shape,
-                                          identity);
-    }
+    identity.clear();
     if (shape_known) {
       dev.shape_selector_class = *shape_mapped;
     } else {
+      shape.clear();
+      internal::AppendShapeKeyAndIdentity(driver, *dev.device, identifying_, skip_memo, shape,
+                                          identity);
       dev.shape_selector_class = shape_selector_ids.Id(shape);
       if (shape_mapped != nullptr) *shape_mapped = dev.shape_selector_class;
     }
     if (selector_known) {
       dev.selector_class = *mapped;
-    } else {
+    } else if (shape_known) {  // carried, and same_keys (shape_map is empty otherwise)
+      dev.selector_class = selector_ids.Lazy(previous->selector_hashes_[old->selector_class], tag);
+    } else {  // identity made with the shape key
       key.assign(reinterpret_cast<const char*>(&dev.shape_selector_class),
                  sizeof(dev.shape_selector_class));
       key += identity;
-      dev.selector_class = selector_ids.Id(key);
-      if (mapped != nullptr) *mapped = dev.selector_class;
+      dev.selector_class = selector_ids.Id(
+          key, SelectorHash(shape_selector_ids.hash(dev.shape_selector_class), identity));
     }
+    if (mapped != nullptr) *mapped = dev.selector_class;
     dev.fact_class = fact_ids.Id(with_class(dev.selector_class));
     dev.shape_fact_class = shape_fact_ids.Id(with_class(dev.shape_selector_class));
   }
+  selector_hashes_.resize(selector_ids.size());
+  for (uint32_t c = 0; c < selector_ids.size(); ++c) selector_hashes_[c] = selector_ids.hash(c);
   selector_classes_ = selector_ids.size();
   fact_classes_ = fact_ids.size();
   shape_selector_classes_ = identifying_.empty() ? selector_classes_ : shape_selector_ids.size();
@@ -643,7 +663,7 @@ const ReadClasses* Inventory::ClassesReading(const std::vector<AttributeName>& r
   const bool shape = std::none_of(reads.begin(), reads.end(),
                                   [&](const AttributeName& a) { return Identifying(a); });
   auto out = std::make_unique<ReadClasses>();
-  Interner ids;
+  internal::Interner ids;
   const std::vector<std::pair<size_t, int64_t>>& classes = class_members_[shape ? 1 : 0];
   std::vector<uint32_t> of_class(classes.size());
   std::string key;
@@ -689,7 +709,8 @@ const k8s::DeviceClass* Inventory::FindClass(std::string_view name) const {
 std::optional<size_t> Inventory::FindDevice(std::string_view driver, std::string_view pool,
                                             std::string_view device) const {
   if (device_slots_.empty()) return std::nullopt;  // moved from
-  const uint32_t slot = device_slots_[DeviceSlot(driver, pool, device)];
+  const uint32_t slot =
+      device_slots_[DeviceSlot(driver, pool, device, DeviceHash(PoolHash(driver, pool), device))];
   if (slot == 0) return std::nullopt;
   return slot - 1;
 }
@@ -702,22 +723,19 @@ DeviceView Inventory::View(size_t id) const {
 }
 
 std::vector<size_t> SameSelectorDevices(const Inventory& previous, const Inventory& next) {
-  std::vector<size_t> same(next.devices().size(), kNoDevice);
-  std::string key, previous_key;
+  // The devices of the slices both share (the same objects) by slice, without a search; the
+  // others (a new slice, a new generation of a pool) by name, compared.
+  std::vector<size_t> same = next.CarriedDevices(previous);
   for (const InventoryDevice& dev : next.devices()) {
+    if (same[dev.id] != kNoDevice) continue;
     const DeviceView view = next.View(dev.id);
     const std::optional<size_t> old = previous.FindDevice(view.driver, view.pool, view.name);
     if (!old) continue;
     const DeviceView old_view = previous.View(*old);
-    if (old_view.device == view.device) {  // a slice both share: the same object
+    if (internal::SameSelectorContent(view.driver, *view.device, old_view.driver,
+                                      *old_view.device)) {
       same[dev.id] = *old;
-      continue;
     }
-    key.clear();
-    previous_key.clear();
-    internal::AppendSelectorKey(view.driver, *view.device, key);
-    internal::AppendSelectorKey(old_view.driver, *old_view.device, previous_key);
-    if (key == previous_key) same[dev.id] = *old;
   }
   return same;
 }

@@ -183,10 +183,10 @@ class Inventory {
   // The same, carrying over from `previous` what it derived from each slice the two
   // snapshots share (the same object: SharedList::ptr), rather than deriving it again: the
   // devices' capacities, their selector and shape classes (by mapping previous's classes),
-  // and the validity of pool generations made of shared slices only. What depends on other
-  // objects (allocations, taint rules, counters, identifying attributes, node groups) is
-  // derived anew. The result equals Build(objects) in every field and answer (device and
-  // class ids included); `previous` is only read, and may be dropped after.
+  // pool validity of shared slices, identifying attributes when the other slices' devices
+  // replace devices of equal drivers and attributes one for one; the rest is derived anew.
+  // The result equals Build(objects) in every field and answer (device and class ids
+  // included); `previous` is only read, and may be dropped after.
   static Inventory Build(std::shared_ptr<const inventory::ClusterObjects> objects,
                          const Inventory& previous);
 
@@ -240,6 +240,10 @@ class Inventory {
                                    std::string_view device) const;
   DeviceView View(size_t id) const;
 
+  // By device id: the id of the same device in `previous` when its slice is shared with it
+  // (the same object: the same devices in the same order), else kNoDevice.
+  std::vector<size_t> CarriedDevices(const Inventory& previous) const;
+
   // The slices without a nodeName (selector, allNodes, per-device selection, counter-only):
   // with NodeView::local_slices, every slice that can be visible from a node.
   const std::vector<size_t>& NonLocalSlices() const { return non_local_slices_; }
@@ -259,10 +263,9 @@ class Inventory {
                              const Inventory* previous);
   void IndexDevices();
   // The slot of device_slots_ holding the device named so, or the free slot where it goes.
-  size_t DeviceSlot(std::string_view driver, std::string_view pool, std::string_view device) const;
-  // By device id: the id of the same device in `previous` when its slice is shared with it
-  // (the same object), else kNoDevice.
-  std::vector<size_t> CarriedDevices(const Inventory& previous) const;
+  // `hash`: DeviceHash of the three (inventory.cc).
+  size_t DeviceSlot(std::string_view driver, std::string_view pool, std::string_view device,
+                    size_t hash) const;
   void MarkAllocated();
   void ParseCapacities(const Inventory* previous, const std::vector<size_t>& carried);
   void ApplyTaintRules();
@@ -271,7 +274,10 @@ class Inventory {
   void ResolveCounters();
   size_t AddScope(size_t layout, std::vector<size_t> slices);
   void CommitCounters();
-  void FindIdentifyingAttributes();
+  // Whether the devices of this Inventory not in `carried` (CarriedDevices) and those of
+  // `previous` not carried into it pair up, in id order, with equal drivers and attributes.
+  bool SameAttributesAs(const Inventory& previous, const std::vector<size_t>& carried) const;
+  void FindIdentifyingAttributes(const Inventory* previous, const std::vector<size_t>& carried);
   void ClassifyDevices(const Inventory* previous, const std::vector<size_t>& carried);
   NodeGroups ComputeGroups(const AllocatorOptions& options, bool shape) const;
 
@@ -302,6 +308,9 @@ class Inventory {
   size_t shape_selector_classes_ = 0;
   size_t shape_fact_classes_ = 0;
   std::vector<std::pair<size_t, int64_t>> class_members_[2];
+  // By selector class: the hash its key was interned with (internal::Interner), which a
+  // later Build with the same identifying attributes interns a carried class by.
+  std::vector<size_t> selector_hashes_;
   std::vector<AttributeName> identifying_;
   size_t devices_prepared_ = 0;
   std::unique_ptr<GroupCache> groups_ = std::make_unique<GroupCache>();

@@ -189,6 +189,44 @@ void AppendShapeKeyAndIdentity(std::string_view driver, const k8s::Device& d,
   CapacityAndSharing(d, key);
 }
 
+void AppendIdentity(std::string_view driver, const k8s::Device& d,
+                    const std::vector<AttributeName>& skip, SkipMemo& memo,
+                    std::string& identity) {
+  size_t position = 0;
+  for (const auto& [name, a] : d.attributes) {
+    if (memo.Skipped(skip, driver, position++, name)) Value(identity, a);
+  }
+}
+
+bool SameAttributes(std::string_view driver, const k8s::Device& a, std::string_view other_driver,
+                    const k8s::Device& b) {
+  // Each attribute's name and every typed field (what Value appends).
+  auto same_attribute = [](const auto& x, const auto& y) {
+    const k8s::DeviceAttribute& p = x.second;
+    const k8s::DeviceAttribute& q = y.second;
+    return x.first == y.first && p.int_value == q.int_value && p.bool_value == q.bool_value &&
+           p.string_value == q.string_value && p.version_value == q.version_value &&
+           p.int_values == q.int_values && p.bool_values == q.bool_values &&
+           p.string_values == q.string_values && p.version_values == q.version_values;
+  };
+  return driver == other_driver && std::equal(a.attributes.begin(), a.attributes.end(),
+                                              b.attributes.begin(), b.attributes.end(),
+                                              same_attribute);
+}
+
+bool SameSelectorContent(std::string_view driver, const k8s::Device& a,
+                         std::string_view other_driver, const k8s::Device& b) {
+  // What SelectorKey appends: the driver and attributes, the capacities' names and values,
+  // allowMultipleAllocations.
+  auto same_capacity = [](const auto& x, const auto& y) {
+    return x.first == y.first && x.second.value == y.second.value;
+  };
+  return a.allow_multiple_allocations == b.allow_multiple_allocations &&
+         std::equal(a.capacity.begin(), a.capacity.end(), b.capacity.begin(), b.capacity.end(),
+                    same_capacity) &&
+         SameAttributes(driver, a, other_driver, b);
+}
+
 void AppendCapacityKey(const k8s::Device& device, std::string& key) {
   CapacityAndSharing(device, key);
   Policies(device, key);

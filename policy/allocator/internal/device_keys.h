@@ -18,6 +18,14 @@ namespace draguard::alloc::internal {
 // the capacity values and allowMultipleAllocations. Strings are length-prefixed, so distinct
 // contents never give equal keys.
 void AppendSelectorKey(std::string_view driver, const k8s::Device& device, std::string& key);
+// Whether the two devices have the same driver and attributes (names and typed values).
+bool SameAttributes(std::string_view driver, const k8s::Device& device,
+                    std::string_view other_driver, const k8s::Device& other);
+// Whether AppendSelectorKey gives the two devices equal keys, without making them: field
+// by field (SameSelectorDevices compares a changed slice's devices with their previous
+// versions so).
+bool SameSelectorContent(std::string_view driver, const k8s::Device& device,
+                         std::string_view other_driver, const k8s::Device& other);
 // The same without the values of the attributes in `skip` (sorted; their names stay): the key
 // of InventoryDevice::shape_selector_class.
 void AppendShapeKey(std::string_view driver, const k8s::Device& device,
@@ -44,6 +52,13 @@ class SkipMemo {
 void AppendShapeKeyAndIdentity(std::string_view driver, const k8s::Device& device,
                                const std::vector<AttributeName>& skip, SkipMemo& memo,
                                std::string& key, std::string& identity);
+
+// Only the `identity` part of AppendShapeKeyAndIdentity: for a device whose shape class is
+// already known (carried from a previous Inventory), the values of its skipped attributes are
+// all its selector key still needs.
+void AppendIdentity(std::string_view driver, const k8s::Device& device,
+                    const std::vector<AttributeName>& skip, SkipMemo& memo,
+                    std::string& identity);
 
 // What the capacities parsed at Build derive from (InventoryDevice::capacity_values and
 // unrequested_demand): the capacity names, values and request policies, in order.

@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "policy/allocator/allocator.h"
+#include "policy/allocator/internal/device_keys.h"
 #include "tests/policy/allocator/fake_evaluator.h"
 #include "tests/policy/allocator/random_inventory.h"
 #include "tests/policy/allocator/reference_allocator.h"
@@ -268,6 +269,62 @@ TEST_P(DifferentialTest, AgreesWithReferenceOnRandomInventories) {
       }
       EXPECT_EQ(inv.devices_prepared(), inv.devices().size()) << "case " << i;
       ExpectSameVerdict(got, CheckPod(incremental, ptrs, incremental_eval, rc.options), i);
+    }
+    // SameSelectorContent against the selector keys it stands for, on every pair of devices.
+    {
+      // The devices, and copies of the first slice's (equal, other objects).
+      std::vector<std::pair<std::string_view, const k8s::Device*>> all;
+      for (const auto& slice : rc.input.slices) {
+        for (const auto& d : slice.spec.devices) all.emplace_back(slice.spec.driver, &d);
+      }
+      const std::vector<k8s::Device> copies =
+          rc.input.slices.empty() ? std::vector<k8s::Device>() : rc.input.slices[0].spec.devices;
+      for (const auto& d : copies) all.emplace_back(rc.input.slices[0].spec.driver, &d);
+      std::string a, b;
+      for (const auto& [driver, device] : all) {
+        for (const auto& [other_driver, other] : all) {
+          a.clear();
+          b.clear();
+          internal::AppendSelectorKey(driver, *device, a);
+          internal::AppendSelectorKey(other_driver, *other, b);
+          EXPECT_EQ(internal::SameSelectorContent(driver, *device, other_driver, *other), a == b)
+              << "case " << i << " " << device->name << " " << other->name;
+        }
+      }
+    }
+    // The previous snapshot with one slice republished (a new object, a new generation), its
+    // devices' attributes as they are or all made the first device's: the identifying
+    // attributes are carried from `before` only when the replaced devices' attributes are the
+    // same, and must equal a Build's from scratch either way.
+    for (bool same_attributes : {true, false}) {
+      if (rc.input.slices.empty()) break;
+      InventoryInput republished = rc.input;
+      k8s::ResourceSlice& slice =
+          republished.slices.Mutable(static_cast<size_t>(i) % rc.input.slices.size());
+      ++slice.spec.pool.generation;
+      if (!same_attributes) {
+        for (auto& d : slice.spec.devices) d.attributes = slice.spec.devices[0].attributes;
+      }
+      Inventory before = Inventory::Build(std::move(republished));
+      auto objects = std::make_shared<const InventoryInput>(rc.input);
+      ExpectSameInventoryAsScratch(inv, Inventory::Build(objects, before), rc.options, i);
+    }
+    // A new slice whose devices equal carried ones (a copy of the first slice, a new object),
+    // last or first: the selector classes carried by their hash (Interner::Lazy) meet the
+    // equal keys of new devices, or new devices' classes the carried devices' hashes, and
+    // must be found, not numbered anew.
+    for (bool first : {false, true}) {
+      if (rc.input.slices.empty()) break;
+      InventoryInput grown = rc.input;  // shares every object with `inv`'s
+      grown.slices = {};
+      if (first) grown.slices.push_back(k8s::ResourceSlice(rc.input.slices[0]));
+      for (size_t s = 0; s < rc.input.slices.size(); ++s) {
+        grown.slices.push_back(rc.input.slices.ptr(s));
+      }
+      if (!first) grown.slices.push_back(k8s::ResourceSlice(rc.input.slices[0]));
+      auto objects = std::make_shared<const InventoryInput>(std::move(grown));
+      ExpectSameInventoryAsScratch(Inventory::Build(objects), Inventory::Build(objects, inv),
+                                   rc.options, i);
     }
     // The cluster-wide decision (no device matches any request) against the per-node search:
     // the same verdict, reasons and funnels.
