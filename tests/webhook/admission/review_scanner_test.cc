@@ -227,6 +227,7 @@ TEST(ScannerTest, DeferredSpecCompletedIsAPlainScan) {
       R"("operation":"CREATE","object":{"spec":{"a":1},"spec":{"a":2}}})",
       R"("operation":"CREATE","object":{"spec":null,"metadata":{}}})",
       R"("operation":"CREATE","object":{"spec":[1,{"a":2}]}})",
+      R"("operation":"CREATE","object":{"spec":{"a":"x\"}"},"b":"\\"}})",  // escapes end no string
       R"("operation":"CREATE","object":{"spec":{}}},"oldObject":{"spec":{"a":1}}})",
       R"("operation":"CREATE","object":{"metadata":{"spec":{"x":1}},"spec":{"é":"\u00e9"}}})",
       // Invalid in the spec only, in the spec and after it, after it only.
