@@ -8,6 +8,7 @@
 #ifndef DRAGUARD_WEBHOOK_ADMISSION_CHECKER_H_
 #define DRAGUARD_WEBHOOK_ADMISSION_CHECKER_H_
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,6 +17,8 @@
 #include "policy/k8s/document.h"
 
 namespace draguard::webhook {
+
+struct SpecFindings;  // spec_memo.h
 
 // Which route received the review.
 enum class AdmissionEndpoint { kValidate, kMutate };
@@ -44,6 +47,10 @@ struct AdmissionRequest {
   // parses the text.
   const k8s::DocNode* object_tree = nullptr;
   const k8s::DocNode* old_object_tree = nullptr;
+  // What FindKnownSpec returned for this request, when it found something: the checker's own
+  // findings about object_spec, which it uses instead of looking again. object_tree's spec
+  // may then be left unread (a null node).
+  const SpecFindings* known_spec = nullptr;
 };
 
 // One RFC 6902 operation. `value_json` is raw JSON text ("3", "\"All\"", "{...}"), empty for
@@ -71,6 +78,15 @@ class AdmissionChecker {
  public:
   virtual ~AdmissionChecker() = default;
   virtual CheckOutcome Check(const AdmissionRequest& request) = 0;
+  // The findings the checker remembers about request.object_spec and would answer `request`
+  // from (spec_memo.h), or null. Asked before the spec is read: when this returns findings,
+  // the caller may pass them as request.known_spec with the spec left unread in object_tree;
+  // otherwise it passes the whole tree. A checker that keeps none (or a decorator that
+  // changes the request) answers null.
+  virtual std::shared_ptr<const SpecFindings> FindKnownSpec(const AdmissionRequest& request) {
+    (void)request;
+    return nullptr;
+  }
 };
 
 }  // namespace draguard::webhook

@@ -68,7 +68,14 @@ bool IsDraKind(const ReviewFields& r) {
   return version_ok && kind_ok;
 }
 
-AdmissionRequest ToRequest(const HttpAdmissionRequest& http, const ReviewFields& r) {
+// What HandleAdmission checks before the review reaches HandleReview.
+bool IsWellFormed(const ReviewFields& r) {
+  return (r.api_version == kReviewV1 || r.api_version == kReviewV1beta1) &&
+         r.review_kind == "AdmissionReview" && r.has_request && !r.uid.empty();
+}
+
+AdmissionRequest ToRequest(const HttpAdmissionRequest& http, const ReviewFields& r,
+                           const SpecFindings* known_spec = nullptr) {
   return {.endpoint = http.endpoint,
           .uid = r.uid,
           .group = r.group,
@@ -83,7 +90,8 @@ AdmissionRequest ToRequest(const HttpAdmissionRequest& http, const ReviewFields&
           .old_object = r.old_object,
           .object_spec = r.object_spec,
           .object_tree = r.object_tree ? &*r.object_tree : nullptr,
-          .old_object_tree = r.old_object_tree ? &*r.old_object_tree : nullptr};
+          .old_object_tree = r.old_object_tree ? &*r.old_object_tree : nullptr,
+          .known_spec = known_spec};
 }
 
 HttpAdmissionResponse Answer(const HttpAdmissionRequest& http, const ReviewFields& r,
@@ -108,7 +116,8 @@ HttpAdmissionResponse Answer(const HttpAdmissionRequest& http, const ReviewField
 
 // A decoded review: decide whether it is ours, then run the checker.
 HttpAdmissionResponse HandleReview(const HttpAdmissionRequest& http, const ReviewFields& r,
-                                   AdmissionChecker& checker, const HandlerOptions& options) {
+                                   AdmissionChecker& checker, const HandlerOptions& options,
+                                   const SpecFindings* known_spec) {
   AdmissionResponseFields f{.api_version = r.api_version, .uid = r.uid};
   if (!IsDraKind(r) || r.operation == "DELETE" || r.operation == "CONNECT") {
     return Respond(200, Verdict::kSkipped, f, r.kind);
@@ -131,7 +140,7 @@ HttpAdmissionResponse HandleReview(const HttpAdmissionRequest& http, const Revie
     return Respond(200, Verdict::kBadRequest, f, r.kind);
   }
   try {
-    return Answer(http, r, checker.Check(ToRequest(http, r)), options);
+    return Answer(http, r, checker.Check(ToRequest(http, r, known_spec)), options);
   } catch (const std::exception& e) {
     f.message = std::string("internal error while checking the object: ") + e.what();
   } catch (...) {
@@ -188,10 +197,25 @@ HttpAdmissionResponse HandleAdmission(const HttpAdmissionRequest& http, Admissio
       if (body.size() > kKeptReviewBytes) scratch = ReviewFields{};
     }
   } release{http.body};
-  if (Status scanned = ScanAdmissionReview(http.body, options.scan, scratch); !scanned.ok()) {
+  // The object's spec is read only when the checker does not know it (checker.h,
+  // FindKnownSpec): the text of a spec it remembers needs no tree.
+  ScanOptions scan = options.scan;
+  scan.defer_object_spec = true;
+  if (Status scanned = ScanAdmissionReview(http.body, scan, scratch); !scanned.ok()) {
     return Reject(400, "cannot decode AdmissionReview: " + scanned.message());
   }
   const ReviewFields& r = scratch;
+  std::shared_ptr<const SpecFindings> known_spec;
+  if (r.object_spec_deferred.deferred) {
+    // Only a review answered by the checks may skip the spec; any other answer is given as
+    // if the spec had been read (a spec that is not valid JSON makes it a 400).
+    if (IsWellFormed(r) && IsDraKind(r)) known_spec = checker.FindKnownSpec(ToRequest(http, r));
+    if (known_spec == nullptr) {
+      if (Status read = CompleteObjectSpec(http.body, scan, scratch); !read.ok()) {
+        return Reject(400, "cannot decode AdmissionReview: " + read.message());
+      }
+    }
+  }
   if ((r.api_version != kReviewV1 && r.api_version != kReviewV1beta1) ||
       r.review_kind != "AdmissionReview") {
     return Reject(400, "expected apiVersion admission.k8s.io/v1, kind AdmissionReview; got \"" +
@@ -199,7 +223,7 @@ HttpAdmissionResponse HandleAdmission(const HttpAdmissionRequest& http, Admissio
   }
   if (!r.has_request) return Reject(400, "AdmissionReview has no request");
   if (r.uid.empty()) return Reject(400, "AdmissionReview request has no uid");
-  return HandleReview(http, r, checker, options);
+  return HandleReview(http, r, checker, options, known_spec.get());
 }
 
 }  // namespace draguard::webhook

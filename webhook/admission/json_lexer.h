@@ -23,6 +23,8 @@ class JsonLexer {
   // The current byte, or '\0' at the end.
   char Peek() const { return pos_ < text_.size() ? text_[pos_] : '\0'; }
   void Advance() { ++pos_; }
+  // Moves to byte `pos` (at most text().size()) of the text.
+  void Seek(size_t pos) { pos_ = pos; }
   // Consumes `c` if it is the current byte.
   bool Consume(char c) {
     if (Peek() != c) return false;

@@ -14,8 +14,10 @@
 #include <optional>
 #include <string>
 #include <system_error>
+#include <utility>
 #include <vector>
 
+#include "policy/common/json_text.h"
 #include "policy/k8s/decode.h"
 #include "webhook/admission/json_lexer.h"
 
@@ -31,9 +33,14 @@ enum class ObjectRole { kRoot, kMetadata, kOther };
 
 class TreeParser {
  public:
-  TreeParser(JsonLexer& lexer, size_t max_depth) : lexer_(lexer), max_depth_(max_depth) {}
+  TreeParser(JsonLexer& lexer, size_t max_depth, DeferredSpec* defer = nullptr)
+      : lexer_(lexer), max_depth_(max_depth), defer_(defer) {}
 
   bool Parse(DocNode& root, size_t depth) { return ParseValue(&root, depth, ObjectRole::kRoot); }
+  // A member's value at the lexer's position, as ParseObject reads it (ReadDeferredSpec).
+  bool ParseMember(DocNode* node, size_t depth) {
+    return ParseValue(node, depth, ObjectRole::kOther);
+  }
   // The text of the root object's `spec` after Parse(); empty unless there was exactly one.
   std::string_view root_spec() const { return spec_count_ == 1 ? spec_ : std::string_view(); }
 
@@ -54,9 +61,13 @@ class TreeParser {
   enum class After { kMore, kClosed, kInvalid };
   After AfterElement(char close);
   bool ParseNumber(DocNode* node);
+  // Defers the root's spec member at the lexer's position (see ReadJsonTree); false, moving
+  // nothing, when it is not an object whose end its brackets give.
+  bool Defer(DocNode& value, size_t depth, size_t entry);
 
   JsonLexer& lexer_;
   size_t max_depth_;
+  DeferredSpec* defer_;
   std::string_view spec_;
   int spec_count_ = 0;
 };
@@ -168,7 +179,10 @@ bool TreeParser::ParseObject(DocNode* node, size_t depth, ObjectRole role) {
       }
     }
     const size_t begin = lexer_.pos();
-    if (!ParseValue(value, depth, child)) break;
+    const bool deferred = defer_ != nullptr && !defer_->deferred && value != nullptr &&
+                          role == ObjectRole::kRoot && entry->key.text == "spec" &&
+                          Defer(*value, depth, used - 1);
+    if (!deferred && !ParseValue(value, depth, child)) break;
     if (role == ObjectRole::kRoot && entry != nullptr && entry->key.text == "spec") {
       spec_ = lexer_.text().substr(begin, lexer_.pos() - begin);
       ++spec_count_;
@@ -179,6 +193,51 @@ bool TreeParser::ParseObject(DocNode* node, size_t depth, ObjectRole role) {
   }
   if (node != nullptr) node->entries.resize(used);
   return ok;
+}
+
+// The end of the object or array at `pos` (after its closing bracket) by its brackets alone,
+// strings stepped over (their escapes too) sixteen bytes a step; npos when the text ends
+// first. Nothing else is checked: a valid collection ends exactly there.
+size_t CollectionEnd(std::string_view text, size_t pos) {
+  const char* const data = text.data();
+  size_t open = 0;
+  while (pos < text.size()) {
+    const char c = data[pos];
+    if (c == '"') {
+      ++pos;
+      while (true) {
+        pos = FindNonPlainJsonByte(text, pos);
+        if (pos >= text.size()) return std::string_view::npos;
+        if (data[pos] == '"') break;
+        pos += data[pos] == '\\' ? 2 : 1;
+        if (pos > text.size()) return std::string_view::npos;
+      }
+    } else if (c == '{' || c == '[') {
+      ++open;
+    } else if (c == '}' || c == ']') {
+      if (open == 0) return std::string_view::npos;
+      if (--open == 0) return pos + 1;
+    }
+    ++pos;
+  }
+  return std::string_view::npos;
+}
+
+bool TreeParser::Defer(DocNode& value, size_t depth, size_t entry) {
+  if (lexer_.Peek() != '{') return false;
+  const size_t begin = lexer_.pos();
+  const size_t end = CollectionEnd(lexer_.text(), begin);
+  if (end == std::string_view::npos) return false;
+  ResetScalarFields(value);
+  if (value.entries.size() > defer_->storage.size()) std::swap(value.entries, defer_->storage);
+  value.entries.clear();
+  value.items.clear();
+  defer_->deferred = true;
+  defer_->begin = begin;
+  defer_->depth = depth;
+  defer_->entry = entry;
+  lexer_.Seek(end);
+  return true;
 }
 
 bool TreeParser::ParseArray(DocNode* node, size_t depth) {
@@ -234,11 +293,21 @@ bool TreeParser::ParseNumber(DocNode* node) {
 }  // namespace
 
 bool ReadJsonTree(JsonLexer& lexer, size_t depth, size_t max_depth, DocNode& root,
-                  std::string_view* root_spec) {
-  TreeParser parser(lexer, max_depth);
+                  std::string_view* root_spec, DeferredSpec* defer) {
+  if (defer != nullptr) defer->deferred = false;
+  TreeParser parser(lexer, max_depth, defer);
   const bool ok = parser.Parse(root, depth);
   if (root_spec != nullptr) *root_spec = ok ? parser.root_spec() : std::string_view();
   return ok;
+}
+
+bool ReadDeferredSpec(JsonLexer& lexer, size_t max_depth, DeferredSpec& spec, DocNode* root) {
+  lexer.Seek(spec.begin);
+  DocNode* node = root != nullptr && spec.entry < root->entries.size()
+                      ? &root->entries[spec.entry].value
+                      : nullptr;
+  if (node != nullptr && node->entries.empty()) std::swap(node->entries, spec.storage);
+  return TreeParser(lexer, max_depth).ParseMember(node, spec.depth);
 }
 
 std::optional<DocNode> ParseJsonTree(std::string_view json, const JsonObjectOptions& options) {

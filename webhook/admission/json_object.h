@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 #include "policy/common/diagnostic.h"
 #include "policy/k8s/decode.h"
@@ -28,6 +29,17 @@ struct JsonObjectOptions {
 
 class JsonLexer;
 
+// Where ReadJsonTree left the root object's `spec` unread (its `defer` argument).
+struct DeferredSpec {
+  bool deferred = false;
+  size_t begin = 0;  // the byte of the lexer's text where the spec's value starts
+  size_t depth = 0;  // the collections around the value
+  size_t entry = 0;  // its member's index in the root's entries
+  // The members an earlier spec node held, kept while the spec is unread, so that reading a
+  // spec of the usual shape later reuses their storage as ReadJsonTree reuses a tree's.
+  std::vector<k8s::MapEntry> storage;
+};
+
 // Reads one JSON value at `lexer`'s position (after any space) into `root`, leaving the lexer
 // right after it: the reader behind ParseJsonTree, for the review scanner, which builds
 // request.object's tree during its one pass over the review. `root` may be a default DocNode
@@ -37,8 +49,22 @@ class JsonLexer;
 // a partial tree). When `root_spec` is given, it is set to the exact JSON text of the root
 // object's `spec` member (a slice of the lexer's text), or left empty when the root is not an
 // object or has no `spec` or has more than one: what the spec memo (spec_memo.h) keys on.
+//
+// With `defer`, the root's first `spec` member, when it is an object, is not read: only its
+// end is found, by its brackets and strings alone (nothing else is checked), and its node is
+// left null; *defer says where it is, for ReadDeferredSpec. Why: the spec memo (spec_memo.h)
+// answers for a spec whose exact text it has seen, checked and remembered, so the text of a
+// remembered spec needs neither a tree nor a check; any other spec is read afterwards by
+// ReadDeferredSpec, which finds what reading it here would have found.
 bool ReadJsonTree(JsonLexer& lexer, size_t depth, size_t max_depth, k8s::DocNode& root,
-                  std::string_view* root_spec = nullptr);
+                  std::string_view* root_spec = nullptr, DeferredSpec* defer = nullptr);
+
+// Reads the spec that ReadJsonTree deferred into `root`'s spec node (or only checks it when
+// `root` is null), with `lexer` over the same text: the same result and, when the spec is not
+// valid JSON, the same error and lexer position as ReadJsonTree would have given reading it.
+// `spec.storage` goes to the node.
+bool ReadDeferredSpec(JsonLexer& lexer, size_t max_depth, DeferredSpec& spec,
+                      k8s::DocNode* root);
 
 // The DocNode tree of a JSON text; nullopt when it is not valid JSON (RFC 8259, with
 // JsonLexer's rules for strings) or too deep. Never throws except std::bad_alloc.

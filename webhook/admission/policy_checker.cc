@@ -313,6 +313,15 @@ std::vector<NamedCacheStats> PolicyChecker::cache_stats() {
           {"selector_results", satisfiability_.selector_results_stats()}};
 }
 
+std::shared_ptr<const SpecFindings> PolicyChecker::FindKnownSpec(const AdmissionRequest& request) {
+  if (request.endpoint != AdmissionEndpoint::kValidate || request.operation != "CREATE" ||
+      !IsClaimKind(request.kind) || request.object_tree == nullptr ||
+      options_.policy.exempt_namespaces.count(std::string(request.name_space)) != 0) {
+    return nullptr;
+  }
+  return memo_.Find(KeyOf(request), schema_.Token().get(), /*count_miss=*/false);
+}
+
 CheckOutcome PolicyChecker::Check(const AdmissionRequest& request) {
   if (options_.policy.exempt_namespaces.count(std::string(request.name_space)) != 0) return {};
   return request.endpoint == AdmissionEndpoint::kMutate ? Mutate(request) : Validate(request);
@@ -365,6 +374,7 @@ CheckOutcome PolicyChecker::DiagnoseCreatedClaim(const AdmissionRequest& request
   const SpecKey key = KeyOf(request);
   // Taken before any check: findings made under a newer schema are then filed under an
   // older token, which only costs a miss.
+  if (request.known_spec != nullptr) return DiagnoseKnownSpec(request, options, *request.known_spec);
   const std::shared_ptr<const void> schema_token = schema_.Token();
   if (auto known = memo_.Find(key, schema_token.get())) {
     return DiagnoseKnownSpec(request, options, *known);

@@ -67,6 +67,9 @@ class PolicyChecker : public AdmissionChecker {
   explicit PolicyChecker(PolicyCheckerOptions options);
 
   CheckOutcome Check(const AdmissionRequest& request) override;
+  // The memo's findings for a /validate CREATE of a claim or template outside the exempt
+  // namespaces (where Check looks the spec up); a miss is counted by Check.
+  std::shared_ptr<const SpecFindings> FindKnownSpec(const AdmissionRequest& request) override;
 
   // Prepares the inventory's current snapshot for satisfiability and schema checks before
   // serving (SatisfiabilityCheck::Warm, SchemaCheck::Warm).

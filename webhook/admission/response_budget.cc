@@ -1,5 +1,6 @@
 #include "webhook/admission/response_budget.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <set>
@@ -129,8 +130,10 @@ std::string ClipRunes(std::string_view text, size_t max_runes) {
   std::string out = Sanitized(text);
   if (out.size() <= max_runes || CountRunes(out) <= max_runes) return out;  // runes <= bytes
   if (max_runes == 0) return {};
-  // The byte where rune number max_runes - 1 (0-based) starts: keep the runes before it.
-  size_t runes = 0, at = 0;
+  // The byte where rune number max_runes - 1 (0-based) starts: keep the runes before it. An
+  // ASCII prefix (a warning nearly always is ASCII) is one rune a byte, found eight at a time.
+  size_t at = std::min(SkipAscii(out, 0), max_runes - 1);
+  size_t runes = at;
   for (; at < out.size(); ++at) {
     if (IsContinuation(out[at])) continue;
     if (runes == max_runes - 1) break;

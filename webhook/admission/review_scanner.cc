@@ -8,8 +8,11 @@
 #include "webhook/admission/review_scanner.h"
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "policy/common/status.h"
+#include "policy/common/status_macros.h"
 #include "webhook/admission/json_lexer.h"
 #include "webhook/admission/json_object.h"
 
@@ -17,6 +20,17 @@ namespace draguard::webhook {
 namespace {
 
 enum class ReviewObjectRole { kOther, kReview, kRequest, kRequestKind };
+
+// The error of a scan stopped at byte `pos`.
+Status JsonError(size_t pos, std::string_view what) {
+  return InvalidArgumentError("invalid JSON at byte " + std::to_string(pos) + ": " +
+                              std::string(what));
+}
+
+// What a failed tree read says (Scanner::ParseTree, CompleteObjectSpec).
+const char* TreeError(const JsonLexer& lexer) {
+  return *lexer.error() != '\0' ? lexer.error() : "invalid JSON value";
+}
 
 struct Target {
   enum class Kind { kIgnore, kObject, kString, kBool, kTree };
@@ -66,8 +80,7 @@ class Scanner {
 
  private:
   Status Fail(std::string_view what) {
-    error_ = InvalidArgumentError("invalid JSON at byte " + std::to_string(lexer_.pos()) + ": " +
-                                  std::string(what));
+    error_ = JsonError(lexer_.pos(), what);
     return error_;
   }
   bool FailFalse(std::string_view what) {
@@ -101,9 +114,12 @@ class Scanner {
     k8s::DocNode& tree = target.spare->has_value() ? target.tree->emplace(std::move(**target.spare))
                                                    : target.tree->emplace();
     target.spare->reset();
-    if (!ReadJsonTree(lexer_, depth, options_.max_depth, tree, target.spec)) {
+    DeferredSpec* defer = options_.defer_object_spec && target.spec != nullptr
+                              ? &out_.object_spec_deferred
+                              : nullptr;
+    if (!ReadJsonTree(lexer_, depth, options_.max_depth, tree, target.spec, defer)) {
       target.tree->reset();
-      return FailFalse(*lexer_.error() != '\0' ? lexer_.error() : "invalid JSON value");
+      return FailFalse(TreeError(lexer_));
     }
     *target.raw = text_.substr(start, lexer_.pos() - start);
     return true;
@@ -227,8 +243,27 @@ class Scanner {
 Status ScanAdmissionReview(std::string_view json, const ScanOptions& options, ReviewFields& out) {
   SpareTrees spares{.object = std::move(out.object_tree),
                     .old_object = std::move(out.old_object_tree)};
+  std::vector<k8s::MapEntry> spec_storage = std::move(out.object_spec_deferred.storage);
   out = ReviewFields{};
-  return Scanner(json, options, out, spares).Run();
+  out.object_spec_deferred.storage = std::move(spec_storage);
+  Status status = Scanner(json, options, out, spares).Run();
+  // A deferred spec lies before whatever failed: its own error, if it has one, comes first.
+  if (!status.ok() && out.object_spec_deferred.deferred) {
+    DRAGUARD_RETURN_IF_ERROR(CompleteObjectSpec(json, options, out));
+  }
+  return status;
+}
+
+Status CompleteObjectSpec(std::string_view json, const ScanOptions& options, ReviewFields& fields) {
+  DeferredSpec& spec = fields.object_spec_deferred;
+  if (!spec.deferred) return OkStatus();
+  JsonLexer lexer(json);
+  k8s::DocNode* root = fields.object_tree.has_value() ? &*fields.object_tree : nullptr;
+  if (!ReadDeferredSpec(lexer, options.max_depth, spec, root)) {
+    return JsonError(lexer.pos(), TreeError(lexer));
+  }
+  spec.deferred = false;
+  return OkStatus();
 }
 
 StatusOr<ReviewFields> ScanAdmissionReview(std::string_view json, const ScanOptions& options) {

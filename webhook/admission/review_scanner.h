@@ -16,6 +16,7 @@
 
 #include "policy/common/status_or.h"
 #include "policy/k8s/document.h"
+#include "webhook/admission/json_object.h"
 
 namespace draguard::webhook {
 
@@ -23,6 +24,11 @@ struct ScanOptions {
   // Deepest nesting of arrays and objects accepted anywhere in the body. Real DRA objects
   // nest about 12 levels inside a review; 128 leaves room while bounding the recursion.
   size_t max_depth = 128;
+  // Leave request.object's spec unread when it is an object (json_object.h, ReadJsonTree's
+  // `defer`): ReviewFields::object_spec then holds its text, its node in object_tree is null,
+  // and CompleteObjectSpec reads it (for a spec the memo does not know). The whole body is
+  // still checked except that spec's text. The handler's scan; off for other callers.
+  bool defer_object_spec = false;
 };
 
 // The scanned review. Views point into the scanned text; strings are JSON-decoded.
@@ -45,6 +51,8 @@ struct ReviewFields {
   // absent or null.
   std::optional<k8s::DocNode> object_tree;
   std::optional<k8s::DocNode> old_object_tree;
+  // Where the scan left object_tree's spec unread (ScanOptions::defer_object_spec).
+  DeferredSpec object_spec_deferred;
 };
 
 // Returns the fields, or InvalidArgument (message names the byte offset) when `json` is not a
@@ -58,6 +66,11 @@ StatusOr<ReviewFields> ScanAdmissionReview(std::string_view json, const ScanOpti
 // (the webhook keeps one ReviewFields per thread) neither allocates nor frees their nodes
 // while the reviews keep their shape. After an error `out` holds partial fields.
 Status ScanAdmissionReview(std::string_view json, const ScanOptions& options, ReviewFields& out);
+
+// Reads the spec a scan of `json` with `options` left unread into fields.object_tree, and
+// checks it: afterwards `fields` is what a scan without defer_object_spec gives, or the error
+// is the one that scan would have returned. No-op when nothing was deferred.
+Status CompleteObjectSpec(std::string_view json, const ScanOptions& options, ReviewFields& fields);
 
 }  // namespace draguard::webhook
 

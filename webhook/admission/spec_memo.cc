@@ -43,12 +43,12 @@ SpecMemo::SpecMemo(SpecMemoOptions options)
     : options_(options),
       cache_(CacheLimits{.max_entries = options.entries, .max_bytes = options.max_bytes}) {}
 
-std::shared_ptr<const SpecFindings> SpecMemo::Find(const SpecKey& key,
-                                                   const void* schema_token) const {
+std::shared_ptr<const SpecFindings> SpecMemo::Find(const SpecKey& key, const void* schema_token,
+                                                   bool count_miss) const {
   if (!Accepts(key)) return nullptr;
   std::shared_ptr<const SpecFindings> found = cache_.Find(SpecCacheKey(key));
   if (found == nullptr || found->schema_token.get() != schema_token) {
-    misses_.fetch_add(1, std::memory_order_relaxed);
+    if (count_miss) misses_.fetch_add(1, std::memory_order_relaxed);
     return nullptr;
   }
   hits_.fetch_add(1, std::memory_order_relaxed);

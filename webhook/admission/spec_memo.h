@@ -90,8 +90,11 @@ class SpecMemo {
   bool Accepts(const SpecKey& key) const {
     return options_.entries > 0 && !key.spec.empty() && key.spec.size() <= options_.max_spec_bytes;
   }
-  // The findings remembered for `key` under `schema_token`, or null.
-  std::shared_ptr<const SpecFindings> Find(const SpecKey& key, const void* schema_token) const;
+  // The findings remembered for `key` under `schema_token`, or null. A lookup of an accepted
+  // key counts as a hit or, with `count_miss`, a miss (a caller that will look again after a
+  // miss counts it once).
+  std::shared_ptr<const SpecFindings> Find(const SpecKey& key, const void* schema_token,
+                                           bool count_miss = true) const;
   // Remembers `findings` for `key` (replacing what was there); no-op unless Accepts(key).
   void Insert(const SpecKey& key, std::shared_ptr<const SpecFindings> findings);
 

@@ -300,6 +300,31 @@ TEST(ClipRunesTest, CountsRunesNotBytesAndReplacesInvalidBytes) {
   EXPECT_EQ(ClipRunes("abcd", 3), "ab\xE2\x80\xA6") << "ASCII longer than the limit is cut";
 }
 
+// The cut of a long text starts after its ASCII prefix, found eight bytes at a time: against
+// a rune-by-rune cut (the general path), for every limit around the prefix's end and texts
+// whose first non-ASCII rune falls on each byte of an eight-byte step.
+TEST(ClipRunesTest, CutAfterAnAsciiPrefixIsTheRuneByRuneCut) {
+  auto reference = [](const std::string& valid, size_t max_runes) {
+    if (CountRunes(valid) <= max_runes) return valid;
+    size_t runes = 0, at = 0;
+    for (; at < valid.size(); ++at) {
+      if ((static_cast<unsigned char>(valid[at]) & 0xC0) == 0x80) continue;
+      if (runes == max_runes - 1) break;
+      ++runes;
+    }
+    return valid.substr(0, at) + "\xE2\x80\xA6";
+  };
+  for (size_t prefix = 0; prefix <= 20; ++prefix) {
+    for (const std::string rune : {"\xC3\xA9", "\xE2\x82\xAC", "\xF0\x9F\x98\x80", "z"}) {
+      const std::string text = std::string(prefix, 'a') + rune + rune + "bc" + rune;
+      for (size_t max_runes = 1; max_runes <= CountRunes(text) + 1; ++max_runes) {
+        EXPECT_EQ(ClipRunes(text, max_runes), reference(text, max_runes))
+            << ::testing::PrintToString(text) << " within " << max_runes;
+      }
+    }
+  }
+}
+
 TEST(HandlerTest, DenialMessageIsBoundedAndCausesCapped) {
   FakeChecker checker;
   for (int i = 0; i < 1000; ++i) {

@@ -209,5 +209,91 @@ TEST(ScannerTest, ReusedFieldsGiveAFreshScansResult) {
   }
 }
 
+// The handler's scan leaves request.object's spec unread (ScanOptions::defer_object_spec)
+// and reads it only for a spec the checker does not know (CompleteObjectSpec). Scanning so and
+// then completing must give what a plain scan gives: the same fields and trees, or the same
+// error, whatever is wrong and where (in the spec, after it, both), into fresh or reused
+// fields.
+TEST(ScannerTest, DeferredSpecCompletedIsAPlainScan) {
+  const std::string head =
+      R"({"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u",)"
+      R"("kind":{"group":"resource.k8s.io","version":"v1","kind":"ResourceClaim"},)";
+  const std::string deep = std::string(140, '[') + std::string(140, ']');
+  const std::vector<std::string> requests = {
+      R"("operation":"CREATE","object":{"metadata":{"name":"a","managedFields":[{"m":1}]},)"
+      R"("spec":{"devices":{"requests":[{"name":"gpu","exactly":{"count":2,"selectors":)"
+      R"([{"cel":{"expression":"device.attributes[\"x\"].s == \"}]{[\\\"\""}}]}}]}}}}})",
+      R"("operation":"CREATE","object":{"spec": { "b" : [1, "x"] } ,"status":{}}})",
+      R"("operation":"CREATE","object":{"spec":{"a":1},"spec":{"a":2}}})",
+      R"("operation":"CREATE","object":{"spec":null,"metadata":{}}})",
+      R"("operation":"CREATE","object":{"spec":[1,{"a":2}]}})",
+      R"("operation":"CREATE","object":{"spec":{"a":"x\"}"},"b":"\\"}})",  // escapes end no string
+      R"("operation":"CREATE","object":{"spec":{}}},"oldObject":{"spec":{"a":1}}})",
+      R"("operation":"CREATE","object":{"metadata":{"spec":{"x":1}},"spec":{"é":"\u00e9"}}})",
+      // Invalid in the spec only, in the spec and after it, after it only.
+      R"("operation":"CREATE","object":{"spec":{"a":01}}})",
+      R"("operation":"CREATE","object":{"spec":{"a":[1,]},"status":tru}})",
+      R"("operation":"CREATE","object":{"spec":{"a":"x)" "\n" R"("}},"x":}})",
+      R"("operation":"CREATE","object":{"spec":{"a":"\x"}}})",
+      R"("operation":"CREATE","object":{"spec":{"a":1}},"status":tru}})",
+      R"("operation":"CREATE","object":{"spec":{"a":1},"b":}})",
+      R"("operation":"CREATE","object":{"spec":{"a":)" + deep + "}}}",
+      R"("operation":"CREATE","object":{"spec":{"a":)" + deep + R"(},"b":}}})",
+      R"("operation":"CREATE","object":{"spec":{"a":[}]}}})",
+      R"("operation":"CREATE","object":{"spec":{"a":1}}})",   // the review unterminated
+      R"("operation":"CREATE","object":{"spec":{"a":"\"})",   // the spec unterminated
+      "\"operation\":\"CREATE\",\"object\":{\"spec\":{\"a\":\"\xC3\x28\"}}}}",
+  };
+  const ScanOptions plain;
+  const ScanOptions deferred{.defer_object_spec = true};
+  for (const std::string& earlier : requests) {
+    for (const std::string& request : requests) {
+      const std::string text = head + request;
+      SCOPED_TRACE(earlier + "\nthen\n" + request);
+      StatusOr<ReviewFields> expected = ScanAdmissionReview(text, plain);
+      ReviewFields fields;
+      (void)ScanAdmissionReview(head + earlier, deferred, fields);
+      Status status = ScanAdmissionReview(text, deferred, fields);
+      if (status.ok()) status = CompleteObjectSpec(text, deferred, fields);
+      ASSERT_EQ(status.ok(), expected.ok()) << status;
+      if (!expected.ok()) {
+        EXPECT_EQ(status.message(), expected.status().message());
+        continue;
+      }
+      EXPECT_FALSE(fields.object_spec_deferred.deferred);
+      EXPECT_EQ(Describe(fields), Describe(*expected));
+    }
+  }
+}
+
+// What is deferred: the root's first spec when it is an object, nothing else.
+TEST(ScannerTest, DefersOnlyTheObjectsSpecObject) {
+  const std::string head =
+      R"({"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u",)";
+  struct Case {
+    std::string request;
+    bool deferred;
+  };
+  const std::vector<Case> cases = {
+      {R"("object":{"metadata":{"name":"a"},"spec":{"b":[1,"x"]}}})", true},
+      {R"("object":{"spec":null}})", false},
+      {R"("object":{"spec":[{"a":1}]}})", false},
+      {R"("object":{"metadata":{"spec":{"x":1}}}})", false},
+      {R"("oldObject":{"spec":{"a":1}}})", false},
+  };
+  for (const Case& c : cases) {
+    const std::string text = head + c.request + "}";
+    ReviewFields fields;
+    ASSERT_TRUE(ScanAdmissionReview(text, {.defer_object_spec = true}, fields).ok()) << c.request;
+    EXPECT_EQ(fields.object_spec_deferred.deferred, c.deferred) << c.request;
+    if (!c.deferred) continue;
+    // Left unread: a null node, the spec's text kept.
+    const k8s::DocNode* spec = fields.object_tree->Find("spec");
+    ASSERT_NE(spec, nullptr);
+    EXPECT_EQ(spec->kind, k8s::NodeKind::kNull);
+    EXPECT_EQ(fields.object_spec, R"({"b":[1,"x"]})");
+  }
+}
+
 }  // namespace
 }  // namespace draguard::webhook

@@ -338,5 +338,85 @@ TEST_F(SessionTest, ClientCloseEndsTheSession) {
   EXPECT_EQ(metrics_.active_connections(), 0);
 }
 
+// The fast path against the general one: a request found whole in the buffer is parsed there
+// (HttpSession::ParseBuffered), one that arrives in pieces through Beast's read operations.
+// Whatever the pieces, the client must receive the same bytes.
+class SessionSplitTest : public SessionTest {
+ protected:
+  // Sends `writes` one after the other to a new session; returns all it answered.
+  std::string Exchange(const std::vector<std::string>& writes) {
+    beast::test::stream client(ioc_);
+    beast::test::stream server_end(ioc_);
+    client.connect(server_end);
+    auto session =
+        std::make_shared<HttpSession<beast::test::stream>>(context_, std::move(server_end));
+    session->Run();
+    ioc_.restart();
+    ioc_.poll();
+    for (const std::string& bytes : writes) {
+      beast::error_code ec;
+      net::write(client, net::buffer(bytes), ec);
+      ioc_.restart();
+      ioc_.poll();
+    }
+    client.close();
+    ioc_.restart();
+    ioc_.run();
+    return std::string(client.str());
+  }
+};
+
+TEST_F(SessionSplitTest, EverySplitOfTheStreamGetsTheSameAnswers) {
+  const std::string review = MakeReview("ResourceClaim", "v1", "CREATE", "s1").dump();
+  std::ostringstream chunk;
+  chunk << std::hex << review.size() << "\r\n" << review << "\r\n0\r\n\r\n";
+  const std::vector<std::pair<std::string, std::string>> streams = {
+      {"review", Post("/validate", review)},
+      {"review then healthz then a shorter body",
+       Post("/validate", review + std::string(300, ' ')) + std::string(kHealthz) +
+           Post("/validate", review)},
+      {"chunked", "POST /validate HTTP/1.1\r\nHost: d\r\nContent-Type: application/json\r\n"
+                  "Transfer-Encoding: chunked\r\n\r\n" + chunk.str() + std::string(kHealthz)},
+      {"bad chunk", "POST /validate HTTP/1.1\r\nHost: d\r\nContent-Type: application/json\r\n"
+                    "Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n"},
+      {"body over limit", "POST /validate HTTP/1.1\r\nContent-Type: application/json\r\n"
+                          "Content-Length: 70000\r\n\r\n" + std::string(70000, ' ')},
+      {"headers over limit",
+       "GET /healthz HTTP/1.1\r\nX-Big: " + std::string(2000, 'a') + "\r\n\r\n"},
+      {"bad request line", "GET\r\n\r\n"},
+      {"unsupported coding", "POST /validate HTTP/1.1\r\nContent-Type: application/json\r\n"
+                             "Transfer-Encoding: gzip, chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n"},
+      {"http/1.0", "GET /healthz HTTP/1.0\r\n\r\n"},
+  };
+  for (const auto& [name, stream] : streams) {
+    SCOPED_TRACE(name);
+    const std::string whole = Exchange({stream});
+    ASSERT_FALSE(whole.empty());
+    std::vector<std::string> bytes;
+    for (char c : stream) bytes.emplace_back(1, c);
+    EXPECT_EQ(Exchange(bytes), whole) << "one byte at a time";
+    // Every split in two (every 61st in the longest streams, to bound the test's time).
+    const size_t step = stream.size() > 4000 ? 61 : 1;
+    for (size_t at = 1; at < stream.size(); at += step) {
+      ASSERT_EQ(Exchange({stream.substr(0, at), stream.substr(at)}), whole) << "split at " << at;
+    }
+  }
+}
+
+// A request's body storage is lent to the next request: a shorter body after a longer one
+// must not carry the longer one's bytes.
+TEST_F(SessionSplitTest, AShorterBodyAfterALongerOneIsReadAlone) {
+  const std::string a = MakeReview("ResourceClaim", "v1", "CREATE", "long-one").dump();
+  const std::string b = MakeReview("ResourceClaim", "v1", "CREATE", "s").dump();
+  ASSERT_LT(b.size(), a.size());
+  const std::string both = Exchange({Post("/validate", a), Post("/validate", b)});
+  std::vector<Response> responses = ParseResponses(both);
+  ASSERT_EQ(responses.size(), 2u);
+  EXPECT_EQ(nlohmann::json::parse(responses[0].body())["response"]["uid"], "long-one");
+  EXPECT_EQ(nlohmann::json::parse(responses[1].body())["response"]["uid"], "s");
+  // The second answer, byte for byte, is what a session answers to that request alone.
+  EXPECT_EQ(both.substr(both.find("HTTP/1.1", 1)), Exchange({Post("/validate", b)}));
+}
+
 }  // namespace
 }  // namespace draguard::webhook::server_internal

@@ -6,7 +6,10 @@
 // to WaitForRequest (keep-alive, pipelining: bytes already buffered are read at once) or Close.
 // Each step sets its own deadline: the handshake, the idle wait for a next request's first
 // byte, the whole request once it has started (so a client dribbling one header byte a second
-// is cut off: slowloris), and the response write. A fresh request_parser per message applies
+// is cut off: slowloris), and the response write. A request found whole in the bytes of the
+// read that waited for it (the usual case: a client writes a request at once) is parsed from
+// the buffer without Beast's read operations, which would complete through the event loop
+// even with nothing to read; the read deadline is then not needed and not set. A fresh request_parser per message applies
 // the header and body limits; a body over the limit is answered 413, oversized headers 431,
 // unparseable requests 400, a body that does not fit the bodies in flight of all connections
 // (BodyBudget) 503, a transfer coding other than plain chunked 501, and the connection is then
@@ -207,6 +210,43 @@ inline void WriteResponse(const RouterResponse& r, unsigned version, bool keep_a
   out += r.body;
 }
 
+// A request body read into a std::string: Beast's string_body, but each piece is appended
+// rather than written into a zero-filled resize (its reader zero-fills the body's bytes before
+// copying them in: a memset of the whole body per request). The session lends the string of
+// its previous request, so that a body that fits that capacity is not allocated again.
+struct AppendStringBody {
+  using value_type = std::string;
+
+  class reader {
+   public:
+    template <bool isRequest, class Fields>
+    explicit reader(http::header<isRequest, Fields>&, value_type& body) : body_(body) {}
+
+    void init(const boost::optional<uint64_t>& length, beast::error_code& ec) {
+      // The parser's body limit (checked before this) bounds a declared length.
+      if (length) body_.reserve(static_cast<size_t>(std::min<uint64_t>(*length, body_.max_size())));
+      ec = {};
+    }
+    template <class ConstBufferSequence>
+    size_t put(const ConstBufferSequence& buffers, beast::error_code& ec) {
+      const size_t extra = beast::buffer_bytes(buffers);
+      if (extra > body_.max_size() - body_.size()) {
+        ec = http::error::buffer_overflow;
+        return 0;
+      }
+      for (const net::const_buffer b : beast::buffers_range_ref(buffers)) {
+        body_.append(static_cast<const char*>(b.data()), b.size());
+      }
+      ec = {};
+      return extra;
+    }
+    void finish(beast::error_code& ec) { ec = {}; }
+
+   private:
+    value_type& body_;
+  };
+};
+
 template <class T>
 struct IsSslStream : std::false_type {};
 template <class Next>
@@ -326,12 +366,17 @@ class HttpSession : public SessionBase,
   }
 
   // The header first, then (once its body fits the shared budget) the body; the read
-  // timeout covers both.
+  // timeout covers both. Each part is first parsed from the bytes already buffered
+  // (ParseBuffered); Beast's read operations, on the same parser, read what is missing.
   void ReadRequest() {
-    parser_.emplace();
+    parser_.emplace(std::piecewise_construct, std::make_tuple(std::move(kept_body_)));
+    kept_body_.clear();
     parser_->header_limit(static_cast<uint32_t>(context_.options.max_header_bytes));
     parser_->body_limit(context_.options.handler.max_body_bytes);
-    ExpireAfter(context_.options.read_timeout);
+    read_deadline_set_ = false;
+    const beast::error_code parsed = ParseBuffered(/*whole_message=*/false);
+    if (parsed != http::error::need_more) return OnHeader(parsed);
+    SetReadDeadline();
     http::async_read_header(stream_, buffer_, *parser_,
                             [self = this->shared_from_this()](beast::error_code ec, size_t) {
                               self->OnHeader(ec);
@@ -347,16 +392,47 @@ class HttpSession : public SessionBase,
       context_.metrics.BodyRefused();
       return Respond(PlainText(503, "server busy: too many request bodies in flight\n"), false);
     }
+    const beast::error_code parsed = ParseBuffered(/*whole_message=*/true);
+    if (parsed != http::error::need_more) return OnRead(parsed);
+    SetReadDeadline();
     http::async_read(stream_, buffer_, *parser_,
                      [self = this->shared_from_this()](beast::error_code ec, size_t) {
                        self->OnRead(ec);
                      });
   }
 
+  // Parses the buffered bytes into parser_ up to the end of the header (or, with
+  // `whole_message`, of the message), as Beast's read operations do (http/impl/read.hpp:
+  // put, consume, the same eager setting), but without their I/O: a request usually arrives
+  // whole in the read that waited for it, and Beast's operations would then still complete
+  // through the event loop (a post each). need_more: the buffered bytes do not hold that
+  // much; the caller continues with Beast's operation on the same parser, which parses the
+  // rest as it arrives (the general path, also taken by every request split over reads).
+  beast::error_code ParseBuffered(bool whole_message) {
+    parser_->eager(whole_message);
+    beast::error_code ec;
+    while (!(whole_message ? parser_->is_done() : parser_->is_header_done())) {
+      if (buffer_.size() == 0) return http::error::need_more;
+      const size_t used = parser_->put(buffer_.data(), ec);
+      buffer_.consume(used);
+      if (ec) return ec;
+      if (used == 0) return http::error::need_more;
+    }
+    return {};
+  }
+
+  // The read timeout runs from the first part of the request that needs a read; set once per
+  // request, so that a header and a body read apart share it (slowloris).
+  void SetReadDeadline() {
+    if (read_deadline_set_) return;
+    read_deadline_set_ = true;
+    ExpireAfter(context_.options.read_timeout);
+  }
+
   // Whether the request uses no transfer coding but chunked. Beast reads a body whose last
   // coding is chunked (`gzip, chunked`) as plain chunked and would hand over gzip bytes as
   // JSON; RFC 9112 §6.1 lets a server answer a coding it does not implement with 501.
-  static bool OnlyChunkedTransferCoding(const http::request<http::string_body>& req) {
+  static bool OnlyChunkedTransferCoding(const http::request<AppendStringBody>& req) {
     const size_t n = req.count(http::field::transfer_encoding);
     if (n == 0) return true;
     if (n > 1) return false;
@@ -413,8 +489,9 @@ class HttpSession : public SessionBase,
   void Respond(RouterResponse r, bool keep_alive) {
     keep_alive = keep_alive && !stopping_ && !context_.draining.load();
     const unsigned version = parser_ && parser_->is_header_done() ? parser_->get().version() : 11;
-    // The request has been handled: its body goes now, not when the next request starts.
-    if (parser_) std::string().swap(parser_->get().body());
+    // The request has been handled: its body goes now, not when the next request starts;
+    // the storage of a typical one stays for the next request.
+    if (parser_) KeepBody(parser_->get().body());
     ReleaseBody();
     WriteResponse(r, version == 10 ? 10 : 11, keep_alive, response_);
     // Beyond a typical answer's size the buffer goes, rather than staying with an idle
@@ -431,6 +508,15 @@ class HttpSession : public SessionBase,
                        self->Advance(SessionRegistry::Phase::kServed);
                        self->WaitForRequest();
                      });
+  }
+
+  void KeepBody(std::string& body) {
+    body.clear();
+    if (body.capacity() <= kKeptBodyBytes) {
+      kept_body_ = std::move(body);
+    } else {
+      std::string().swap(body);
+    }
   }
 
   void Close() {
@@ -450,11 +536,17 @@ class HttpSession : public SessionBase,
   }
 
   static constexpr size_t kKeptResponseBytes = 64 * 1024;
+  // A typical DRA review is 2-10 KB; a larger body's storage is freed once it is answered.
+  static constexpr size_t kKeptBodyBytes = 16 * 1024;
 
   const SessionContext& context_;
   Stream stream_;
   beast::flat_buffer buffer_;
-  std::optional<http::request_parser<http::string_body>> parser_;
+  std::optional<http::request_parser<AppendStringBody>> parser_;
+  // The body string of the last request, emptied, lent to the next request's parser (up to
+  // kKeptBodyBytes of capacity).
+  std::string kept_body_;
+  bool read_deadline_set_ = false;  // the current request's read timeout is running
   std::string response_;  // the response in flight: head and body, one write
   std::shared_ptr<const void> held_;
   size_t reserved_body_ = 0;  // held in context_.bodies for the request being read or handled
