@@ -245,7 +245,8 @@ struct SatisfiabilityCheck::Prepared {
 
 SatisfiabilityCheck::SatisfiabilityCheck(SatisfiabilityOptions options)
     : options_(std::move(options)) {
-  if (options_.builder != nullptr) {
+  // Unconfigured, the check has nothing to build: a build the other checks asked for skips it.
+  if (options_.builder != nullptr && configured()) {
     step_ = options_.builder->AddStep(
         [this](const std::shared_ptr<const inventory::ClusterObjects>& snapshot) {
           std::shared_ptr<Prepared> replaced;
@@ -262,7 +263,7 @@ SatisfiabilityCheck::SatisfiabilityCheck(SatisfiabilityOptions options)
 }
 
 SatisfiabilityCheck::~SatisfiabilityCheck() {
-  if (options_.builder != nullptr) options_.builder->RemoveStep(step_);
+  if (step_ != 0) options_.builder->RemoveStep(step_);
 }
 
 std::shared_ptr<SatisfiabilityCheck::Prepared> SatisfiabilityCheck::Prepare(

@@ -177,7 +177,7 @@ class SatisfiabilityCheck {
   // from a recomputed one (the two are byte-identical by design, so the answer alone cannot
   // show that the memo served it). Atomic: concurrent checks count without a lock.
   std::atomic<uint64_t> recalled_{0};
-  SnapshotBuilder::StepId step_ = 0;  // this check's step in options_.builder
+  SnapshotBuilder::StepId step_ = 0;  // this check's step in options_.builder; 0: none
 };
 
 // The value of the draguard.dev/satisfiable annotation for a checked result:

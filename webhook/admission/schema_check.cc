@@ -47,7 +47,8 @@ struct SchemaCheck::Built {
 };
 
 SchemaCheck::SchemaCheck(SchemaCheckOptions options) : options_(std::move(options)) {
-  if (options_.builder != nullptr) {
+  // Off, the check has nothing to build: a build the other checks asked for skips it.
+  if (options_.builder != nullptr && options_.enabled) {
     step_ = options_.builder->AddStep([this](const Snapshot& snapshot) {
       std::lock_guard build(build_mu_);
       BuildLocked(snapshot);
@@ -56,7 +57,7 @@ SchemaCheck::SchemaCheck(SchemaCheckOptions options) : options_(std::move(option
 }
 
 SchemaCheck::~SchemaCheck() {
-  if (options_.builder != nullptr) options_.builder->RemoveStep(step_);
+  if (step_ != 0) options_.builder->RemoveStep(step_);
 }
 
 std::shared_ptr<const SchemaCheck::Built> SchemaCheck::Build(const Snapshot& snapshot) const {

@@ -95,7 +95,7 @@ class SchemaCheck {
   Snapshot built_for_;
   size_t builds_ = 0;
   std::mutex build_mu_;  // one build at a time
-  SnapshotBuilder::StepId step_ = 0;  // this check's step in options_.builder
+  SnapshotBuilder::StepId step_ = 0;  // this check's step in options_.builder; 0: none
 };
 
 }  // namespace draguard::webhook

@@ -51,7 +51,7 @@ class SnapshotBuilder {
   SnapshotBuilder& operator=(const SnapshotBuilder&) = delete;
 
   // Adds `step`, run on the builder's thread for every snapshot built, after the steps added
-  // before it. The id removes it.
+  // before it. The id removes it; ids start at 1 (0 is never one).
   StepId AddStep(Step step);
   // Removes a step; returns once no build runs it any more. Call before what the step touches
   // goes away (the check's destructor).

@@ -372,6 +372,18 @@ TEST_F(PolicyCheckerTest, SchemaCheckAnswersFromThePreviousSchemaWhileTheNextIsB
   EXPECT_NE(check.Token(), first);
 }
 
+// A check that is off adds no step: the builder, shared with the other checks, builds
+// nothing for it.
+TEST_F(PolicyCheckerTest, ASchemaCheckThatIsOffBuildsNothingOnTheSharedBuilder) {
+  source_.Publish(ClusterFromYaml(GpuInventoryYaml("node-a", 2)));
+  SnapshotBuilder builder;  // outlives the checks
+  SchemaCheck off({.enabled = false, .source = &source_, .builder = &builder});
+  SchemaCheck on({.builtin_catalog = false, .source = &source_, .builder = &builder});
+  builder.Build(source_.Current());
+  EXPECT_EQ(off.builds(), 0u);
+  EXPECT_EQ(on.builds(), 1u);
+}
+
 // The memo keeps answering across inventory snapshots whose schema is unchanged.
 TEST_F(PolicyCheckerTest, SpecMemoKeepsAnsweringAcrossSnapshotsWithAnEqualSchema) {
   source_.Publish(ClusterFromYaml(GpuInventoryYaml("node-a", 2)));
