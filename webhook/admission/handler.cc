@@ -68,10 +68,17 @@ bool IsDraKind(const ReviewFields& r) {
   return version_ok && kind_ok;
 }
 
-// What HandleAdmission checks before the review reaches HandleReview.
-bool IsWellFormed(const ReviewFields& r) {
-  return (r.api_version == kReviewV1 || r.api_version == kReviewV1beta1) &&
-         r.review_kind == "AdmissionReview" && r.has_request && !r.uid.empty();
+// Why HandleAdmission refuses `r` (a 400) before it reaches HandleReview; empty when it
+// does not.
+std::string WhyMalformed(const ReviewFields& r) {
+  if ((r.api_version != kReviewV1 && r.api_version != kReviewV1beta1) ||
+      r.review_kind != "AdmissionReview") {
+    return "expected apiVersion admission.k8s.io/v1, kind AdmissionReview; got \"" +
+           r.api_version + "\", \"" + r.review_kind + "\"";
+  }
+  if (!r.has_request) return "AdmissionReview has no request";
+  if (r.uid.empty()) return "AdmissionReview request has no uid";
+  return {};
 }
 
 AdmissionRequest ToRequest(const HttpAdmissionRequest& http, const ReviewFields& r,
@@ -209,20 +216,16 @@ HttpAdmissionResponse HandleAdmission(const HttpAdmissionRequest& http, Admissio
   if (r.object_spec_deferred.deferred) {
     // Only a review answered by the checks may skip the spec; any other answer is given as
     // if the spec had been read (a spec that is not valid JSON makes it a 400).
-    if (IsWellFormed(r) && IsDraKind(r)) known_spec = checker.FindKnownSpec(ToRequest(http, r));
+    if (WhyMalformed(r).empty() && IsDraKind(r)) {
+      known_spec = checker.FindKnownSpec(ToRequest(http, r));
+    }
     if (known_spec == nullptr) {
       if (Status read = CompleteObjectSpec(http.body, scan, scratch); !read.ok()) {
         return Reject(400, "cannot decode AdmissionReview: " + read.message());
       }
     }
   }
-  if ((r.api_version != kReviewV1 && r.api_version != kReviewV1beta1) ||
-      r.review_kind != "AdmissionReview") {
-    return Reject(400, "expected apiVersion admission.k8s.io/v1, kind AdmissionReview; got \"" +
-                           r.api_version + "\", \"" + r.review_kind + "\"");
-  }
-  if (!r.has_request) return Reject(400, "AdmissionReview has no request");
-  if (r.uid.empty()) return Reject(400, "AdmissionReview request has no uid");
+  if (std::string why = WhyMalformed(r); !why.empty()) return Reject(400, std::move(why));
   return HandleReview(http, r, checker, options, known_spec.get());
 }
 

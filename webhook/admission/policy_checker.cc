@@ -371,10 +371,11 @@ CheckOutcome PolicyChecker::Diagnose(const AdmissionRequest& request) {
 
 CheckOutcome PolicyChecker::DiagnoseCreatedClaim(const AdmissionRequest& request,
                                                   const validate::ValidationOptions& options) {
+  // Found by FindKnownSpec before the spec was read (the handler left it unread).
+  if (request.known_spec != nullptr) return DiagnoseKnownSpec(request, options, *request.known_spec);
   const SpecKey key = KeyOf(request);
   // Taken before any check: findings made under a newer schema are then filed under an
   // older token, which only costs a miss.
-  if (request.known_spec != nullptr) return DiagnoseKnownSpec(request, options, *request.known_spec);
   const std::shared_ptr<const void> schema_token = schema_.Token();
   if (auto known = memo_.Find(key, schema_token.get())) {
     return DiagnoseKnownSpec(request, options, *known);
