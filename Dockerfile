@@ -6,7 +6,7 @@
 FROM debian:12 AS build
 RUN apt-get update \
  && apt-get install -y --no-install-recommends \
-      build-essential cmake ninja-build pkg-config ca-certificates \
+      build-essential cmake ninja-build pkg-config ca-certificates libjemalloc-dev \
       libboost1.81-dev libssl-dev libre2-dev libyaml-cpp-dev libyaml-dev nlohmann-json3-dev \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
@@ -19,7 +19,7 @@ RUN cmake -S . -B /build -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF
 # stage: the ca-certificates package would also bring the openssl CLI). Nothing else.
 FROM debian:12-slim
 RUN apt-get update \
- && apt-get install -y --no-install-recommends libssl3 libre2-9 libyaml-cpp0.7 libyaml-0-2 \
+ && apt-get install -y --no-install-recommends libssl3 libre2-9 libyaml-cpp0.7 libyaml-0-2 libjemalloc2 \
  && rm -rf /var/lib/apt/lists/* /var/cache/apt/* /var/log/apt /var/log/dpkg.log \
  && groupadd --gid 65532 draguard \
  && useradd --uid 65532 --gid 65532 --no-create-home --shell /usr/sbin/nologin draguard

@@ -19,17 +19,12 @@ bench_stop_pids() {
   rm -rf "$work"
 }
 
-# bench_malloc_env: the allocator settings of manifests/deployment.yaml, read from it, as
-# NAME=VALUE words for env(1); SERVE_MALLOC_ARENA_MAX and SERVE_GLIBC_TUNABLES replace them, for
-# allocator experiments. Sets the array malloc_env.
+# bench_malloc_env: allocator settings for experiments, as NAME=VALUE words for env(1) in the
+# array malloc_env: SERVE_MALLOC_CONF becomes jemalloc's MALLOC_CONF (over the defaults built
+# into the binary, cli/jemalloc_conf.cc). Empty by default: the server runs as deployed.
 bench_malloc_env() {
-  local manifest="$repo/manifests/deployment.yaml"
-  manifest_env() {
-    awk -v name="$1" '$0 ~ "- name: " name "$" {getline; sub(/.*value: */, ""); gsub(/"/, "");
-      print; exit}' "$manifest"
-  }
-  malloc_env=("MALLOC_ARENA_MAX=${SERVE_MALLOC_ARENA_MAX:-$(manifest_env MALLOC_ARENA_MAX)}"
-              "GLIBC_TUNABLES=${SERVE_GLIBC_TUNABLES:-$(manifest_env GLIBC_TUNABLES)}")
+  malloc_env=()
+  if [[ -n "${SERVE_MALLOC_CONF:-}" ]]; then malloc_env+=("MALLOC_CONF=$SERVE_MALLOC_CONF"); fi
 }
 
 # bench_certs: a CA and serving pair for 127.0.0.1 in $work/certs; sets curl_args.

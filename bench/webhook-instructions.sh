@@ -19,8 +19,9 @@
 # (default 240; an 8,000-device inventory under callgrind on a loaded machine needs more).
 # WEBHOOK_INSTRUCTIONS_WARMUP sets the warm-up in seconds (default 8; cases c and d need ~30 under
 # callgrind, where the first requests prepare the devices for CEL).
-# Needs valgrind, wrk, openssl and curl. Port 18450. The allocator settings are those of
-# manifests/deployment.yaml; WEBHOOK_INSTRUCTIONS_PRELOAD=lib.so runs another allocator.
+# Needs valgrind, wrk, openssl and curl. Port 18450. The allocator is the binary's own (jemalloc
+# in a release build, with SERVE_MALLOC_CONF passed as MALLOC_CONF);
+# WEBHOOK_INSTRUCTIONS_PRELOAD=lib.so runs another allocator.
 set -euo pipefail
 
 draguard="${1:?usage: bench/webhook-instructions.sh path/to/draguard [seconds]}"

@@ -3,21 +3,9 @@
 #include <algorithm>
 #include <utility>
 
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
+#include "policy/common/heap.h"
 
 namespace draguard::webhook {
-namespace {
-
-// Returns the heap's free pages to the system where the C library can (glibc).
-void ReleaseFreePages() {
-#if defined(__GLIBC__)
-  malloc_trim(0);
-#endif
-}
-
-}  // namespace
 
 SnapshotBuilder::~SnapshotBuilder() {
   {
@@ -69,7 +57,7 @@ void SnapshotBuilder::Loop() {
       std::lock_guard steps(steps_mu_);
       for (const auto& [id, step] : steps_) step(building_);
     }
-    ReleaseFreePages();
+    ReleaseFreeHeapPages();
     lock.lock();
     building_.reset();
     built_cv_.notify_all();

@@ -11,8 +11,8 @@
 // of the checks overlapped and their transient peaks added up, which is what made the soak's
 // RSS climb over its first minute (docs/benchmarks.md, soak).
 //
-// After each build the thread hands the heap's free pages back to the system (glibc's
-// malloc_trim): a build replaces what the previous snapshot's views held (tens of MB for
+// After each build the thread hands the heap's free pages back to the system
+// (ReleaseFreeHeapPages: jemalloc's purge, glibc's malloc_trim): a build replaces what the previous snapshot's views held (tens of MB for
 // thousands of devices), and with the allocator's arenas interleaving those with long-lived
 // cache entries, freed pages otherwise stayed resident, the RSS creeping ~0.6 MiB a minute
 // under a changing inventory while the heap in use stayed flat (docs/benchmarks.md, soak).

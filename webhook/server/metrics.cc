@@ -132,8 +132,8 @@ void RenderMemory(const ProcessMemory& memory, std::string& out) {
   }
   if (!memory.heap_in_use_bytes || !memory.heap_free_bytes) return;
   Header(out, "draguard_heap_bytes", "gauge",
-         "The C library heap: bytes allocated (in_use) and freed but kept by the allocator "
-         "(free); RSS well above in_use means fragmentation.");
+         "The memory allocator's heap: bytes allocated (in_use) and freed but kept resident "
+         "by the allocator (free); RSS well above in_use means fragmentation.");
   out += "draguard_heap_bytes{state=\"in_use\"} " + std::to_string(*memory.heap_in_use_bytes) +
          '\n';
   out += "draguard_heap_bytes{state=\"free\"} " + std::to_string(*memory.heap_free_bytes) + '\n';

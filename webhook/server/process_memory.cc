@@ -4,9 +4,7 @@
 
 #include <cstdio>
 
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
+#include "policy/common/heap.h"
 
 namespace draguard::webhook {
 namespace {
@@ -26,17 +24,10 @@ std::optional<uint64_t> ResidentBytes() {
 }  // namespace
 
 ProcessMemory ReadProcessMemory() {
-  ProcessMemory m;
-  m.resident_bytes = ResidentBytes();
-#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
-  const struct mallinfo2 info = mallinfo2();
-  // uordblks: bytes allocated in the arenas (blocks in the per-thread caches count as in
-  // use); hblkhd: large blocks mmapped one by one (unmapped when freed); fordblks: free
-  // bytes the arenas keep, resident or not.
-  m.heap_in_use_bytes = info.uordblks + info.hblkhd;
-  m.heap_free_bytes = info.fordblks;
-#endif
-  return m;
+  const HeapFigures heap = ReadHeapFigures();
+  return {.resident_bytes = ResidentBytes(),
+          .heap_in_use_bytes = heap.in_use_bytes,
+          .heap_free_bytes = heap.free_bytes};
 }
 
 }  // namespace draguard::webhook

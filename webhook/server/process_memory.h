@@ -1,7 +1,8 @@
 // ProcessMemory: what the process holds in memory, read at scrape time for /metrics. The
-// resident set is what the container's memory limit counts; the C library's heap figures tell
-// memory the program holds (in use) from memory it has freed but the allocator still keeps
-// (free: fragmentation, or pages not yet returned), which RSS alone cannot.
+// resident set is what the container's memory limit counts; the allocator's heap figures
+// (policy/common/heap.h: jemalloc's in the release binary, glibc's elsewhere) tell memory the
+// program holds (in use) from memory it has freed but the allocator still keeps (free:
+// fragmentation, or pages not yet returned), which RSS alone cannot.
 #ifndef DRAGUARD_WEBHOOK_SERVER_PROCESS_MEMORY_H_
 #define DRAGUARD_WEBHOOK_SERVER_PROCESS_MEMORY_H_
 
@@ -12,13 +13,12 @@ namespace draguard::webhook {
 
 struct ProcessMemory {
   std::optional<uint64_t> resident_bytes;   // VmRSS (Linux)
-  std::optional<uint64_t> heap_in_use_bytes;  // allocated and not freed (glibc mallinfo2)
-  std::optional<uint64_t> heap_free_bytes;  // freed, kept by the allocator (glibc)
+  std::optional<uint64_t> heap_in_use_bytes;  // allocated and not freed
+  std::optional<uint64_t> heap_free_bytes;    // freed, kept resident by the allocator
 };
 
-// Reads the figures this platform offers; the others stay empty. Takes the allocator's arena
-// locks for a walk of its free lists (microseconds to a millisecond): for scrapes, never per
-// request.
+// Reads the figures this platform offers; the others stay empty. For scrapes, never per
+// request (ReadHeapFigures may walk the allocator's free lists).
 ProcessMemory ReadProcessMemory();
 
 }  // namespace draguard::webhook
