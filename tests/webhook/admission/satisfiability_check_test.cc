@@ -184,13 +184,15 @@ INSTANTIATE_TEST_SUITE_P(
                                                "gpu.example.com\n        allocationMode: All\n"),
                     .verdict = alloc::VerdictKind::kSatisfiable,
                     .feasible_nodes = 2},
-        // A mode without a count is one device (count 0 would fit anywhere): defaulted.
+        // A mode without a count is one device: with the other request's two, three on a
+        // node of two (count 0 would fit).
         VerdictCase{.name = "UnsetCountIsOne",
                     .object = ClaimWithRequest("      exactly:\n        deviceClassName: "
                                                "gpu.example.com\n        allocationMode: "
-                                               "ExactCount\n        selectors:\n"
-                                               "        - cel:\n            expression: "
-                                               "\"false\"\n"),
+                                               "ExactCount\n        count: 2\n"
+                                               "    - name: one\n      exactly:\n"
+                                               "        deviceClassName: gpu.example.com\n"
+                                               "        allocationMode: ExactCount\n"),
                     .verdict = alloc::VerdictKind::kUnsatisfiable,
                     .findings = {{"alloc.unsatisfiable", "spec.devices", Severity::kWarning}}},
         VerdictCase{.name = "UnsetSubrequestCountIsOne",
