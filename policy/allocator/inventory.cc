@@ -1,6 +1,7 @@
 #include "policy/allocator/inventory.h"
 
 #include <algorithm>
+#include <array>
 #include <set>
 #include <string_view>
 #include <unordered_map>
@@ -637,17 +638,24 @@ void Inventory::ClassifyDevices(const Inventory* previous, const std::vector<siz
 }
 
 const NodeGroups& Inventory::Groups(const AllocatorOptions& options, bool shape) const {
-  std::string key(KubernetesVersionName(options.version));
-  key += shape ? 'S' : 'E';
+  // The key (version, kind, gates) is written into a buffer on the stack: every check looks
+  // its groups up, and a string built a character at a time was ~0.7 k instructions of it.
+  constexpr size_t kMaxVersionName = 16;
+  std::array<char, kMaxVersionName + 1 + kGateCount> buffer;
+  const std::string_view version = KubernetesVersionName(options.version);
+  const size_t name = std::min(version.size(), kMaxVersionName);
+  std::copy_n(version.data(), name, buffer.data());
+  buffer[name] = shape ? 'S' : 'E';
   for (size_t g = 0; g < kGateCount; ++g) {
-    key += options.gates.Enabled(static_cast<Gate>(g)) ? '1' : '0';
+    buffer[name + 1 + g] = options.gates.Enabled(static_cast<Gate>(g)) ? '1' : '0';
   }
+  const std::string_view key(buffer.data(), name + 1 + kGateCount);
   std::lock_guard<std::mutex> lock(groups_->mu);
   for (const auto& [k, groups] : groups_->entries) {
     if (k == key) return *groups;
   }
   // Computed under the lock: a second thread asking for the same groups waits for these.
-  groups_->entries.emplace_back(key,
+  groups_->entries.emplace_back(std::string(key),
                                 std::make_unique<const NodeGroups>(ComputeGroups(options, shape)));
   return *groups_->entries.back().second;
 }

@@ -39,6 +39,10 @@ struct AllocatorOptions {
   // passes an alternative's selectors) without searching node by node: the same verdict and
   // reasons (tests turn it off to compare with the per-node search).
   bool cluster_wide_decisions = true;
+  // Build the witness of a satisfiable verdict (AllocationVerdict::allocations, in
+  // status.allocation form). A caller that reads only the verdict and the nodes (the webhook)
+  // turns it off: the verdict, `node`, the feasible nodes and the reasons stay the same.
+  bool witness = true;
 
   // What differs in `version`'s scheduler (policy/common/release.h).
   const Release& release() const { return ReleaseFor(version); }

@@ -55,7 +55,8 @@ struct Reason {
 
 struct AllocationVerdict {
   VerdictKind kind = VerdictKind::kUnsatisfiable;
-  // Satisfiable: one witness per claim checked, in status.allocation form, for `node`.
+  // Satisfiable: one witness per claim checked, in status.allocation form, for `node`
+  // (empty when AllocatorOptions::witness is off).
   std::vector<k8s::AllocationResult> allocations;
   std::string node;
   // Nodes on which every claim fits. Complete unless `nodes_exhaustive` is false (budget, or

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string_view>
 #include <utility>
 #include <variant>
@@ -45,6 +46,29 @@ ClaimUnderCheck FindClaim(const k8s::ObjectVariant& object) {
     return {&tmpl->spec, FieldPath().Child("spec").Child("spec").Child("devices")};
   }
   return {};
+}
+
+// Whether validate::DefaultDeviceClaim would leave `claim` as it is (its conditions, per
+// request and subrequest): the API server defaults an object before it sends it to admission,
+// so a webhook request needs no defaulted copy (~1 k instructions a check); a claim decoded
+// from a file (tests) may still need one.
+bool Defaulted(const k8s::DeviceRequestCommon& request) {
+  if (request.allocation_mode.empty()) return false;
+  if (request.allocation_mode == k8s::kAllocationModeExactCount && request.count == 0) {
+    return false;
+  }
+  return std::none_of(request.tolerations.begin(), request.tolerations.end(),
+                      [](const k8s::DeviceToleration& t) { return t.op.empty(); });
+}
+
+bool Defaulted(const k8s::DeviceClaim& claim) {
+  for (const k8s::DeviceRequest& request : claim.requests) {
+    if (request.exactly.has_value() && !Defaulted(*request.exactly)) return false;
+    for (const k8s::DeviceSubRequest& sub : request.first_available) {
+      if (!Defaulted(sub)) return false;
+    }
+  }
+  return true;
 }
 
 bool RestsOnUnknownClass(const alloc::AllocationVerdict& verdict) {
@@ -423,13 +447,18 @@ SatisfiabilityResult SatisfiabilityCheck::Decide(Prepared& prepared,
                                                  const k8s::ResourceClaimSpec& claim,
                                                  const FieldPath& devices, Diagnostics& out,
                                                  bool count_nodes) {
-  k8s::ResourceClaimSpec spec = claim;  // the allocator wants API defaults applied
-  validate::DefaultDeviceClaim(spec.devices);
+  // The allocator wants API defaults applied.
+  std::optional<k8s::ResourceClaimSpec> defaulted;
+  if (!Defaulted(claim.devices)) {
+    defaulted.emplace(claim);
+    validate::DefaultDeviceClaim(defaulted->devices);
+  }
   std::unique_ptr<CachingEvaluator> evaluator = prepared.Lease(options_);
   alloc::AllocatorOptions allocator = options_.allocator;
   allocator.all_nodes = count_nodes;
-  alloc::AllocationVerdict verdict =
-      alloc::CheckClaim(prepared.inventory, spec, *evaluator, allocator);
+  allocator.witness = false;  // only the verdict and the node count are reported
+  alloc::AllocationVerdict verdict = alloc::CheckClaim(
+      prepared.inventory, defaulted ? *defaulted : claim, *evaluator, allocator);
   prepared.Return(std::move(evaluator));
 
   SatisfiabilityResult result;

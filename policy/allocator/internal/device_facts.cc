@@ -2,6 +2,7 @@
 #include "policy/allocator/internal/device_facts.h"
 
 #include <algorithm>
+#include <iterator>
 
 #include "policy/allocator/internal/amount.h"
 #include "policy/allocator/internal/capacity.h"
@@ -68,7 +69,35 @@ bool AttributeSet::Intersects(const AttributeSet& other) const {
   return false;
 }
 
-bool ReadsIdentifying(const Inventory& inv, const Plan& plan, SelectorEvaluator& evaluator) {
+AlternativeReads ReadsOf(const Plan& plan, SelectorEvaluator& evaluator) {
+  AlternativeReads out(plan.alternatives.size());
+  for (const Alternative* alt : plan.alternatives) {
+    std::vector<AttributeName> all;
+    bool known = true;
+    auto add = [&](const std::vector<k8s::DeviceSelector>& selectors) {
+      for (const k8s::DeviceSelector& sel : selectors) {
+        if (!sel.cel || !known) continue;
+        std::optional<std::vector<AttributeName>> read =
+            evaluator.AttributesRead(sel.cel->expression);
+        if (!read) {
+          known = false;
+          continue;
+        }
+        all.insert(all.end(), std::make_move_iterator(read->begin()),
+                   std::make_move_iterator(read->end()));
+      }
+    };
+    if (alt->device_class != nullptr) add(alt->device_class->spec.selectors);
+    add(alt->common->selectors);
+    if (!known) continue;
+    std::sort(all.begin(), all.end());
+    all.erase(std::unique(all.begin(), all.end()), all.end());
+    out[alt->id] = std::move(all);
+  }
+  return out;
+}
+
+bool ReadsIdentifying(const Inventory& inv, const Plan& plan, const AlternativeReads& reads) {
   if (inv.IdentifyingAttributes().empty()) return false;
   for (const std::string& attribute : plan.attributes) {
     size_t slash = attribute.find('/');
@@ -78,48 +107,18 @@ bool ReadsIdentifying(const Inventory& inv, const Plan& plan, SelectorEvaluator&
       return true;
     }
   }
-  auto reads = [&](const std::vector<k8s::DeviceSelector>& selectors) {
-    for (const k8s::DeviceSelector& sel : selectors) {
-      if (!sel.cel) continue;
-      std::optional<std::vector<AttributeName>> read = evaluator.AttributesRead(sel.cel->expression);
-      if (!read) return true;
-      for (const AttributeName& a : *read) {
-        if (inv.Identifying(a)) return true;
-      }
-    }
-    return false;
-  };
   for (const Alternative* alt : plan.alternatives) {
-    if (alt->device_class != nullptr && reads(alt->device_class->spec.selectors)) return true;
-    if (reads(alt->common->selectors)) return true;
+    const std::optional<std::vector<AttributeName>>& read = reads[alt->id];
+    if (!read) return true;
+    for (const AttributeName& a : *read) {
+      if (inv.Identifying(a)) return true;
+    }
   }
   return false;
 }
 
-namespace {
-
-// Every attribute the class and request selectors of `alt` read, sorted and unique; nullopt
-// when one of them may read any.
-std::optional<std::vector<AttributeName>> AlternativeReads(const Alternative& alt,
-                                                           SelectorEvaluator& evaluator) {
-  std::vector<AttributeName> all;
-  for (const auto* selectors : {&alt.device_class->spec.selectors, &alt.common->selectors}) {
-    for (const k8s::DeviceSelector& sel : *selectors) {
-      if (!sel.cel) continue;
-      std::optional<std::vector<AttributeName>> read = evaluator.AttributesRead(sel.cel->expression);
-      if (!read) return std::nullopt;
-      all.insert(all.end(), read->begin(), read->end());
-    }
-  }
-  std::sort(all.begin(), all.end());
-  all.erase(std::unique(all.begin(), all.end()), all.end());
-  return all;
-}
-
-}  // namespace
-
 DeviceFacts::DeviceFacts(const Inventory& inv, const AllocatorOptions& options, const Plan& plan,
-                         bool shape, SelectorEvaluator* reads_from)
+                         bool shape, const AlternativeReads* reads)
     : inv_(inv),
       options_(options),
       plan_(plan),
@@ -127,15 +126,14 @@ DeviceFacts::DeviceFacts(const Inventory& inv, const AllocatorOptions& options, 
       read_classes_(plan.alternatives.size(), nullptr),
       selectors_(plan.alternatives.size()),
       states_(inv.devices().size()),
+      capacity_(inv.devices().size()),
       layout_(CounterLayout(options.version)),
       scopes_(inv.CounterScopes(layout_).size()),
       list_semantics_(options.gates.Enabled(Gate::kDRAListTypeAttributes)) {
   const size_t classes = shape ? inv.shape_selector_classes() : inv.selector_classes();
   for (const Alternative* alt : plan.alternatives) {
-    if (reads_from != nullptr && alt->device_class != nullptr) {
-      if (std::optional<std::vector<AttributeName>> reads = AlternativeReads(*alt, *reads_from)) {
-        read_classes_[alt->id] = inv.ClassesReading(*reads);
-      }
+    if (reads != nullptr && alt->device_class != nullptr && (*reads)[alt->id]) {
+      read_classes_[alt->id] = inv.ClassesReading(*(*reads)[alt->id]);
     }
     const ReadClasses* read = read_classes_[alt->id];
     selectors_[alt->id].assign(read != nullptr ? read->members.size() : classes,
@@ -248,16 +246,20 @@ DeviceFacts::ScopeInfo& DeviceFacts::LoadScope(size_t key) {
 
 const std::optional<std::vector<std::pair<size_t, int64_t>>>& DeviceFacts::Consumption(
     size_t device) {
+  // The answers that need no state: names an unknown counter (never allocatable), or draws
+  // nothing (most devices).
+  static const std::optional<std::vector<std::pair<size_t, int64_t>>> kUnknownCounter;
+  static const std::optional<std::vector<std::pair<size_t, int64_t>>> kNothing{std::in_place};
+  const auto& draws = inv_.devices()[device].draws[layout_];
+  if (!draws) return kUnknownCounter;
+  if (draws->empty()) return kNothing;
   DeviceState& st = states_[device];
   if (st.consumption_known) return st.consumption;
   st.consumption_known = true;
-  const auto& draws = inv_.devices()[device].draws[layout_];
-  if (!draws) return st.consumption;  // names an unknown counter: never allocatable
+  const ScopeInfo& scope = LoadScope(Scope(device));
   std::vector<std::pair<size_t, int64_t>> out;
-  if (!draws->empty()) {
-    const ScopeInfo& scope = LoadScope(Scope(device));
-    for (const CounterDraw& draw : *draws) out.emplace_back(scope.base + draw.ordinal, draw.milli);
-  }
+  out.reserve(draws->size());
+  for (const CounterDraw& draw : *draws) out.emplace_back(scope.base + draw.ordinal, draw.milli);
   st.consumption = std::move(out);
   return st.consumption;
 }
@@ -309,7 +311,7 @@ bool DeviceFacts::Multi(size_t device) const {
 }
 
 DeviceFacts::CapacityState& DeviceFacts::LoadCapacity(size_t device) {
-  CapacityState& st = states_[device].capacity;
+  CapacityState& st = capacity_[device];
   if (st.loaded) return st;
   st.loaded = true;
   st.used.assign(inv_.devices()[device].device->capacity.size(), 0);
@@ -343,10 +345,12 @@ bool DeviceFacts::FitsCapacity(const Alternative& alt, size_t device) {
   if (!dev.capacity_values) return false;
   const std::vector<int64_t>& value = *dev.capacity_values;
   const std::vector<int64_t>& committed = dev.committed_capacity;  // empty: no shares
-  CapacityState& st = LoadCapacity(device);
+  // Read without making the state: nothing used by the search until UseCapacity makes it.
+  const CapacityState* st = capacity_.Find(device);
+  const bool used = st != nullptr && st->loaded;
   for (size_t i = 0; i < demand->size(); ++i) {
     const int64_t others = committed.empty() ? 0 : committed[i];
-    if (others + st.used[i] + (*demand)[i] > value[i]) return false;
+    if (others + (used ? st->used[i] : 0) + (*demand)[i] > value[i]) return false;
   }
   return true;
 }
@@ -361,8 +365,8 @@ void DeviceFacts::UseCapacity(const Alternative& alt, size_t device, int sign) {
 }
 
 int DeviceFacts::SearchShares(size_t device) const {
-  const DeviceState* st = states_.Find(device);
-  return st == nullptr ? 0 : st->capacity.shares;
+  const CapacityState* st = capacity_.Find(device);
+  return st == nullptr ? 0 : st->shares;
 }
 
 bool DeviceFacts::DrawsCounters(size_t device) const {

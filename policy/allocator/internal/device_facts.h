@@ -49,22 +49,29 @@ struct AttributeSet {
   bool Intersects(const AttributeSet& other) const;
 };
 
+// Per Alternative::id: every attribute the class selectors (when the class exists) and the
+// request selectors of the alternative read (SelectorEvaluator::AttributesRead), sorted and
+// unique; nullopt when one of them may read any attribute. Asked once per check: each
+// question is a program lookup by text and a copy of the names.
+using AlternativeReads = std::vector<std::optional<std::vector<AttributeName>>>;
+AlternativeReads ReadsOf(const Plan& plan, SelectorEvaluator& evaluator);
+
 // Whether a selector or constraint of `plan` reads an identifying attribute of `inventory`
-// (Inventory::Identifying), or may read any attribute (SelectorEvaluator::AttributesRead
-// unknown): then devices must be told apart by their whole content.
-bool ReadsIdentifying(const Inventory& inventory, const Plan& plan, SelectorEvaluator& evaluator);
+// (Inventory::Identifying), or may read any attribute (`reads`, ReadsOf(plan): unknown): then
+// devices must be told apart by their whole content.
+bool ReadsIdentifying(const Inventory& inventory, const Plan& plan, const AlternativeReads& reads);
 
 class DeviceFacts {
  public:
   // With `shape`, devices are told apart by their shape classes (InventoryDevice::
   // shape_selector_class, shape_fact_class): only for a plan that reads no identifying
   // attribute (ReadsIdentifying false).
-  // With `reads_from`, an alternative whose selectors all say what they read
+  // With `reads` (ReadsOf(plan)), an alternative whose selectors all say what they read
   // (SelectorEvaluator::AttributesRead) is decided once per Inventory::ClassesReading class:
   // a fresh selector on a fleet whose devices all differ (PCIe roots numbered per node) is
   // evaluated once, not once per device.
   DeviceFacts(const Inventory& inventory, const AllocatorOptions& options, const Plan& plan,
-              bool shape = false, SelectorEvaluator* reads_from = nullptr);
+              bool shape = false, const AlternativeReads* reads = nullptr);
 
   // Class then request selectors, memoised per (alternative, selector class): devices equal
   // in what CEL sees share the result (selector.h). On kError, Failure() describes it.
@@ -119,11 +126,12 @@ class DeviceFacts {
     std::vector<int64_t> used;  // by the search's own allocations (the rest: InventoryDevice)
     int shares = 0;  // allocations in this search
   };
-  // What a check has computed about one device.
+  // What a check has computed about one device. Devices that draw no counters, and checks
+  // without constraints or capacity requests, never make one (a page of them, made and
+  // destroyed per check, was ~4 k instructions of a webhook check on a GPU fleet).
   struct DeviceState {
     bool consumption_known = false;
     std::optional<std::vector<std::pair<size_t, int64_t>>> consumption;
-    CapacityState capacity;
     std::vector<int8_t> attribute_known;  // by Plan::attributes index
     std::vector<std::optional<AttributeSet>> attributes;
     std::vector<int8_t> demand_known;  // by Alternative::id
@@ -155,6 +163,9 @@ class DeviceFacts {
   std::vector<std::vector<SelectorState>> selectors_;  // [alt][selector class]
   std::map<std::pair<size_t, uint32_t>, SelectorFailure> failures_;  // (alt, selector class)
   PagedVector<DeviceState> states_;  // by device id
+  // By device id, apart from states_: the search's own allocations (DRAConsumableCapacity on),
+  // the one state a check of a fleet without counters or constraints keeps per device.
+  PagedVector<CapacityState> capacity_;
   // By Inventory counter scope of the version's layout (pool generation in 1.35, slice in
   // 1.34; resolved at Inventory::Build, so no strings are touched here).
   size_t layout_;

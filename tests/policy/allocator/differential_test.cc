@@ -116,6 +116,35 @@ std::string DifferentialValues(const std::shared_ptr<const std::vector<int64_t>>
 
 // The parts of two verdicts the fast paths must keep: kind, witness node, feasible nodes
 // and reasons (code and message).
+// The funnel message of `f` as it was first written (one temporary per part), which the
+// allocator's message must still equal byte for byte: `needed` is "at least one" for All.
+std::string FunnelText(const RequestFunnel& f, const std::string& needed) {
+  std::string m = "request " + f.request + ": " + std::to_string(f.cluster_match) +
+                  " devices match the selectors in the cluster, at most " +
+                  std::to_string(f.usable) + " usable on one node (" + f.node + "), " + needed +
+                  " needed";
+  m += " [on " + f.node + ": " + std::to_string(f.visible) + " visible, " +
+       std::to_string(f.class_match) + " pass the class selectors, " +
+       std::to_string(f.selector_match) + " the request selectors, " +
+       std::to_string(f.available) + " not allocated, " + std::to_string(f.tolerated) +
+       " tolerated, " + std::to_string(f.usable) + " within counters and capacity]";
+  return m;
+}
+
+// Every alloc.request.insufficient-devices reason of `v` carries the text of its funnel
+// (reasons and funnels are added in step).
+void ExpectFunnelTexts(const AllocationVerdict& v, int i) {
+  size_t f = 0;
+  for (const Reason& r : v.reasons) {
+    if (r.code != "alloc.request.insufficient-devices") continue;
+    ASSERT_LT(f, v.funnels.size()) << "case " << i;
+    const RequestFunnel& funnel = v.funnels[f++];
+    EXPECT_TRUE(r.message == FunnelText(funnel, std::to_string(funnel.needed)) ||
+                r.message == FunnelText(funnel, "at least one"))
+        << "case " << i << "\n" << r.message;
+  }
+}
+
 void ExpectSameVerdict(const AllocationVerdict& want, const AllocationVerdict& got, int i) {
   EXPECT_EQ(got.kind, want.kind) << "case " << i;
   EXPECT_EQ(got.node, want.node) << "case " << i;
@@ -340,6 +369,18 @@ TEST_P(DifferentialTest, AgreesWithReferenceOnRandomInventories) {
       EXPECT_EQ(got.funnels[f].visible, searched.funnels[f].visible) << "case " << i;
       EXPECT_EQ(got.funnels[f].class_match, searched.funnels[f].class_match) << "case " << i;
     }
+    ExpectFunnelTexts(got, i);
+    ExpectFunnelTexts(searched, i);
+    // Without the witness (the webhook's checks): the same verdict, node, feasible nodes,
+    // reasons and funnels, and no allocations.
+    AllocatorOptions no_witness = rc.options;
+    no_witness.witness = false;
+    FakeEvaluator no_witness_eval;
+    AllocationVerdict bare = CheckPod(inv, ptrs, no_witness_eval, no_witness);
+    EXPECT_TRUE(bare.allocations.empty()) << "case " << i;
+    EXPECT_EQ(bare.node, got.node) << "case " << i;
+    bare.allocations = got.allocations;
+    EXPECT_EQ(RenderVerdict(bare), RenderVerdict(got)) << "case " << i << "\n" << Describe(rc);
     // The fast path (devices alike but for their uuids decided once: the evaluator says what
     // the selectors read) against the general one (it does not): the same verdict, witness
     // node, feasible nodes and reasons.

@@ -54,6 +54,13 @@ std::string Claim(const std::string& device_class, int count) {
          "\n";
 }
 
+// A claim with one request named gpu whose body (exactly: or firstAvailable:, indented for
+// the request) is `request`.
+std::string ClaimWithRequest(const std::string& request) {
+  return "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata:\n  name: c\n"
+         "  namespace: ns\nspec:\n  devices:\n    requests:\n    - name: gpu\n" + request;
+}
+
 std::string Template(int count) {
   return "apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nmetadata:\n  name: t\n"
          "  namespace: ns\nspec:\n  spec:\n    devices:\n      requests:\n      - name: gpu\n"
@@ -158,6 +165,43 @@ INSTANTIATE_TEST_SUITE_P(
                     .verdict = alloc::VerdictKind::kUnsatisfiable,
                     .findings = {{"alloc.unsatisfiable", "spec.spec.devices",
                                   Severity::kWarning}}},
+        // Already defaulted, as the API server sends claims (no defaulted copy is made), or
+        // not: the same answers.
+        VerdictCase{.name = "DefaultedFits",
+                    .object = ClaimWithRequest("      exactly:\n        deviceClassName: "
+                                               "gpu.example.com\n        allocationMode: "
+                                               "ExactCount\n        count: 2\n"),
+                    .verdict = alloc::VerdictKind::kSatisfiable,
+                    .feasible_nodes = 2},
+        VerdictCase{.name = "DefaultedTooMany",
+                    .object = ClaimWithRequest("      exactly:\n        deviceClassName: "
+                                               "gpu.example.com\n        allocationMode: "
+                                               "ExactCount\n        count: 3\n"),
+                    .verdict = alloc::VerdictKind::kUnsatisfiable,
+                    .findings = {{"alloc.unsatisfiable", "spec.devices", Severity::kWarning}}},
+        VerdictCase{.name = "DefaultedAll",
+                    .object = ClaimWithRequest("      exactly:\n        deviceClassName: "
+                                               "gpu.example.com\n        allocationMode: All\n"),
+                    .verdict = alloc::VerdictKind::kSatisfiable,
+                    .feasible_nodes = 2},
+        // A mode without a count is one device: with the other request's two, three on a
+        // node of two (count 0 would fit).
+        VerdictCase{.name = "UnsetCountIsOne",
+                    .object = ClaimWithRequest("      exactly:\n        deviceClassName: "
+                                               "gpu.example.com\n        allocationMode: "
+                                               "ExactCount\n        count: 2\n"
+                                               "    - name: one\n      exactly:\n"
+                                               "        deviceClassName: gpu.example.com\n"
+                                               "        allocationMode: ExactCount\n"),
+                    .verdict = alloc::VerdictKind::kUnsatisfiable,
+                    .findings = {{"alloc.unsatisfiable", "spec.devices", Severity::kWarning}}},
+        VerdictCase{.name = "UnsetSubrequestCountIsOne",
+                    .object = ClaimWithRequest("      firstAvailable:\n      - name: one\n"
+                                               "        deviceClassName: gpu.example.com\n"
+                                               "        selectors:\n        - cel:\n"
+                                               "            expression: \"false\"\n"),
+                    .verdict = alloc::VerdictKind::kUnsatisfiable,
+                    .findings = {{"alloc.unsatisfiable", "spec.devices", Severity::kWarning}}},
         VerdictCase{.name = "TemplateFits",
                     .object = Template(1),
                     .verdict = alloc::VerdictKind::kSatisfiable,
