@@ -268,13 +268,22 @@ bool MapReader::Bool(std::string_view key, std::optional<bool>* out) {
   return true;
 }
 
+// StringList and StringMap build an item's path only for a finding (an item that is not a
+// string): metadata's labels and annotations are read on every admission request, and their
+// paths, one allocation each, were most of that read.
 bool MapReader::StringList(std::string_view key, std::vector<std::string>* out) {
   const DocNode* v = Get(key);
+  if (v == nullptr) return false;
   const FieldPath path = path_.Child(key);
-  if (v == nullptr || !ExpectKind(*v, NodeKind::kSequence, path, ctx_)) return false;
+  if (!ExpectKind(*v, NodeKind::kSequence, path, ctx_)) return false;
   for (size_t i = 0; i < v->items.size(); ++i) {
+    const DocNode& item = v->items[i];
     std::string s;
-    ReadString(v->items[i], path.Index(i), ctx_, &s);
+    if (item.kind == NodeKind::kString) {
+      s = item.text;
+    } else {
+      ReadString(item, path.Index(i), ctx_, &s);
+    }
     out->push_back(std::move(s));
   }
   return true;
@@ -282,12 +291,17 @@ bool MapReader::StringList(std::string_view key, std::vector<std::string>* out) 
 
 bool MapReader::StringMap(std::string_view key, std::map<std::string, std::string>* out) {
   const DocNode* v = Get(key);
+  if (v == nullptr) return false;
   const FieldPath path = path_.Child(key);
-  if (v == nullptr || !ExpectKind(*v, NodeKind::kMap, path, ctx_)) return false;
+  if (!ExpectKind(*v, NodeKind::kMap, path, ctx_)) return false;
   ForEachFirstEntry(*v, path, ctx_, [&](const MapEntry& e) {
-    std::string s;
-    ReadString(e.value, path.Key(e.key.text), ctx_, &s);
-    (*out)[e.key.text] = std::move(s);
+    std::string& s = (*out)[e.key.text];
+    s.clear();
+    if (e.value.kind == NodeKind::kString) {
+      s = e.value.text;
+    } else {
+      ReadString(e.value, path.Key(e.key.text), ctx_, &s);
+    }
   });
   return true;
 }

@@ -169,21 +169,21 @@ bool TreeParser::ParseObject(DocNode* node, size_t depth, ObjectRole role) {
     DocNode* value = nullptr;
     ObjectRole child = ObjectRole::kOther;
     // Skipping a member leaves its slot to the next one.
-    if (entry != nullptr && !(role == ObjectRole::kMetadata && entry->key.text == "managedFields")) {
+    if (entry != nullptr && !(role == ObjectRole::kMetadata && std::string_view(entry->key.text) == "managedFields")) {
       entry->key.kind = NodeKind::kString;
       entry->key.style = k8s::ScalarStyle::kDoubleQuoted;
       value = &entry->value;
       ++used;
-      if (role == ObjectRole::kRoot && entry->key.text == "metadata") {
+      if (role == ObjectRole::kRoot && std::string_view(entry->key.text) == "metadata") {
         child = ObjectRole::kMetadata;
       }
     }
     const size_t begin = lexer_.pos();
     const bool deferred = defer_ != nullptr && !defer_->deferred && value != nullptr &&
-                          role == ObjectRole::kRoot && entry->key.text == "spec" &&
+                          role == ObjectRole::kRoot && std::string_view(entry->key.text) == "spec" &&
                           Defer(*value, depth, used - 1);
     if (!deferred && !ParseValue(value, depth, child)) break;
-    if (role == ObjectRole::kRoot && entry != nullptr && entry->key.text == "spec") {
+    if (role == ObjectRole::kRoot && entry != nullptr && std::string_view(entry->key.text) == "spec") {
       spec_ = lexer_.text().substr(begin, lexer_.pos() - begin);
       ++spec_count_;
     }

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstring>
 #include <set>
+#include <unordered_set>
 #include <utility>
 
 #include "policy/common/utf8.h"
@@ -27,24 +28,34 @@ size_t SkipAscii(std::string_view text, size_t i) {
   return i;
 }
 
+// The index of the first byte at or after `i` that does not start a valid UTF-8 sequence
+// (Utf8SequenceLength), or text.size().
+size_t SkipValidUtf8(std::string_view text, size_t i) {
+  for (i = SkipAscii(text, i); i < text.size(); i = SkipAscii(text, i)) {
+    const size_t len = Utf8SequenceLength(text, i);
+    if (len == 0) return i;
+    i += len;
+  }
+  return i;
+}
+
 // `text` with every invalid UTF-8 byte replaced by U+FFFD. Valid runs are copied whole: a
 // warning is a few hundred bytes, and every response with warnings passes here (appending
-// byte by byte cost ~20k instructions per request, issue 16).
-std::string Sanitized(std::string_view text) {
+// byte by byte cost ~20k instructions per request, issue 16). A text that is valid already
+// (nearly every one) is kept as it is, without a copy.
+void Sanitize(std::string& text) {
+  size_t i = SkipValidUtf8(text, 0);
+  if (i == text.size()) return;
   std::string out;
-  out.reserve(text.size());
+  out.reserve(text.size() + kReplacement.size());
   size_t copied = 0;  // text before this byte is in `out`
-  for (size_t i = SkipAscii(text, 0); i < text.size(); i = SkipAscii(text, i)) {
-    if (const size_t len = Utf8SequenceLength(text, i); len != 0) {
-      i += len;
-      continue;
-    }
-    out.append(text.substr(copied, i - copied));
+  for (; i < text.size(); i = SkipValidUtf8(text, i)) {
+    out.append(text, copied, i - copied);
     out += kReplacement;
     copied = ++i;
   }
-  out.append(text.substr(copied));
-  return out;
+  out.append(text, copied);
+  text = std::move(out);
 }
 
 bool IsContinuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
@@ -53,37 +64,103 @@ bool IsContinuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0
 std::string CutWithEllipsis(std::string text, size_t at) {
   while (at > 0 && at < text.size() && IsContinuation(text[at])) --at;
   text.resize(at);
-  return text + std::string(kEllipsis);
+  text += kEllipsis;
+  return text;
 }
 
 // `text` (sanitized) within `max_bytes` bytes; "…" marks a cut.
 std::string ClipBytes(std::string_view text, size_t max_bytes) {
-  std::string out = Sanitized(text);
+  std::string out(text);
+  Sanitize(out);
   if (out.size() <= max_bytes) return out;
   if (max_bytes < kEllipsis.size()) return {};
   return CutWithEllipsis(std::move(out), max_bytes - kEllipsis.size());
 }
 
+// ClipRunes of a text the caller gives up.
+std::string ClipOwnedRunes(std::string out, size_t max_runes) {
+  Sanitize(out);
+  if (out.size() <= max_runes || CountRunes(out) <= max_runes) return out;  // runes <= bytes
+  if (max_runes == 0) return {};
+  // The byte where rune number max_runes - 1 (0-based) starts: keep the runes before it. An
+  // ASCII prefix (a warning nearly always is ASCII) is one rune a byte, found eight at a time.
+  size_t at = std::min(SkipAscii(out, 0), max_runes - 1);
+  size_t runes = at;
+  for (; at < out.size(); ++at) {
+    if (IsContinuation(out[at])) continue;
+    if (runes == max_runes - 1) break;
+    ++runes;
+  }
+  return CutWithEllipsis(std::move(out), at);
+}
+
+// "field: message (suggestion: ...)", built in one allocation.
 std::string FieldMessage(const Diagnostic& d) {
-  std::string text = d.field.empty() ? d.message : d.field + ": " + d.message;
-  if (!d.suggestion.empty()) text += " (suggestion: " + d.suggestion + ")";
+  constexpr std::string_view kSeparator = ": ", kSuggestion = " (suggestion: ";
+  std::string text;
+  text.reserve(d.field.size() + kSeparator.size() + d.message.size() + kSuggestion.size() +
+               d.suggestion.size() + 1);
+  if (!d.field.empty()) {
+    text += d.field;
+    text += kSeparator;
+  }
+  text += d.message;
+  if (!d.suggestion.empty()) {
+    text += kSuggestion;
+    text += d.suggestion;
+    text += ')';
+  }
   return text;
 }
+
+// Up to this many warnings, repeats are found by comparing with those before (no sets to
+// build: a response has a warning or two); beyond it, through hash sets.
+constexpr size_t kLinearWarnings = 16;
 
 // Most important first: the first warning of each code, then the others, each group in the
 // checker's order; identical texts once (kube-apiserver drops repeats too).
 std::vector<std::string> OrderedWarnings(const Diagnostics& diagnostics, size_t max_runes) {
-  std::vector<std::string> first, rest;
-  std::set<std::string_view> codes;
-  std::set<std::string> seen;
+  size_t count = 0;
+  for (const Diagnostic& d : diagnostics) count += d.severity == Severity::kWarning;
+  // Reserved whole, so that views of its strings stay valid while it fills.
+  std::vector<std::string> texts;
+  texts.reserve(count);
+  std::vector<bool> first_of_code;
+  first_of_code.reserve(count);
+  std::vector<std::string_view> codes;  // of the texts kept, in order
+  codes.reserve(count);
+  std::unordered_set<std::string_view> seen_texts, seen_codes;
+  const bool linear = count <= kLinearWarnings;
   for (const Diagnostic& d : diagnostics) {
     if (d.severity != Severity::kWarning) continue;
-    std::string text = ClipRunes(FieldMessage(d), max_runes);
-    if (!seen.insert(text).second) continue;
-    (codes.insert(d.code).second ? first : rest).push_back(std::move(text));
+    std::string text = ClipOwnedRunes(FieldMessage(d), max_runes);
+    bool repeated = false, new_code = true;
+    if (linear) {
+      for (size_t i = 0; i < texts.size() && !repeated; ++i) repeated = texts[i] == text;
+      for (size_t i = 0; i < codes.size() && new_code && !repeated; ++i) {
+        new_code = codes[i] != d.code;
+      }
+    } else {
+      repeated = seen_texts.contains(text);
+      new_code = !repeated && !seen_codes.contains(d.code);
+    }
+    if (repeated) continue;
+    texts.push_back(std::move(text));
+    codes.push_back(d.code);
+    first_of_code.push_back(new_code);
+    if (!linear) {
+      seen_texts.insert(texts.back());
+      seen_codes.insert(d.code);
+    }
   }
-  for (std::string& text : rest) first.push_back(std::move(text));
-  return first;
+  std::vector<std::string> ordered;
+  ordered.reserve(texts.size());
+  for (bool first : {true, false}) {
+    for (size_t i = 0; i < texts.size(); ++i) {
+      if (first_of_code[i] == first) ordered.push_back(std::move(texts[i]));
+    }
+  }
+  return ordered;
 }
 
 std::string MoreWarnings(size_t n) {
@@ -127,19 +204,7 @@ size_t CountRunes(std::string_view text) {
 }
 
 std::string ClipRunes(std::string_view text, size_t max_runes) {
-  std::string out = Sanitized(text);
-  if (out.size() <= max_runes || CountRunes(out) <= max_runes) return out;  // runes <= bytes
-  if (max_runes == 0) return {};
-  // The byte where rune number max_runes - 1 (0-based) starts: keep the runes before it. An
-  // ASCII prefix (a warning nearly always is ASCII) is one rune a byte, found eight at a time.
-  size_t at = std::min(SkipAscii(out, 0), max_runes - 1);
-  size_t runes = at;
-  for (; at < out.size(); ++at) {
-    if (IsContinuation(out[at])) continue;
-    if (runes == max_runes - 1) break;
-    ++runes;
-  }
-  return CutWithEllipsis(std::move(out), at);
+  return ClipOwnedRunes(std::string(text), max_runes);
 }
 
 std::vector<std::string> BudgetWarnings(const Diagnostics& diagnostics,

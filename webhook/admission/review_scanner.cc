@@ -46,6 +46,9 @@ struct Target {
 };
 
 Target Ignore() { return {}; }
+// The target of every value inside one that is ignored (most of a review): shared, so that
+// those values do not each build and clear a Target.
+const Target kIgnored{};
 Target Object(ReviewObjectRole role) { return {.kind = Target::Kind::kObject, .role = role}; }
 Target String(std::string* s, bool* present = nullptr) {
   return {.kind = Target::Kind::kString, .str = s, .present = present};
@@ -159,7 +162,7 @@ class Scanner {
     lexer_.SkipSpace();
     if (lexer_.Consume(']')) return true;
     while (true) {
-      if (!ParseValue(depth, Ignore())) return false;
+      if (!ParseValue(depth, kIgnored)) return false;
       lexer_.SkipSpace();
       char c = lexer_.Peek();
       lexer_.Advance();
@@ -179,6 +182,7 @@ class Scanner {
     lexer_.SkipSpace();
     if (lexer_.Consume('}')) return true;
     std::string key;
+    Target named;  // the target of a member of the review, its request or request.kind
     while (true) {
       lexer_.SkipSpace();
       if (lexer_.Peek() != '"') return FailFalse("expected a member name");
@@ -187,7 +191,9 @@ class Scanner {
       if (!lexer_.ReadString(role == ReviewObjectRole::kOther ? nullptr : &key)) return LexError();
       lexer_.SkipSpace();
       if (!lexer_.Consume(':')) return FailFalse("expected ':' after a member name");
-      if (!ParseValue(depth, ChildTarget(role, key))) return false;
+      const Target& child =
+          role == ReviewObjectRole::kOther ? kIgnored : (named = ChildTarget(role, key));
+      if (!ParseValue(depth, child)) return false;
       lexer_.SkipSpace();
       char c = lexer_.Peek();
       lexer_.Advance();
@@ -196,7 +202,9 @@ class Scanner {
     }
   }
 
-  Target ChildTarget(ReviewObjectRole role, const std::string& key) {
+  // `key` as a view: compared with each name by its length first, without a call (a
+  // std::string against a literal is compared through strlen and compare).
+  Target ChildTarget(ReviewObjectRole role, std::string_view key) {
     switch (role) {
       case ReviewObjectRole::kReview:
         if (key == "apiVersion") return String(&out_.api_version);
@@ -214,7 +222,7 @@ class Scanner {
     return Ignore();
   }
 
-  Target RequestChild(const std::string& key) {
+  Target RequestChild(std::string_view key) {
     if (key == "uid") return String(&out_.uid, &out_.has_uid);
     if (key == "kind") return Object(ReviewObjectRole::kRequestKind);
     if (key == "operation") return String(&out_.operation);

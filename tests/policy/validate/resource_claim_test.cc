@@ -639,6 +639,23 @@ INSTANTIATE_TEST_SUITE_P(
         ClaimCase{.name = "BadLabel",
                   .mutate = [](auto& c) { c.metadata.labels["a b"] = "ok"; },
                   .want = {"E meta.labels.invalid @ metadata.labels"}},
+        ClaimCase{.name = "BadLabelValue",
+                  .mutate = [](auto& c) { c.metadata.labels["ok"] = "-bad"; },
+                  .want = {"E meta.labels.invalid @ metadata.labels"}},
+        ClaimCase{.name = "BadLabelKeyAndValue",
+                  .mutate = [](auto& c) { c.metadata.labels["a b"] = "-bad"; },
+                  .want = {"E meta.labels.invalid @ metadata.labels",
+                           "E meta.labels.invalid @ metadata.labels"}},
+        // Annotation keys are checked lowered (apimachinery ValidateAnnotations).
+        ClaimCase{.name = "UpperCaseAnnotationKey",
+                  .mutate = [](auto& c) { c.metadata.annotations["Example.COM/Key"] = "v"; },
+                  .want = {}},
+        ClaimCase{.name = "BadUpperCaseAnnotationKey",
+                  .mutate = [](auto& c) { c.metadata.annotations["Bad_Prefix.com/Key"] = "v"; },
+                  .want = {"E meta.annotations.invalid @ metadata.annotations"}},
+        ClaimCase{.name = "BadAnnotationKey",
+                  .mutate = [](auto& c) { c.metadata.annotations["a/b/c"] = "v"; },
+                  .want = {"E meta.annotations.invalid @ metadata.annotations"}},
         ClaimCase{.name = "BadGenerateName",
                   .mutate =
                       [](auto& c) {

@@ -1,5 +1,8 @@
 #include "webhook/admission/handler.h"
 
+#include <limits>
+#include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -255,6 +258,51 @@ TEST(HandlerTest, WarningsFitTheApiServersBudget) {
   EXPECT_TRUE(other_code_kept) << "the first warning of each code goes first";
   const std::string last = warnings.back().get<std::string>();
   EXPECT_THAT(last, StartsWith(std::to_string(1002 - (warnings.size() - 1)) + " more warnings"));
+}
+
+// BudgetWarnings orders and de-duplicates without sets up to 16 warnings and with hash sets
+// beyond: against the definition (the first warning of each code, then the rest, each in the
+// checker's order, identical texts once, through ordered sets) on random lists of 0-60
+// warnings whose fields, codes and messages repeat, some with invalid UTF-8, some long
+// enough to be cut; errors mixed in are not warnings.
+TEST(BudgetWarningsTest, OrderAndRepeatsAreTheDefinitionsForEveryCount) {
+  auto reference = [](const Diagnostics& diagnostics, size_t max_runes) {
+    std::vector<std::string> first, rest;
+    std::set<std::string> codes, seen;
+    for (const Diagnostic& d : diagnostics) {
+      if (d.severity != Severity::kWarning) continue;
+      std::string text = d.field.empty() ? d.message : d.field + ": " + d.message;
+      if (!d.suggestion.empty()) text += " (suggestion: " + d.suggestion + ")";
+      text = ClipRunes(text, max_runes);
+      if (!seen.insert(text).second) continue;
+      (codes.insert(d.code).second ? first : rest).push_back(text);
+    }
+    first.insert(first.end(), rest.begin(), rest.end());
+    return first;
+  };
+  std::mt19937 random(16);
+  const std::string messages[] = {"risky", "a\xFF" "b", std::string(300, 'm'),
+                                  "\xC3\xA9t\xC3\xA9", ""};
+  ResponseLimits unlimited;
+  unlimited.max_warnings_runes = std::numeric_limits<size_t>::max();
+  for (int round = 0; round < 300; ++round) {
+    Diagnostics diagnostics;
+    const size_t n = random() % 61;
+    for (size_t i = 0; i < n; ++i) {
+      const std::string code = "code." + std::to_string(random() % 4);
+      const std::string field = random() % 5 == 0 ? "" : "spec.f" + std::to_string(random() % 6);
+      const std::string& message = messages[random() % std::size(messages)];
+      if (random() % 7 == 0) {
+        diagnostics.Error(code, FieldPath(field), message);
+      } else {
+        diagnostics.Warning(code, FieldPath(field), message,
+                            random() % 3 == 0 ? "do x" : "");
+      }
+    }
+    EXPECT_EQ(BudgetWarnings(diagnostics, unlimited),
+              reference(diagnostics, unlimited.max_warning_runes))
+        << "round " << round << ", " << n << " diagnostics";
+  }
 }
 
 TEST(ClipRunesTest, CountsRunesNotBytesAndReplacesInvalidBytes) {

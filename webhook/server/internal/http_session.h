@@ -6,7 +6,8 @@
 // to WaitForRequest (keep-alive, pipelining: bytes already buffered are read at once) or Close.
 // Each step sets its own deadline: the handshake, the idle wait for a next request's first
 // byte, the whole request once it has started (so a client dribbling one header byte a second
-// is cut off: slowloris), and the response write. A request found whole in the bytes of the
+// is cut off: slowloris), and the response write; one timer per connection enforces them
+// (ExpireAfter), not one per read and write. A request found whole in the bytes of the
 // read that waited for it (the usual case: a client writes a request at once) is parsed from
 // the buffer without Beast's read operations, which would complete through the event loop
 // even with nothing to read; the read deadline is then not needed and not set. A fresh request_parser per message applies
@@ -40,6 +41,7 @@
 
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/asio/ssl/stream.hpp>
 #include <boost/beast/core.hpp>
@@ -321,8 +323,38 @@ class HttpSession : public SessionBase,
     if (context_.registry != nullptr) context_.registry->Advance(handle_, phase);
   }
 
+  // The session's one deadline: what the current step may take from now. The connection is
+  // closed when it passes (its pending operations then complete with operation_aborted).
+  // Moving the deadline later, as every request does, only stores it: one timer wait per
+  // connection, armed for the earliest deadline set and, when it fires early, re-armed for
+  // the current one. Beast's per-operation timeouts (basic_stream::expires_after) armed and
+  // cancelled a timer wait around every read and write, several per request.
   void ExpireAfter(std::chrono::milliseconds timeout) {
-    if constexpr (kTimed) beast::get_lowest_layer(stream_).expires_after(timeout);
+    if constexpr (kTimed) {
+      deadline_ = std::chrono::steady_clock::now() + timeout;
+      if (!timer_armed_ || deadline_ < timer_.expiry()) ArmTimer();
+    }
+  }
+  void ArmTimer() {
+    if constexpr (kTimed) {
+      timer_.expires_at(deadline_);  // a wait armed before completes as a stale one
+      timer_armed_ = true;
+      const uint64_t generation = ++timer_generation_;
+      // Weak: a session whose I/O is over goes at once, its timer's wait cancelled with it.
+      timer_.async_wait([weak = this->weak_from_this(), generation](beast::error_code ec) {
+        if (auto self = weak.lock()) self->OnTimer(generation, ec);
+      });
+    }
+  }
+  void OnTimer(uint64_t generation, beast::error_code ec) {
+    if constexpr (kTimed) {
+      if (generation != timer_generation_) return;  // replaced by a wait for an earlier time
+      timer_armed_ = false;
+      if (ec) return;
+      if (std::chrono::steady_clock::now() < deadline_) return ArmTimer();
+      beast::error_code ignored;
+      beast::get_lowest_layer(stream_).socket().close(ignored);
+    }
   }
   void CancelIo() {
     if constexpr (kSsl) {
@@ -554,6 +586,15 @@ class HttpSession : public SessionBase,
   bool idle_ = false;
   bool served_ = false;  // a request was answered on this connection
   bool stopping_ = false;
+  // The deadline (ExpireAfter) and its timer, for sockets only.
+  struct NoTimer {
+    template <class Executor>
+    explicit NoTimer(const Executor&) {}
+  };
+  std::chrono::steady_clock::time_point deadline_{};
+  std::conditional_t<kTimed, net::steady_timer, NoTimer> timer_{stream_.get_executor()};
+  uint64_t timer_generation_ = 0;
+  bool timer_armed_ = false;  // a wait of timer_ is pending for the current generation
 };
 
 }  // namespace draguard::webhook::server_internal
