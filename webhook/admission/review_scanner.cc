@@ -196,7 +196,8 @@ class Scanner {
     }
   }
 
-  Target ChildTarget(ReviewObjectRole role, const std::string& key) {
+  // Keys compare as views: their length first, without strlen and compare calls per constant.
+  Target ChildTarget(ReviewObjectRole role, std::string_view key) {
     switch (role) {
       case ReviewObjectRole::kReview:
         if (key == "apiVersion") return String(&out_.api_version);
@@ -214,7 +215,7 @@ class Scanner {
     return Ignore();
   }
 
-  Target RequestChild(const std::string& key) {
+  Target RequestChild(std::string_view key) {
     if (key == "uid") return String(&out_.uid, &out_.has_uid);
     if (key == "kind") return Object(ReviewObjectRole::kRequestKind);
     if (key == "operation") return String(&out_.operation);
