@@ -89,6 +89,11 @@ inline constexpr size_t kCacheEntryOverheadBytes = 192;
 class CacheKey {
  public:
   explicit CacheKey(std::string_view key) : text(key) {}
+  // `key` with the hash an earlier operation computed for the same text (hashed()/hash() of
+  // a CacheKey of it): an operation that follows a lookup of the same key (the insert after a
+  // miss) then hashes nothing. A wrong hash makes lookups of the entry miss.
+  CacheKey(std::string_view key, size_t known_hash)
+      : text(key), hash_(known_hash), hashed_(true) {}
   std::string_view text;
   size_t hash() const {
     if (!hashed_) {
@@ -97,6 +102,8 @@ class CacheKey {
     }
     return hash_;
   }
+  // Whether hash() has been computed (a lookup in a small cache compares keys instead).
+  bool hashed() const { return hashed_; }
 
  private:
   mutable size_t hash_ = 0;
@@ -256,6 +263,9 @@ class ConcurrentCache {
 
   // Stores `value` under `key`, replacing what was there.
   void Replace(std::string_view key, std::shared_ptr<const V> value, size_t value_bytes) {
+    Replace(CacheKey(key), std::move(value), value_bytes);
+  }
+  void Replace(const CacheKey& key, std::shared_ptr<const V> value, size_t value_bytes) {
     std::lock_guard lock(mu_);
     cache_.Insert(key, std::move(value), value_bytes);
   }

@@ -18,7 +18,7 @@
 
 namespace draguard::webhook {
 
-struct SpecFindings;  // spec_memo.h
+class SpecLookup;  // spec_memo.h
 
 // Which route received the review.
 enum class AdmissionEndpoint { kValidate, kMutate };
@@ -47,10 +47,11 @@ struct AdmissionRequest {
   // parses the text.
   const k8s::DocNode* object_tree = nullptr;
   const k8s::DocNode* old_object_tree = nullptr;
-  // What FindKnownSpec returned for this request, when it found something: the checker's own
-  // findings about object_spec, which it uses instead of looking again. object_tree's spec
-  // may then be left unread (a null node).
-  const SpecFindings* known_spec = nullptr;
+  // What FindKnownSpec looked up for this request, when it was asked: the checker's own
+  // findings about object_spec, which it then uses instead of looking again (object_tree's
+  // spec may then be left unread, a null node), or its miss, which spares it a second lookup
+  // of the same key (spec_memo.h, SpecLookup::MissOf: a changed request looks again).
+  const SpecLookup* spec_lookup = nullptr;
 };
 
 // One RFC 6902 operation. `value_json` is raw JSON text ("3", "\"All\"", "{...}"), empty for
@@ -78,14 +79,15 @@ class AdmissionChecker {
  public:
   virtual ~AdmissionChecker() = default;
   virtual CheckOutcome Check(const AdmissionRequest& request) = 0;
-  // The findings the checker remembers about request.object_spec and would answer `request`
-  // from (spec_memo.h), or null. Asked before the spec is read: when this returns findings,
-  // the caller may pass them as request.known_spec with the spec left unread in object_tree;
-  // otherwise it passes the whole tree. A checker that keeps none (or a decorator that
-  // changes the request) answers null.
-  virtual std::shared_ptr<const SpecFindings> FindKnownSpec(const AdmissionRequest& request) {
+  // Looks up the findings the checker remembers about request.object_spec and would answer
+  // `request` from (spec_memo.h) into `lookup`, which the caller then passes to Check as
+  // request.spec_lookup. Asked before the spec is read: when lookup.found() is set, the
+  // caller may leave the spec unread in object_tree; otherwise it passes the whole tree. A
+  // checker that keeps none (or a decorator that changes the request) leaves `lookup` as it
+  // is (nothing found, nothing looked up).
+  virtual void FindKnownSpec(const AdmissionRequest& request, SpecLookup& lookup) {
     (void)request;
-    return nullptr;
+    (void)lookup;
   }
 };
 

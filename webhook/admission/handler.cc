@@ -7,6 +7,7 @@
 
 #include "webhook/admission/response_budget.h"
 #include "webhook/admission/response_writer.h"
+#include "webhook/admission/spec_memo.h"
 
 namespace draguard::webhook {
 namespace {
@@ -82,7 +83,7 @@ std::string WhyMalformed(const ReviewFields& r) {
 }
 
 AdmissionRequest ToRequest(const HttpAdmissionRequest& http, const ReviewFields& r,
-                           const SpecFindings* known_spec = nullptr) {
+                           const SpecLookup* spec_lookup = nullptr) {
   return {.endpoint = http.endpoint,
           .uid = r.uid,
           .group = r.group,
@@ -98,7 +99,7 @@ AdmissionRequest ToRequest(const HttpAdmissionRequest& http, const ReviewFields&
           .object_spec = r.object_spec,
           .object_tree = r.object_tree ? &*r.object_tree : nullptr,
           .old_object_tree = r.old_object_tree ? &*r.old_object_tree : nullptr,
-          .known_spec = known_spec};
+          .spec_lookup = spec_lookup};
 }
 
 HttpAdmissionResponse Answer(const HttpAdmissionRequest& http, const ReviewFields& r,
@@ -124,7 +125,7 @@ HttpAdmissionResponse Answer(const HttpAdmissionRequest& http, const ReviewField
 // A decoded review: decide whether it is ours, then run the checker.
 HttpAdmissionResponse HandleReview(const HttpAdmissionRequest& http, const ReviewFields& r,
                                    AdmissionChecker& checker, const HandlerOptions& options,
-                                   const SpecFindings* known_spec) {
+                                   const SpecLookup* spec_lookup) {
   AdmissionResponseFields f{.api_version = r.api_version, .uid = r.uid};
   if (!IsDraKind(r) || r.operation == "DELETE" || r.operation == "CONNECT") {
     return Respond(200, Verdict::kSkipped, f, r.kind);
@@ -147,7 +148,7 @@ HttpAdmissionResponse HandleReview(const HttpAdmissionRequest& http, const Revie
     return Respond(200, Verdict::kBadRequest, f, r.kind);
   }
   try {
-    return Answer(http, r, checker.Check(ToRequest(http, r, known_spec)), options);
+    return Answer(http, r, checker.Check(ToRequest(http, r, spec_lookup)), options);
   } catch (const std::exception& e) {
     f.message = std::string("internal error while checking the object: ") + e.what();
   } catch (...) {
@@ -212,21 +213,21 @@ HttpAdmissionResponse HandleAdmission(const HttpAdmissionRequest& http, Admissio
     return Reject(400, "cannot decode AdmissionReview: " + scanned.message());
   }
   const ReviewFields& r = scratch;
-  std::shared_ptr<const SpecFindings> known_spec;
+  SpecLookup spec_lookup;
   if (r.object_spec_deferred.deferred) {
     // Only a review answered by the checks may skip the spec; any other answer is given as
     // if the spec had been read (a spec that is not valid JSON makes it a 400).
     if (WhyMalformed(r).empty() && IsDraKind(r)) {
-      known_spec = checker.FindKnownSpec(ToRequest(http, r));
+      checker.FindKnownSpec(ToRequest(http, r), spec_lookup);
     }
-    if (known_spec == nullptr) {
+    if (spec_lookup.found() == nullptr) {
       if (Status read = CompleteObjectSpec(http.body, scan, scratch); !read.ok()) {
         return Reject(400, "cannot decode AdmissionReview: " + read.message());
       }
     }
   }
   if (std::string why = WhyMalformed(r); !why.empty()) return Reject(400, std::move(why));
-  return HandleReview(http, r, checker, options, known_spec.get());
+  return HandleReview(http, r, checker, options, &spec_lookup);
 }
 
 }  // namespace draguard::webhook

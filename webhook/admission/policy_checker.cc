@@ -313,13 +313,13 @@ std::vector<NamedCacheStats> PolicyChecker::cache_stats() {
           {"selector_results", satisfiability_.selector_results_stats()}};
 }
 
-std::shared_ptr<const SpecFindings> PolicyChecker::FindKnownSpec(const AdmissionRequest& request) {
+void PolicyChecker::FindKnownSpec(const AdmissionRequest& request, SpecLookup& lookup) {
   if (request.endpoint != AdmissionEndpoint::kValidate || request.operation != "CREATE" ||
       !IsClaimKind(request.kind) || request.object_tree == nullptr ||
       options_.policy.exempt_namespaces.count(std::string(request.name_space)) != 0) {
-    return nullptr;
+    return;
   }
-  return memo_.Find(KeyOf(request), schema_.Token().get(), /*count_miss=*/false);
+  lookup = memo_.Look(KeyOf(request), schema_.Token().get());
 }
 
 CheckOutcome PolicyChecker::Check(const AdmissionRequest& request) {
@@ -371,14 +371,22 @@ CheckOutcome PolicyChecker::Diagnose(const AdmissionRequest& request) {
 
 CheckOutcome PolicyChecker::DiagnoseCreatedClaim(const AdmissionRequest& request,
                                                   const validate::ValidationOptions& options) {
+  const SpecLookup* looked = request.spec_lookup;
   // Found by FindKnownSpec before the spec was read (the handler left it unread).
-  if (request.known_spec != nullptr) return DiagnoseKnownSpec(request, options, *request.known_spec);
+  if (looked != nullptr && looked->found() != nullptr) {
+    return DiagnoseKnownSpec(request, options, *looked->found());
+  }
   const SpecKey key = KeyOf(request);
   // Taken before any check: findings made under a newer schema are then filed under an
   // older token, which only costs a miss.
   const std::shared_ptr<const void> schema_token = schema_.Token();
-  if (auto known = memo_.Find(key, schema_token.get())) {
-    return DiagnoseKnownSpec(request, options, *known);
+  // FindKnownSpec's miss of this very key stands (the spec was then read for this check);
+  // any other request looks here.
+  std::optional<SpecLookup> own;
+  if (looked == nullptr || !looked->MissOf(memo_, key)) {
+    own = memo_.Look(key, schema_token.get());
+    if (own->found() != nullptr) return DiagnoseKnownSpec(request, options, *own->found());
+    looked = &*own;
   }
   CheckOutcome outcome;
   k8s::ObjectVariant object = DecodeAdmissionTree(*request.object_tree, request.kind,
@@ -392,7 +400,7 @@ CheckOutcome PolicyChecker::DiagnoseCreatedClaim(const AdmissionRequest& request
   RememberingStages stages(schema_, satisfiability_, std::move(spec));
   pipeline::RunObject(Created(object), options, stages, outcome.diagnostics);
   if (std::shared_ptr<SpecFindings> remembered = stages.Finish(object)) {
-    memo_.Insert(key, std::move(remembered));
+    memo_.Insert(*looked, std::move(remembered));
   }
   return outcome;
 }

@@ -67,9 +67,10 @@ class PolicyChecker : public AdmissionChecker {
   explicit PolicyChecker(PolicyCheckerOptions options);
 
   CheckOutcome Check(const AdmissionRequest& request) override;
-  // The memo's findings for a /validate CREATE of a claim or template outside the exempt
-  // namespaces (where Check looks the spec up); a miss is counted by Check.
-  std::shared_ptr<const SpecFindings> FindKnownSpec(const AdmissionRequest& request) override;
+  // Looks the spec up in the memo for a /validate CREATE of a claim or template outside the
+  // exempt namespaces (where Check would look it up): Check then uses what it found, or takes
+  // its miss without looking again.
+  void FindKnownSpec(const AdmissionRequest& request, SpecLookup& lookup) override;
 
   // Prepares the inventory's current snapshot for satisfiability and schema checks before
   // serving (SatisfiabilityCheck::Warm, SchemaCheck::Warm).

@@ -43,22 +43,52 @@ SpecMemo::SpecMemo(SpecMemoOptions options)
     : options_(options),
       cache_(CacheLimits{.max_entries = options.entries, .max_bytes = options.max_bytes}) {}
 
-std::shared_ptr<const SpecFindings> SpecMemo::Find(const SpecKey& key, const void* schema_token,
-                                                   bool count_miss) const {
-  if (!Accepts(key)) return nullptr;
-  std::shared_ptr<const SpecFindings> found = cache_.Find(SpecCacheKey(key));
+std::shared_ptr<const SpecFindings> SpecMemo::Find(const SpecKey& key,
+                                                   const void* schema_token) const {
+  return Look(key, schema_token).found();
+}
+
+SpecLookup SpecMemo::Look(const SpecKey& key, const void* schema_token) const {
+  SpecLookup lookup;
+  lookup.memo_ = this;
+  lookup.key_ = key;
+  if (!Accepts(key)) return lookup;
+  const CacheKey hashed(SpecCacheKey(key));
+  std::shared_ptr<const SpecFindings> found = cache_.Find(hashed);
   if (found == nullptr || found->schema_token.get() != schema_token) {
-    if (count_miss) misses_.fetch_add(1, std::memory_order_relaxed);
-    return nullptr;
+    misses_.fetch_add(1, std::memory_order_relaxed);
+    lookup.hashed_ = hashed.hashed();
+    if (lookup.hashed_) lookup.hash_ = hashed.hash();
+    return lookup;
   }
   hits_.fetch_add(1, std::memory_order_relaxed);
-  return found;
+  lookup.found_ = std::move(found);
+  return lookup;
 }
 
 void SpecMemo::Insert(const SpecKey& key, std::shared_ptr<const SpecFindings> findings) {
   if (!Accepts(key) || findings == nullptr) return;
   const size_t bytes = ApproximateBytes(*findings, key.spec.size());
   cache_.Replace(SpecCacheKey(key), std::move(findings), bytes);
+}
+
+void SpecMemo::Insert(const SpecLookup& miss, std::shared_ptr<const SpecFindings> findings) {
+  if (miss.memo_ != this || !miss.hashed_) {
+    Insert(miss.key_, std::move(findings));
+    return;
+  }
+  if (!Accepts(miss.key_) || findings == nullptr) return;
+  const size_t bytes = ApproximateBytes(*findings, miss.key_.spec.size());
+  cache_.Replace(CacheKey(SpecCacheKey(miss.key_), miss.hash_), std::move(findings), bytes);
+}
+
+bool SpecLookup::MissOf(const SpecMemo& memo, const SpecKey& key) const {
+  // The spec is compared by its text's place first: the same request's view of it.
+  const bool same_spec = key.spec.size() == key_.spec.size() &&
+                         (key.spec.data() == key_.spec.data() || key.spec == key_.spec);
+  return memo_ == &memo && found_ == nullptr && same_spec && key.kind == key_.kind &&
+         key.version == key_.version && key.name_space == key_.name_space &&
+         key.admin_access_allowed == key_.admin_access_allowed;
 }
 
 SpecMemoStats SpecMemo::stats() const {

@@ -82,6 +82,31 @@ struct SpecMemoStats {
 // length of the spec's JSON text they were made from.
 size_t ApproximateBytes(const SpecFindings& findings, size_t spec_bytes);
 
+class SpecMemo;
+
+// One lookup of a key in a memo (SpecMemo::Look): the findings it found, or a miss. A miss
+// keeps the key it was for (views: valid while the key's text is) and, when the lookup hashed
+// it, its hash, so that the request that looked does not look again after reading the spec,
+// and inserts what it then finds without hashing the key again (SpecMemo::Insert). Why the
+// key: the request may reach the memo changed (a checker that wraps another may set
+// admin_access_allowed, kube/admin_access_lookup.h); a miss is only taken for the key and the
+// memo it was looked up for (MissOf), and any other lookup looks again.
+class SpecLookup {
+ public:
+  // The findings found, or null (a miss, or nothing looked up).
+  const std::shared_ptr<const SpecFindings>& found() const { return found_; }
+  // Whether this is a miss of exactly `key` in `memo`.
+  bool MissOf(const SpecMemo& memo, const SpecKey& key) const;
+
+ private:
+  friend class SpecMemo;
+  std::shared_ptr<const SpecFindings> found_;
+  const SpecMemo* memo_ = nullptr;  // the memo looked in; null: nothing looked up
+  SpecKey key_;
+  size_t hash_ = 0;
+  bool hashed_ = false;
+};
+
 class SpecMemo {
  public:
   explicit SpecMemo(SpecMemoOptions options = {});
@@ -91,12 +116,15 @@ class SpecMemo {
     return options_.entries > 0 && !key.spec.empty() && key.spec.size() <= options_.max_spec_bytes;
   }
   // The findings remembered for `key` under `schema_token`, or null. A lookup of an accepted
-  // key counts as a hit or, with `count_miss`, a miss (a caller that will look again after a
-  // miss counts it once).
-  std::shared_ptr<const SpecFindings> Find(const SpecKey& key, const void* schema_token,
-                                           bool count_miss = true) const;
+  // key counts as a hit or a miss.
+  std::shared_ptr<const SpecFindings> Find(const SpecKey& key, const void* schema_token) const;
+  // Find(key, schema_token) as a SpecLookup (counting a hit or a miss): a miss can be handed
+  // to Insert, and to a later step of the same request instead of looking again.
+  SpecLookup Look(const SpecKey& key, const void* schema_token) const;
   // Remembers `findings` for `key` (replacing what was there); no-op unless Accepts(key).
   void Insert(const SpecKey& key, std::shared_ptr<const SpecFindings> findings);
+  // The same for the key that `miss` missed (MissOf(*this, key)), without hashing it again.
+  void Insert(const SpecLookup& miss, std::shared_ptr<const SpecFindings> findings);
 
   size_t size() const { return cache_.size(); }
   SpecMemoStats stats() const;

@@ -13,6 +13,7 @@
 #include "policy/cel/compiler.h"
 #include "tests/webhook/testing/fake_inventory.h"
 #include "webhook/admission/handler.h"
+#include "webhook/admission/spec_memo.h"
 
 namespace draguard::webhook {
 namespace {
@@ -275,7 +276,7 @@ std::vector<MemoCase> MemoCases() {
   };
 }
 
-std::string Send(PolicyChecker& checker, const MemoCase& c, bool admin_access) {
+std::string Send(AdmissionChecker& checker, const MemoCase& c, bool admin_access) {
   const Json review = {
       {"apiVersion", "admission.k8s.io/v1"},
       {"kind", "AdmissionReview"},
@@ -395,6 +396,55 @@ TEST_F(PolicyCheckerTest, SpecMemoKeepsAnsweringAcrossSnapshotsWithAnEqualSchema
   source_.Publish(ClusterFromYaml(GpuInventoryYaml("node-a", 2)));
   EXPECT_EQ(Send(checker, valid, false), answer);
   EXPECT_EQ(checker.spec_memo_stats().hits, 1u);
+}
+
+// The handler looks a spec up before reading it (FindKnownSpec); on a miss, Check takes that
+// miss instead of looking again: one lookup per request, counted once.
+TEST_F(PolicyCheckerTest, ASpecMissIsLookedUpOncePerRequest) {
+  PolicyChecker checker(Options(false));
+  const MemoCase valid{.name = "valid", .object = ClaimJson(1)};
+  const std::string answer = Send(checker, valid, false);
+  EXPECT_EQ(checker.spec_memo_stats().misses, 1u);
+  EXPECT_EQ(checker.spec_memo_stats().hits, 0u);
+  EXPECT_EQ(Send(checker, valid, false), answer);
+  EXPECT_EQ(checker.spec_memo_stats().misses, 1u);
+  EXPECT_EQ(checker.spec_memo_stats().hits, 1u);
+}
+
+// A checker that wraps another and changes the request between the lookup and the check
+// (here: it forwards FindKnownSpec, then allows admin access, as the namespace lookup may).
+// It forwards only lookups that miss: a hit would leave the spec unread for a changed key,
+// which checker.h's contract forbids.
+class AllowingAdminAccess : public AdmissionChecker {
+ public:
+  explicit AllowingAdminAccess(AdmissionChecker& inner) : inner_(inner) {}
+  CheckOutcome Check(const AdmissionRequest& request) override {
+    AdmissionRequest changed = request;
+    changed.admin_access_allowed = true;
+    return inner_.Check(changed);
+  }
+  void FindKnownSpec(const AdmissionRequest& request, SpecLookup& lookup) override {
+    inner_.FindKnownSpec(request, lookup);
+  }
+
+ private:
+  AdmissionChecker& inner_;
+};
+
+// The miss handed from FindKnownSpec to Check is for the key looked up: a request changed in
+// between looks again and its findings are filed under its own key, so that a later request
+// with the first key is not answered with them.
+TEST_F(PolicyCheckerTest, ASpecMissStandsOnlyForTheKeyLookedUp) {
+  for (const MemoCase& c : MemoCases()) {
+    PolicyCheckerOptions without_memo = Options(false);
+    without_memo.spec_memo.entries = 0;
+    PolicyChecker fresh(without_memo);
+    PolicyChecker memo(Options(false));
+    AllowingAdminAccess allowing(memo);
+    EXPECT_EQ(Send(allowing, c, false), Send(fresh, c, true)) << c.name;
+    EXPECT_EQ(Send(memo, c, false), Send(fresh, c, false)) << c.name << " (other key)";
+    EXPECT_EQ(Send(memo, c, true), Send(fresh, c, true)) << c.name << " (from the memo)";
+  }
 }
 
 TEST(AnnotationPatchTest, AddsReplacesOrLeavesAlone) {

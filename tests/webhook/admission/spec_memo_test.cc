@@ -108,6 +108,65 @@ TEST(SpecMemoTest, ForgetsTheOldestWhenFull) {
   EXPECT_NE(memo.Find(keys[2], token.get()), nullptr);
 }
 
+// A miss carries its key's hash to the insert that follows it: past the entries a lookup
+// scans (20), lookups go through the hash index, so an entry filed under a wrong hash would
+// not be found again.
+TEST(SpecMemoTest, AnInsertAfterAMissIsFoundAgain) {
+  auto token = std::make_shared<int>(1);
+  SpecMemo memo({.entries = 64});
+  std::vector<std::string> specs;
+  for (int i = 0; i < 40; ++i) specs.push_back("{\"a\":" + std::to_string(i) + "}");
+  for (const std::string& spec : specs) {
+    SpecKey key = kKey;
+    key.spec = spec;
+    const SpecLookup miss = memo.Look(key, token.get());
+    ASSERT_EQ(miss.found(), nullptr);
+    ASSERT_TRUE(miss.MissOf(memo, key));
+    memo.Insert(miss, Findings(token, spec));
+  }
+  for (const std::string& spec : specs) {
+    SpecKey key = kKey;
+    key.spec = spec;
+    const std::shared_ptr<const SpecFindings> found = memo.Find(key, token.get());
+    ASSERT_NE(found, nullptr) << spec;
+    EXPECT_EQ(found->validation.front().code, spec);
+  }
+  const SpecMemoStats stats = memo.stats();
+  EXPECT_EQ(stats.misses, specs.size());
+  EXPECT_EQ(stats.hits, specs.size());
+}
+
+// A miss stands only for the key and the memo it was looked up for; a hit or no lookup is no
+// miss.
+TEST(SpecMemoTest, AMissIsOnlyOfItsKeyAndMemo) {
+  auto token = std::make_shared<int>(1);
+  SpecMemo memo;
+  SpecMemo other;
+  const SpecLookup miss = memo.Look(kKey, token.get());
+  EXPECT_TRUE(miss.MissOf(memo, kKey));
+  std::string spec_copy(kKey.spec);
+  SpecKey same = kKey;
+  same.spec = spec_copy;
+  EXPECT_TRUE(miss.MissOf(memo, same)) << "the same text elsewhere";
+  EXPECT_FALSE(miss.MissOf(other, kKey)) << "another memo";
+  std::vector<SpecKey> others(5, kKey);
+  others[0].kind = "ResourceClaimTemplate";
+  others[1].version = "v1beta2";
+  others[2].name_space = "ml2";
+  others[3].admin_access_allowed = true;
+  others[4].spec = R"({"devices":{"requests":[ ]}})";
+  for (const SpecKey& k : others) {
+    EXPECT_FALSE(miss.MissOf(memo, k))
+        << k.kind << " " << k.version << " " << k.name_space << " " << k.admin_access_allowed
+        << " " << k.spec;
+  }
+  EXPECT_FALSE(SpecLookup().MissOf(memo, kKey)) << "nothing looked up";
+  memo.Insert(miss, Findings(token));
+  const SpecLookup hit = memo.Look(kKey, token.get());
+  ASSERT_NE(hit.found(), nullptr);
+  EXPECT_FALSE(hit.MissOf(memo, kKey));
+}
+
 TEST(SpecMemoTest, SpecFields) {
   struct Case {
     std::string field;
