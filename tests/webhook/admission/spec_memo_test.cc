@@ -17,6 +17,17 @@ const SpecKey kKey{.kind = "ResourceClaim",
                    .admin_access_allowed = false,
                    .spec = R"({"devices":{"requests":[]}})"};
 
+// kKey with one of its fields changed, for each field: none may share kKey's entry.
+std::vector<SpecKey> KeysDifferingInOneField() {
+  std::vector<SpecKey> others(5, kKey);
+  others[0].kind = "ResourceClaimTemplate";
+  others[1].version = "v1beta2";
+  others[2].name_space = "ml2";
+  others[3].admin_access_allowed = true;
+  others[4].spec = R"({"devices":{"requests":[ ]}})";
+  return others;
+}
+
 std::shared_ptr<const SpecFindings> Findings(const std::shared_ptr<const void>& token,
                                              std::string code = "x") {
   auto f = std::make_shared<SpecFindings>();
@@ -43,12 +54,7 @@ TEST(SpecMemoTest, HitNeedsTheWholeKeyAndTheSameSchema) {
   same.spec = spec_copy;
   EXPECT_NE(memo.Find(same, token.get()), nullptr);
 
-  std::vector<SpecKey> others(5, kKey);
-  others[0].kind = "ResourceClaimTemplate";
-  others[1].version = "v1beta2";
-  others[2].name_space = "ml2";
-  others[3].admin_access_allowed = true;
-  others[4].spec = R"({"devices":{"requests":[ ]}})";
+  const std::vector<SpecKey> others = KeysDifferingInOneField();
   for (const SpecKey& k : others) {
     EXPECT_EQ(memo.Find(k, token.get()), nullptr)
         << k.kind << " " << k.version << " " << k.name_space << " " << k.admin_access_allowed
@@ -149,12 +155,7 @@ TEST(SpecMemoTest, AMissIsOnlyOfItsKeyAndMemo) {
   same.spec = spec_copy;
   EXPECT_TRUE(miss.MissOf(memo, same)) << "the same text elsewhere";
   EXPECT_FALSE(miss.MissOf(other, kKey)) << "another memo";
-  std::vector<SpecKey> others(5, kKey);
-  others[0].kind = "ResourceClaimTemplate";
-  others[1].version = "v1beta2";
-  others[2].name_space = "ml2";
-  others[3].admin_access_allowed = true;
-  others[4].spec = R"({"devices":{"requests":[ ]}})";
+  const std::vector<SpecKey> others = KeysDifferingInOneField();
   for (const SpecKey& k : others) {
     EXPECT_FALSE(miss.MissOf(memo, k))
         << k.kind << " " << k.version << " " << k.name_space << " " << k.admin_access_allowed
