@@ -19,10 +19,12 @@
 # (default 240; an 8,000-device inventory under callgrind on a loaded machine needs more).
 # WEBHOOK_INSTRUCTIONS_WARMUP sets the warm-up in seconds (default 8; cases c and d need ~30 under
 # callgrind, where the first requests prepare the devices for CEL).
-# Needs valgrind, wrk, openssl and curl. Port 18450. The allocator is the binary's own (jemalloc
+# Needs valgrind, wrk, openssl and curl. Port 18450, or WEBHOOK_INSTRUCTIONS_PORT (runs side by
+# side, e.g. two worktrees, need one each). The allocator is the binary's own (jemalloc
 # in a release build, with SERVE_MALLOC_CONF passed as MALLOC_CONF);
 # WEBHOOK_INSTRUCTIONS_PRELOAD=lib.so runs another allocator.
 set -euo pipefail
+port="${WEBHOOK_INSTRUCTIONS_PORT:-18450}"
 
 draguard="${1:?usage: bench/webhook-instructions.sh path/to/draguard [seconds]}"
 seconds="${2:-15}"
@@ -62,21 +64,21 @@ bench_malloc_env
 env "${malloc_env[@]}" \
   ${WEBHOOK_INSTRUCTIONS_PRELOAD:+LD_PRELOAD=$WEBHOOK_INSTRUCTIONS_PRELOAD} \
   valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.out" \
-  "$draguard" serve --listen 127.0.0.1:18450 --threads 1 \
+  "$draguard" serve --listen 127.0.0.1:$port --threads 1 \
   --tls-cert-file "$work/certs/tls.crt" --tls-private-key-file "$work/certs/tls.key" \
   "${inventory[@]}" >"$work/serve.log" 2>&1 &
 vpid=$!
 for _ in $(seq 1 "${WEBHOOK_INSTRUCTIONS_READY_WAIT:-240}"); do
-  curl -sf --cacert "$work/certs/ca.crt" -o /dev/null https://127.0.0.1:18450/readyz && break
+  curl -sf --cacert "$work/certs/ca.crt" -o /dev/null https://127.0.0.1:$port/readyz && break
   sleep 0.5
 done
-url=https://127.0.0.1:18450/validate
+url=https://127.0.0.1:$port/validate
 DRAGUARD_RUN=warm wrk -t1 -c4 --timeout 60s -d"${WEBHOOK_INSTRUCTIONS_WARMUP:-8}s" -s "$repo/bench/distinct-specs.lua" "$url" >/dev/null
 # The window counted: from 3 s into the measuring run (its TLS handshakes done) to its end,
 # dumped before the server exits (its teardown, large with an inventory, stays out); the
 # requests are the server's own count of admission requests over the window.
 admissions() {
-  curl -sf --cacert "$work/certs/ca.crt" https://127.0.0.1:18450/metrics |
+  curl -sf --cacert "$work/certs/ca.crt" https://127.0.0.1:$port/metrics |
     awk '/^draguard_admission_requests_total/ {n += $NF} END {printf "%d", n}'
 }
 DRAGUARD_RUN=measure wrk -t1 -c4 --timeout 60s -d"${seconds}s" -s "$repo/bench/distinct-specs.lua" \
