@@ -73,22 +73,14 @@ void SpecMemo::Insert(const SpecKey& key, std::shared_ptr<const SpecFindings> fi
 }
 
 void SpecMemo::Insert(const SpecLookup& miss, std::shared_ptr<const SpecFindings> findings) {
-  if (miss.memo_ != this || !miss.hashed_) {
-    Insert(miss.key_, std::move(findings));
-    return;
-  }
+  if (miss.memo_ != this || !miss.hashed_) return Insert(miss.key_, std::move(findings));
   if (!Accepts(miss.key_) || findings == nullptr) return;
   const size_t bytes = ApproximateBytes(*findings, miss.key_.spec.size());
   cache_.Replace(CacheKey(SpecCacheKey(miss.key_), miss.hash_), std::move(findings), bytes);
 }
 
 bool SpecLookup::MissOf(const SpecMemo& memo, const SpecKey& key) const {
-  // The spec is compared by its text's place first: the same request's view of it.
-  const bool same_spec = key.spec.size() == key_.spec.size() &&
-                         (key.spec.data() == key_.spec.data() || key.spec == key_.spec);
-  return memo_ == &memo && found_ == nullptr && same_spec && key.kind == key_.kind &&
-         key.version == key_.version && key.name_space == key_.name_space &&
-         key.admin_access_allowed == key_.admin_access_allowed;
+  return memo_ == &memo && found_ == nullptr && key == key_;
 }
 
 SpecMemoStats SpecMemo::stats() const {

@@ -50,6 +50,8 @@ struct SpecKey {
   std::string_view name_space;
   bool admin_access_allowed = false;
   std::string_view spec;  // the spec's exact JSON text
+
+  bool operator==(const SpecKey&) const = default;  // field by field, texts by content
 };
 
 class RememberedVerdict;  // satisfiability_check.h
