@@ -27,6 +27,14 @@ void DefaultCommon(k8s::DeviceRequestCommon& req, const FieldPath& at, Diagnosti
   }
 }
 
+// Whether DefaultCommon would leave `req` as it is: its conditions, kept beside it.
+bool CommonIsDefaulted(const k8s::DeviceRequestCommon& req) {
+  if (req.allocation_mode.empty()) return false;
+  if (req.allocation_mode == k8s::kAllocationModeExactCount && req.count == 0) return false;
+  return std::none_of(req.tolerations.begin(), req.tolerations.end(),
+                      [](const k8s::DeviceToleration& t) { return t.op.empty(); });
+}
+
 template <typename Pred>
 bool OldUses(const k8s::DeviceClaim* old, Pred pred) {
   if (old == nullptr) return false;
@@ -66,6 +74,16 @@ void DefaultDeviceClaim(k8s::DeviceClaim& claim, const FieldPath& devices, Diagn
       DefaultCommon(request.first_available[j], at.Child("firstAvailable").Index(j), warnings);
     }
   }
+}
+
+bool IsDefaulted(const k8s::DeviceClaim& claim) {
+  for (const k8s::DeviceRequest& request : claim.requests) {
+    if (request.exactly.has_value() && !CommonIsDefaulted(*request.exactly)) return false;
+    for (const k8s::DeviceSubRequest& sub : request.first_available) {
+      if (!CommonIsDefaulted(sub)) return false;
+    }
+  }
+  return true;
 }
 
 namespace {

@@ -23,6 +23,11 @@ namespace draguard::validate {
 void DefaultDeviceClaim(k8s::DeviceClaim& claim, const FieldPath& devices = FieldPath(),
                         Diagnostics* warnings = nullptr);
 
+// Whether DefaultDeviceClaim would change nothing in `claim` (the API server defaults an
+// object before admission, so a webhook's claims are; a claim read from a file may not be):
+// lets a caller that needs the defaulted form skip the copy.
+bool IsDefaulted(const k8s::DeviceClaim& claim);
+
 // Drops firstAvailable (DRAPrioritizedList), exactly.adminAccess (DRAAdminAccess),
 // tolerations (DRADeviceTaints), capacity and constraints[].distinctAttribute
 // (DRAConsumableCapacity) when their gate is off, unless `old` (update; may be null) already

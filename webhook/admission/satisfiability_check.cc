@@ -48,29 +48,6 @@ ClaimUnderCheck FindClaim(const k8s::ObjectVariant& object) {
   return {};
 }
 
-// Whether validate::DefaultDeviceClaim would leave `claim` as it is (its conditions, per
-// request and subrequest): the API server defaults an object before it sends it to admission,
-// so a webhook request needs no defaulted copy (~1 k instructions a check); a claim decoded
-// from a file (tests) may still need one.
-bool Defaulted(const k8s::DeviceRequestCommon& request) {
-  if (request.allocation_mode.empty()) return false;
-  if (request.allocation_mode == k8s::kAllocationModeExactCount && request.count == 0) {
-    return false;
-  }
-  return std::none_of(request.tolerations.begin(), request.tolerations.end(),
-                      [](const k8s::DeviceToleration& t) { return t.op.empty(); });
-}
-
-bool Defaulted(const k8s::DeviceClaim& claim) {
-  for (const k8s::DeviceRequest& request : claim.requests) {
-    if (request.exactly.has_value() && !Defaulted(*request.exactly)) return false;
-    for (const k8s::DeviceSubRequest& sub : request.first_available) {
-      if (!Defaulted(sub)) return false;
-    }
-  }
-  return true;
-}
-
 bool RestsOnUnknownClass(const alloc::AllocationVerdict& verdict) {
   return std::any_of(verdict.reasons.begin(), verdict.reasons.end(),
                      [](const alloc::Reason& r) { return r.code == "alloc.class.not-found"; });
@@ -447,9 +424,10 @@ SatisfiabilityResult SatisfiabilityCheck::Decide(Prepared& prepared,
                                                  const k8s::ResourceClaimSpec& claim,
                                                  const FieldPath& devices, Diagnostics& out,
                                                  bool count_nodes) {
-  // The allocator wants API defaults applied.
+  // The allocator wants API defaults applied; the API server has applied them to a claim
+  // under admission (~1 k instructions a check for the copy).
   std::optional<k8s::ResourceClaimSpec> defaulted;
-  if (!Defaulted(claim.devices)) {
+  if (!validate::IsDefaulted(claim.devices)) {
     defaulted.emplace(claim);
     validate::DefaultDeviceClaim(defaulted->devices);
   }

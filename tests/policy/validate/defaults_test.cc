@@ -1,0 +1,75 @@
+// IsDefaulted against DefaultDeviceClaim, the rules it mirrors: a claim it calls defaulted is
+// left unchanged by DefaultDeviceClaim, and every claim is defaulted after it.
+#include "policy/validate/defaults.h"
+
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+
+namespace draguard::validate {
+namespace {
+
+// The fields DefaultDeviceClaim may change, of every request and subrequest, as text.
+std::string DefaultedFields(const k8s::DeviceClaim& claim) {
+  std::string out;
+  auto common = [&](const k8s::DeviceRequestCommon& c) {
+    out += c.allocation_mode + "/" + std::to_string(c.count);
+    for (const k8s::DeviceToleration& t : c.tolerations) out += "/" + t.op;
+    out += ";";
+  };
+  for (const k8s::DeviceRequest& r : claim.requests) {
+    if (r.exactly) common(*r.exactly);
+    for (const k8s::DeviceSubRequest& s : r.first_available) common(s);
+  }
+  return out;
+}
+
+k8s::ExactDeviceRequest Exact(std::string mode, int64_t count, std::vector<std::string> ops = {}) {
+  k8s::ExactDeviceRequest r;
+  r.device_class_name = "gpu";
+  r.allocation_mode = std::move(mode);
+  r.count = count;
+  for (std::string& op : ops) r.tolerations.push_back({.key = "k", .op = std::move(op)});
+  return r;
+}
+
+TEST(IsDefaultedTest, AgreesWithDefaultDeviceClaim) {
+  struct Case {
+    std::string name;
+    k8s::DeviceClaim claim;
+    bool defaulted;  // by the rules: mode set, ExactCount with a count, every operator set
+  };
+  auto one = [](k8s::ExactDeviceRequest r) {
+    return k8s::DeviceClaim{.requests = {{.name = "r", .exactly = std::move(r)}}};
+  };
+  auto sub = [](std::string mode, int64_t count) {
+    k8s::DeviceSubRequest s;
+    s.name = "s";
+    s.allocation_mode = std::move(mode);
+    s.count = count;
+    return k8s::DeviceClaim{.requests = {{.name = "r", .first_available = {s}}}};
+  };
+  const std::vector<Case> cases = {
+      {"empty claim", {}, true},
+      {"exact count set", one(Exact("ExactCount", 2)), true},
+      {"all", one(Exact("All", 0)), true},
+      {"mode unset", one(Exact("", 2)), false},
+      {"count zero", one(Exact("ExactCount", 0)), false},
+      {"operators set", one(Exact("ExactCount", 1, {"Equal", "Exists"})), true},
+      {"an operator unset", one(Exact("ExactCount", 1, {"Exists", ""})), false},
+      {"subrequest defaulted", sub("ExactCount", 1), true},
+      {"subrequest mode unset", sub("", 1), false},
+      {"subrequest count zero", sub("ExactCount", 0), false},
+  };
+  for (const Case& c : cases) {
+    EXPECT_EQ(IsDefaulted(c.claim), c.defaulted) << c.name;
+    k8s::DeviceClaim copy = c.claim;
+    DefaultDeviceClaim(copy);
+    EXPECT_TRUE(IsDefaulted(copy)) << c.name;
+    EXPECT_EQ(DefaultedFields(copy) == DefaultedFields(c.claim), c.defaulted) << c.name;
+  }
+}
+
+}  // namespace
+}  // namespace draguard::validate
