@@ -350,7 +350,10 @@ void SatisfiabilityCheck::Warm() {
 size_t SatisfiabilityCheck::DeviceCount(
     const std::shared_ptr<const inventory::ClusterObjects>& snapshot) const {
   std::lock_guard lock(mu_);
-  if (counted_ != snapshot) {
+  // Same owner: the very snapshot (a live weak reference keeps its control block, so no later
+  // snapshot can share it), unlike an address, which a newer snapshot may reuse.
+  const bool same = !counted_.owner_before(snapshot) && !snapshot.owner_before(counted_);
+  if (!same) {
     counted_ = snapshot;
     counted_devices_ = snapshot->DeviceCount();
   }

@@ -330,6 +330,24 @@ TEST_F(SatisfiabilityCheckTest, BuildsNewSnapshotsInTheBackground) {
   EXPECT_EQ(after.size(), 0u);
 }
 
+// Issue 16 item 2 (RSS with the inventory): once the source and the view have moved on, the
+// check holds nothing of a snapshot a request saw. With no requests coming (between bursts),
+// a kept snapshot held every object the source has since replaced: a whole second inventory.
+TEST_F(SatisfiabilityCheckTest, LetsGoOfASnapshotTheSourceAndTheViewHaveLeft) {
+  source_.Publish(ClusterFromYaml(GpuInventoryYaml("node-a", 1)));
+  const std::weak_ptr<const inventory::ClusterObjects> first = source_.Current();
+  SnapshotBuilder builder;  // outlives the check
+  SatisfiabilityOptions options = Options();
+  options.builder = &builder;
+  SatisfiabilityCheck check(std::move(options));
+  k8s::ObjectVariant claim = DecodeObject(Claim("gpu.example.com", 1));
+  Diagnostics out;
+  EXPECT_EQ(check.Check(claim, out).verdict, alloc::VerdictKind::kSatisfiable);
+  source_.Publish(ClusterFromYaml(GpuInventoryYaml("node-b", 1)));
+  check.Warm();  // the view of the new snapshot replaces the first one's
+  EXPECT_TRUE(first.expired()) << "the first snapshot is still held after the view moved on";
+}
+
 // Issue 16 item 2: a new snapshot's table of prepared devices starts with the previous
 // table's entries for the devices CEL sees unchanged, so a snapshot that only republishes
 // them (a slice rewritten with a new generation) prepares nothing again.
