@@ -17,8 +17,8 @@
 #include <utility>
 #include <vector>
 
-#include "policy/common/json_text.h"
 #include "policy/k8s/decode.h"
+#include "webhook/admission/collection_end.h"
 #include "webhook/admission/json_lexer.h"
 
 namespace draguard::webhook {
@@ -207,34 +207,6 @@ bool TreeParser::ParseObject(DocNode* node, size_t depth, ObjectRole role) {
   }
   if (node != nullptr) node->entries.resize(used);
   return ok;
-}
-
-// The end of the object or array at `pos` (after its closing bracket) by its brackets alone,
-// strings stepped over (their escapes too) sixteen bytes a step; npos when the text ends
-// first. Nothing else is checked: a valid collection ends exactly there.
-size_t CollectionEnd(std::string_view text, size_t pos) {
-  const char* const data = text.data();
-  size_t open = 0;
-  while (pos < text.size()) {
-    const char c = data[pos];
-    if (c == '"') {
-      ++pos;
-      while (true) {
-        pos = FindNonPlainJsonByte(text, pos);
-        if (pos >= text.size()) return std::string_view::npos;
-        if (data[pos] == '"') break;
-        pos += data[pos] == '\\' ? 2 : 1;
-        if (pos > text.size()) return std::string_view::npos;
-      }
-    } else if (c == '{' || c == '[') {
-      ++open;
-    } else if (c == '}' || c == ']') {
-      if (open == 0) return std::string_view::npos;
-      if (--open == 0) return pos + 1;
-    }
-    ++pos;
-  }
-  return std::string_view::npos;
 }
 
 bool TreeParser::Defer(DocNode& value, size_t depth, size_t entry) {
