@@ -37,6 +37,21 @@ inline uint64_t NonPlainJsonBytes(uint64_t w) {
   return (w & kHigh) | below_space | quote | backslash;
 }
 
+#if defined(__SSE2__)
+// The bytes of the sixteen at `p` that are not plain, as NonPlainJsonBytes says, one bit
+// each (bit i for p[i]).
+inline unsigned NonPlainJsonMask16(const char* p) {
+  const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  // As signed bytes, control bytes and non-ASCII bytes (0x80-0xff, negative) are all below
+  // a space.
+  const __m128i special =
+      _mm_or_si128(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)),
+                   _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+                                _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
+  return static_cast<unsigned>(_mm_movemask_epi8(special));
+}
+#endif
+
 // The position of the first byte at or after `pos` that is not plain (see IsPlainJsonByte),
 // or text.size() when there is none. Requires pos <= text.size(). Sixteen bytes a step where
 // SSE2 is there (every x86-64), then eight (NonPlainJsonBytes), then one.
@@ -44,17 +59,8 @@ inline size_t FindNonPlainJsonByte(std::string_view text, size_t pos) {
   const char* const data = text.data();
   const size_t size = text.size();
 #if defined(__SSE2__)
-  const __m128i quote = _mm_set1_epi8('"');
-  const __m128i backslash = _mm_set1_epi8('\\');
-  const __m128i space = _mm_set1_epi8(0x20);
   while (size - pos >= 16) {
-    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(data + pos));
-    // As signed bytes, control bytes and non-ASCII bytes (0x80-0xff, negative) are all
-    // below a space.
-    const __m128i special = _mm_or_si128(_mm_cmplt_epi8(v, space),
-                                         _mm_or_si128(_mm_cmpeq_epi8(v, quote),
-                                                      _mm_cmpeq_epi8(v, backslash)));
-    if (const auto mask = static_cast<unsigned>(_mm_movemask_epi8(special)); mask != 0) {
+    if (const unsigned mask = NonPlainJsonMask16(data + pos); mask != 0) {
       return pos + static_cast<size_t>(std::countr_zero(mask));
     }
     pos += 16;

@@ -6,13 +6,13 @@
 namespace draguard::webhook {
 
 // Plain characters are appended a run at a time; escapes and the closing quote end a run.
-// Strings are most of an AdmissionReview's bytes, so the next special byte is found 8 bytes
+// Strings are most of an AdmissionReview's bytes, so the next special byte is found 16 bytes
 // a step (policy/common/json_text.h).
-bool JsonLexer::ReadString(std::string* out) {
+bool JsonLexer::ReadStringFrom(size_t plain_end, std::string* out) {
   const char* const data = text_.data();
   const size_t size = text_.size();
-  size_t pos = pos_ + 1;  // after the opening quote
-  size_t run = pos;
+  size_t run = pos_ + 1;  // after the opening quote
+  size_t pos = plain_end;
   while (true) {
     pos = FindNonPlainJsonByte(text_, pos);
     if (pos >= size) {

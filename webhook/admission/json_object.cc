@@ -17,8 +17,8 @@
 #include <utility>
 #include <vector>
 
-#include "policy/common/json_text.h"
 #include "policy/k8s/decode.h"
+#include "webhook/admission/collection_end.h"
 #include "webhook/admission/json_lexer.h"
 
 namespace draguard::webhook {
@@ -51,6 +51,13 @@ class TreeParser {
   // vectors are reused, members and items by position, so that a review shaped like the
   // previous one is read without allocating or freeing.
   bool ParseValue(DocNode* node, size_t depth, ObjectRole role);
+  // ParseValue for a member or an item: a string, most of them, is read in the caller's loop
+  // (ParseValue is a large recursive function whose call costs as much as a short string).
+  bool ParseChild(DocNode* node, size_t depth, ObjectRole role) {
+    return lexer_.Peek() == '"' ? ParseString(node) : ParseValue(node, depth, role);
+  }
+  // A string value at the lexer's position.
+  bool ParseString(DocNode* node);
   bool ParseObject(DocNode* node, size_t depth, ObjectRole role);
   bool ParseArray(DocNode* node, size_t depth);
   // Steps over the opening bracket of a collection of `kind` at `depth` and the space after
@@ -103,16 +110,23 @@ bool TreeParser::ParseValue(DocNode* node, size_t depth, ObjectRole role) {
   switch (first) {
     case '{': return ParseObject(node, depth + 1, role);
     case '[': return ParseArray(node, depth + 1);
-    case '"':
-      if (node == nullptr) return lexer_.ReadString(nullptr);
-      node->kind = NodeKind::kString;
-      node->style = k8s::ScalarStyle::kDoubleQuoted;
-      return lexer_.ReadString(&node->text);
+    case '"': return ParseString(node);
     case 't':
     case 'f':
     case 'n': return ParseLiteral(node);
     default: return ParseNumber(node);
   }
+}
+
+// Inline: ParseChild's fast case.
+inline bool TreeParser::ParseString(DocNode* node) {
+  if (node == nullptr) return lexer_.ReadString(nullptr);
+  ResetScalarFields(*node);
+  node->entries.clear();
+  node->items.clear();
+  node->kind = NodeKind::kString;
+  node->style = k8s::ScalarStyle::kDoubleQuoted;
+  return lexer_.ReadString(&node->text);
 }
 
 bool TreeParser::ParseLiteral(DocNode* node) {
@@ -182,7 +196,7 @@ bool TreeParser::ParseObject(DocNode* node, size_t depth, ObjectRole role) {
     const bool deferred = defer_ != nullptr && !defer_->deferred && value != nullptr &&
                           role == ObjectRole::kRoot && std::string_view(entry->key.text) == "spec" &&
                           Defer(*value, depth, used - 1);
-    if (!deferred && !ParseValue(value, depth, child)) break;
+    if (!deferred && !ParseChild(value, depth, child)) break;
     if (role == ObjectRole::kRoot && entry != nullptr && std::string_view(entry->key.text) == "spec") {
       spec_ = lexer_.text().substr(begin, lexer_.pos() - begin);
       ++spec_count_;
@@ -193,34 +207,6 @@ bool TreeParser::ParseObject(DocNode* node, size_t depth, ObjectRole role) {
   }
   if (node != nullptr) node->entries.resize(used);
   return ok;
-}
-
-// The end of the object or array at `pos` (after its closing bracket) by its brackets alone,
-// strings stepped over (their escapes too) sixteen bytes a step; npos when the text ends
-// first. Nothing else is checked: a valid collection ends exactly there.
-size_t CollectionEnd(std::string_view text, size_t pos) {
-  const char* const data = text.data();
-  size_t open = 0;
-  while (pos < text.size()) {
-    const char c = data[pos];
-    if (c == '"') {
-      ++pos;
-      while (true) {
-        pos = FindNonPlainJsonByte(text, pos);
-        if (pos >= text.size()) return std::string_view::npos;
-        if (data[pos] == '"') break;
-        pos += data[pos] == '\\' ? 2 : 1;
-        if (pos > text.size()) return std::string_view::npos;
-      }
-    } else if (c == '{' || c == '[') {
-      ++open;
-    } else if (c == '}' || c == ']') {
-      if (open == 0) return std::string_view::npos;
-      if (--open == 0) return pos + 1;
-    }
-    ++pos;
-  }
-  return std::string_view::npos;
 }
 
 bool TreeParser::Defer(DocNode& value, size_t depth, size_t entry) {
@@ -246,7 +232,7 @@ bool TreeParser::ParseArray(DocNode* node, size_t depth) {
   bool ok = lexer_.Consume(']');
   while (!ok) {
     DocNode* item = node != nullptr ? &Slot(node->items, used++) : nullptr;
-    if (!ParseValue(item, depth, ObjectRole::kOther)) break;
+    if (!ParseChild(item, depth, ObjectRole::kOther)) break;
     const After after = AfterElement(']');
     if (after == After::kInvalid) break;
     ok = after == After::kClosed;

@@ -51,7 +51,8 @@ struct DeferredSpec {
 // object or has no `spec` or has more than one: what the spec memo (spec_memo.h) keys on.
 //
 // With `defer`, the root's first `spec` member, when it is an object, is not read: only its
-// end is found, by its brackets and strings alone (nothing else is checked), and its node is
+// end is found, by its brackets and strings alone (CollectionEnd, collection_end.h: nothing
+// else is checked), and its node is
 // left null; *defer says where it is, for ReadDeferredSpec. Why: the spec memo (spec_memo.h)
 // answers for a spec whose exact text it has seen, checked and remembered, so the text of a
 // remembered spec needs neither a tree nor a check; any other spec is read afterwards by

@@ -46,9 +46,6 @@ struct Target {
 };
 
 Target Ignore() { return {}; }
-// The target of every value inside one that is ignored (most of a review): shared, so that
-// those values do not each build and clear a Target.
-const Target kIgnored{};
 Target Object(ReviewObjectRole role) { return {.kind = Target::Kind::kObject, .role = role}; }
 Target String(std::string* s, bool* present = nullptr) {
   return {.kind = Target::Kind::kString, .str = s, .present = present};
@@ -94,6 +91,7 @@ class Scanner {
   bool LexError() { return FailFalse(lexer_.error()); }
 
   bool ParseValue(size_t depth, const Target& target) {
+    if (target.kind == Target::Kind::kIgnore) return SkipValue(depth);
     lexer_.SkipSpace();
     if (target.kind == Target::Kind::kTree) return ParseTree(depth, target);
     char c = lexer_.Peek();
@@ -104,6 +102,57 @@ class Scanner {
     if (c == 'n') return lexer_.ReadLiteral("null") || LexError();
     if (c == '-' || (c >= '0' && c <= '9')) return ParseNumber(target);
     return FailFalse(lexer_.AtEnd() ? "unexpected end of input" : "unexpected character");
+  }
+
+  // ParseValue for a value nothing is taken from (most of a review outside request.object):
+  // the same checks and the same errors, without the targets' bookkeeping, whose frame and
+  // dispatch cost more than the checks themselves.
+  bool SkipValue(size_t depth) {
+    lexer_.SkipSpace();
+    const char c = lexer_.Peek();
+    if (c == '"') return lexer_.ReadString(nullptr) || LexError();
+    if (c == '{') return SkipObject(depth + 1);
+    if (c == '[') return SkipArray(depth + 1);
+    if (c == 't' || c == 'f') return lexer_.ReadLiteral(c == 't' ? "true" : "false") || LexError();
+    if (c == 'n') return lexer_.ReadLiteral("null") || LexError();
+    if (c == '-' || (c >= '0' && c <= '9')) return !lexer_.ReadNumber().empty() || LexError();
+    return FailFalse(lexer_.AtEnd() ? "unexpected end of input" : "unexpected character");
+  }
+
+  // ParseArray and ParseObject for an ignored value.
+  bool SkipArray(size_t depth) {
+    if (depth > options_.max_depth) return FailFalse("nesting too deep");
+    lexer_.Advance();
+    lexer_.SkipSpace();
+    if (lexer_.Consume(']')) return true;
+    while (true) {
+      if (!SkipValue(depth)) return false;
+      lexer_.SkipSpace();
+      const char c = lexer_.Peek();
+      lexer_.Advance();
+      if (c == ']') return true;
+      if (c != ',') return FailFalse("expected ',' or ']' in array");
+    }
+  }
+
+  bool SkipObject(size_t depth) {
+    if (depth > options_.max_depth) return FailFalse("nesting too deep");
+    lexer_.Advance();
+    lexer_.SkipSpace();
+    if (lexer_.Consume('}')) return true;
+    while (true) {
+      lexer_.SkipSpace();
+      if (lexer_.Peek() != '"') return FailFalse("expected a member name");
+      if (!lexer_.ReadString(nullptr)) return LexError();
+      lexer_.SkipSpace();
+      if (!lexer_.Consume(':')) return FailFalse("expected ':' after a member name");
+      if (!SkipValue(depth)) return false;
+      lexer_.SkipSpace();
+      const char c = lexer_.Peek();
+      lexer_.Advance();
+      if (c == '}') return true;
+      if (c != ',') return FailFalse("expected ',' or '}' in object");
+    }
   }
 
   // request.object or oldObject: read into its tree in this same pass; null leaves both the
@@ -128,72 +177,58 @@ class Scanner {
     return true;
   }
 
-  bool WrongType(const Target& target) { return target.kind != Target::Kind::kIgnore; }
+  // The Parse* functions below read a value some field is taken from (ParseValue hands
+  // ignored values to SkipValue): one of another JSON type than the target's is an error.
 
   bool ParseBool(const Target& target) {
     bool value = lexer_.Peek() == 't';
     if (!lexer_.ReadLiteral(value ? "true" : "false")) return LexError();
-    if (target.kind == Target::Kind::kBool) {
-      *target.boolean = value;
-      return true;
+    if (target.kind != Target::Kind::kBool) {
+      return FailFalse("expected a different type than a boolean");
     }
-    return !WrongType(target) || FailFalse("expected a different type than a boolean");
+    *target.boolean = value;
+    return true;
   }
 
-  bool ParseNumber(const Target& target) {
-    if (WrongType(target)) return FailFalse("expected a different type than a number");
-    return !lexer_.ReadNumber().empty() || LexError();
+  bool ParseNumber(const Target&) {
+    return FailFalse("expected a different type than a number");
   }
 
   bool ParseStringValue(const Target& target) {
-    if (target.kind == Target::Kind::kString) {
-      target.str->clear();
-      if (target.present != nullptr) *target.present = true;
-      return lexer_.ReadString(target.str) || LexError();
+    if (target.kind != Target::Kind::kString) {
+      return FailFalse("expected a different type than a string");
     }
-    if (WrongType(target)) return FailFalse("expected a different type than a string");
-    return lexer_.ReadString(nullptr) || LexError();
+    target.str->clear();
+    if (target.present != nullptr) *target.present = true;
+    return lexer_.ReadString(target.str) || LexError();
   }
 
-  bool ParseArray(size_t depth, const Target& target) {
+  bool ParseArray(size_t depth, const Target&) {
     if (depth > options_.max_depth) return FailFalse("nesting too deep");
-    if (WrongType(target)) return FailFalse("expected a different type than an array");
-    lexer_.Advance();
-    lexer_.SkipSpace();
-    if (lexer_.Consume(']')) return true;
-    while (true) {
-      if (!ParseValue(depth, kIgnored)) return false;
-      lexer_.SkipSpace();
-      char c = lexer_.Peek();
-      lexer_.Advance();
-      if (c == ']') return true;
-      if (c != ',') return FailFalse("expected ',' or ']' in array");
-    }
+    return FailFalse("expected a different type than an array");
   }
 
+  // The review, its request or request.kind: the members named there are read into their
+  // targets, the others skipped.
   bool ParseObject(size_t depth, const Target& target) {
     if (depth > options_.max_depth) return FailFalse("nesting too deep");
-    if (WrongType(target) && target.kind != Target::Kind::kObject) {
+    if (target.kind != Target::Kind::kObject) {
       return FailFalse("expected a different type than an object");
     }
-    ReviewObjectRole role = target.kind == Target::Kind::kObject ? target.role : ReviewObjectRole::kOther;
+    const ReviewObjectRole role = target.role;
     if (role == ReviewObjectRole::kRequest) out_.has_request = true;
     lexer_.Advance();
     lexer_.SkipSpace();
     if (lexer_.Consume('}')) return true;
     std::string key;
-    Target named;  // the target of a member of the review, its request or request.kind
     while (true) {
       lexer_.SkipSpace();
       if (lexer_.Peek() != '"') return FailFalse("expected a member name");
       key.clear();
-      // Only the members of the review, its request and request.kind are looked at.
-      if (!lexer_.ReadString(role == ReviewObjectRole::kOther ? nullptr : &key)) return LexError();
+      if (!lexer_.ReadString(&key)) return LexError();
       lexer_.SkipSpace();
       if (!lexer_.Consume(':')) return FailFalse("expected ':' after a member name");
-      const Target& child =
-          role == ReviewObjectRole::kOther ? kIgnored : (named = ChildTarget(role, key));
-      if (!ParseValue(depth, child)) return false;
+      if (!ParseValue(depth, ChildTarget(role, key))) return false;
       lexer_.SkipSpace();
       char c = lexer_.Peek();
       lexer_.Advance();

@@ -1,7 +1,10 @@
-// JsonLexer::ReadString finds the end of plain runs 8 bytes at a time. These tests put every
-// kind of special byte at every offset of the first 24 bytes of a string (so each lands in
-// each lane of a word and in the byte-wise tail) and compare with an obvious byte-at-a-time
-// reader; then the escape, UTF-8 and number rules.
+// JsonLexer::ReadString reads plain strings inline sixteen bytes a step and hands any other to
+// its general reader, which finds the end of plain runs sixteen, eight and one byte at a time.
+// These tests put every kind of special byte at every offset of the first 40 bytes of a
+// string (so each lands in each lane of a block and of a word and in the byte-wise tail),
+// with the text ending right after the string (the general reader alone) or going on (the
+// inline reader first), and compare with an obvious byte-at-a-time reader and with each
+// other, errors included; then the escape, UTF-8 and number rules.
 #include "webhook/admission/json_lexer.h"
 
 #include <optional>
@@ -67,20 +70,92 @@ std::optional<StringRead> FastReadString(std::string_view text) {
   return StringRead{out, lexer.pos()};
 }
 
+// ReadString's whole outcome: the result, where it stopped and what it said, with and
+// without a string to decode into.
+struct Outcome {
+  bool ok = false;
+  std::string text;
+  size_t pos = 0;
+  std::string error;
+  bool ok_unread = false;  // ReadString(nullptr)
+  size_t pos_unread = 0;
+  friend bool operator==(const Outcome&, const Outcome&) = default;
+};
+
+void PrintTo(const Outcome& o, std::ostream* os) {
+  *os << o.ok << " " << ::testing::PrintToString(o.text) << " at " << o.pos << " '" << o.error
+      << "'; unread " << o.ok_unread << " at " << o.pos_unread;
+}
+
+Outcome ReadOutcome(std::string_view text) {
+  Outcome o;
+  JsonLexer lexer(text);
+  o.ok = lexer.ReadString(&o.text);
+  o.pos = lexer.pos();
+  o.error = lexer.error();
+  JsonLexer unread(text);
+  o.ok_unread = unread.ReadString(nullptr);
+  o.pos_unread = unread.pos();
+  return o;
+}
+
 TEST(JsonLexerTest, SpecialBytesAtEveryOffsetMatchTheReference) {
   const std::string specials[] = {"\"",       "\\n",          "\\\"",        "\\u0041",
                                   "\x01",     "\x1f",         "\xC3\xA9",    "\xE2\x82\xAC",
                                   "\xF0\x9F\x98\x80", "\xC3",   "\xFF",        "\xED\xA0\x80",
                                   "\\q",      "\x7f"};
+  // After the string: nothing (only the general reader runs: fewer than 16 bytes are left
+  // near the end), a short tail, a tail long enough for every inline step.
+  const std::string tails[] = {"", ",tail", ",tail" + std::string(64, 't')};
   for (const std::string& special : specials) {
-    for (size_t offset = 0; offset < 24; ++offset) {
-      for (size_t after : {0, 1, 7, 8, 9, 20}) {
+    for (size_t offset = 0; offset < 40; ++offset) {
+      for (size_t after : {0, 1, 7, 8, 9, 15, 16, 17, 20}) {
         const std::string body = std::string(offset, 'a') + special + std::string(after, 'b');
-        const std::string text = "\"" + body + "\",tail";
-        std::optional<StringRead> slow = SlowReadString(text);
-        std::optional<StringRead> fast = FastReadString(text);
-        EXPECT_EQ(fast, slow) << "special " << ::testing::PrintToString(special) << " at "
-                              << offset << ", " << after << " after";
+        const std::string string = "\"" + body + "\"";
+        Outcome at_end;
+        for (const std::string& tail : tails) {
+          const std::string text = string + tail;
+          std::optional<StringRead> slow = SlowReadString(text);
+          std::optional<StringRead> fast = FastReadString(text);
+          EXPECT_EQ(fast, slow) << "special " << ::testing::PrintToString(special) << " at "
+                                << offset << ", " << after << " after, tail " << tail.size();
+          // The inline reader and the general one: the same outcome, failures too (an
+          // unterminated or invalid string stops at the same byte with the same message).
+          const Outcome outcome = ReadOutcome(text);
+          if (tail.empty()) {
+            at_end = outcome;
+          } else {
+            EXPECT_EQ(outcome, at_end) << "special " << ::testing::PrintToString(special)
+                                       << " at " << offset << ", " << after << " after, tail "
+                                       << tail.size();
+          }
+        }
+      }
+    }
+  }
+}
+
+// A string that is not closed, or that hits a control byte, fails at the same byte with the
+// same message at every length: the text ends inside one of the inline reader's blocks, or in
+// the general reader's tail.
+TEST(JsonLexerTest, FailuresAtEveryLength) {
+  struct Case {
+    std::string end;    // after the plain bytes
+    size_t error_at;    // the failing byte, counted from the end of the plain bytes
+    const char* error;
+  };
+  for (size_t n = 0; n < 70; ++n) {
+    for (const Case& c : {Case{"", 0, "unterminated string"},
+                          Case{"\x01xxxxxxxxxxxxxxxxxxxxxxxx\"", 0, "control character in string"},
+                          Case{"\xC3(xxxxxxxxxxxxxxxxxxxxxxxx\"", 0, "invalid UTF-8 in string"},
+                          Case{"\\", 1, "unterminated escape"}}) {
+      const std::string text = "\"" + std::string(n, 'x') + c.end;
+      for (bool decode : {false, true}) {
+        JsonLexer lexer(text);
+        std::string out;
+        EXPECT_FALSE(lexer.ReadString(decode ? &out : nullptr)) << n << " " << c.error;
+        EXPECT_STREQ(lexer.error(), c.error) << n;
+        EXPECT_EQ(lexer.pos(), 1 + n + c.error_at) << n << " " << c.error;
       }
     }
   }

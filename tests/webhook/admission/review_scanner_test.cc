@@ -295,5 +295,66 @@ TEST(ScannerTest, DefersOnlyTheObjectsSpecObject) {
   }
 }
 
+// Values nothing is read from are checked by their own path (Scanner::SkipValue): each error
+// keeps its message and byte offset, as the scanner gave them before that path (these
+// expectations are the earlier scanner's output, compared case by case).
+TEST(ScannerTest, ErrorsInIgnoredValuesKeepTheirMessageAndOffset) {
+  struct Case {
+    std::string json;
+    size_t max_depth;
+    std::string message;
+  };
+  const Case cases[] = {
+      {R"({"request":{"userInfo":{"groups":["a" "b"]}}})", 128,
+       "invalid JSON at byte 39: expected ',' or ']' in array"},
+      {R"({"request":{"userInfo":{"a":1 "b":2}}})", 128,
+       "invalid JSON at byte 31: expected ',' or '}' in object"},
+      {R"({"request":{"userInfo":{"a" 1}}})", 128,
+       "invalid JSON at byte 28: expected ':' after a member name"},
+      {R"({"request":{"userInfo":{1:2}}})", 128, "invalid JSON at byte 24: expected a member name"},
+      {R"({"request":{"userInfo":{"a":tru}}})", 128, "invalid JSON at byte 28: invalid literal"},
+      {R"({"request":{"userInfo":{"a":-}}})", 128, "invalid JSON at byte 29: invalid number"},
+      {R"({"request":{"userInfo":{"a":+1}}})", 128,
+       "invalid JSON at byte 28: unexpected character"},
+      {R"({"request":{"userInfo":{"a":"\q"}}})", 128, "invalid JSON at byte 30: invalid escape"},
+      {R"({"request":{"userInfo":{"a":"x)", 128, "invalid JSON at byte 30: unterminated string"},
+      {R"({"request":{"userInfo":{"a":[)", 128,
+       "invalid JSON at byte 29: unexpected end of input"},
+      {R"({"request":{"userInfo":{"a":[1,]}}})", 128,
+       "invalid JSON at byte 31: unexpected character"},
+      {R"({"request":{"userInfo":{"a":{,}}}})", 128,
+       "invalid JSON at byte 29: expected a member name"},
+      {R"({"request":{"userInfo":{"a":[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]}}})", 5,
+       "invalid JSON at byte 30: nesting too deep"},
+      {R"({"request":{"options":{"a":{"b":{"c":[{"d":[true,false,null,1.5e3,"x"]}]}}}},"extra":[{"k":{}} x]})",
+       128, "invalid JSON at byte 96: expected ',' or ']' in array"},
+      {"{\"request\":{\"userInfo\":{\"a\":\"\x01\"}}}", 128,
+       "invalid JSON at byte 29: control character in string"},
+      {"{\"request\":{\"userInfo\":{\"a\":\"\xff\"}}}", 128,
+       "invalid JSON at byte 29: invalid UTF-8 in string"},
+      {R"({"x":[] ,})", 128, "invalid JSON at byte 9: expected a member name"},
+      // Fields with a target keep their type errors.
+      {R"({"request":{"dryRun":1}})", 128,
+       "invalid JSON at byte 21: expected a different type than a number"},
+      {R"({"request":{"uid":[1]}})", 128,
+       "invalid JSON at byte 18: expected a different type than an array"},
+      {R"({"request":{"name":true}})", 128,
+       "invalid JSON at byte 23: expected a different type than a boolean"},
+      {R"({"kind":{"a":1}})", 128,
+       "invalid JSON at byte 8: expected a different type than an object"},
+  };
+  for (const Case& c : cases) {
+    ScanOptions options;
+    options.max_depth = c.max_depth;
+    const StatusOr<ReviewFields> scanned = ScanAdmissionReview(c.json, options);
+    ASSERT_FALSE(scanned.ok()) << c.json;
+    EXPECT_EQ(scanned.status().message(), c.message) << c.json;
+  }
+  // Ignored values of every kind, nested, are accepted.
+  EXPECT_TRUE(ScanAdmissionReview(
+                  R"({"request":{"kind":{"kind":"K","extra":[1,2,{"x":null}]},"options":{"a":{"b":[true,false,null,-1.5e3,"x\u00e9",[],{}]}}},"extra":[{"k":{}}]})")
+                  .ok());
+}
+
 }  // namespace
 }  // namespace draguard::webhook
