@@ -19,6 +19,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -91,7 +92,13 @@ class Environment {
   std::string container_;
   std::set<Library> libraries_;
   std::map<std::string, Type, std::less<>> variables_;
-  std::map<std::string, FunctionDecl, std::less<>> functions_;
+  // Hashed by name: the checker looks up every call's function (several per selector, at
+  // every compile of a new one), and a tree of ~200 names took ~8 string comparisons each.
+  struct NameHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view name) const { return std::hash<std::string_view>()(name); }
+  };
+  std::unordered_map<std::string, FunctionDecl, NameHash, std::equal_to<>> functions_;
   std::map<std::string, ObjectTypeDecl, std::less<>> object_types_;
   bool homogeneous_literals_ = false;
   bool literal_validators_ = false;

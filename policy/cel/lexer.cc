@@ -5,6 +5,8 @@
 #include "policy/cel/lexer.h"
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
 #include <string>
 
 #include "policy/common/ascii.h"
@@ -18,7 +20,23 @@ bool IsHexDigit(char c) {
 bool IsIdentStart(char c) {
   return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
-bool IsIdentChar(char c) { return IsIdentStart(c) || IsAsciiDigit(c); }
+// Byte classes, so that the scans over identifiers and string bodies (most of a selector's
+// bytes) test one table entry per character.
+constexpr uint8_t kIdentChar = 1;    // [A-Za-z0-9_]
+constexpr uint8_t kStringStop = 2;   // a quote, a backslash or a line break: ends or changes a
+                                     // string body
+constexpr std::array<uint8_t, 256> kByteClass = [] {
+  std::array<uint8_t, 256> t{};
+  for (int c = 0; c < 256; ++c) {
+    const bool ident = c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                       (c >= '0' && c <= '9');
+    const bool stop = c == '"' || c == '\'' || c == '\\' || c == '\n' || c == '\r';
+    t[static_cast<size_t>(c)] = static_cast<uint8_t>((ident ? kIdentChar : 0) | (stop ? kStringStop : 0));
+  }
+  return t;
+}();
+bool IsIdentChar(char c) { return (kByteClass[static_cast<unsigned char>(c)] & kIdentChar) != 0; }
+bool IsStringStop(char c) { return (kByteClass[static_cast<unsigned char>(c)] & kStringStop) != 0; }
 bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f'; }
 
 class Lexer {
@@ -174,7 +192,7 @@ class Lexer {
       pos_ += 2;
       return String(TokenKind::kBytesLit, /*raw=*/true, start);
     }
-    while (IsIdentChar(At(pos_))) ++pos_;
+    while (pos_ < text_.size() && IsIdentChar(text_[pos_])) ++pos_;
     std::string_view word = text_.substr(start, pos_ - start);
     if (word == "true") return TokenKind::kTrue;
     if (word == "false") return TokenKind::kFalse;
@@ -189,6 +207,9 @@ class Lexer {
     bool triple = At(pos_ + 1) == q && At(pos_ + 2) == q;
     pos_ += triple ? 3 : 1;
     while (pos_ < text_.size()) {
+      // Skip the plain bytes at once (byte class kStringStop).
+      while (pos_ < text_.size() && !IsStringStop(text_[pos_])) ++pos_;
+      if (pos_ >= text_.size()) break;
       char c = text_[pos_];
       if (c == '\\' && !raw) {
         pos_ += 2;

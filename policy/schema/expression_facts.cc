@@ -45,6 +45,12 @@ std::optional<DomainMap> MatchDomainMap(const cel::Expr& e) {
   return DomainMap{map == "capacity", c->args[1].get()};
 }
 
+// Whether `text` holds three `quote`s from `at`.
+bool TripleQuoteAt(std::string_view text, size_t at, char quote) {
+  return at + 3 <= text.size() && text[at] == quote && text[at + 1] == quote &&
+         text[at + 2] == quote;
+}
+
 // Byte length of the literal starting at `offset` (a quoted string, raw or not).
 int LiteralLength(std::string_view text, int offset) {
   size_t i = static_cast<size_t>(offset);
@@ -52,14 +58,14 @@ int LiteralLength(std::string_view text, int offset) {
   while (i < text.size() && (text[i] == 'r' || text[i] == 'R' || text[i] == 'b' || text[i] == 'B')) ++i;
   if (i >= text.size() || (text[i] != '"' && text[i] != '\'')) return 1;
   const char quote = text[i];
-  const bool triple = text.substr(i, 3) == std::string(3, quote);
+  const bool triple = TripleQuoteAt(text, i, quote);
   size_t j = i + (triple ? 3 : 1);
   while (j < text.size()) {
     if (text[j] == '\\') {
       j += 2;
       continue;
     }
-    if (text[j] == quote && (!triple || text.substr(j, 3) == std::string(3, quote))) {
+    if (text[j] == quote && (!triple || TripleQuoteAt(text, j, quote))) {
       return static_cast<int>(j + (triple ? 3 : 1)) - offset;
     }
     ++j;
@@ -93,6 +99,8 @@ class Analyzer {
     ExpressionFacts out;
     out.when_true = given;
     out.when_true.Merge(FactsOf(ast_.root()));
+    // Most selectors read one to four attributes: one allocation instead of a growth per read.
+    out.accesses.reserve(4);
     Walk(ast_.root(), given, {}, out.accesses);
     return out;
   }
@@ -214,8 +222,9 @@ class Analyzer {
       if (!c->target && c->args.size() == 2 &&
           (c->function == cel::op::kIndex || c->function == cel::op::kOptIndex ||
            c->function == cel::op::kOptSelect)) {
-        if (MatchDomainMap(e)) {  // `device.attributes["D"]` alone, e.g. in `"x" in ...`
-          const DomainMap m = *MatchDomainMap(e);
+        // `device.attributes["D"]` alone, e.g. in `"x" in ...`
+        if (const std::optional<DomainMap> found = MatchDomainMap(e)) {
+          const DomainMap m = *found;
           Record(m, "", 0, true, ctx, use, out);
           for (const cel::ExprPtr& a : c->args) {
             if (a.get() != m.domain) Walk(*a, ctx, {}, out);
@@ -277,7 +286,8 @@ class Analyzer {
 
   void Record(const DomainMap& m, const std::string& name, int name_offset, bool presence,
               const Facts& ctx, const Use& use, std::vector<Access>& out) const {
-    Access a;
+    // Built in place: an Access (strings, facts) is large to move.
+    Access& a = out.emplace_back();
     a.capacity = m.capacity;
     a.domain = *StringConst(*m.domain);
     a.domain_offset = m.domain->offset;
@@ -300,15 +310,14 @@ class Analyzer {
         cmp.literal_length = std::holds_alternative<std::string>(lit->value)
                                  ? LiteralLength(Text(), other.offset)
                                  : TokenLength(other.offset);
-        a.comparison = cmp;
+        a.comparison = std::move(cmp);
       } else if (std::optional<AccessSite> site = MatchAccess(other); site && !site->presence) {
         cmp.other = OtherAccess{site->map.capacity, *StringConst(*site->map.domain), site->name};
         cmp.literal_offset = site->name_offset;
         cmp.literal_length = static_cast<int>(site->name.size());
-        a.comparison = cmp;
+        a.comparison = std::move(cmp);
       }
     }
-    out.push_back(std::move(a));
   }
 
   // Where `name` is written at or after `from` (the select's '.' or '?').

@@ -66,6 +66,15 @@ INSTANTIATE_TEST_SUITE_P(
         LexCase{.name = "EscapedQuote", .text = "'a\\'b'", .kinds = {K::kStringLit}},
         LexCase{.name = "RawBackslashEndsAtQuote", .text = "r'a\\' 'b'",
                 .kinds = {K::kStringLit, K::kStringLit}},
+        // The byte-class scans: the other quote and pairs of the same quote stay inside a
+        // body; an identifier stops at the first byte outside [A-Za-z0-9_].
+        LexCase{.name = "OtherQuoteInside", .text = "\"a'b\" 'c\"d'",
+                .kinds = {K::kStringLit, K::kStringLit}, .offsets = {0, 6}},
+        LexCase{.name = "QuotesInsideTriple", .text = "'''a''b'c''' x",
+                .kinds = {K::kStringLit, K::kIdentifier}, .offsets = {0, 13}},
+        LexCase{.name = "IdentifierEdges", .text = "a_Z9.b0+_x",
+                .kinds = {K::kIdentifier, K::kDot, K::kIdentifier, K::kPlus, K::kIdentifier},
+                .offsets = {0, 4, 5, 7, 8}},
         LexCase{.name = "TripleSpansLines", .text = "'''a\n\nb'''", .kinds = {K::kStringLit}},
         LexCase{.name = "WhitespaceAndComments", .text = " \t\r\n\fa // c\n// d\n b",
                 .kinds = {K::kIdentifier, K::kIdentifier}, .offsets = {5, 18}}),
@@ -75,6 +84,7 @@ struct LexErrorCase {
   std::string name;
   std::string text;
   int offset;
+  int length = -1;  // optional: the reported byte length
 };
 
 class LexerErrorTest : public testing::TestWithParam<LexErrorCase> {};
@@ -86,6 +96,7 @@ TEST_P(LexerErrorTest, ReportsRecognitionError) {
   ASSERT_EQ(issues.size(), 1u) << c.text;
   EXPECT_EQ(issues.items()[0].code, "cel.syntax-error");
   EXPECT_EQ(issues.items()[0].value_offset, c.offset);
+  if (c.length >= 0) EXPECT_EQ(issues.items()[0].value_length, c.length) << c.text;
   EXPECT_EQ(tokens.back().kind, K::kEof);
 }
 
@@ -99,7 +110,11 @@ INSTANTIATE_TEST_SUITE_P(
                     LexErrorCase{.name = "Unterminated", .text = "x 'abc", .offset = 2},
                     LexErrorCase{.name = "UnterminatedTriple", .text = "'''abc''", .offset = 0},
                     LexErrorCase{.name = "UnterminatedBytes", .text = "b\"abc", .offset = 0},
-                    LexErrorCase{.name = "NewlineInSingleQuoted", .text = "\"a\nb", .offset = 0}),
+                    LexErrorCase{.name = "NewlineInSingleQuoted", .text = "\"a\nb", .offset = 0},
+                    LexErrorCase{.name = "CarriageReturnInSingleQuoted", .text = "x 'a\rb",
+                                 .offset = 2, .length = 2},
+                    LexErrorCase{.name = "NonAsciiAfterIdentifier", .text = "ab\xc3\xa9",
+                                 .offset = 2}),
     [](const testing::TestParamInfo<LexErrorCase>& param_info) { return param_info.param.name; });
 
 TEST(LexerTest, ErrorLimitBoundsIssues) {
