@@ -56,16 +56,17 @@ void ReportRepeatedKey(const MapEntry& e, const FieldPath& at, DecodeContext& ct
   dup.position = e.key.position;
 }
 
-// Calls visit(entry) for each entry of the map `node` (at `path`) in order, reporting instead
-// each entry whose key an earlier one set (the first entry's value is kept).
-template <class Visit>
-void ForEachFirstEntry(const DocNode& node, const FieldPath& path, DecodeContext& ctx,
+// Calls visit(entry) for each entry of the map `node` in order, reporting instead each entry
+// whose key an earlier one set (the first entry's value is kept). `path()` makes the map's
+// field path, which only such a finding needs.
+template <class MakePath, class Visit>
+void ForEachFirstEntry(const DocNode& node, const MakePath& path, DecodeContext& ctx,
                        Visit visit) {
   const std::vector<bool> repeated = RepeatedKeys(node.entries);
   for (size_t i = 0; i < node.entries.size(); ++i) {
     const MapEntry& e = node.entries[i];
     if (!repeated.empty() && repeated[i]) {
-      ReportRepeatedKey(e, path.Key(e.key.text), ctx);
+      ReportRepeatedKey(e, path().Key(e.key.text), ctx);
     } else {
       visit(e);
     }
@@ -193,7 +194,17 @@ bool ReadString(const DocNode& node, const FieldPath& path, DecodeContext& ctx,
 }
 
 MapReader::MapReader(const DocNode& node, FieldPath path, DecodeContext& ctx)
-    : node_(&node), path_(std::move(path)), ctx_(ctx) {
+    : node_(&node), root_(std::move(path)), ctx_(ctx) {
+  Init();
+}
+
+MapReader::MapReader(const DocNode& node, const Place& place, DecodeContext& ctx)
+    : node_(&node), place_(place), ctx_(ctx) {
+  Init();
+}
+
+void MapReader::Init() {
+  const DocNode& node = *node_;
   if (node.kind == NodeKind::kNull) return;
   if (RecordsKeys() && ctx_.spare_keys != nullptr && !ctx_.spare_keys->empty()) {
     keys_ = std::move(ctx_.spare_keys->back());
@@ -202,7 +213,18 @@ MapReader::MapReader(const DocNode& node, FieldPath path, DecodeContext& ctx)
     keys_.known.reserve(node.kind == NodeKind::kMap ? std::max<size_t>(8, node.entries.size())
                                                     : 0);
   }
-  is_map_ = ExpectKind(node, NodeKind::kMap, path_, ctx_);
+  is_map_ = node.kind == NodeKind::kMap || ExpectKind(node, NodeKind::kMap, path(), ctx_);
+}
+
+FieldPath MapReader::path() const {
+  if (place_.parent == nullptr) return root_.has_value() ? *root_ : FieldPath();
+  FieldPath path = place_.parent->path().Child(place_.child);
+  switch (place_.tail) {
+    case Place::Tail::kNone: return path;
+    case Place::Tail::kIndex: return path.Index(place_.index);
+    case Place::Tail::kKey: return path.Key(place_.key);
+  }
+  return path;
 }
 
 MapReader::~MapReader() {
@@ -214,7 +236,7 @@ MapReader::~MapReader() {
 }
 
 bool MapReader::Expect(const DocNode& value, NodeKind want, std::string_view key) {
-  return value.kind == want || ExpectKind(value, want, path_.Child(key), ctx_);
+  return value.kind == want || ExpectKind(value, want, path().Child(key), ctx_);
 }
 
 const DocNode* MapReader::Get(std::string_view key) {
@@ -273,16 +295,14 @@ bool MapReader::Bool(std::string_view key, std::optional<bool>* out) {
 // paths, one allocation each, were most of that read.
 bool MapReader::StringList(std::string_view key, std::vector<std::string>* out) {
   const DocNode* v = Get(key);
-  if (v == nullptr) return false;
-  const FieldPath path = path_.Child(key);
-  if (!ExpectKind(*v, NodeKind::kSequence, path, ctx_)) return false;
+  if (v == nullptr || !Expect(*v, NodeKind::kSequence, key)) return false;
   for (size_t i = 0; i < v->items.size(); ++i) {
     const DocNode& item = v->items[i];
     std::string s;
     if (item.kind == NodeKind::kString) {
       s = item.text;
     } else {
-      ReadString(item, path.Index(i), ctx_, &s);
+      ReadString(item, path().Child(key).Index(i), ctx_, &s);
     }
     out->push_back(std::move(s));
   }
@@ -291,16 +311,15 @@ bool MapReader::StringList(std::string_view key, std::vector<std::string>* out) 
 
 bool MapReader::StringMap(std::string_view key, std::map<std::string, std::string>* out) {
   const DocNode* v = Get(key);
-  if (v == nullptr) return false;
-  const FieldPath path = path_.Child(key);
-  if (!ExpectKind(*v, NodeKind::kMap, path, ctx_)) return false;
+  if (v == nullptr || !Expect(*v, NodeKind::kMap, key)) return false;
+  const auto path = [&] { return this->path().Child(key); };
   ForEachFirstEntry(*v, path, ctx_, [&](const MapEntry& e) {
     std::string& s = (*out)[e.key.text];
     s.clear();
     if (e.value.kind == NodeKind::kString) {
       s = e.value.text;
     } else {
-      ReadString(e.value, path.Key(e.key.text), ctx_, &s);
+      ReadString(e.value, path().Key(e.key.text), ctx_, &s);
     }
   });
   return true;
@@ -337,7 +356,7 @@ bool ReadQuantity(const DocNode& node, const MakePath& path, DecodeContext& ctx,
 
 bool MapReader::Quantity(std::string_view key, std::string* out) {
   const DocNode* v = Get(key);
-  return v != nullptr && ReadQuantity(*v, [&] { return path_.Child(key); }, ctx_, out);
+  return v != nullptr && ReadQuantity(*v, [&] { return path().Child(key); }, ctx_, out);
 }
 
 bool MapReader::Quantity(std::string_view key, std::optional<std::string>* out) {
@@ -349,12 +368,12 @@ bool MapReader::Quantity(std::string_view key, std::optional<std::string>* out) 
 
 bool MapReader::QuantityMap(std::string_view key, std::map<std::string, std::string>* out) {
   const DocNode* v = Get(key);
-  const FieldPath path = path_.Child(key);
-  if (v == nullptr || !ExpectKind(*v, NodeKind::kMap, path, ctx_)) return false;
+  if (v == nullptr || !Expect(*v, NodeKind::kMap, key)) return false;
+  const auto path = [&] { return this->path().Child(key); };
   ForEachFirstEntry(*v, path, ctx_, [&](const MapEntry& e) {
     std::string s;
     if (e.value.kind != NodeKind::kNull) {
-      ReadQuantity(e.value, [&] { return path.Key(e.key.text); }, ctx_, &s);
+      ReadQuantity(e.value, [&] { return path().Key(e.key.text); }, ctx_, &s);
     }
     (*out)[e.key.text] = std::move(s);
   });
@@ -364,7 +383,7 @@ bool MapReader::QuantityMap(std::string_view key, std::map<std::string, std::str
 bool MapReader::Object(std::string_view key, FunctionRef<void(MapReader&)> read) {
   const DocNode* v = Get(key);
   if (v == nullptr) return false;
-  MapReader child(*v, path_.Child(key), ctx_);
+  MapReader child(*v, Place{.parent = this, .child = key}, ctx_);
   if (!child.is_map()) return false;
   read(child);
   return true;
@@ -372,10 +391,11 @@ bool MapReader::Object(std::string_view key, FunctionRef<void(MapReader&)> read)
 
 bool MapReader::ObjectList(std::string_view key, FunctionRef<void(MapReader&)> read) {
   const DocNode* v = Get(key);
-  const FieldPath path = path_.Child(key);
-  if (v == nullptr || !ExpectKind(*v, NodeKind::kSequence, path, ctx_)) return false;
+  if (v == nullptr || !Expect(*v, NodeKind::kSequence, key)) return false;
   for (size_t i = 0; i < v->items.size(); ++i) {
-    MapReader item(v->items[i], path.Index(i), ctx_);
+    MapReader item(v->items[i],
+                   Place{.parent = this, .child = key, .tail = Place::Tail::kIndex, .index = i},
+                   ctx_);
     if (item.is_map() || v->items[i].kind == NodeKind::kNull) read(item);
   }
   return true;
@@ -384,10 +404,12 @@ bool MapReader::ObjectList(std::string_view key, FunctionRef<void(MapReader&)> r
 bool MapReader::ObjectMap(std::string_view key,
                           FunctionRef<void(const std::string&, MapReader&)> read) {
   const DocNode* v = Get(key);
-  const FieldPath path = path_.Child(key);
-  if (v == nullptr || !ExpectKind(*v, NodeKind::kMap, path, ctx_)) return false;
+  if (v == nullptr || !Expect(*v, NodeKind::kMap, key)) return false;
+  const auto path = [&] { return this->path().Child(key); };
   ForEachFirstEntry(*v, path, ctx_, [&](const MapEntry& e) {
-    MapReader item(e.value, path.Key(e.key.text), ctx_);
+    MapReader item(
+        e.value,
+        Place{.parent = this, .child = key, .tail = Place::Tail::kKey, .key = e.key.text}, ctx_);
     if (item.is_map() || e.value.kind == NodeKind::kNull) read(e.key.text, item);
   });
   return true;
@@ -403,7 +425,7 @@ void MapReader::Finish() {
     const MapEntry& e = entries[i];
     const std::string& key = e.key.text;
     if (!repeated.empty() && repeated[i]) {
-      ReportRepeatedKey(e, path_.Child(key), ctx_);
+      ReportRepeatedKey(e, path().Child(key), ctx_);
       continue;
     }
     if (ctx_.unknown_fields == UnknownFields::kIgnore) continue;
@@ -416,13 +438,14 @@ void MapReader::Finish() {
     } else if (auto match = ClosestMatch(key, keys_.known)) {
       suggestion = *match;
     }
+    const FieldPath here = path();
     Diagnostic d;
     d.severity =
         ctx_.unknown_fields == UnknownFields::kError ? Severity::kError : Severity::kWarning;
     d.code = "decode.unknown-field";
-    d.field = path_.Child(key).String();
+    d.field = here.Child(key).String();
     d.message = "unknown field \"" + key + "\"" +
-                (path_.empty() ? std::string() : " in " + path_.String());
+                (here.empty() ? std::string() : " in " + here.String());
     d.suggestion = std::move(suggestion);
     d.position = e.key.position;
     ctx_.diagnostics->Add(std::move(d));
