@@ -15,11 +15,13 @@
 namespace draguard::k8s {
 namespace {
 
-// For each entry of a map, whether an earlier entry has the same key. Most maps have a handful
-// of keys, where a scan beats building a set; a map of many keys (a hostile or generated file)
-// gets a set, so that finding repeats stays linear. Empty when no key repeats.
+// Most maps have a handful of keys, where a scan for repeated keys beats building a set; a map
+// of more keys (a hostile or generated file) gets a set, so that finding repeats stays linear.
+constexpr size_t kScanUpTo = 32;
+
+// For each entry of a map, whether an earlier entry has the same key. Empty when no key
+// repeats.
 std::vector<bool> RepeatedKeys(const std::vector<MapEntry>& entries) {
-  constexpr size_t kScanUpTo = 32;
   std::vector<bool> repeated;
   auto mark = [&](size_t i) {
     if (repeated.empty()) repeated.resize(entries.size());
@@ -43,6 +45,14 @@ std::vector<bool> RepeatedKeys(const std::vector<MapEntry>& entries) {
     if (!seen.insert(entries[i].key.text).second) mark(i);
   }
   return repeated;
+}
+
+// Whether an entry before entry i has its key.
+bool EarlierHasKey(const std::vector<MapEntry>& entries, size_t i) {
+  for (size_t j = 0; j < i; ++j) {
+    if (entries[j].key.text == entries[i].key.text) return true;
+  }
+  return false;
 }
 
 // Reports a key an earlier entry of the same map already set (the API server's strict decoding
@@ -239,12 +249,23 @@ bool MapReader::Expect(const DocNode& value, NodeKind want, std::string_view key
   return value.kind == want || ExpectKind(value, want, path().Child(key), ctx_);
 }
 
+// DocNode::Find's match, keeping which entry matched.
 const DocNode* MapReader::Get(std::string_view key) {
   if (RecordsKeys()) keys_.known.push_back(key);
   if (!is_map_) return nullptr;
-  const DocNode* value = node_->Find(key);
-  if (value == nullptr || value->kind == NodeKind::kNull) return nullptr;
-  return value;
+  const std::vector<MapEntry>& entries = node_->entries;
+  bool shadowed = false;  // an earlier non-scalar key has the same text: entry i repeats it
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const MapEntry& e = entries[i];
+    if (e.key.text != key) continue;
+    if (!e.key.is_scalar()) {
+      shadowed = true;
+      continue;
+    }
+    if (i < 64 && !shadowed) found_ |= uint64_t{1} << i;
+    return e.value.kind == NodeKind::kNull ? nullptr : &e.value;
+  }
+  return nullptr;
 }
 
 void MapReader::Ignore(std::initializer_list<std::string_view> keys) {
@@ -420,11 +441,18 @@ void MapReader::Finish() {
   finished_ = true;
   if (!is_map_) return;
   const std::vector<MapEntry>& entries = node_->entries;
-  const std::vector<bool> repeated = RepeatedKeys(entries);
-  for (size_t i = 0; i < entries.size(); ++i) {
+  const size_t n = entries.size();
+  // Maps of up to kScanUpTo entries (all tracked in found_) check an entry Get did not find
+  // against the earlier ones; larger maps mark repeats in one linear pass (RepeatedKeys).
+  if (n <= kScanUpTo && found_ == (uint64_t{1} << n) - 1) return;
+  const std::vector<bool> repeated = n <= kScanUpTo ? std::vector<bool>() : RepeatedKeys(entries);
+  for (size_t i = 0; i < n; ++i) {
+    if (i < 64 && (found_ >> i & 1) != 0) continue;
     const MapEntry& e = entries[i];
     const std::string& key = e.key.text;
-    if (!repeated.empty() && repeated[i]) {
+    const bool is_repeated =
+        n <= kScanUpTo ? EarlierHasKey(entries, i) : !repeated.empty() && repeated[i];
+    if (is_repeated) {
       ReportRepeatedKey(e, path().Child(key), ctx_);
       continue;
     }

@@ -130,6 +130,10 @@ class MapReader {
   DecodeContext& ctx_;
   bool is_map_ = false;
   bool finished_ = false;
+  // Bit i: Get found entry i (of the first 64). Get finds a key's first entry, so a found
+  // entry is neither repeated nor unknown: when every entry was found, Finish has nothing to
+  // check, and otherwise it checks only the others.
+  uint64_t found_ = 0;
   DeclaredKeys keys_;
 };
 
