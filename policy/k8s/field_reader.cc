@@ -15,11 +15,13 @@
 namespace draguard::k8s {
 namespace {
 
-// For each entry of a map, whether an earlier entry has the same key. Most maps have a handful
-// of keys, where a scan beats building a set; a map of many keys (a hostile or generated file)
-// gets a set, so that finding repeats stays linear. Empty when no key repeats.
+// Most maps have a handful of keys, where a scan for repeated keys beats building a set; a map
+// of more keys (a hostile or generated file) gets a set, so that finding repeats stays linear.
+constexpr size_t kScanUpTo = 32;
+
+// For each entry of a map, whether an earlier entry has the same key. Empty when no key
+// repeats.
 std::vector<bool> RepeatedKeys(const std::vector<MapEntry>& entries) {
-  constexpr size_t kScanUpTo = 32;
   std::vector<bool> repeated;
   auto mark = [&](size_t i) {
     if (repeated.empty()) repeated.resize(entries.size());
@@ -45,6 +47,14 @@ std::vector<bool> RepeatedKeys(const std::vector<MapEntry>& entries) {
   return repeated;
 }
 
+// Whether an entry before entry i has its key.
+bool EarlierHasKey(const std::vector<MapEntry>& entries, size_t i) {
+  for (size_t j = 0; j < i; ++j) {
+    if (entries[j].key.text == entries[i].key.text) return true;
+  }
+  return false;
+}
+
 // Reports a key an earlier entry of the same map already set (the API server's strict decoding
 // rejects repeated keys in objects and in maps alike: "duplicate field").
 void ReportRepeatedKey(const MapEntry& e, const FieldPath& at, DecodeContext& ctx) {
@@ -56,16 +66,17 @@ void ReportRepeatedKey(const MapEntry& e, const FieldPath& at, DecodeContext& ct
   dup.position = e.key.position;
 }
 
-// Calls visit(entry) for each entry of the map `node` (at `path`) in order, reporting instead
-// each entry whose key an earlier one set (the first entry's value is kept).
-template <class Visit>
-void ForEachFirstEntry(const DocNode& node, const FieldPath& path, DecodeContext& ctx,
+// Calls visit(entry) for each entry of the map `node` in order, reporting instead each entry
+// whose key an earlier one set (the first entry's value is kept). `path()` makes the map's
+// field path, which only such a finding needs.
+template <class MakePath, class Visit>
+void ForEachFirstEntry(const DocNode& node, const MakePath& path, DecodeContext& ctx,
                        Visit visit) {
   const std::vector<bool> repeated = RepeatedKeys(node.entries);
   for (size_t i = 0; i < node.entries.size(); ++i) {
     const MapEntry& e = node.entries[i];
     if (!repeated.empty() && repeated[i]) {
-      ReportRepeatedKey(e, path.Key(e.key.text), ctx);
+      ReportRepeatedKey(e, path().Key(e.key.text), ctx);
     } else {
       visit(e);
     }
@@ -193,7 +204,17 @@ bool ReadString(const DocNode& node, const FieldPath& path, DecodeContext& ctx,
 }
 
 MapReader::MapReader(const DocNode& node, FieldPath path, DecodeContext& ctx)
-    : node_(&node), path_(std::move(path)), ctx_(ctx) {
+    : node_(&node), root_(std::move(path)), ctx_(ctx) {
+  Init();
+}
+
+MapReader::MapReader(const DocNode& node, const Place& place, DecodeContext& ctx)
+    : node_(&node), place_(place), ctx_(ctx) {
+  Init();
+}
+
+void MapReader::Init() {
+  const DocNode& node = *node_;
   if (node.kind == NodeKind::kNull) return;
   if (RecordsKeys() && ctx_.spare_keys != nullptr && !ctx_.spare_keys->empty()) {
     keys_ = std::move(ctx_.spare_keys->back());
@@ -202,7 +223,18 @@ MapReader::MapReader(const DocNode& node, FieldPath path, DecodeContext& ctx)
     keys_.known.reserve(node.kind == NodeKind::kMap ? std::max<size_t>(8, node.entries.size())
                                                     : 0);
   }
-  is_map_ = ExpectKind(node, NodeKind::kMap, path_, ctx_);
+  is_map_ = node.kind == NodeKind::kMap || ExpectKind(node, NodeKind::kMap, path(), ctx_);
+}
+
+FieldPath MapReader::path() const {
+  if (place_.parent == nullptr) return root_.has_value() ? *root_ : FieldPath();
+  FieldPath path = place_.parent->path().Child(place_.child);
+  switch (place_.tail) {
+    case Place::Tail::kNone: return path;
+    case Place::Tail::kIndex: return path.Index(place_.index);
+    case Place::Tail::kKey: return path.Key(place_.key);
+  }
+  return path;
 }
 
 MapReader::~MapReader() {
@@ -214,15 +246,26 @@ MapReader::~MapReader() {
 }
 
 bool MapReader::Expect(const DocNode& value, NodeKind want, std::string_view key) {
-  return value.kind == want || ExpectKind(value, want, path_.Child(key), ctx_);
+  return value.kind == want || ExpectKind(value, want, path().Child(key), ctx_);
 }
 
+// DocNode::Find's match, keeping which entry matched.
 const DocNode* MapReader::Get(std::string_view key) {
   if (RecordsKeys()) keys_.known.push_back(key);
   if (!is_map_) return nullptr;
-  const DocNode* value = node_->Find(key);
-  if (value == nullptr || value->kind == NodeKind::kNull) return nullptr;
-  return value;
+  const std::vector<MapEntry>& entries = node_->entries;
+  bool shadowed = false;  // an earlier non-scalar key has the same text: entry i repeats it
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const MapEntry& e = entries[i];
+    if (e.key.text != key) continue;
+    if (!e.key.is_scalar()) {
+      shadowed = true;
+      continue;
+    }
+    if (i < 64 && !shadowed) found_ |= uint64_t{1} << i;
+    return e.value.kind == NodeKind::kNull ? nullptr : &e.value;
+  }
+  return nullptr;
 }
 
 void MapReader::Ignore(std::initializer_list<std::string_view> keys) {
@@ -273,16 +316,14 @@ bool MapReader::Bool(std::string_view key, std::optional<bool>* out) {
 // paths, one allocation each, were most of that read.
 bool MapReader::StringList(std::string_view key, std::vector<std::string>* out) {
   const DocNode* v = Get(key);
-  if (v == nullptr) return false;
-  const FieldPath path = path_.Child(key);
-  if (!ExpectKind(*v, NodeKind::kSequence, path, ctx_)) return false;
+  if (v == nullptr || !Expect(*v, NodeKind::kSequence, key)) return false;
   for (size_t i = 0; i < v->items.size(); ++i) {
     const DocNode& item = v->items[i];
     std::string s;
     if (item.kind == NodeKind::kString) {
       s = item.text;
     } else {
-      ReadString(item, path.Index(i), ctx_, &s);
+      ReadString(item, path().Child(key).Index(i), ctx_, &s);
     }
     out->push_back(std::move(s));
   }
@@ -291,16 +332,15 @@ bool MapReader::StringList(std::string_view key, std::vector<std::string>* out) 
 
 bool MapReader::StringMap(std::string_view key, std::map<std::string, std::string>* out) {
   const DocNode* v = Get(key);
-  if (v == nullptr) return false;
-  const FieldPath path = path_.Child(key);
-  if (!ExpectKind(*v, NodeKind::kMap, path, ctx_)) return false;
+  if (v == nullptr || !Expect(*v, NodeKind::kMap, key)) return false;
+  const auto path = [&] { return this->path().Child(key); };
   ForEachFirstEntry(*v, path, ctx_, [&](const MapEntry& e) {
     std::string& s = (*out)[e.key.text];
     s.clear();
     if (e.value.kind == NodeKind::kString) {
       s = e.value.text;
     } else {
-      ReadString(e.value, path.Key(e.key.text), ctx_, &s);
+      ReadString(e.value, path().Key(e.key.text), ctx_, &s);
     }
   });
   return true;
@@ -337,7 +377,7 @@ bool ReadQuantity(const DocNode& node, const MakePath& path, DecodeContext& ctx,
 
 bool MapReader::Quantity(std::string_view key, std::string* out) {
   const DocNode* v = Get(key);
-  return v != nullptr && ReadQuantity(*v, [&] { return path_.Child(key); }, ctx_, out);
+  return v != nullptr && ReadQuantity(*v, [&] { return path().Child(key); }, ctx_, out);
 }
 
 bool MapReader::Quantity(std::string_view key, std::optional<std::string>* out) {
@@ -349,12 +389,12 @@ bool MapReader::Quantity(std::string_view key, std::optional<std::string>* out) 
 
 bool MapReader::QuantityMap(std::string_view key, std::map<std::string, std::string>* out) {
   const DocNode* v = Get(key);
-  const FieldPath path = path_.Child(key);
-  if (v == nullptr || !ExpectKind(*v, NodeKind::kMap, path, ctx_)) return false;
+  if (v == nullptr || !Expect(*v, NodeKind::kMap, key)) return false;
+  const auto path = [&] { return this->path().Child(key); };
   ForEachFirstEntry(*v, path, ctx_, [&](const MapEntry& e) {
     std::string s;
     if (e.value.kind != NodeKind::kNull) {
-      ReadQuantity(e.value, [&] { return path.Key(e.key.text); }, ctx_, &s);
+      ReadQuantity(e.value, [&] { return path().Key(e.key.text); }, ctx_, &s);
     }
     (*out)[e.key.text] = std::move(s);
   });
@@ -364,7 +404,7 @@ bool MapReader::QuantityMap(std::string_view key, std::map<std::string, std::str
 bool MapReader::Object(std::string_view key, FunctionRef<void(MapReader&)> read) {
   const DocNode* v = Get(key);
   if (v == nullptr) return false;
-  MapReader child(*v, path_.Child(key), ctx_);
+  MapReader child(*v, Place{.parent = this, .child = key}, ctx_);
   if (!child.is_map()) return false;
   read(child);
   return true;
@@ -372,10 +412,11 @@ bool MapReader::Object(std::string_view key, FunctionRef<void(MapReader&)> read)
 
 bool MapReader::ObjectList(std::string_view key, FunctionRef<void(MapReader&)> read) {
   const DocNode* v = Get(key);
-  const FieldPath path = path_.Child(key);
-  if (v == nullptr || !ExpectKind(*v, NodeKind::kSequence, path, ctx_)) return false;
+  if (v == nullptr || !Expect(*v, NodeKind::kSequence, key)) return false;
   for (size_t i = 0; i < v->items.size(); ++i) {
-    MapReader item(v->items[i], path.Index(i), ctx_);
+    MapReader item(v->items[i],
+                   Place{.parent = this, .child = key, .tail = Place::Tail::kIndex, .index = i},
+                   ctx_);
     if (item.is_map() || v->items[i].kind == NodeKind::kNull) read(item);
   }
   return true;
@@ -384,10 +425,12 @@ bool MapReader::ObjectList(std::string_view key, FunctionRef<void(MapReader&)> r
 bool MapReader::ObjectMap(std::string_view key,
                           FunctionRef<void(const std::string&, MapReader&)> read) {
   const DocNode* v = Get(key);
-  const FieldPath path = path_.Child(key);
-  if (v == nullptr || !ExpectKind(*v, NodeKind::kMap, path, ctx_)) return false;
+  if (v == nullptr || !Expect(*v, NodeKind::kMap, key)) return false;
+  const auto path = [&] { return this->path().Child(key); };
   ForEachFirstEntry(*v, path, ctx_, [&](const MapEntry& e) {
-    MapReader item(e.value, path.Key(e.key.text), ctx_);
+    MapReader item(
+        e.value,
+        Place{.parent = this, .child = key, .tail = Place::Tail::kKey, .key = e.key.text}, ctx_);
     if (item.is_map() || e.value.kind == NodeKind::kNull) read(e.key.text, item);
   });
   return true;
@@ -398,12 +441,19 @@ void MapReader::Finish() {
   finished_ = true;
   if (!is_map_) return;
   const std::vector<MapEntry>& entries = node_->entries;
-  const std::vector<bool> repeated = RepeatedKeys(entries);
-  for (size_t i = 0; i < entries.size(); ++i) {
+  const size_t n = entries.size();
+  // Maps of up to kScanUpTo entries (all tracked in found_) check an entry Get did not find
+  // against the earlier ones; larger maps mark repeats in one linear pass (RepeatedKeys).
+  if (n <= kScanUpTo && found_ == (uint64_t{1} << n) - 1) return;
+  const std::vector<bool> repeated = n <= kScanUpTo ? std::vector<bool>() : RepeatedKeys(entries);
+  for (size_t i = 0; i < n; ++i) {
+    if (i < 64 && (found_ >> i & 1) != 0) continue;
     const MapEntry& e = entries[i];
     const std::string& key = e.key.text;
-    if (!repeated.empty() && repeated[i]) {
-      ReportRepeatedKey(e, path_.Child(key), ctx_);
+    const bool is_repeated =
+        n <= kScanUpTo ? EarlierHasKey(entries, i) : !repeated.empty() && repeated[i];
+    if (is_repeated) {
+      ReportRepeatedKey(e, path().Child(key), ctx_);
       continue;
     }
     if (ctx_.unknown_fields == UnknownFields::kIgnore) continue;
@@ -416,13 +466,14 @@ void MapReader::Finish() {
     } else if (auto match = ClosestMatch(key, keys_.known)) {
       suggestion = *match;
     }
+    const FieldPath here = path();
     Diagnostic d;
     d.severity =
         ctx_.unknown_fields == UnknownFields::kError ? Severity::kError : Severity::kWarning;
     d.code = "decode.unknown-field";
-    d.field = path_.Child(key).String();
+    d.field = here.Child(key).String();
     d.message = "unknown field \"" + key + "\"" +
-                (path_.empty() ? std::string() : " in " + path_.String());
+                (here.empty() ? std::string() : " in " + here.String());
     d.suggestion = std::move(suggestion);
     d.position = e.key.position;
     ctx_.diagnostics->Add(std::move(d));

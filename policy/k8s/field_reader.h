@@ -65,7 +65,9 @@ class MapReader {
     return is_map_ && node_->entries.size() == 1 ? std::string_view(node_->entries[0].key.text)
                                                  : std::string_view();
   }
-  const FieldPath& path() const { return path_; }
+  // The reader's field path, rendered on each call: a reader below another keeps only its step
+  // (see Place), since decoding builds a reader per object while only a finding needs a path.
+  FieldPath path() const;
   DecodeContext& ctx() { return ctx_; }
 
   // Declares `key` and returns its value, or nullptr when absent or null.
@@ -101,6 +103,21 @@ class MapReader {
   ~MapReader();
 
  private:
+  // Where a reader made by Object, ObjectList or ObjectMap sits: the value of `child` in
+  // `parent`'s map, and, for an item, its index or map key under that value. Views into the
+  // caller's key and the tree, which outlive the child reader (it lives within the call).
+  struct Place {
+    enum class Tail : uint8_t { kNone, kIndex, kKey };
+    const MapReader* parent = nullptr;
+    std::string_view child;
+    Tail tail = Tail::kNone;
+    size_t index = 0;
+    std::string_view key;
+  };
+  MapReader(const DocNode& node, const Place& place, DecodeContext& ctx);
+  // The shared part of the constructors: takes spare keys, checks the node is a map.
+  void Init();
+
   // Whether `value` (the value of `key`) has kind `want`; reports decode.wrong-type if not.
   bool Expect(const DocNode& value, NodeKind want, std::string_view key);
   // The declared keys and hints serve only the unknown-field check: not kept without it
@@ -108,10 +125,15 @@ class MapReader {
   bool RecordsKeys() const { return ctx_.unknown_fields != UnknownFields::kIgnore; }
 
   const DocNode* node_;
-  FieldPath path_;
+  Place place_;                  // parent == nullptr for a reader given its path
+  std::optional<FieldPath> root_;  // that path (empty for the child readers)
   DecodeContext& ctx_;
   bool is_map_ = false;
   bool finished_ = false;
+  // Bit i: Get found entry i (of the first 64). Get finds a key's first entry, so a found
+  // entry is neither repeated nor unknown: when every entry was found, Finish has nothing to
+  // check, and otherwise it checks only the others.
+  uint64_t found_ = 0;
   DeclaredKeys keys_;
 };
 

@@ -11,12 +11,15 @@ std::string Ignored(std::string_view what, Gate gate) {
          std::string(GateName(gate)) + " feature gate is disabled";
 }
 
-void DefaultCommon(k8s::DeviceRequestCommon& req, const FieldPath& at, Diagnostics* warnings) {
+// `at()` makes the request's path, which only a warning needs (defaulting runs on every
+// admission request).
+template <class MakePath>
+void DefaultCommon(k8s::DeviceRequestCommon& req, const MakePath& at, Diagnostics* warnings) {
   if (req.allocation_mode.empty()) req.allocation_mode = k8s::kAllocationModeExactCount;
   if (req.allocation_mode == k8s::kAllocationModeExactCount && req.count == 0) {
     req.count = 1;
     if (req.count_set && warnings != nullptr) {
-      warnings->Warning("claim.request.count.defaulted", at.Child("count"),
+      warnings->Warning("claim.request.count.defaulted", at().Child("count"),
                         "count: 0 is treated as unset: the API server silently turns it into "
                         "count: 1, so this request allocates one device",
                         "write the number of devices wanted, or remove count for 1");
@@ -47,18 +50,20 @@ bool OldUses(const k8s::DeviceClaim* old, Pred pred) {
   return false;
 }
 
-// Drops tolerations / capacity of one request or subrequest at `at`.
+// Drops tolerations / capacity of one request or subrequest at `at()` (made only for a
+// warning).
+template <class MakePath>
 void DropCommon(k8s::DeviceRequestCommon& req, bool keep_tolerations, bool keep_capacity,
-                const FieldPath& at, Diagnostics& d) {
+                const MakePath& at, Diagnostics& d) {
   if (!keep_tolerations && !req.tolerations.empty()) {
     req.tolerations.clear();
-    d.Warning("claim.request.tolerations.dropped", at.Child("tolerations"),
+    d.Warning("claim.request.tolerations.dropped", at().Child("tolerations"),
               Ignored("tolerations", Gate::kDRADeviceTaints),
               "tolerations take effect only on clusters with DRADeviceTaints enabled");
   }
   if (!keep_capacity && req.capacity.has_value()) {
     req.capacity.reset();
-    d.Warning("claim.request.capacity.dropped", at.Child("capacity"),
+    d.Warning("claim.request.capacity.dropped", at().Child("capacity"),
               Ignored("capacity", Gate::kDRAConsumableCapacity));
   }
 }
@@ -68,10 +73,13 @@ void DropCommon(k8s::DeviceRequestCommon& req, bool keep_tolerations, bool keep_
 void DefaultDeviceClaim(k8s::DeviceClaim& claim, const FieldPath& devices, Diagnostics* warnings) {
   for (size_t i = 0; i < claim.requests.size(); ++i) {
     k8s::DeviceRequest& request = claim.requests[i];
-    FieldPath at = devices.Child("requests").Index(i);
-    if (request.exactly.has_value()) DefaultCommon(*request.exactly, at.Child("exactly"), warnings);
+    const auto at = [&] { return devices.Child("requests").Index(i); };
+    if (request.exactly.has_value()) {
+      DefaultCommon(*request.exactly, [&] { return at().Child("exactly"); }, warnings);
+    }
     for (size_t j = 0; j < request.first_available.size(); ++j) {
-      DefaultCommon(request.first_available[j], at.Child("firstAvailable").Index(j), warnings);
+      DefaultCommon(request.first_available[j],
+                    [&] { return at().Child("firstAvailable").Index(j); }, warnings);
     }
   }
 }
@@ -122,26 +130,28 @@ ClaimKeeps ComputeClaimKeeps(const k8s::DeviceClaim* old, const ValidationOption
   return keep;
 }
 
-void DropRequestFields(k8s::DeviceRequest& request, const ClaimKeeps& keep, const FieldPath& at,
+// `at()` makes the request's path, for a warning only.
+template <class MakePath>
+void DropRequestFields(k8s::DeviceRequest& request, const ClaimKeeps& keep, const MakePath& at,
                        Diagnostics& d) {
   if (request.exactly.has_value()) {
-    FieldPath exactly = at.Child("exactly");
+    const auto exactly = [&] { return at().Child("exactly"); };
     DropCommon(*request.exactly, keep.tolerations, keep.capacity, exactly, d);
     if (!keep.admin_access && request.exactly->admin_access.has_value()) {
       request.exactly->admin_access.reset();
-      d.Warning("claim.admin-access.dropped", exactly.Child("adminAccess"),
+      d.Warning("claim.admin-access.dropped", exactly().Child("adminAccess"),
                 Ignored("adminAccess", Gate::kDRAAdminAccess));
     }
   }
   if (!keep.first_available && !request.first_available.empty()) {
     request.first_available.clear();
-    d.Warning("claim.request.first-available.dropped", at.Child("firstAvailable"),
+    d.Warning("claim.request.first-available.dropped", at().Child("firstAvailable"),
               Ignored("firstAvailable", Gate::kDRAPrioritizedList),
               "use `exactly` with a single device class instead");
   }
   for (size_t j = 0; j < request.first_available.size(); ++j) {
     DropCommon(request.first_available[j], keep.tolerations, keep.capacity,
-               at.Child("firstAvailable").Index(j), d);
+               [&] { return at().Child("firstAvailable").Index(j); }, d);
   }
 }
 
@@ -152,7 +162,8 @@ void DropDisabledDeviceClaimFields(k8s::DeviceClaim& claim, const k8s::DeviceCla
                                    Diagnostics& d) {
   ClaimKeeps keep = ComputeClaimKeeps(old, options);
   for (size_t i = 0; i < claim.requests.size(); ++i) {
-    DropRequestFields(claim.requests[i], keep, devices.Child("requests").Index(i), d);
+    DropRequestFields(claim.requests[i], keep,
+                      [&] { return devices.Child("requests").Index(i); }, d);
   }
   // Kept (see ClaimKeeps), but the allocator channel the gates select may not know it: a
   // 1.36 scheduler with DRAConsumableCapacity off and both binding-condition gates on runs the

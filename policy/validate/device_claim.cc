@@ -76,13 +76,12 @@ void SuggestDNSNameIfReported(Reporter& r, size_t before, std::string_view value
 
 void ValidateRequestCommon(Reporter& r, const k8s::DeviceRequestCommon& req, const FieldPath& at,
                            const ValidationOptions& options, bool stored) {
-  FieldPath class_name = at.Child("deviceClassName");
   if (req.device_class_name.empty()) {
-    r.Required("claim.request.device-class-name.required", class_name);
+    r.Required("claim.request.device-class-name.required", at.Child("deviceClassName"));
   } else {
     size_t before = r.diagnostics().size();
     ValidateDNSSubdomain(r, "claim.request.device-class-name.invalid", req.device_class_name,
-                         class_name);
+                         {at, "deviceClassName"});
     SuggestDNSNameIfReported(r, before, req.device_class_name, /*allow_dots=*/true, 253);
   }
   ValidateSelectors(r, req.selectors, at.Child("selectors"), options,
@@ -90,14 +89,17 @@ void ValidateRequestCommon(Reporter& r, const k8s::DeviceRequestCommon& req, con
   ValidateAllocationMode(r, req, at);
   // Tolerations that reach validation are checked whatever the gate: with DRADeviceTaints off
   // they were dropped unless the stored object already used them (update ratcheting).
-  ValidateTolerations(r, req.tolerations, at.Child("tolerations"), options);
+  // (An empty list has nothing to check: its path is not built.)
+  if (!req.tolerations.empty()) {
+    ValidateTolerations(r, req.tolerations, at.Child("tolerations"), options);
+  }
   if (req.capacity.has_value()) AdviseCapacity(r, *req.capacity, at);
 }
 
 void ValidateRequest(Reporter& r, const k8s::DeviceRequest& request, const FieldPath& at,
                      const ValidationOptions& options, bool stored) {
   size_t before = r.diagnostics().size();
-  ValidateDNSLabel(r, "claim.request.name.invalid", request.name, at.Child("name"));
+  ValidateDNSLabel(r, "claim.request.name.invalid", request.name, {at, "name"});
   SuggestDNSNameIfReported(r, before, request.name, /*allow_dots=*/false, 63);
   bool has_exactly = request.exactly.has_value();
   bool has_first = !request.first_available.empty();
@@ -122,7 +124,7 @@ void ValidateRequest(Reporter& r, const k8s::DeviceRequest& request, const Field
                kFirstAvailableDeviceRequestMaxSize, subs, options,
                [&](const k8s::DeviceSubRequest& sub, const FieldPath& sub_at) {
                  ValidateDNSLabel(r, "claim.subrequest.name.invalid", sub.name,
-                                  sub_at.Child("name"));
+                                  {sub_at, "name"});
                  ValidateRequestCommon(r, sub, sub_at, options, stored);
                });
   if (request.first_available.size() <= kFirstAvailableDeviceRequestMaxSize ||
@@ -202,10 +204,10 @@ void ValidateConstraint(Reporter& r, const k8s::DeviceConstraint& c, const Field
                       names);
   if (c.match_attribute.has_value()) {
     ValidateFullyQualifiedName(r, "claim.constraint.match-attribute.invalid", *c.match_attribute,
-                               at.Child("matchAttribute"));
+                               {at, "matchAttribute"});
   } else if (c.distinct_attribute.has_value()) {
     ValidateFullyQualifiedName(r, "claim.constraint.distinct-attribute.invalid",
-                               *c.distinct_attribute, at.Child("distinctAttribute"));
+                               *c.distinct_attribute, {at, "distinctAttribute"});
   } else if (options.Enabled(Gate::kDRAConsumableCapacity)) {
     r.Required("claim.constraint.attribute.required", at,
                "exactly one of \"matchAttribute\" or \"distinctAttribute\" is required, but "

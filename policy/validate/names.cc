@@ -5,14 +5,17 @@
 namespace draguard::validate {
 namespace {
 
-void ReportEach(Reporter& r, std::string_view code, std::string_view value, const FieldPath& field,
+void ReportEach(Reporter& r, std::string_view code, std::string_view value,
+                const FieldPathRef& field,
                 const std::vector<std::string>& messages) {
-  for (const std::string& m : messages) r.Invalid(code, field, FieldValue::String(value), m);
+  for (const std::string& m : messages) {
+    r.Invalid(code, field.Get(), FieldValue::String(value), m);
+  }
 }
 
 void ValidateCIdentifier(Reporter& r, std::string_view code, std::string_view id,
-                         const FieldPath& field) {
-  if (id.size() > kDeviceMaxIDLength) r.TooLong(code, field, kDeviceMaxIDLength);
+                         const FieldPathRef& field) {
+  if (id.size() > kDeviceMaxIDLength) r.TooLong(code, field.Get(), kDeviceMaxIDLength);
   ReportEach(r, code, id, field, IsCIdentifier(id));
 }
 
@@ -43,48 +46,48 @@ bool IsExtendedResourceName(std::string_view value) {
 }
 
 void ValidateDNSLabel(Reporter& r, std::string_view code, std::string_view value,
-                      const FieldPath& field) {
+                      const FieldPathRef& field) {
   ReportEach(r, code, value, field, IsDNS1123Label(value));
 }
 
 void ValidateDNSSubdomain(Reporter& r, std::string_view code, std::string_view value,
-                          const FieldPath& field) {
+                          const FieldPathRef& field) {
   ReportEach(r, code, value, field, IsDNS1123Subdomain(value));
 }
 
 void ValidateLabelKey(Reporter& r, std::string_view code, std::string_view value,
-                      const FieldPath& field) {
+                      const FieldPathRef& field) {
   ReportEach(r, code, value, field, IsQualifiedName(value));
 }
 
 void ValidateLabelValue(Reporter& r, std::string_view code, std::string_view value,
-                        const FieldPath& field) {
+                        const FieldPathRef& field) {
   ReportEach(r, code, value, field, IsValidLabelValue(value));
 }
 
 void ValidateDriverName(Reporter& r, std::string_view code, std::string_view value,
-                        const FieldPath& field) {
-  if (value.empty()) r.Required(code, field);
-  if (value.size() > kDriverNameMaxLength) r.TooLong(code, field, kDriverNameMaxLength);
+                        const FieldPathRef& field) {
+  if (value.empty()) r.Required(code, field.Get());
+  if (value.size() > kDriverNameMaxLength) r.TooLong(code, field.Get(), kDriverNameMaxLength);
   ReportEach(r, code, value, field, IsDNS1123Subdomain(AsciiLower(value)));
 }
 
 void ValidatePoolName(Reporter& r, std::string_view code, std::string_view value,
-                      const FieldPath& field) {
+                      const FieldPathRef& field) {
   if (value.empty()) {
-    r.Required(code, field);
+    r.Required(code, field.Get());
     return;
   }
-  if (value.size() > kPoolNameMaxLength) r.TooLong(code, field, kPoolNameMaxLength);
+  if (value.size() > kPoolNameMaxLength) r.TooLong(code, field.Get(), kPoolNameMaxLength);
   for (std::string_view part : SplitString(value, '/')) {
     ReportEach(r, code, part, field, IsDNS1123Subdomain(part));
   }
 }
 
 void ValidateQualifiedName(Reporter& r, std::string_view code, std::string_view value,
-                           const FieldPath& field) {
+                           const FieldPathRef& field) {
   if (value.empty()) {
-    r.Required(code, field, "name required");
+    r.Required(code, field.Get(), "name required");
     return;
   }
   std::vector<std::string_view> parts = SplitString(value, '/');
@@ -92,12 +95,12 @@ void ValidateQualifiedName(Reporter& r, std::string_view code, std::string_view 
     ValidateCIdentifier(r, code, parts[0], field);
   } else if (parts.size() == 2) {
     if (parts[0].empty()) {
-      r.Required(code, field, "the domain must not be empty");
+      r.Required(code, field.Get(), "the domain must not be empty");
     } else {
       ValidateDriverName(r, code, parts[0], field);
     }
     if (parts[1].empty()) {
-      r.Required(code, field, "the name must not be empty");
+      r.Required(code, field.Get(), "the name must not be empty");
     } else {
       ValidateCIdentifier(r, code, parts[1], field);
     }
@@ -105,10 +108,10 @@ void ValidateQualifiedName(Reporter& r, std::string_view code, std::string_view 
 }
 
 void ValidateFullyQualifiedName(Reporter& r, std::string_view code, std::string_view value,
-                                const FieldPath& field) {
+                                const FieldPathRef& field) {
   ValidateQualifiedName(r, code, value, field);
   if (value.find('/') == std::string_view::npos) {
-    r.Invalid(code, field, FieldValue::String(value),
+    r.Invalid(code, field.Get(), FieldValue::String(value),
               "a fully qualified name must be a domain and a name separated by a slash");
   }
 }

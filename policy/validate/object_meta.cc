@@ -54,7 +54,7 @@ void ValidateObjectMeta(Reporter& r, const k8s::ObjectMeta& meta, bool namespace
       r.Required("meta.name.required", field.Child("name"), "name or generateName is required");
     }
   } else {
-    ValidateDNSSubdomain(r, "meta.name.invalid", meta.name, field.Child("name"));
+    ValidateDNSSubdomain(r, "meta.name.invalid", meta.name, {field, "name"});
   }
   if (!namespaced && !meta.name_space.empty()) {
     r.Warning("meta.namespace.ignored", field.Child("namespace"),

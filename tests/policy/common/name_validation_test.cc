@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -68,6 +69,46 @@ TEST(NameValidationTest, SplitStringKeepsEmptyParts) {
   EXPECT_EQ(SplitString("/a//", '/'), (std::vector<std::string_view>{"", "a", "", ""}));
   EXPECT_EQ(SplitString("", '/'), (std::vector<std::string_view>{""}));
   EXPECT_EQ(SplitString("a/b", '/'), (std::vector<std::string_view>{"a", "b"}));
+}
+
+// The hand-written matchers against apimachinery's regular expressions, over every string of
+// up to four characters from an alphabet of each class (lower, upper, digit, '-', '.', '_',
+// '/', a non-ASCII byte): the lengths stay far below the limits, so a value is valid exactly
+// when the expression matches it.
+std::vector<std::string> ShortStrings() {
+  const std::string alphabet = "aZ0-._/\xc3";
+  std::vector<std::string> out = {""};
+  for (size_t begin = 0, length = 0; length < 4; ++length) {
+    const size_t end = out.size();
+    for (size_t i = begin; i < end; ++i) {
+      for (char c : alphabet) out.push_back(out[i] + c);
+    }
+    begin = end;
+  }
+  return out;
+}
+
+TEST(NameValidationTest, FormatsAgreeWithApimachineryExpressions) {
+  const std::string label = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
+  const std::string subdomain = label + "(\\." + label + ")*";
+  const std::string name_part = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
+  const struct {
+    std::vector<std::string> (*validate)(std::string_view);
+    std::regex format;
+  } formats[] = {
+      {IsDNS1123Label, std::regex(label)},
+      {IsDNS1123Subdomain, std::regex(subdomain)},
+      {IsQualifiedName, std::regex("(" + subdomain + "/)?" + name_part)},
+      {IsValidLabelValue, std::regex("(" + name_part + ")?")},
+  };
+  size_t checked = 0;
+  for (const std::string& value : ShortStrings()) {
+    for (const auto& f : formats) {
+      EXPECT_EQ(f.validate(value).empty(), std::regex_match(value, f.format)) << value;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 25000u);
 }
 
 }  // namespace

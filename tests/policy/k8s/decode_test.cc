@@ -72,6 +72,25 @@ std::string ManyLabels(bool repeat) {
   return text;
 }
 
+// A Namespace whose metadata repeats a field after the field was read and sets an unknown one
+// between, then, with `padding` > 0, repeats "uid" `padding` more times: past 32 entries a
+// MapReader finds repeats with RepeatedKeys instead of checking the entries Get did not find
+// against the earlier ones, and both report the same findings in entry order.
+std::string RepeatedMetadataField(int padding) {
+  std::string text =
+      R"({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "n", "bogus": 1, )"
+      R"("name": "m", "uid": "u")";
+  for (int i = 0; i < padding; ++i) text += R"(, "uid": "u")";
+  return text + "}}";
+}
+
+std::vector<Expect> RepeatedMetadataFieldFindings(int padding) {
+  std::vector<Expect> want = {{"decode.unknown-field", "metadata.bogus"},
+                              {"decode.duplicate-field", "metadata.name"}};
+  for (int i = 0; i < padding; ++i) want.push_back({"decode.duplicate-field", "metadata.uid"});
+  return want;
+}
+
 class DecodeDiagnosticsTest : public testing::TestWithParam<DiagCase> {};
 
 TEST_P(DecodeDiagnosticsTest, ReportsExactly) {
@@ -163,6 +182,15 @@ spec:
         DiagCase{.name = "RepeatedKeyInAMapOfManyKeys", .yaml = ManyLabels(/*repeat=*/true),
                  .want = {{"decode.duplicate-field", "metadata.labels[k7]"}}},
         DiagCase{.name = "ManyDistinctKeys", .yaml = ManyLabels(/*repeat=*/false), .want = {}},
+        DiagCase{.name = "FieldRepeatedAfterItWasRead", .yaml = RepeatedMetadataField(0),
+                 .want = RepeatedMetadataFieldFindings(0)},
+        DiagCase{.name = "FieldRepeatedInAnObjectOfManyKeys", .yaml = RepeatedMetadataField(40),
+                 .want = RepeatedMetadataFieldFindings(40)},
+        // A null reads as absent, but its key was set: a second entry repeats it.
+        DiagCase{.name = "FieldRepeatedAfterNull",
+                 .yaml = R"({"apiVersion": "v1", "kind": "Namespace",
+ "metadata": {"name": null, "name": "n"}})",
+                 .want = {{"decode.duplicate-field", "metadata.name"}}},
         DiagCase{.name = "LabelValueNotString",
                  .yaml = R"(apiVersion: v1
 kind: Namespace
