@@ -253,6 +253,9 @@ int UsageError(CommandContext& context, const Status& status) {
 }  // namespace
 
 int RunServe(const std::vector<std::string>& args, CommandContext& context) {
+  // Before anything allocates through OpenSSL (the API client, the TLS context); a second
+  // `serve` in one process (tests) keeps OpenSSL's default functions.
+  webhook::InstallOpenSslAllocator();
   ServeFlags flags;
   FlagSet set("draguard serve --tls-cert-file FILE --tls-private-key-file FILE [flags]");
   flags.Register(set);

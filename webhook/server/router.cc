@@ -10,7 +10,7 @@ constexpr std::string_view kAdminAccessPath = "/validate/admin-access-allowed";
 constexpr std::string_view kText = "text/plain; charset=utf-8";
 
 RouterResponse Text(int status, std::string body) {
-  return {.status = status, .content_type = std::string(kText), .body = std::move(body)};
+  return {.status = status, .content_type = kText, .body = std::move(body)};
 }
 
 }  // namespace
@@ -41,7 +41,7 @@ RouterResponse Router::Admission(AdmissionEndpoint endpoint, const RouterRequest
   std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
   metrics_.RecordRequest(endpoint == AdmissionEndpoint::kMutate ? "mutate" : "validate", r.kind,
                          VerdictName(r.verdict), elapsed.count());
-  return {.status = r.http_status, .content_type = std::string(kJson), .body = std::move(r.body)};
+  return {.status = r.http_status, .content_type = kJson, .body = std::move(r.body)};
 }
 
 RouterResponse Router::RenderMetrics() const {

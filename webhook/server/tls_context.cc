@@ -2,14 +2,17 @@
 
 #include <sys/stat.h>
 
+#include <cstdlib>
 #include <ctime>
 #include <utility>
 
+#include <openssl/crypto.h>
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
 
 #include "policy/common/status_macros.h"
+#include "webhook/server/server.h"
 
 namespace draguard::webhook {
 namespace {
@@ -66,7 +69,19 @@ Status RequireClientCertificates(ssl::context& context, const std::string& ca_fi
   return OkStatus();
 }
 
+// OpenSSL's allocation hooks (CRYPTO_set_mem_functions); the file and line are OpenSSL's
+// debugging aids, unused.
+void* OpenSslMalloc(size_t size, const char*, int) { return std::malloc(size); }
+void* OpenSslRealloc(void* p, size_t size, const char*, int) { return std::realloc(p, size); }
+void OpenSslFree(void* p, const char*, int) {
+  if (p != nullptr) std::free(p);
+}
+
 }  // namespace
+
+bool InstallOpenSslAllocator() {
+  return CRYPTO_set_mem_functions(OpenSslMalloc, OpenSslRealloc, OpenSslFree) == 1;
+}
 
 StatusOr<TlsContext> MakeServerTlsContext(const std::string& cert_file,
                                           const std::string& key_file,
