@@ -41,6 +41,12 @@ bench_require webhook-load wrk nginx openssl curl perl
 
 bench_certs
 rss_kib() { awk '/^VmRSS:/ {print $2}' "/proc/$1/status"; }
+# The allocator's heap in use, from /metrics (draguard_heap_bytes): tells live objects from
+# pages the allocator keeps when RSS is high.
+heap_in_use() {  # PORT
+  curl "${curl_args[@]}" "https://127.0.0.1:$1/metrics" 2>/dev/null |
+    awk '/^draguard_heap_bytes\{state="in_use"\}/ {printf "heap in use %d MiB", $2 / 1048576}'
+}
 
 # --- The cases: review, spec stream, server port, nginx port. ---
 case_review() { case "$1" in a | b) echo "$repo/bench/webhook-review.json" ;; *) echo "$repo/bench/webhook-review-gpus.json" ;; esac; }
@@ -222,6 +228,6 @@ if [[ -n "${server_pid[18444]:-}" ]]; then
   echo "RSS with 8,000 devices: $((inventory_rss / 1024)) MiB before load, $(($(rss_kib "${server_pid[18444]}") / 1024)) MiB after cases c-d"
 fi
 if [[ -n "${server_pid[18446]:-}" ]]; then
-  echo "RSS with 8,000 devices rewritten every second: $(($(rss_kib "${server_pid[18446]}") / 1024)) MiB after case e"
+  echo "RSS with 8,000 devices rewritten every second: $(($(rss_kib "${server_pid[18446]}") / 1024)) MiB after case e ($(heap_in_use 18446))"
   echo "snapshots loaded during case e: $snapshots"
 fi
