@@ -102,6 +102,7 @@ T& Slot(std::vector<T>& children, size_t used) {
 
 bool TreeParser::ParseValue(DocNode* node, size_t depth, ObjectRole role) {
   const char first = lexer_.Peek();
+  if (first == '"') return ParseString(node);  // which sets every field of the node itself
   if (node != nullptr) {
     ResetScalarFields(*node);
     if (first != '{') node->entries.clear();
@@ -110,7 +111,6 @@ bool TreeParser::ParseValue(DocNode* node, size_t depth, ObjectRole role) {
   switch (first) {
     case '{': return ParseObject(node, depth + 1, role);
     case '[': return ParseArray(node, depth + 1);
-    case '"': return ParseString(node);
     case 't':
     case 'f':
     case 'n': return ParseLiteral(node);

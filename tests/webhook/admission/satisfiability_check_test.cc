@@ -81,6 +81,13 @@ class SatisfiabilityCheckTest : public ::testing::Test {
     };
     return options;
   }
+  // Options whose new snapshots `builder` (which must outlive the check) builds in the
+  // background.
+  SatisfiabilityOptions BuiltBy(SnapshotBuilder& builder) {
+    SatisfiabilityOptions options = Options();
+    options.builder = &builder;
+    return options;
+  }
 
   FakeInventorySource source_;
   std::atomic<int> evaluators_{0};
@@ -313,9 +320,7 @@ TEST_F(SatisfiabilityCheckTest, RepeatsARememberedAnswerForTheSameView) {
 TEST_F(SatisfiabilityCheckTest, BuildsNewSnapshotsInTheBackground) {
   source_.Publish(ClusterFromYaml(GpuInventoryYaml("node-a", 1)));
   SnapshotBuilder builder;  // outlives the check
-  SatisfiabilityOptions options = Options();
-  options.builder = &builder;
-  SatisfiabilityCheck check(std::move(options));
+  SatisfiabilityCheck check(BuiltBy(builder));
   k8s::ObjectVariant claim = DecodeObject(Claim("gpu.example.com", 2));
   Diagnostics out;
   EXPECT_EQ(check.Check(claim, out).verdict, alloc::VerdictKind::kUnsatisfiable)
@@ -337,9 +342,7 @@ TEST_F(SatisfiabilityCheckTest, LetsGoOfASnapshotTheSourceAndTheViewHaveLeft) {
   source_.Publish(ClusterFromYaml(GpuInventoryYaml("node-a", 1)));
   const std::weak_ptr<const inventory::ClusterObjects> first = source_.Current();
   SnapshotBuilder builder;  // outlives the check
-  SatisfiabilityOptions options = Options();
-  options.builder = &builder;
-  SatisfiabilityCheck check(std::move(options));
+  SatisfiabilityCheck check(BuiltBy(builder));
   k8s::ObjectVariant claim = DecodeObject(Claim("gpu.example.com", 1));
   Diagnostics out;
   EXPECT_EQ(check.Check(claim, out).verdict, alloc::VerdictKind::kSatisfiable);
