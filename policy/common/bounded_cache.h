@@ -14,7 +14,13 @@
 // has its value and uses it once. Limits of zero entries or zero bytes turn a cache off.
 //
 // BoundedCache is thread-compatible; ConcurrentCache wraps it with a mutex and hands out
-// shared_ptr<const V>, so that a value stays valid after its entry is evicted.
+// shared_ptr<const V>, so that a value stays valid after its entry is evicted. The webhook's
+// I/O threads take these mutexes about ten times a request (every selector's compile, the spec
+// memo, the allocator's programs), so ConcurrentCache does under its mutex only what needs it:
+// a key is hashed, an entry's node allocated and its key copied before the lock is taken, and
+// what an insert evicts is destroyed after it is released (a compiled selector frees dozens of
+// blocks). With all of that inside, the two I/O threads of case (b) of bench/webhook-load.sh
+// met on the selector cache's mutex on every other request (0.58 futex calls a request).
 //
 // A key is hashed at most once per operation (CacheKey): the keys are whole selectors and
 // specs, and a miss used to hash its key five times (the lookup, the insert's second look, its
@@ -25,6 +31,7 @@
 #ifndef DRAGUARD_POLICY_COMMON_BOUNDED_CACHE_H_
 #define DRAGUARD_POLICY_COMMON_BOUNDED_CACHE_H_
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -112,7 +119,36 @@ class CacheKey {
 
 template <class V>
 class BoundedCache {
+  struct Entry;
+  using List = std::list<Entry>;
+
  public:
+  // Up to this many entries, a lookup scans the list instead of hashing its key.
+  static constexpr size_t kScannedEntries = 20;
+
+  // An entry made outside the cache: its node allocated, its key copied and hashed. Insert
+  // takes it over in constant time (ConcurrentCache builds it before taking its lock).
+  class Node {
+   public:
+    Node(const CacheKey& key, V value, size_t value_bytes) {
+      list_.push_back(
+          Entry{std::string(key.text), std::move(value), EntryBytes(key.text, value_bytes),
+                key.hash()});
+    }
+
+   private:
+    friend class BoundedCache;
+    List list_;  // exactly one entry
+  };
+
+  // The entries an insert let go of (evicted, or replaced by the same key); destroying this
+  // destroys them (ConcurrentCache does so after releasing its lock).
+  class Released {
+   private:
+    friend class BoundedCache;
+    List list_;
+  };
+
   explicit BoundedCache(CacheLimits limits) : limits_(limits) {}
   BoundedCache(const BoundedCache&) = delete;
   BoundedCache& operator=(const BoundedCache&) = delete;
@@ -151,21 +187,39 @@ class BoundedCache {
     return Insert(CacheKey(key), std::move(value), value_bytes);
   }
   bool Insert(const CacheKey& key, V value, size_t value_bytes) {
-    const size_t bytes = EntryBytes(key.text, value_bytes);
-    if (limits_.max_entries == 0 || bytes > limits_.max_bytes) {
+    if (!Admits(key.text, value_bytes)) {
       ++stats_.too_large;
       return false;
     }
-    Erase(IndexKey{key.text, key.hash()});
-    entries_.push_front(Entry{std::string(key.text), std::move(value), bytes, key.hash()});
-    index_.emplace(IndexKey{entries_.front().key, key.hash()}, entries_.begin());
-    stats_.bytes += bytes;
+    Released released;
+    return Insert(Node(key, std::move(value), value_bytes), released);
+  }
+  // The same with an entry made beforehand; what the insert lets go of moves to `released`
+  // instead of being destroyed here.
+  bool Insert(Node node, Released& released) {
+    const Entry& entry = node.list_.front();
+    if (!Admits(entry.bytes)) {
+      ++stats_.too_large;
+      return false;
+    }
+    Erase(IndexKey{entry.key, entry.hash}, released);
+    entries_.splice(entries_.begin(), node.list_);
+    index_.emplace(IndexKey{entries_.front().key, entries_.front().hash}, entries_.begin());
+    stats_.bytes += entries_.front().bytes;
     while (entries_.size() > limits_.max_entries || stats_.bytes > limits_.max_bytes) {
-      Erase(IndexKey{entries_.back().key, entries_.back().hash});
+      Erase(IndexKey{entries_.back().key, entries_.back().hash}, released);
       ++stats_.evictions;
     }
     return true;
   }
+
+  // Whether an entry of `key` and a value of `value_bytes` fits the limits at all (Insert
+  // refuses the others). Reads only the limits, which never change.
+  bool Admits(std::string_view key, size_t value_bytes) const {
+    return Admits(EntryBytes(key, value_bytes));
+  }
+  // Counts a value refused without calling Insert (see Admits).
+  void CountTooLarge() { ++stats_.too_large; }
 
   void Clear() {
     index_.clear();
@@ -182,9 +236,6 @@ class BoundedCache {
   }
 
  private:
-  // Up to this many entries, a lookup scans the list instead of hashing its key.
-  static constexpr size_t kScannedEntries = 20;
-
   struct Entry {
     std::string key;
     V value;
@@ -203,19 +254,21 @@ class BoundedCache {
   struct IndexHash {
     size_t operator()(const IndexKey& k) const noexcept { return k.hash; }
   };
-  using List = std::list<Entry>;
 
   static size_t EntryBytes(std::string_view key, size_t value_bytes) {
     return kCacheEntryOverheadBytes + key.size() + value_bytes;
   }
+  bool Admits(size_t entry_bytes) const {
+    return limits_.max_entries > 0 && entry_bytes <= limits_.max_bytes;
+  }
 
-  void Erase(const IndexKey& key) {
+  void Erase(const IndexKey& key, Released& released) {
     auto it = index_.find(key);
     if (it == index_.end()) return;
     typename List::iterator entry = it->second;
     stats_.bytes -= entry->bytes;
-    index_.erase(it);  // before the entry: the index's key views the entry's string
-    entries_.erase(entry);
+    index_.erase(it);  // before the entry leaves: the index's key views the entry's string
+    released.list_.splice(released.list_.end(), entries_, entry);
   }
 
   CacheLimits limits_;
@@ -234,6 +287,7 @@ class ConcurrentCache {
 
   std::shared_ptr<const V> Find(std::string_view key) { return Find(CacheKey(key)); }
   std::shared_ptr<const V> Find(const CacheKey& key) {
+    HashIfLookupsWill(key);
     std::lock_guard lock(mu_);
     std::shared_ptr<const V>* found = cache_.Find(key);
     return found != nullptr ? *found : nullptr;
@@ -241,8 +295,10 @@ class ConcurrentCache {
 
   // Find without counting a hit or a miss (a look into another user's cache).
   std::shared_ptr<const V> Peek(std::string_view key) {
+    const CacheKey hashed(key);
+    HashIfLookupsWill(hashed);
     std::lock_guard lock(mu_);
-    std::shared_ptr<const V>* found = cache_.Peek(key);
+    std::shared_ptr<const V>* found = cache_.Peek(hashed);
     return found != nullptr ? *found : nullptr;
   }
 
@@ -255,9 +311,19 @@ class ConcurrentCache {
   }
   std::shared_ptr<const V> Insert(const CacheKey& key, std::shared_ptr<const V> value,
                                   size_t value_bytes) {
+    HashIfLookupsWill(key);
+    if (!cache_.Admits(key.text, value_bytes)) {
+      std::lock_guard lock(mu_);
+      if (std::shared_ptr<const V>* found = cache_.Peek(key)) return *found;
+      cache_.CountTooLarge();
+      return value;
+    }
+    typename Cache::Node node(key, value, value_bytes);
+    typename Cache::Released released;  // destroyed after the lock is released
     std::lock_guard lock(mu_);
     if (std::shared_ptr<const V>* found = cache_.Peek(key)) return *found;
-    cache_.Insert(key, value, value_bytes);
+    cache_.Insert(std::move(node), released);
+    size_.store(cache_.size(), std::memory_order_relaxed);
     return value;
   }
 
@@ -266,8 +332,16 @@ class ConcurrentCache {
     Replace(CacheKey(key), std::move(value), value_bytes);
   }
   void Replace(const CacheKey& key, std::shared_ptr<const V> value, size_t value_bytes) {
+    if (!cache_.Admits(key.text, value_bytes)) {
+      std::lock_guard lock(mu_);
+      cache_.CountTooLarge();  // the entry in place, if any, stays (as BoundedCache::Insert)
+      return;
+    }
+    typename Cache::Node node(key, std::move(value), value_bytes);
+    typename Cache::Released released;  // destroyed after the lock is released
     std::lock_guard lock(mu_);
-    cache_.Insert(key, std::move(value), value_bytes);
+    cache_.Insert(std::move(node), released);
+    size_.store(cache_.size(), std::memory_order_relaxed);
   }
 
   // The value for `key`, computing it with `make()` (outside the lock) on a miss; `bytes(v)`
@@ -283,6 +357,7 @@ class ConcurrentCache {
   void Clear() {
     std::lock_guard lock(mu_);
     cache_.Clear();
+    size_.store(0, std::memory_order_relaxed);
   }
   size_t size() const {
     std::lock_guard lock(mu_);
@@ -294,8 +369,17 @@ class ConcurrentCache {
   }
 
  private:
+  using Cache = BoundedCache<std::shared_ptr<const V>>;
+
+  // Hashes `key` now, outside the lock, when the lookup under it would (the cache holds more
+  // than a scan covers). The size read is a hint: a wrong guess only moves the hashing.
+  void HashIfLookupsWill(const CacheKey& key) const {
+    if (size_.load(std::memory_order_relaxed) > Cache::kScannedEntries) key.hash();
+  }
+
   mutable std::mutex mu_;
-  BoundedCache<std::shared_ptr<const V>> cache_;
+  Cache cache_;
+  std::atomic<size_t> size_{0};  // cache_.size() after the last change, read without the lock
 };
 
 }  // namespace draguard

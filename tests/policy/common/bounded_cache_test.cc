@@ -6,6 +6,7 @@
 #include <random>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -123,6 +124,81 @@ TEST(BoundedCacheStatsTest, CountsHitsMissesEvictionsAndRefusals) {
   EXPECT_EQ(stats.too_large, 1u);
   EXPECT_EQ(stats.entries, 2u);
   EXPECT_EQ(*cache.Find("a"), 5);
+}
+
+// ConcurrentCache inserts an entry made before its lock (Node) and destroys what the insert let
+// go of after it (Released): the insert itself must neither allocate nor destroy values.
+TEST(BoundedCacheNodeTest, InsertHandsWhatItLetsGoToReleased) {
+  int destroyed = 0;
+  struct Counted {
+    int* destroyed;
+    explicit Counted(int* d) : destroyed(d) {}
+    Counted(Counted&& other) noexcept : destroyed(std::exchange(other.destroyed, nullptr)) {}
+    Counted& operator=(Counted&&) = delete;
+    ~Counted() {
+      if (destroyed != nullptr) ++*destroyed;
+    }
+  };
+  BoundedCache<Counted> cache({.max_entries = 2, .max_bytes = 1 << 20});
+  using Node = BoundedCache<Counted>::Node;
+  for (const char* key : {"a", "b"}) {
+    BoundedCache<Counted>::Released released;
+    ASSERT_TRUE(cache.Insert(Node(CacheKey(key), Counted(&destroyed), 10), released));
+  }
+  ASSERT_EQ(destroyed, 0);
+  {
+    BoundedCache<Counted>::Released released;
+    ASSERT_TRUE(cache.Insert(Node(CacheKey("c"), Counted(&destroyed), 10), released));  // evicts a
+    ASSERT_TRUE(cache.Insert(Node(CacheKey("b"), Counted(&destroyed), 10), released));  // replaces b
+    EXPECT_EQ(destroyed, 0) << "the evicted and the replaced entry wait in `released`";
+    EXPECT_EQ(cache.Peek("a"), nullptr);
+    EXPECT_EQ(cache.size(), 2u);
+  }
+  EXPECT_EQ(destroyed, 2);
+  {
+    BoundedCache<Counted>::Released released;
+    EXPECT_FALSE(cache.Insert(Node(CacheKey("huge"), Counted(&destroyed), 1 << 21), released));
+    EXPECT_EQ(cache.stats().too_large, 1u);
+  }
+  EXPECT_EQ(destroyed, 3) << "a refused node is destroyed with itself";
+  EXPECT_EQ(cache.size(), 2u);
+}
+
+// The webhook's caches with both kinds of lookups (scanned while small, hashed once large) and
+// values refused for their size, as FindOrMake, Insert and Replace reach them.
+TEST(ConcurrentCacheTest, AgreesWithTheReferenceSmallAndLarge) {
+  for (const CacheLimits limits : {CacheLimits{.max_entries = 8, .max_bytes = 1 << 20},
+                                   CacheLimits{.max_entries = 200, .max_bytes = 64 * 1024}}) {
+    ConcurrentCache<int> cache(limits);
+    ReferenceCache reference(limits);
+    std::mt19937 random(777);
+    for (int step = 0; step < 20000; ++step) {
+      const std::string key = "k" + std::to_string(random() % 300);
+      const size_t value_bytes = random() % 50 == 0 ? limits.max_bytes : random() % 300;
+      switch (random() % 3) {
+        case 0: {
+          const int* want = reference.Find(key);
+          std::shared_ptr<const int> got = cache.Find(key);
+          ASSERT_EQ(got == nullptr, want == nullptr) << "step " << step;
+          if (got != nullptr) EXPECT_EQ(*got, *want);
+          break;
+        }
+        case 1: {  // Insert keeps an existing entry, as two threads that made the same value
+          const int* existing = reference.Find(key);  // Insert's look makes it the most recent too
+          const int want = existing != nullptr ? *existing : step;
+          if (existing == nullptr) reference.Insert(key, step, value_bytes);
+          EXPECT_EQ(*cache.Insert(key, std::make_shared<const int>(step), value_bytes), want);
+          break;
+        }
+        default:
+          reference.Insert(key, step, value_bytes);
+          cache.Replace(key, std::make_shared<const int>(step), value_bytes);
+      }
+      ASSERT_EQ(cache.size(), reference.size()) << "step " << step;
+      ASSERT_EQ(cache.stats().bytes, reference.Bytes()) << "step " << step;
+    }
+    EXPECT_GT(cache.stats().too_large, 0u);
+  }
 }
 
 TEST(ConcurrentCacheTest, ThreadsShareValuesThatOutliveEviction) {
