@@ -18,7 +18,8 @@
 # For each case: maximum requests/s of nginx and draguard alternated WEBHOOK_BENCH_ROUNDS times
 # (default 3) and the median of the rounds' ratios; then p50/p99 of both at half of draguard's
 # median rate (wrk's delay() paces each connection). At the end draguard's RSS idle and with
-# the inventory after load. Needs wrk and nginx (scripts/install-deps --bench), openssl, curl,
+# the inventory after load, and in case e its median, 90th percentile and maximum over the
+# whole case (sampled every 0.25 s: the rebuilds make it move). Needs wrk and nginx (scripts/install-deps --bench), openssl, curl,
 # perl. Ports 18443-18449.
 set -euo pipefail
 
@@ -41,6 +42,9 @@ bench_require webhook-load wrk nginx openssl curl perl
 
 bench_certs
 rss_kib() { awk '/^VmRSS:/ {print $2}' "/proc/$1/status"; }
+sample_rss() {  # PID FILE: appends the RSS in KiB every quarter second until killed
+  while rss_kib "$1" >>"$2"; do sleep 0.25; done
+}
 # The allocator's heap in use, from /metrics (draguard_heap_bytes): tells live objects from
 # pages the allocator keeps when RSS is high.
 heap_in_use() {  # PORT
@@ -191,6 +195,11 @@ for c in $cases; do
     rewrite_loop &
     rewriter=$!
     pids+=("$rewriter")
+    # RSS every quarter second for the whole case: a single sample at the end lands in or
+    # between rebuilds by chance (61-75 MiB in one, 50-53 between them).
+    sample_rss "${server_pid[18446]}" "$work/rss-e.txt" &
+    sampler=$!
+    pids+=("$sampler")
   fi
   d_url="https://127.0.0.1:$(case_port "$c")/validate"
   n_url="https://127.0.0.1:$(nginx_port "$c")/validate"
@@ -214,8 +223,8 @@ for c in $cases; do
   summary+=("$(printf '%s  ratio %.2f (rounds:%s)  draguard %s req/s  half-rate p50/p99 draguard %s, nginx %s' \
     "$c" "$ratio" "$ratio_all" "$draguard_rps" "$d_half" "$n_half")")
   if [[ "$c" == e ]]; then
-    kill -TERM "$rewriter"
-    wait "$rewriter" 2>/dev/null || true
+    kill -TERM "$rewriter" "$sampler"
+    wait "$rewriter" "$sampler" 2>/dev/null || true
     snapshots=$(($(grep -c 'inventory loaded' "$work/draguard-18446.log") - snapshots_before))
   fi
 done
@@ -229,5 +238,7 @@ if [[ -n "${server_pid[18444]:-}" ]]; then
 fi
 if [[ -n "${server_pid[18446]:-}" ]]; then
   echo "RSS with 8,000 devices rewritten every second: $(($(rss_kib "${server_pid[18446]}") / 1024)) MiB after case e ($(heap_in_use 18446))"
+  echo "RSS during case e, sampled every 0.25 s: $(sort -n "$work/rss-e.txt" | awk '{ v[NR] = $1 }
+    END { printf "median %d MiB, 90th percentile %d MiB, max %d MiB (%d samples)", v[int((NR + 1) / 2)] / 1024, v[int(NR * 0.9 + 0.5)] / 1024, v[NR] / 1024, NR }')"
   echo "snapshots loaded during case e: $snapshots"
 fi
