@@ -39,6 +39,7 @@
 #include <utility>
 #include <vector>
 
+#include <boost/asio/basic_stream_socket.hpp>
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -254,6 +255,11 @@ struct IsSslStream : std::false_type {};
 template <class Next>
 struct IsSslStream<net::ssl::stream<Next>> : std::true_type {};
 
+template <class T>
+struct IsSocket : std::false_type {};
+template <class Protocol, class Executor>
+struct IsSocket<net::basic_stream_socket<Protocol, Executor>> : std::true_type {};
+
 template <class Stream>
 class HttpSession : public SessionBase,
                     public std::enable_shared_from_this<HttpSession<Stream>> {
@@ -299,12 +305,7 @@ class HttpSession : public SessionBase,
   void Evict() override {
     net::post(stream_.get_executor(), [self = this->shared_from_this()] {
       self->stopping_ = true;
-      beast::error_code ignored;
-      if constexpr (kSsl) {
-        beast::get_lowest_layer(self->stream_).socket().close(ignored);
-      } else {
-        self->stream_.close();
-      }
+      self->CloseSocket();
     });
   }
 
@@ -315,9 +316,21 @@ class HttpSession : public SessionBase,
  private:
   static constexpr bool kSsl = IsSslStream<Stream>::value;
   // Sockets (TLS or the plain probe port) have timers; the in-memory test stream has none.
-  static constexpr bool kTimed = requires(Stream& s) {
-    beast::get_lowest_layer(s).expires_after(std::chrono::milliseconds(1));
-  };
+  // The socket is Asio's own (no beast::tcp_stream: its per-operation timeouts are not used,
+  // and its wrapping of every read and write cost instructions on each).
+  static constexpr bool kTimed = IsSocket<std::remove_cvref_t<decltype(beast::get_lowest_layer(
+      std::declval<Stream&>()))>>::value;
+
+  // Closes the connection's descriptor at once; pending operations complete with
+  // operation_aborted.
+  void CloseSocket() {
+    if constexpr (kTimed) {
+      beast::error_code ignored;
+      beast::get_lowest_layer(stream_).close(ignored);
+    } else {
+      beast::get_lowest_layer(stream_).close();
+    }
+  }
 
   void Advance(SessionRegistry::Phase phase) {
     if (context_.registry != nullptr) context_.registry->Advance(handle_, phase);
@@ -352,15 +365,15 @@ class HttpSession : public SessionBase,
       timer_armed_ = false;
       if (ec) return;
       if (std::chrono::steady_clock::now() < deadline_) return ArmTimer();
-      beast::error_code ignored;
-      beast::get_lowest_layer(stream_).socket().close(ignored);
+      CloseSocket();
     }
   }
   void CancelIo() {
     if constexpr (kSsl) {
-      beast::get_lowest_layer(stream_).cancel();
+      beast::error_code ignored;
+      beast::get_lowest_layer(stream_).cancel(ignored);
     } else {
-      stream_.close();
+      CloseSocket();
     }
   }
 
@@ -559,11 +572,10 @@ class HttpSession : public SessionBase,
       ExpireAfter(context_.options.write_timeout);
       stream_.async_shutdown([self = this->shared_from_this()](beast::error_code) {
         beast::error_code ignored;
-        beast::get_lowest_layer(self->stream_).socket().shutdown(net::socket_base::shutdown_both,
-                                                                 ignored);
+        beast::get_lowest_layer(self->stream_).shutdown(net::socket_base::shutdown_both, ignored);
       });
     } else {
-      stream_.close();
+      CloseSocket();
     }
   }
 
@@ -592,7 +604,11 @@ class HttpSession : public SessionBase,
     explicit NoTimer(const Executor&) {}
   };
   std::chrono::steady_clock::time_point deadline_{};
-  std::conditional_t<kTimed, net::steady_timer, NoTimer> timer_{stream_.get_executor()};
+  // On the stream's executor type (the I/O thread's io_context): no type-erased executor.
+  using Timer = net::basic_waitable_timer<std::chrono::steady_clock,
+                                          net::wait_traits<std::chrono::steady_clock>,
+                                          typename Stream::executor_type>;
+  std::conditional_t<kTimed, Timer, NoTimer> timer_{stream_.get_executor()};
   uint64_t timer_generation_ = 0;
   bool timer_armed_ = false;  // a wait of timer_ is pending for the current generation
 };
