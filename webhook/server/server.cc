@@ -3,9 +3,10 @@
 // per request or so with a shared context). The acceptor, the timers and the signals live on
 // a control context with a thread of its own, so that a long check on an I/O thread delays
 // neither new connections nor a drain. Accepted sockets go to the I/O threads in turn, each
-// as an HttpSession over ssl::stream<Socket> with the certificate current at accept time
-// (Socket: a TCP socket on its I/O thread's io_context executor, not Asio's type-erased
-// any_io_executor, which every completion would go through).
+// as an HttpSession over a TlsStream (OpenSSL on the socket itself, internal/tls_stream.h)
+// with the certificate current at accept time. Sockets are bound to their I/O thread's
+// io_context executor type, not Asio's type-erased any_io_executor, which every completion
+// would go through.
 // A steady timer polls the certificate files; a signal_set (when enabled) turns
 // SIGTERM/SIGINT into Shutdown(). Shutdown closes the acceptor and the idle connections and
 // lets go of the I/O threads' work guards: each io_context then runs out of work when its
@@ -23,6 +24,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -48,7 +50,8 @@ namespace net = boost::asio;
 namespace beast = boost::beast;
 // What async_accept(io_context&) yields: a socket bound to that context's executor type.
 using Socket = tcp::socket::rebind_executor<net::io_context::executor_type>::other;
-using TlsSession = HttpSession<net::ssl::stream<Socket>>;
+static_assert(std::is_same_v<Socket, server_internal::TlsStream::Socket>);
+using TlsSession = HttpSession<server_internal::TlsStream>;
 using ProbeSession = HttpSession<Socket>;
 
 // `flag` names the option in errors ("listen", "probe-listen").
@@ -328,7 +331,8 @@ void Server::Impl::OnAccept(beast::error_code ec, Socket socket) {
   if (ec) return AcceptLater(accept_retry_, [this] { DoAccept(); });
   if (Admit(socket)) {
     TlsContext tls = reloader_.Current();
-    auto session = std::make_shared<TlsSession>(context_, std::move(socket), *tls.context);
+    auto session = std::make_shared<TlsSession>(context_, std::move(socket),
+                                                tls.context->native_handle());
     // The session keeps its context alive even after a rotation replaces it.
     session->Hold(tls.context);
     session->Run();

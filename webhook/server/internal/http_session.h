@@ -1,5 +1,7 @@
 // HttpSession<Stream>: one client connection, after Beast's async-ssl example
-// (example/http/server/async-ssl/http_server_async_ssl.cpp, its `session`).
+// (example/http/server/async-ssl/http_server_async_ssl.cpp, its `session`). Stream is a
+// TlsStream (tls_stream.h: the server's connections), a plain socket (the probe port) or
+// Beast's in-memory test stream (the session tests, the HTTP fuzz target).
 // Internal: includes Beast; only server.cc and the session tests include it.
 //
 // The chain is Run -> [handshake] -> WaitForRequest -> ReadRequest -> Respond -> Write -> back
@@ -44,12 +46,12 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/write.hpp>
-#include <boost/asio/ssl/stream.hpp>
+#include <boost/asio/ssl/error.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
-#include <boost/beast/ssl.hpp>
 #include <openssl/ssl.h>
 
+#include "webhook/server/internal/tls_stream.h"
 #include "webhook/server/metrics.h"
 #include "webhook/server/router.h"
 #include "webhook/server/server_options.h"
@@ -251,11 +253,6 @@ struct AppendStringBody {
 };
 
 template <class T>
-struct IsSslStream : std::false_type {};
-template <class Next>
-struct IsSslStream<net::ssl::stream<Next>> : std::true_type {};
-
-template <class T>
 struct IsSocket : std::false_type {};
 template <class Protocol, class Executor>
 struct IsSocket<net::basic_stream_socket<Protocol, Executor>> : std::true_type {};
@@ -314,7 +311,7 @@ class HttpSession : public SessionBase,
   void Hold(std::shared_ptr<const void> resource) { held_ = std::move(resource); }
 
  private:
-  static constexpr bool kSsl = IsSslStream<Stream>::value;
+  static constexpr bool kSsl = std::is_same_v<Stream, TlsStream>;
   // Sockets (TLS or the plain probe port) have timers; the in-memory test stream has none.
   // The socket is Asio's own (no beast::tcp_stream: its per-operation timeouts are not used,
   // and its wrapping of every read and write cost instructions on each).
@@ -379,10 +376,9 @@ class HttpSession : public SessionBase,
 
   void DoHandshake() {
     ExpireAfter(context_.options.handshake_timeout);
-    stream_.async_handshake(net::ssl::stream_base::server,
-                            [self = this->shared_from_this()](beast::error_code ec) {
-                              self->OnHandshake(ec);
-                            });
+    stream_.async_handshake([self = this->shared_from_this()](beast::error_code ec) {
+      self->OnHandshake(ec);
+    });
   }
   void OnHandshake(beast::error_code ec) {
     if (ec) {
