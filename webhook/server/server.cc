@@ -3,7 +3,10 @@
 // per request or so with a shared context). The acceptor, the timers and the signals live on
 // a control context with a thread of its own, so that a long check on an I/O thread delays
 // neither new connections nor a drain. Accepted sockets go to the I/O threads in turn, each
-// as an HttpSession over ssl::stream<tcp_stream> with the certificate current at accept time.
+// as an HttpSession over a TlsStream (OpenSSL on the socket itself, internal/tls_stream.h)
+// with the certificate current at accept time. Sockets are bound to their I/O thread's
+// io_context executor type, not Asio's type-erased any_io_executor, which every completion
+// would go through.
 // A steady timer polls the certificate files; a signal_set (when enabled) turns
 // SIGTERM/SIGINT into Shutdown(). Shutdown closes the acceptor and the idle connections and
 // lets go of the I/O threads' work guards: each io_context then runs out of work when its
@@ -21,6 +24,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -44,8 +48,11 @@ using server_internal::SessionRegistry;
 using tcp = boost::asio::ip::tcp;
 namespace net = boost::asio;
 namespace beast = boost::beast;
-using TlsSession = HttpSession<net::ssl::stream<beast::tcp_stream>>;
-using ProbeSession = HttpSession<beast::tcp_stream>;
+// What async_accept(io_context&) yields: a socket bound to that context's executor type.
+using Socket = tcp::socket::rebind_executor<net::io_context::executor_type>::other;
+static_assert(std::is_same_v<Socket, server_internal::TlsStream::Socket>);
+using TlsSession = HttpSession<server_internal::TlsStream>;
+using ProbeSession = HttpSession<Socket>;
 
 // `flag` names the option in errors ("listen", "probe-listen").
 StatusOr<tcp::endpoint> ParseListen(const std::string& listen, const std::string& flag) {
@@ -191,9 +198,9 @@ class Server::Impl {
   // The next I/O thread, in turn.
   net::io_context& NextWorker();
   // False (and the socket closed) when the connection limit leaves no room for it.
-  bool Admit(tcp::socket& socket);
+  bool Admit(Socket& socket);
   void DoAccept();
-  void OnAccept(beast::error_code ec, tcp::socket socket);
+  void OnAccept(beast::error_code ec, Socket socket);
   void DoAcceptProbe();
   template <class Retry>
   void AcceptLater(net::steady_timer& timer, Retry retry);
@@ -292,7 +299,7 @@ net::io_context& Server::Impl::NextWorker() {
   return target;
 }
 
-bool Server::Impl::Admit(tcp::socket& socket) {
+bool Server::Impl::Admit(Socket& socket) {
   beast::error_code ec;
   if (static_cast<size_t>(metrics_.active_connections()) >= max_connections_) {
     // At the limit, the oldest connection that has not completed a request makes room (a
@@ -314,17 +321,18 @@ bool Server::Impl::Admit(tcp::socket& socket) {
 }
 
 void Server::Impl::DoAccept() {
-  acceptor_.async_accept(NextWorker(), [this](beast::error_code ec, tcp::socket socket) {
+  acceptor_.async_accept(NextWorker(), [this](beast::error_code ec, Socket socket) {
     OnAccept(ec, std::move(socket));
   });
 }
 
-void Server::Impl::OnAccept(beast::error_code ec, tcp::socket socket) {
+void Server::Impl::OnAccept(beast::error_code ec, Socket socket) {
   if (ec == net::error::operation_aborted || !acceptor_.is_open()) return;
   if (ec) return AcceptLater(accept_retry_, [this] { DoAccept(); });
   if (Admit(socket)) {
     TlsContext tls = reloader_.Current();
-    auto session = std::make_shared<TlsSession>(context_, std::move(socket), *tls.context);
+    auto session = std::make_shared<TlsSession>(context_, std::move(socket),
+                                                tls.context->native_handle());
     // The session keeps its context alive even after a rotation replaces it.
     session->Hold(tls.context);
     session->Run();
@@ -333,7 +341,7 @@ void Server::Impl::OnAccept(beast::error_code ec, tcp::socket socket) {
 }
 
 void Server::Impl::DoAcceptProbe() {
-  probe_acceptor_.async_accept(NextWorker(), [this](beast::error_code ec, tcp::socket socket) {
+  probe_acceptor_.async_accept(NextWorker(), [this](beast::error_code ec, Socket socket) {
     if (ec == net::error::operation_aborted || !probe_acceptor_.is_open()) return;
     if (ec) return AcceptLater(probe_accept_retry_, [this] { DoAcceptProbe(); });
     if (Admit(socket)) std::make_shared<ProbeSession>(probe_context_, std::move(socket))->Run();

@@ -96,6 +96,10 @@ StatusOr<TlsContext> MakeServerTlsContext(const std::string& cert_file,
   SSL_CTX* native = context->native_handle();
   SSL_CTX_set_min_proto_version(native, TLS1_2_VERSION);
   SSL_CTX_set_options(native, SSL_OP_CIPHER_SERVER_PREFERENCE | SSL_OP_NO_RENEGOTIATION);
+  // Read ahead: the record layer takes every byte its transport holds in one read, rather
+  // than a record's 5-byte header and then its body in two (each a call through the stream's
+  // BIO); a request is one record, so this halves those reads.
+  SSL_CTX_set_read_ahead(native, 1);
   if (SSL_CTX_set_cipher_list(native, kTls12Ciphers) != 1) {
     ERR_clear_error();
     return InternalError("no usable TLS 1.2 cipher suite");

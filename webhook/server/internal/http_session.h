@@ -1,5 +1,7 @@
 // HttpSession<Stream>: one client connection, after Beast's async-ssl example
-// (example/http/server/async-ssl/http_server_async_ssl.cpp, its `session`).
+// (example/http/server/async-ssl/http_server_async_ssl.cpp, its `session`). Stream is a
+// TlsStream (tls_stream.h: the server's connections), a plain socket (the probe port) or
+// Beast's in-memory test stream (the session tests, the HTTP fuzz target).
 // Internal: includes Beast; only server.cc and the session tests include it.
 //
 // The chain is Run -> [handshake] -> WaitForRequest -> ReadRequest -> Respond -> Write -> back
@@ -39,16 +41,17 @@
 #include <utility>
 #include <vector>
 
+#include <boost/asio/basic_stream_socket.hpp>
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/write.hpp>
-#include <boost/asio/ssl/stream.hpp>
+#include <boost/asio/ssl/error.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
-#include <boost/beast/ssl.hpp>
 #include <openssl/ssl.h>
 
+#include "webhook/server/internal/tls_stream.h"
 #include "webhook/server/metrics.h"
 #include "webhook/server/router.h"
 #include "webhook/server/server_options.h"
@@ -250,9 +253,9 @@ struct AppendStringBody {
 };
 
 template <class T>
-struct IsSslStream : std::false_type {};
-template <class Next>
-struct IsSslStream<net::ssl::stream<Next>> : std::true_type {};
+struct IsSocket : std::false_type {};
+template <class Protocol, class Executor>
+struct IsSocket<net::basic_stream_socket<Protocol, Executor>> : std::true_type {};
 
 template <class Stream>
 class HttpSession : public SessionBase,
@@ -299,12 +302,7 @@ class HttpSession : public SessionBase,
   void Evict() override {
     net::post(stream_.get_executor(), [self = this->shared_from_this()] {
       self->stopping_ = true;
-      beast::error_code ignored;
-      if constexpr (kSsl) {
-        beast::get_lowest_layer(self->stream_).socket().close(ignored);
-      } else {
-        self->stream_.close();
-      }
+      self->CloseSocket();
     });
   }
 
@@ -313,11 +311,23 @@ class HttpSession : public SessionBase,
   void Hold(std::shared_ptr<const void> resource) { held_ = std::move(resource); }
 
  private:
-  static constexpr bool kSsl = IsSslStream<Stream>::value;
+  static constexpr bool kSsl = std::is_same_v<Stream, TlsStream>;
   // Sockets (TLS or the plain probe port) have timers; the in-memory test stream has none.
-  static constexpr bool kTimed = requires(Stream& s) {
-    beast::get_lowest_layer(s).expires_after(std::chrono::milliseconds(1));
-  };
+  // The socket is Asio's own (no beast::tcp_stream: its per-operation timeouts are not used,
+  // and its wrapping of every read and write cost instructions on each).
+  static constexpr bool kTimed = IsSocket<std::remove_cvref_t<decltype(beast::get_lowest_layer(
+      std::declval<Stream&>()))>>::value;
+
+  // Closes the connection's descriptor at once; pending operations complete with
+  // operation_aborted.
+  void CloseSocket() {
+    if constexpr (kTimed) {
+      beast::error_code ignored;
+      beast::get_lowest_layer(stream_).close(ignored);
+    } else {
+      beast::get_lowest_layer(stream_).close();
+    }
+  }
 
   void Advance(SessionRegistry::Phase phase) {
     if (context_.registry != nullptr) context_.registry->Advance(handle_, phase);
@@ -352,24 +362,23 @@ class HttpSession : public SessionBase,
       timer_armed_ = false;
       if (ec) return;
       if (std::chrono::steady_clock::now() < deadline_) return ArmTimer();
-      beast::error_code ignored;
-      beast::get_lowest_layer(stream_).socket().close(ignored);
+      CloseSocket();
     }
   }
   void CancelIo() {
     if constexpr (kSsl) {
-      beast::get_lowest_layer(stream_).cancel();
+      beast::error_code ignored;
+      beast::get_lowest_layer(stream_).cancel(ignored);
     } else {
-      stream_.close();
+      CloseSocket();
     }
   }
 
   void DoHandshake() {
     ExpireAfter(context_.options.handshake_timeout);
-    stream_.async_handshake(net::ssl::stream_base::server,
-                            [self = this->shared_from_this()](beast::error_code ec) {
-                              self->OnHandshake(ec);
-                            });
+    stream_.async_handshake([self = this->shared_from_this()](beast::error_code ec) {
+      self->OnHandshake(ec);
+    });
   }
   void OnHandshake(beast::error_code ec) {
     if (ec) {
@@ -559,11 +568,10 @@ class HttpSession : public SessionBase,
       ExpireAfter(context_.options.write_timeout);
       stream_.async_shutdown([self = this->shared_from_this()](beast::error_code) {
         beast::error_code ignored;
-        beast::get_lowest_layer(self->stream_).socket().shutdown(net::socket_base::shutdown_both,
-                                                                 ignored);
+        beast::get_lowest_layer(self->stream_).shutdown(net::socket_base::shutdown_both, ignored);
       });
     } else {
-      stream_.close();
+      CloseSocket();
     }
   }
 
@@ -592,7 +600,11 @@ class HttpSession : public SessionBase,
     explicit NoTimer(const Executor&) {}
   };
   std::chrono::steady_clock::time_point deadline_{};
-  std::conditional_t<kTimed, net::steady_timer, NoTimer> timer_{stream_.get_executor()};
+  // On the stream's executor type (the I/O thread's io_context): no type-erased executor.
+  using Timer = net::basic_waitable_timer<std::chrono::steady_clock,
+                                          net::wait_traits<std::chrono::steady_clock>,
+                                          typename Stream::executor_type>;
+  std::conditional_t<kTimed, Timer, NoTimer> timer_{stream_.get_executor()};
   uint64_t timer_generation_ = 0;
   bool timer_armed_ = false;  // a wait of timer_ is pending for the current generation
 };
