@@ -7,7 +7,6 @@
 #include <sys/socket.h>
 
 #include <chrono>
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
@@ -20,12 +19,10 @@
 #include <boost/asio/write.hpp>
 #include <openssl/bio.h>
 #include <openssl/err.h>
-#include <openssl/evp.h>
-#include <openssl/pem.h>
 #include <openssl/ssl.h>
-#include <openssl/x509.h>
 
 #include "gtest/gtest.h"
+#include "tests/webhook/testing/tls_client.h"
 #include "webhook/server/tls_context.h"
 
 namespace draguard::webhook::server_internal {
@@ -35,44 +32,14 @@ namespace net = boost::asio;
 using tcp = net::ip::tcp;
 using error_code = boost::system::error_code;
 
-// A self-signed P-256 certificate and its key, written as PEM files into `dir`.
-bool WriteSelfSigned(const std::string& dir) {
-  EVP_PKEY* key = EVP_EC_gen("P-256");
-  X509* cert = X509_new();
-  bool ok = key != nullptr && cert != nullptr;
-  if (ok) {
-    X509_set_version(cert, 2);
-    ASN1_INTEGER_set(X509_get_serialNumber(cert), 1);
-    X509_gmtime_adj(X509_getm_notBefore(cert), 0);
-    X509_gmtime_adj(X509_getm_notAfter(cert), 3600);
-    X509_set_pubkey(cert, key);
-    X509_NAME* name = X509_get_subject_name(cert);
-    X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC,
-                               reinterpret_cast<const unsigned char*>("tls-stream-test"), -1, -1,
-                               0);
-    X509_set_issuer_name(cert, name);
-    ok = X509_sign(cert, key, EVP_sha256()) > 0;
-  }
-  if (ok) {
-    FILE* c = std::fopen((dir + "/tls.crt").c_str(), "w");
-    FILE* k = std::fopen((dir + "/tls.key").c_str(), "w");
-    ok = c != nullptr && k != nullptr && PEM_write_X509(c, cert) == 1 &&
-         PEM_write_PrivateKey(k, key, nullptr, nullptr, 0, nullptr, nullptr) == 1;
-    if (c != nullptr) std::fclose(c);
-    if (k != nullptr) std::fclose(k);
-  }
-  X509_free(cert);
-  EVP_PKEY_free(key);
-  return ok;
-}
-
 class TlsStreamTest : public ::testing::Test {
  protected:
   void SetUp() override {
     char tmpl[] = "/tmp/draguard-tls-stream-XXXXXX";
     ASSERT_NE(mkdtemp(tmpl), nullptr);
     dir_ = tmpl;
-    ASSERT_TRUE(WriteSelfSigned(dir_));
+    if (!testing::HaveTool("openssl")) GTEST_SKIP() << "openssl (certs/mint-certs.sh) not found";
+    ASSERT_TRUE(testing::MintCerts(dir_, /*reuse_ca=*/false));
     StatusOr<TlsContext> context = MakeServerTlsContext(dir_ + "/tls.crt", dir_ + "/tls.key", "");
     ASSERT_TRUE(context.ok()) << context.status();
     server_context_ = std::move(context).value();

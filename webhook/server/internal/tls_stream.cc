@@ -123,15 +123,20 @@ TlsStream::Step TlsStream::Failed(int result, int sys_errno, error_code& ec) {
   return Step::kDone;
 }
 
-TlsStream::Step TlsStream::Handshake(error_code& ec) {
+bool TlsStream::Usable(error_code& ec) const {
   if (setup_error_) {
     ec = setup_error_;
-    return Step::kDone;
+    return false;
   }
   if (!socket_.is_open()) {
     ec = net::error::operation_aborted;
-    return Step::kDone;
+    return false;
   }
+  return true;
+}
+
+TlsStream::Step TlsStream::Handshake(error_code& ec) {
+  if (!Usable(ec)) return Step::kDone;
   errno = 0;
   const int result = SSL_do_handshake(ssl_);
   if (result == 1) {
@@ -143,14 +148,7 @@ TlsStream::Step TlsStream::Handshake(error_code& ec) {
 
 TlsStream::Step TlsStream::Read(net::mutable_buffer buffer, size_t& bytes, error_code& ec) {
   bytes = 0;
-  if (setup_error_) {
-    ec = setup_error_;
-    return Step::kDone;
-  }
-  if (!socket_.is_open()) {
-    ec = net::error::operation_aborted;
-    return Step::kDone;
-  }
+  if (!Usable(ec)) return Step::kDone;
   if (buffer.size() == 0) {
     ec = {};
     return Step::kDone;
@@ -166,14 +164,7 @@ TlsStream::Step TlsStream::Read(net::mutable_buffer buffer, size_t& bytes, error
 
 TlsStream::Step TlsStream::Write(net::const_buffer buffer, size_t& bytes, error_code& ec) {
   bytes = 0;
-  if (setup_error_) {
-    ec = setup_error_;
-    return Step::kDone;
-  }
-  if (!socket_.is_open()) {
-    ec = net::error::operation_aborted;
-    return Step::kDone;
-  }
+  if (!Usable(ec)) return Step::kDone;
   if (buffer.size() == 0) {
     ec = {};
     return Step::kDone;

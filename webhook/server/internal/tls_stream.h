@@ -141,6 +141,9 @@ class TlsStream {
     return Buffer();
   }
 
+  // False, with `ec` set, when the connection cannot be used: its setup failed, or the socket
+  // was closed (then OpenSSL must not touch the descriptor number).
+  bool Usable(error_code& ec) const;
   // The outcome of a failed OpenSSL call (`result` its return value, `sys_errno` errno right
   // after it): a wait, or the error (the error queue then cleared).
   Step Failed(int result, int sys_errno, error_code& ec);
