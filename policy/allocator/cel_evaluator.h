@@ -69,11 +69,12 @@ class CelProgramCache {
   };
 
   // `compiled` (optional, shared): compile results to plan from on a miss, looked up
-  // without compiling (cel::SelectorCache::Find). A result for `env` itself serves as it is; one
-  // for the same version and gates in NewExpressions mode serves when it has no error the
-  // scheduler would raise: the StoredExpressions environment declares a superset of it
-  // (cel/env.h), so the same parsed tree checks there too, and a program depends only on
-  // the tree (cel::Plan). Otherwise the selector is compiled here.
+  // without compiling (cel::SelectorCache::Find). For a StoredExpressions `env`, a result for
+  // the same version and gates in NewExpressions mode (admission's, looked up first) serves
+  // when it has no error the scheduler would raise: the StoredExpressions environment declares
+  // a superset of it (cel/env.h), so the same parsed tree checks there too, and a program
+  // depends only on the tree (cel::Plan). Else a result for `env` itself serves as it is.
+  // Otherwise the selector is compiled here.
   explicit CelProgramCache(CacheLimits limits = kDefaultLimits,
                            std::shared_ptr<cel::SelectorCache> compiled = nullptr)
       : cache_(limits), compiled_(std::move(compiled)) {}

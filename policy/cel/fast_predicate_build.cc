@@ -257,6 +257,10 @@ void CountForBound(const PlannedNode& node, size_t& nodes, size_t& text) {
 size_t FastPredicate::BoundBytes(const PlannedNode& root) {
   size_t nodes = 0, text = 0;
   CountForBound(root, nodes, text);
+  return BoundBytes(nodes, text);
+}
+
+size_t FastPredicate::BoundBytes(size_t nodes, size_t text) {
   // Each vector holds at most one entry per planned node, at up to twice its size in
   // capacity; each chain's joined path at most the text of its keys, one per node.
   constexpr size_t kPerNode = 2 * (sizeof(Node) + sizeof(uint32_t) + 2 * sizeof(std::string_view));

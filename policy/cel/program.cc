@@ -430,16 +430,21 @@ size_t FoldedElementsBytes(const Value& v) {
   return 0;
 }
 
-size_t NodeBytes(const PlannedNode& node) {
+// `nodes` and `text` count what FastPredicate::BoundBytes(nodes, text) takes, so that a
+// program whose fast form is still to be built is measured in one walk.
+size_t NodeBytes(const PlannedNode& node, size_t& nodes, size_t& text) {
   // Besides the node's slot (in the arena's bytes): a constant's kept Value (a shared block)
   // and the spare capacity of its vectors; measured at about 120 bytes a node.
   constexpr size_t kPerNode = 128;
+  ++nodes;
+  text += node.name.size();
+  if (node.constant.kind() == Kind::kString) text += node.constant.text().size();
   size_t bytes = kPerNode + HeapBytes(node.name) +
                  ValueBytes(node.constant) + FoldedElementsBytes(node.constant) +
                  node.prepared.data_bytes + node.children.capacity() * sizeof(void*) +
                  node.optional.capacity() / 8 + node.candidates.capacity() * sizeof(std::string);
   for (const std::string& c : node.candidates) bytes += HeapBytes(c);
-  for (const PlannedPtr& child : node.children) bytes += NodeBytes(*child);
+  for (const PlannedPtr& child : node.children) bytes += NodeBytes(*child, nodes, text);
   return bytes;
 }
 
@@ -447,16 +452,21 @@ size_t NodeBytes(const PlannedNode& node) {
 
 size_t Program::ApproximateBytes() const {
   constexpr size_t kPerProgram = 512;  // the regex and registry bookkeeping of a plan
+  size_t nodes = 0, text = 0;
+  const size_t planned = root_ ? NodeBytes(*root_, nodes, text) : 0;
   size_t fast = fast_ ? fast_->ApproximateBytes() : 0;
   if (lazy_ != nullptr && root_ != nullptr) {
     const FastPredicate* built = lazy_->ready.load(std::memory_order_acquire);
-    fast = built != nullptr ? built->ApproximateBytes()
-           : lazy_->decided.load(std::memory_order_acquire) ? 0
-                                                             : FastPredicate::BoundBytes(*root_);
+    if (built != nullptr) {
+      fast = built->ApproximateBytes();
+    } else if (lazy_->decided.load(std::memory_order_acquire)) {
+      fast = 0;
+    } else {
+      fast = FastPredicate::BoundBytes(nodes, text);
+    }
     fast += sizeof(LazyFastForm);
   }
-  return sizeof(Program) + kPerProgram + (arena_ ? arena_->bytes() : 0) +
-         (root_ ? NodeBytes(*root_) : 0) + fast;
+  return sizeof(Program) + kPerProgram + (arena_ ? arena_->bytes() : 0) + planned + fast;
 }
 
 StatusOr<Program> Plan(const Ast& ast, const RuntimeOptions& options) {

@@ -23,22 +23,27 @@ class PagedVector {
 
   // The entry, value-initialised with its page on first access. `i` < size.
   T& operator[](size_t i) {
-    if (pages_.empty()) pages_.resize(page_count_);
-    std::unique_ptr<T[]>& page = pages_[i / kPage];
-    if (!page) page = std::make_unique<T[]>(kPage);
+    if (table_ == nullptr) table_ = std::make_unique<T*[]>(page_count_);
+    T*& page = table_[i / kPage];
+    if (page == nullptr) page = made_.emplace_back(std::make_unique<T[]>(kPage)).get();
     return page[i % kPage];
   }
 
   // The entry if its page exists (it may still hold the initial value), else nullptr.
   const T* Find(size_t i) const {
-    if (pages_.empty()) return nullptr;
-    const std::unique_ptr<T[]>& page = pages_[i / kPage];
-    return page ? &page[i % kPage] : nullptr;
+    if (table_ == nullptr) return nullptr;
+    const T* page = table_[i / kPage];
+    return page != nullptr ? &page[i % kPage] : nullptr;
   }
 
  private:
   size_t page_count_;
-  std::vector<std::unique_ptr<T[]>> pages_;
+  // The table holds plain pointers and the pages made are owned by `made_`, so that
+  // destroying a touched PagedVector frees the few pages made rather than walking the whole
+  // table (a walk of 125 owning pointers was ~1.2 k instructions of a webhook check that
+  // touched one page of an 8,000-device inventory).
+  std::unique_ptr<T*[]> table_;
+  std::vector<std::unique_ptr<T[]>> made_;
 };
 
 }  // namespace draguard::alloc::internal

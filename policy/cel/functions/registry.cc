@@ -1,26 +1,28 @@
 #include "policy/cel/functions/registry.h"
 
 namespace draguard::cel {
-namespace {
-
-std::string Key(std::string_view name, int arity) {
-  return std::string(name) + "/" + std::to_string(arity);
-}
-
-}  // namespace
 
 void Registry::Add(std::string_view name, int arity, Function fn) {
-  functions_[Key(name, arity)] = fn;
+  auto it = functions_.find(name);
+  if (it == functions_.end()) it = functions_.emplace(std::string(name), Overloads{}).first;
+  for (auto& [a, f] : it->second) {
+    if (a == arity) {
+      f = fn;
+      return;
+    }
+  }
+  it->second.emplace_back(arity, fn);
 }
 
 Function Registry::Find(std::string_view name, int arity) const {
-  // Planning asks once per call node: the key is built in a buffer the thread keeps.
-  thread_local std::string key;
-  key.assign(name);
-  key += '/';
-  key += std::to_string(arity);
-  auto it = functions_.find(key);
-  return it == functions_.end() ? nullptr : it->second;
+  // Planning asks once per call node: looked up by the name as given (no key is built), then
+  // the few arities of the name are compared.
+  auto it = functions_.find(name);
+  if (it == functions_.end()) return nullptr;
+  for (const auto& [a, fn] : it->second) {
+    if (a == arity) return fn;
+  }
+  return nullptr;
 }
 
 const Registry& Registry::Default() {

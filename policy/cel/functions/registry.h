@@ -7,11 +7,14 @@
 #ifndef DRAGUARD_POLICY_CEL_FUNCTIONS_REGISTRY_H_
 #define DRAGUARD_POLICY_CEL_FUNCTIONS_REGISTRY_H_
 
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "policy/cel/value.h"
 #include "policy/common/status_or.h"
@@ -32,7 +35,14 @@ class Registry {
   static const Registry& Default();
 
  private:
-  std::unordered_map<std::string, Function> functions_;
+  // By name, with each arity's implementation (names have one to three). Looked up by a
+  // string_view: planning a call used to build a "name/arity" key per lookup.
+  struct NameHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  using Overloads = std::vector<std::pair<int, Function>>;
+  std::unordered_map<std::string, Overloads, NameHash, std::equal_to<>> functions_;
 };
 
 // Library registration, one per file in policy/cel/functions/.

@@ -396,6 +396,18 @@ TEST(CelEvaluatorCacheTest, ProgramsPlannedFromValidationsCompilesAnswerAsTheirO
   EXPECT_EQ(reusing->own_compiles(), rows.size() - reused);
   EXPECT_EQ(compiled->Find(rows[5].expression, new_env)->issues.items().at(0).code,
             "cel.cost-exceeded");
+  // Compiled in both modes (the NewExpressions result is looked up first): the same answer.
+  const std::string both = "device.attributes[\"gpu.example.com\"].model != \"a100\"";
+  cel::EnvOptions stored_env = new_env;
+  stored_env.mode = cel::EnvOptions::kStoredExpressions;
+  compiled->Compile(both, stored_env);
+  compiled->Compile(both, new_env);
+  const SelectorResult want = own.Evaluate(both, inv.View(0));
+  const SelectorResult got = planned.Evaluate(both, inv.View(0));
+  EXPECT_EQ(static_cast<int>(got.outcome), static_cast<int>(want.outcome));
+  EXPECT_EQ(planned.AttributesRead(both), own.AttributesRead(both));
+  EXPECT_EQ(reusing->reused_compiles(), reused + 1);
+  EXPECT_EQ(reusing->own_compiles(), rows.size() - reused);
 }
 
 // What a selector reads (selector_reads.h): named attributes, or nullopt when it may read any.
