@@ -132,4 +132,21 @@ std::shared_ptr<const SelectorCompileResult> SelectorCache::Find(std::string_vie
   return cache_.Peek(key);
 }
 
+void CompiledSelectors::Remember(const EnvOptions& options,
+                                 std::shared_ptr<const SelectorCompileResult> result) {
+  if (result == nullptr || result->ast == nullptr) return;
+  items_.push_back({options, std::move(result)});
+}
+
+std::shared_ptr<const SelectorCompileResult> CompiledSelectors::Next(std::string_view expression,
+                                                                     const EnvOptions& options) {
+  if (next_ >= items_.size()) return nullptr;
+  const Item& item = items_[next_];
+  if (item.result->ast->source().text() != expression || !(item.options == options)) {
+    return nullptr;
+  }
+  ++next_;
+  return item.result;
+}
+
 }  // namespace draguard::cel

@@ -20,6 +20,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "policy/cel/ast.h"
 #include "policy/cel/checked_ast.h"
@@ -82,6 +83,36 @@ class SelectorCache {
 
  private:
   ConcurrentCache<SelectorCompileResult> cache_;
+};
+
+// The compile results one stage looked up for an object, in order, for a later stage that
+// walks the same selectors in the same order: validation compiles each selector of a claim,
+// and the schema check takes the parsed expressions from here without building the cache
+// key, hashing it or taking the SelectorCache's lock again. Validation checks a defaulted
+// copy of the spec, so the texts are matched by content, not address; and only the next one
+// in order is compared, so that a lookup costs at most one comparison of the text (a scan
+// over a claim's up to thousands of selectors could cost quadratic time). Out of step (a
+// DeviceClass's selector, which validation of the claim never compiles; a text that was not
+// kept), Next returns null and the caller looks the text up in the SelectorCache as before.
+// Per request (or object); not thread safe. Holds its results until destroyed: at most the
+// object's own selectors. Only results with a parsed expression are kept (the text compared
+// is the Ast's copy of it): a stage after validation never sees the others.
+class CompiledSelectors {
+ public:
+  // Appends `result`, compiled under `options`.
+  void Remember(const EnvOptions& options, std::shared_ptr<const SelectorCompileResult> result);
+  // The next result remembered, when it is the compile of `expression` under `options` (then
+  // the one after it is next); else null.
+  std::shared_ptr<const SelectorCompileResult> Next(std::string_view expression,
+                                                    const EnvOptions& options);
+
+ private:
+  struct Item {
+    EnvOptions options;
+    std::shared_ptr<const SelectorCompileResult> result;  // result->ast is set
+  };
+  std::vector<Item> items_;
+  size_t next_ = 0;
 };
 
 }  // namespace draguard::cel

@@ -103,7 +103,10 @@ struct Checker {
   const Schema& schema;
   const CheckOptions& options;
   Diagnostics& out;
-  std::set<std::pair<std::string, std::string>> reported_domains;  // (field, domain)
+  cel::CompiledSelectors* known;  // may be null
+  // The unknown domains reported for the selector being checked (views of its accesses'
+  // domains): one finding per domain and expression.
+  std::vector<std::string_view> reported_domains;
 
   Severity UnknownSeverity() const {
     return options.strict ? Severity::kError : Severity::kWarning;
@@ -139,7 +142,8 @@ struct Checker {
   std::shared_ptr<const cel::Ast> Parse(const std::string& expression) const {
     if (options.compiled != nullptr) {
       std::shared_ptr<const cel::SelectorCompileResult> compiled =
-          options.compiled->Compile(expression, options.compiled_env);
+          known != nullptr ? known->Next(expression, options.compiled_env) : nullptr;
+      if (compiled == nullptr) compiled = options.compiled->Compile(expression, options.compiled_env);
       if (compiled->ast == nullptr) return nullptr;
       return {compiled, compiled->ast.get()};  // shares ownership with the cached result
     }
@@ -153,6 +157,7 @@ struct Checker {
     std::shared_ptr<const cel::Ast> ast = Parse(expression);
     if (ast == nullptr) return given;  // validation reports syntax errors
     internal::ExpressionFacts facts = internal::AnalyzeExpression(*ast, schema, given);
+    reported_domains.clear();
     for (const Access& a : facts.accesses) CheckAccess(a, expression, field, reach_known);
     return facts.when_true;
   }
@@ -178,8 +183,13 @@ struct Checker {
   }
 
   void UnknownDomain(const Access& a, const FieldPath& field) {
-    // One finding per domain and expression: every access would repeat it.
-    if (!reported_domains.emplace(field.String(), a.domain).second) return;
+    // One finding per domain and expression: every access would repeat it. (Called for the
+    // accesses of one expression at a time: CheckSelector clears the list.)
+    if (std::find(reported_domains.begin(), reported_domains.end(), a.domain) !=
+        reported_domains.end()) {
+      return;
+    }
+    reported_domains.push_back(a.domain);
     const std::string_view map = a.capacity ? "device.capacity" : "device.attributes";
     if (const size_t slash = a.domain.find('/'); slash != std::string::npos) {
       // "dra.net/rdma": a qualified attribute name used as the domain.
@@ -196,14 +206,27 @@ struct Checker {
       return;
     }
     auto [severity, close] = UnknownDomainFinding(a.domain);
-    // Appended in place: this finding is on every admission request that names a private
-    // driver's domain, and each `+` of temporaries would allocate.
-    std::string message = "no driver in the attribute schema publishes the domain \"";
-    message.append(a.domain).append("\", so its names are not checked; where no device ");
-    message.append("publishes it, ").append(map).append("[\"").append(a.domain);
-    message += "\"] is an empty map and reading a name from it fails at scheduling time";
-    if (close) message.append(" (did you mean \"").append(*close).append("\"?)");
-    if (severity == Severity::kInfo) message += NotInSchema();
+    // Appended in place into one block sized up front: this finding is on every admission
+    // request that names a private driver's domain, and each `+` of temporaries, or each
+    // growth of the message, would allocate.
+    static constexpr std::string_view kHead =
+        "no driver in the attribute schema publishes the domain \"";
+    static constexpr std::string_view kMiddle =
+        "\", so its names are not checked; where no device publishes it, ";
+    static constexpr std::string_view kTail =
+        "\"] is an empty map and reading a name from it fails at scheduling time";
+    static constexpr std::string_view kMeanHead = " (did you mean \"";
+    static constexpr std::string_view kMeanTail = "\"?)";
+    const std::string_view not_in_schema = NotInSchema();
+    std::string message;
+    message.reserve(kHead.size() + 2 * a.domain.size() + kMiddle.size() + map.size() + 2 +
+                    kTail.size() +
+                    (close ? kMeanHead.size() + close->size() + kMeanTail.size() : 0) +
+                    (severity == Severity::kInfo ? not_in_schema.size() : 0));
+    message.append(kHead).append(a.domain).append(kMiddle).append(map).append("[\"");
+    message.append(a.domain).append(kTail);
+    if (close) message.append(kMeanHead).append(*close).append(kMeanTail);
+    if (severity == Severity::kInfo) message.append(not_in_schema);
     Add(severity, "schema.domain.unknown", field, a.domain_offset, a.domain_length,
         std::move(message), close ? Quote(*close) : std::string());
   }
@@ -216,7 +239,7 @@ struct Checker {
     });
   }
 
-  static std::string NotInSchema() {
+  static std::string_view NotInSchema() {
     return "; if a private driver publishes it, a --schema file describing its attributes "
            "lets them be checked (--strict-schema makes unknown domains errors)";
   }
@@ -687,7 +710,7 @@ struct Checker {
           "no driver in the attribute schema publishes the domain " + Quote(domain_name) +
               "; devices without the attribute never satisfy the constraint" +
               (close ? " (did you mean " + Quote(*close) + "?)" : std::string()) +
-              (severity == Severity::kInfo ? NotInSchema() : std::string()),
+              (severity == Severity::kInfo ? std::string(NotInSchema()) : std::string()),
           close ? *close + "/" + name : std::string());
       return;
     }
@@ -878,8 +901,9 @@ struct Checker {
 }  // namespace
 
 void CheckObject(const k8s::ObjectVariant& object, const Schema& schema,
-                 const CheckOptions& options, Diagnostics& out) {
-  Checker checker{schema, options, out, {}};
+                 const CheckOptions& options, Diagnostics& out,
+                 cel::CompiledSelectors* known) {
+  Checker checker{schema, options, out, known, {}};
   if (const auto* claim = std::get_if<k8s::ResourceClaim>(&object)) {
     checker.CheckClaim(claim->spec, FieldPath("spec").Child("devices"));
   } else if (const auto* tmpl = std::get_if<k8s::ResourceClaimTemplate>(&object)) {

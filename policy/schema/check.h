@@ -83,9 +83,12 @@ struct CheckOptions {
 
 // Checks the selectors and constraints of a ResourceClaim, ResourceClaimTemplate or
 // DeviceClass; other kinds are ignored. Appends to `out`; never throws. Thread safe for
-// concurrent calls sharing `schema` and `options`.
+// concurrent calls sharing `schema` and `options`. `known` (may be null): the compile results
+// validation looked up for this object, in the order this check reads them (under
+// options.compiled_env), taken before options.compiled.
 void CheckObject(const k8s::ObjectVariant& object, const Schema& schema,
-                 const CheckOptions& options, Diagnostics& out);
+                 const CheckOptions& options, Diagnostics& out,
+                 cel::CompiledSelectors* known = nullptr);
 
 }  // namespace draguard::schema
 

@@ -163,12 +163,14 @@ SchemaCheckOptions WithCompiledSelectors(SchemaCheckOptions schema,
 
 // The webhook's schema and satisfiability checks (per inventory snapshot, with their caches)
 // as the object pipeline's stages.
+// `compiled`: what validation compiled for the object (may be null).
 class CheckerStages : public pipeline::ObjectStages {
  public:
-  CheckerStages(SchemaCheck& schema, SatisfiabilityCheck& satisfiability)
-      : schema_(schema), satisfiability_(satisfiability) {}
+  CheckerStages(SchemaCheck& schema, SatisfiabilityCheck& satisfiability,
+                cel::CompiledSelectors* compiled)
+      : schema_(schema), satisfiability_(satisfiability), compiled_(compiled) {}
   void Schema(const k8s::ObjectVariant& object, Diagnostics& out) override {
-    schema_.Check(object, out);
+    schema_.Check(object, out, compiled_);
   }
   void Satisfiability(const k8s::ObjectVariant& object, Diagnostics& out) override {
     satisfiability_.Check(object, out);
@@ -177,6 +179,7 @@ class CheckerStages : public pipeline::ObjectStages {
  protected:
   SchemaCheck& schema_;
   SatisfiabilityCheck& satisfiability_;
+  cel::CompiledSelectors* compiled_;
 };
 
 // A claim or template on CREATE whose spec the memo does not know: the webhook's checks, and
@@ -185,8 +188,8 @@ class CheckerStages : public pipeline::ObjectStages {
 class RememberingStages : public CheckerStages {
  public:
   RememberingStages(SchemaCheck& schema, SatisfiabilityCheck& satisfiability,
-                    std::shared_ptr<SpecFindings> spec)
-      : CheckerStages(schema, satisfiability), spec_(std::move(spec)) {
+                    cel::CompiledSelectors* compiled, std::shared_ptr<SpecFindings> spec)
+      : CheckerStages(schema, satisfiability, compiled), spec_(std::move(spec)) {
     if (spec_ != nullptr) spec_->satisfiability = std::make_shared<RememberedVerdict>();
   }
   // The first answer about the spec is kept with it for the requests the memo answers.
@@ -327,9 +330,12 @@ CheckOutcome PolicyChecker::Check(const AdmissionRequest& request) {
   return request.endpoint == AdmissionEndpoint::kMutate ? Mutate(request) : Validate(request);
 }
 
-validate::ValidationOptions PolicyChecker::OptionsFor(const AdmissionRequest& request) const {
+validate::ValidationOptions PolicyChecker::OptionsFor(const AdmissionRequest& request,
+                                                      cel::CompiledSelectors* compiled) const {
   validate::ValidationOptions options = options_.validation;
-  options.selector_checker = selector_checker_;
+  options.selector_checker =
+      compiled != nullptr ? validate::MakeCelSelectorChecker(options_.validation, cache_, compiled)
+                          : selector_checker_;
   auto& labels = options.namespace_labels[std::string(request.name_space)];
   if (request.admin_access_allowed) labels[kAdminAccessLabel] = "true";
   return options;
@@ -342,10 +348,12 @@ CheckOutcome PolicyChecker::Validate(const AdmissionRequest& request) {
 }
 
 CheckOutcome PolicyChecker::Diagnose(const AdmissionRequest& request) {
-  const validate::ValidationOptions options = OptionsFor(request);
+  // What validation compiles, for the schema check of the same object.
+  cel::CompiledSelectors compiled;
+  const validate::ValidationOptions options = OptionsFor(request, &compiled);
   if (request.operation == "CREATE" && IsClaimKind(request.kind) &&
       request.object_tree != nullptr) {
-    return DiagnoseCreatedClaim(request, options);
+    return DiagnoseCreatedClaim(request, options, compiled);
   }
   CheckOutcome outcome;
   k8s::ObjectVariant object, old_object;
@@ -360,7 +368,7 @@ CheckOutcome PolicyChecker::Diagnose(const AdmissionRequest& request) {
         DecodeOne(request, request.old_object, request.old_object_tree, old_object, ignored);
   }
   // The object pipeline's per-object order and short-circuits (policy/pipeline).
-  CheckerStages stages(schema_, satisfiability_);
+  CheckerStages stages(schema_, satisfiability_, &compiled);
   pipeline::RunObject({.object = &object,
                        .old_object = have_old ? &old_object : nullptr,
                        .operation = request.operation == "CREATE" ? pipeline::Operation::kCreate
@@ -370,7 +378,8 @@ CheckOutcome PolicyChecker::Diagnose(const AdmissionRequest& request) {
 }
 
 CheckOutcome PolicyChecker::DiagnoseCreatedClaim(const AdmissionRequest& request,
-                                                  const validate::ValidationOptions& options) {
+                                                  const validate::ValidationOptions& options,
+                                                  cel::CompiledSelectors& compiled) {
   const SpecLookup* looked = request.spec_lookup;
   // Found by FindKnownSpec before the spec was read (the handler left it unread).
   if (looked != nullptr && looked->found() != nullptr) {
@@ -397,7 +406,7 @@ CheckOutcome PolicyChecker::DiagnoseCreatedClaim(const AdmissionRequest& request
     spec = std::make_shared<SpecFindings>();
     spec->schema_token = schema_token;
   }
-  RememberingStages stages(schema_, satisfiability_, std::move(spec));
+  RememberingStages stages(schema_, satisfiability_, &compiled, std::move(spec));
   pipeline::RunObject(Created(object), options, stages, outcome.diagnostics);
   if (std::shared_ptr<SpecFindings> remembered = stages.Finish(object)) {
     memo_.Insert(*looked, std::move(remembered));

@@ -90,14 +90,19 @@ class PolicyChecker : public AdmissionChecker {
   // Validate() before the policy's rules.
   CheckOutcome Diagnose(const AdmissionRequest& request);
   // Diagnose() of a claim or template on CREATE, given its tree.
+  // `compiled`: what the options' selector checker remembers (OptionsFor).
   CheckOutcome DiagnoseCreatedClaim(const AdmissionRequest& request,
-                                    const validate::ValidationOptions& options);
+                                    const validate::ValidationOptions& options,
+                                    cel::CompiledSelectors& compiled);
   // The same when the memo knows the spec: only the rest of the object is decoded.
   CheckOutcome DiagnoseKnownSpec(const AdmissionRequest& request,
                                  const validate::ValidationOptions& options,
                                  const SpecFindings& spec);
   CheckOutcome Mutate(const AdmissionRequest& request);
-  validate::ValidationOptions OptionsFor(const AdmissionRequest& request) const;
+  // The validation options for `request`; with `compiled`, their selector checker remembers
+  // what it compiles there (for the schema check of the same object).
+  validate::ValidationOptions OptionsFor(const AdmissionRequest& request,
+                                         cel::CompiledSelectors* compiled = nullptr) const;
 
   PolicyCheckerOptions options_;
   std::shared_ptr<cel::SelectorCache> cache_;

@@ -137,11 +137,12 @@ CacheStats SchemaCheck::domain_memo_stats() {
   return Current()->schema.domain_memo_stats();
 }
 
-void SchemaCheck::Check(const k8s::ObjectVariant& object, Diagnostics& out) {
+void SchemaCheck::Check(const k8s::ObjectVariant& object, Diagnostics& out,
+                        cel::CompiledSelectors* known) {
   if (!options_.enabled) return;
   std::shared_ptr<const Built> built = Current();
   if (!built->usable) return;
-  schema::CheckObject(object, built->schema, built->options, out);
+  schema::CheckObject(object, built->schema, built->options, out, known);
 }
 
 }  // namespace draguard::webhook

@@ -60,7 +60,9 @@ class SchemaCheck {
   // Appends the schema findings about `object` (claim, template or class) to `out`, with
   // field paths from the object's root. Problems building the schema itself (a broken
   // catalog) are logged once through the status of the first build and leave the check off.
-  void Check(const k8s::ObjectVariant& object, Diagnostics& out);
+  // `known` (may be null): the compile results validation looked up for this very object.
+  void Check(const k8s::ObjectVariant& object, Diagnostics& out,
+             cel::CompiledSelectors* known = nullptr);
 
   // The schema in force, as an opaque token: findings made by a Check() after taking it hold
   // as long as Token() returns the same pointer (each inventory snapshot has its schema).

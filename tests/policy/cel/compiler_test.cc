@@ -101,6 +101,29 @@ TEST(SelectorCacheTest, FindNeitherCompilesNorCounts) {
   EXPECT_EQ(cache.stats().hits, 0u);
 }
 
+// A later stage takes what an earlier one compiled, in order and by content (validation
+// compiles a defaulted copy of the spec); out of step or under other options it gets null
+// and looks the text up in the SelectorCache.
+TEST(CompiledSelectorsTest, HandsOnResultsInOrderByText) {
+  SelectorCache cache;
+  const EnvOptions env;
+  const EnvOptions stored{.mode = EnvOptions::kStoredExpressions};
+  CompiledSelectors compiled;
+  const auto a = cache.Compile("device.driver == 'a'", env);
+  const auto b = cache.Compile("device.driver == 'b'", env);
+  const auto broken = cache.Compile("device.driver ==", env);
+  compiled.Remember(env, a);
+  compiled.Remember(env, broken);  // not kept: no parsed expression to hand on
+  compiled.Remember(env, b);
+  EXPECT_EQ(compiled.Next("device.driver == 'b'", env), nullptr);  // out of step
+  EXPECT_EQ(compiled.Next("device.driver == 'a'", stored), nullptr);  // other options
+  const std::string copy = "device.driver == 'a'";  // another string with the same text
+  EXPECT_EQ(compiled.Next(copy, env).get(), a.get());
+  EXPECT_EQ(compiled.Next("a class's selector", env), nullptr);  // the cursor stays
+  EXPECT_EQ(compiled.Next("device.driver == 'b'", env).get(), b.get());
+  EXPECT_EQ(compiled.Next("device.driver == 'b'", env), nullptr);  // each handed on once
+}
+
 // Issue 17 item 0: the cache holds its byte limit whatever the texts (a 10 KB selector's
 // result holds hundreds of KB, so an entry limit alone let 4,096 of them take gigabytes).
 TEST(SelectorCacheTest, LongSelectorsStayWithinTheByteLimit) {

@@ -136,6 +136,32 @@ TEST_F(PolicyCheckerTest, ANewSelectorIsCompiledOnceForValidationSchemaAndAlloca
   }
 }
 
+// Issue 16: the schema check takes the selectors validation compiled for the same request
+// (cel::CompiledSelectors) instead of looking each up in the compile cache again: one lookup
+// per selector and request, the first a miss, the later requests' hits. The findings are the
+// same as when the schema check looks the texts up itself (schema::CheckObject without them
+// is what lint runs: the corpus tests compare both).
+TEST_F(PolicyCheckerTest, TheSchemaCheckTakesValidationsCompilesWithoutLookingUpAgain) {
+  PolicyCheckerOptions options = Options(false);
+  options.compiled_selectors = std::make_shared<cel::SelectorCache>();
+  const std::shared_ptr<cel::SelectorCache> compiled = options.compiled_selectors;
+  options.spec_memo.entries = 0;  // every request runs the checks
+  PolicyChecker checker(std::move(options));
+  Json claim = ClaimJson(1);
+  claim["spec"]["devices"]["requests"][0]["exactly"]["deviceClassName"] = "gpu.nvidia.com";
+  claim["spec"]["devices"]["requests"][0]["exactly"]["selectors"] = Json::parse(
+      R"([{"cel":{"expression":"device.attributes[\"gpu.nvidia.com\"].productName == \"A\""}},
+          {"cel":{"expression":"device.attributes[\"nic.example.com\"].interface == \"e\""}}])");
+  for (uint64_t i = 1; i <= 2; ++i) {
+    std::vector<std::string> codes =
+        Codes(Run(checker, AdmissionEndpoint::kValidate, claim).diagnostics);
+    // The schema check ran: the second selector's domain is unknown to the catalog.
+    EXPECT_THAT(codes, ElementsAre("schema.domain.unknown"));
+    EXPECT_EQ(compiled->stats().misses, 2u);
+    EXPECT_EQ(compiled->stats().hits, 2 * (i - 1));
+  }
+}
+
 TEST_F(PolicyCheckerTest, UpdatesAreNotCheckedForSatisfiability) {
   source_.Publish(ClusterFromYaml(GpuInventoryYaml("node-a", 2)));
   PolicyChecker checker(Options(true));
