@@ -16,6 +16,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -50,13 +51,7 @@ std::optional<Type> TypeNameType(std::string_view name) {
   return std::nullopt;
 }
 
-bool HasTypeParam(const Type& t) {
-  if (t.kind() == TypeKind::kTypeParam) return true;
-  for (const Type& p : t.params()) {
-    if (HasTypeParam(p)) return true;
-  }
-  return false;
-}
+bool HasTypeParam(const Type& t) { return t.has_type_param(); }
 
 bool AnyHasTypeParam(const std::vector<Type>& types) {
   for (const Type& t : types) {
@@ -120,7 +115,11 @@ class TypeChecker {
   }
 
   CheckResult Run() {
-    const int nodes = CountNodes(ast_.root());
+    // Ids are unique and start at 1, so max_id() bounds the node count: the walk that counts
+    // runs only when the bound exceeds the limit (rare), never for the usual expression.
+    const int nodes = ast_.max_id() <= options_.max_expression_node_count
+                          ? 0
+                          : CountNodes(ast_.root());
     if (nodes > options_.max_expression_node_count) {
       Error(ast_.root(), "cel.too-many-nodes",
             "expression has " + std::to_string(nodes) + " nodes, more than the limit of " +
@@ -131,11 +130,13 @@ class TypeChecker {
     for (Type& t : result_.checked.mutable_types()) t = Substitute(mapping_, t, true);
     result_.checked.SetResultType(result_.checked.TypeOf(ast_.root().id));
     // cel-go runs AST validators only on expressions that type-checked, and runs them all.
+    // The validators' walks run only when the visit met a call they look at (every call is
+    // visited when the expression checks), so the usual selector skips both.
     const bool checked_ok = result_.ok();
-    if (env_.literal_validators() && checked_ok) {
+    if (env_.literal_validators() && checked_ok && saw_validated_literal_call_) {
       checker_internal::ValidateLiterals(ast_.root(), result_.issues);
     }
-    if (env_.HasLibrary(Library::kStringsV2) && checked_ok) {
+    if (env_.HasLibrary(Library::kStringsV2) && checked_ok && saw_format_call_) {
       checker_internal::ValidateFormatCalls(ast_.root(), result_.checked, result_.issues);
     }
     return std::move(result_);
@@ -229,11 +230,14 @@ class TypeChecker {
   // of the select chain, unless a variable `net` shadows it) in an environment with the
   // network libraries; otherwise null.
   const char* NetworkTypeName(const SelectExpr& sel) {
-    if (sel.test_only || (sel.field != "IP" && sel.field != "CIDR")) return nullptr;
+    // Views, so each comparison is a length check first (std::string == const char* runs
+    // strlen and compare on every select and call of every compile).
+    const std::string_view field = sel.field;
+    if (sel.test_only || (field != "IP" && field != "CIDR")) return nullptr;
     const IdentExpr* ident = sel.operand->as_ident();
     if (ident == nullptr || ident->name != "net" || !env_.HasLibrary(Library::kIp)) return nullptr;
     if (env_.FindVariable("net") != nullptr) return nullptr;
-    return sel.field == "IP" ? kIpTypeName : kCidrTypeName;
+    return field == "IP" ? kIpTypeName : kCidrTypeName;
   }
 
   Type SelectField(const Expr& e, const Expr& operand, std::string_view field, bool optional) {
@@ -273,12 +277,17 @@ class TypeChecker {
   }
 
   void VisitCall(const Expr& e, const CallExpr& call) {
-    if (call.function == op::kOptSelect && call.args.size() == 2 && !call.target) {
+    const std::string_view function = call.function;
+    if (function == std::string_view(op::kOptSelect) && call.args.size() == 2 && !call.target) {
       return VisitOptSelect(e, call);
     }
     // The strings extension exempts every literal under a `format` call from Kubernetes'
     // homogeneous-literal rule (cel-go's HomogeneousAggregateLiteralExemptFunctions).
-    const bool exempt = call.function == "format" && env_.HasLibrary(Library::kStringsV2);
+    const bool is_format = function == "format";
+    saw_format_call_ = saw_format_call_ || is_format;
+    saw_validated_literal_call_ =
+        saw_validated_literal_call_ || checker_internal::IsLiteralValidatedCall(call);
+    const bool exempt = is_format && env_.HasLibrary(Library::kStringsV2);
     homogeneity_exempt_depth_ += exempt ? 1 : 0;
     VisitCallChildren(e, call);
     homogeneity_exempt_depth_ -= exempt ? 1 : 0;
@@ -346,6 +355,9 @@ class TypeChecker {
     // nothing below recurses into ResolveOverload.
     std::vector<Type>& arg_types = args_scratch_;
     arg_types.clear();
+    // One allocation for the usual arities (receiver and up to three arguments), instead of
+    // growing through 1, 2, 4 on the first calls of a compile (the checker is made per compile).
+    if (arg_types.capacity() < 4) arg_types.reserve(4);
     if (target != nullptr) arg_types.push_back(Substitute(mapping_, TypeOf(*target), false));
     for (const ExprPtr& a : args) arg_types.push_back(Substitute(mapping_, TypeOf(*a), false));
     Reference ref;
@@ -579,6 +591,8 @@ class TypeChecker {
   int next_var_ = 0;
   int errors_ = 0;
   int homogeneity_exempt_depth_ = 0;
+  bool saw_format_call_ = false;             // ValidateFormatCalls has a call to look at
+  bool saw_validated_literal_call_ = false;  // ValidateLiterals has a call to look at
 };
 
 }  // namespace

@@ -587,7 +587,11 @@ size_t CountCodePoints(std::string_view text) {
 
 ParseResult Parse(std::string_view expression, const ParserOptions& options) {
   ParseResult result;
-  size_t code_points = CountCodePoints(expression);
+  // A text no longer in bytes than the limit has no more code points either: only a longer
+  // one is counted (a byte loop over every selector of every compile, for nothing).
+  const bool long_text = expression.size() > options.expression_size_code_point_limit ||
+                         expression.size() > static_cast<size_t>(INT32_MAX / 2);
+  const size_t code_points = long_text ? CountCodePoints(expression) : expression.size();
   if (code_points > options.expression_size_code_point_limit ||
       expression.size() > static_cast<size_t>(INT32_MAX / 2)) {
     Diagnostic& d = result.issues.Error(

@@ -5,11 +5,6 @@
 namespace draguard::cel {
 namespace {
 
-const std::vector<Type>& EmptyParams() {
-  static const std::vector<Type>* const kEmpty = new std::vector<Type>();
-  return *kEmpty;
-}
-
 std::string_view PrimitiveName(TypeKind kind) {
   switch (kind) {
     case TypeKind::kError: return "*error*";
@@ -34,8 +29,16 @@ std::string_view PrimitiveName(TypeKind kind) {
 
 }  // namespace
 
-Type::Type(TypeKind kind, std::string name, std::vector<Type> params)
-    : kind_(kind), rep_(std::make_shared<const Rep>(Rep{std::move(name), std::move(params)})) {}
+const std::vector<Type>& Type::EmptyParams() {
+  static const std::vector<Type>* const kEmpty = new std::vector<Type>();
+  return *kEmpty;
+}
+
+Type::Type(TypeKind kind, std::string name, std::vector<Type> params) : kind_(kind) {
+  bool has_type_param = false;
+  for (const Type& p : params) has_type_param = has_type_param || p.has_type_param();
+  rep_ = std::make_shared<const Rep>(Rep{std::move(name), std::move(params), has_type_param});
+}
 
 Type Type::List(Type elem) { return Type(TypeKind::kList, "", {std::move(elem)}); }
 Type Type::Map(Type key, Type value) {
@@ -49,10 +52,6 @@ Type Type::Opaque(std::string name, std::vector<Type> params) {
 }
 Type Type::Object(std::string name) { return Type(TypeKind::kObject, std::move(name), {}); }
 Type Type::Param(std::string name) { return Type(TypeKind::kTypeParam, std::move(name), {}); }
-
-std::string_view Type::name() const { return rep_ ? std::string_view(rep_->name) : ""; }
-
-const std::vector<Type>& Type::params() const { return rep_ ? rep_->params : EmptyParams(); }
 
 Type Type::param(size_t i) const {
   const auto& p = params();

@@ -3,7 +3,9 @@
 // net.IP, ...), object types (kubernetes.DRADevice) and type parameters of generic overloads.
 //
 // A Type is a small value: primitives carry no heap data, composite types share an immutable
-// representation through a shared_ptr, so copies are cheap and never deep. Equality is
+// representation through a shared_ptr, so copies are cheap and never deep. Whether a type
+// holds a type parameter anywhere is computed once, when it is built (the checker asks on
+// every substitution, and most types it handles hold none). Equality is
 // structural. DebugString() prints exactly what cel-go's FormatCELType prints, because those
 // strings appear in user-facing messages (`list(string)`, `google.protobuf.Any`).
 //
@@ -78,9 +80,13 @@ class Type {
 
   TypeKind kind() const { return kind_; }
   // Name of opaque, object and type-parameter types; empty otherwise.
-  std::string_view name() const;
+  std::string_view name() const { return rep_ ? std::string_view(rep_->name) : std::string_view(); }
   // Type parameters (list element, map key/value, ...); empty for primitives.
-  const std::vector<Type>& params() const;
+  const std::vector<Type>& params() const { return rep_ ? rep_->params : EmptyParams(); }
+  // Whether this type is a type parameter or holds one among its params, at any depth.
+  bool has_type_param() const {
+    return kind_ == TypeKind::kTypeParam || (rep_ && rep_->has_type_param);
+  }
   // params()[i], or dyn when absent.
   Type param(size_t i) const;
 
@@ -99,7 +105,9 @@ class Type {
   struct Rep {
     std::string name;
     std::vector<Type> params;
+    bool has_type_param = false;  // some element of params has_type_param()
   };
+  static const std::vector<Type>& EmptyParams();
   explicit Type(TypeKind kind) : kind_(kind) {}
   Type(TypeKind kind, std::string name, std::vector<Type> params);
 

@@ -57,10 +57,15 @@ void CheckFindPattern(const CallExpr& call, const std::string& pattern, Diagnost
   d.value_offset = call.args[0]->offset;
 }
 
-void CheckCall(const CallExpr& call, Diagnostics& issues) {
-  if (call.args.empty()) return;
+// The constant string first argument of `call`, or null.
+const std::string* LiteralArgument(const CallExpr& call) {
+  if (call.args.empty()) return nullptr;
   const ConstExpr* lit = call.args[0]->as_const();
-  const std::string* text = lit == nullptr ? nullptr : std::get_if<std::string>(&lit->value);
+  return lit == nullptr ? nullptr : std::get_if<std::string>(&lit->value);
+}
+
+void CheckCall(const CallExpr& call, Diagnostics& issues) {
+  const std::string* text = LiteralArgument(call);
   if (text == nullptr) return;
   if ((call.function == "find" || call.function == "findAll") && call.target) {
     return CheckFindPattern(call, *text, issues);
@@ -144,5 +149,12 @@ bool IsValidRfc3339(std::string_view s) {
 }
 
 void ValidateLiterals(const Expr& root, Diagnostics& issues) { Visit(root, issues); }
+
+bool IsLiteralValidatedCall(const CallExpr& call) {
+  const std::string_view f = call.function;
+  const bool validated = (call.target && (f == "find" || f == "findAll")) || f == "matches" ||
+                         f == "duration" || f == "timestamp";
+  return validated && LiteralArgument(call) != nullptr;
+}
 
 }  // namespace draguard::cel::checker_internal

@@ -27,6 +27,10 @@ bool IsValidRfc3339(std::string_view text);
 // ("program instantiation failed: error parsing regexp: ...").
 void ValidateLiterals(const Expr& root, Diagnostics& issues);
 
+// Whether ValidateLiterals looks at `call` (a function it validates, with a constant string
+// first argument): the checker runs the walk only when some call of the tree is one.
+bool IsLiteralValidatedCall(const CallExpr& call);
+
 }  // namespace draguard::cel::checker_internal
 
 #endif  // DRAGUARD_POLICY_CEL_CHECKER_INTERNAL_LITERAL_VALIDATORS_H_

@@ -18,7 +18,8 @@
 namespace draguard::cel::checker_internal {
 
 // Bindings are append-only: a rebinding shadows the older one, so a failed trial is undone
-// by Truncate(size()) taken before it, without copying the mapping.
+// by Truncate(size()) taken before it, without copying the mapping. A binding keeps the
+// variable itself (a shared name, no string copy) and is found by the variable's name.
 class TypeMapping {
  public:
   // The binding of a type variable, or null.
@@ -28,15 +29,22 @@ class TypeMapping {
   void Truncate(size_t size) { bindings_.resize(size); }
 
  private:
-  std::vector<std::pair<std::string, Type>> bindings_;
+  std::vector<std::pair<Type, Type>> bindings_;
 };
 
 bool IsAssignable(TypeMapping& m, const Type& actual, const Type& expected);
 bool IsAssignableList(TypeMapping& m, const std::vector<Type>& actual,
                       const std::vector<Type>& expected);
 
-// Replaces bound type variables; unbound ones become dyn when `params_to_dyn`.
-Type Substitute(const TypeMapping& m, const Type& t, bool params_to_dyn);
+// Substitute's work for a type that holds a type variable.
+Type SubstituteParams(const TypeMapping& m, const Type& t, bool params_to_dyn);
+
+// Replaces bound type variables; unbound ones become dyn when `params_to_dyn`. Inline, so
+// that the usual case (a concrete type, returned as it is) costs a flag test and a copy.
+inline Type Substitute(const TypeMapping& m, const Type& t, bool params_to_dyn) {
+  if (!t.has_type_param()) return t;
+  return SubstituteParams(m, t, params_to_dyn);
+}
 
 // The less specific of two compatible types (dyn and variables are least specific).
 Type MostGeneral(const Type& a, const Type& b);

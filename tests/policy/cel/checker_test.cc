@@ -327,5 +327,30 @@ TEST(CheckerTest, NodeLimit) {
   EXPECT_EQ(r.issues.items()[0].code, "cel.too-many-nodes");
 }
 
+// The checker counts nodes only when Ast::max_id() exceeds the limit; max_id is a bound, not
+// the count (a map entry takes an id but is no node), so the walk still decides.
+TEST(CheckerTest, NodeLimitCountsNodesNotIds) {
+  struct Case {
+    std::string expr;
+    int limit;
+    bool too_many;
+  };
+  const Case kCases[] = {
+      {"{1: 2}[1] == 2", 7, false},  // 8 ids, 7 nodes
+      {"{1: 2}[1] == 2", 6, true},
+      {"{1: 2, 3: 4}.size() == 2", 8, false},  // 10 ids, 8 nodes
+      {"{1: 2, 3: 4}.size() == 2", 7, true},
+      {"1 + 2 + 3", 5, false},
+  };
+  for (const Case& c : kCases) {
+    ParseResult parsed = Parse(c.expr);
+    ASSERT_TRUE(parsed.ok()) << c.expr;
+    CheckResult r = Check(*parsed.ast, *Environment::ForDraSelector({}),
+                          CheckerOptions{.max_expression_node_count = c.limit});
+    const bool reported = !r.issues.empty() && r.issues.items()[0].code == "cel.too-many-nodes";
+    EXPECT_EQ(reported, c.too_many) << c.expr << " limit " << c.limit;
+  }
+}
+
 }  // namespace
 }  // namespace draguard::cel

@@ -48,5 +48,43 @@ TEST(TypeTest, CopiesShareRepresentation) {
   EXPECT_EQ(&a.params(), &b.params());
 }
 
+// The flag computed when a type is built, against a walk of the type (the checker's
+// substitution skips every type whose flag is clear).
+bool WalkHasTypeParam(const Type& t) {
+  if (t.kind() == TypeKind::kTypeParam) return true;
+  for (const Type& p : t.params()) {
+    if (WalkHasTypeParam(p)) return true;
+  }
+  return false;
+}
+
+TEST(TypeTest, HasTypeParam) {
+  const Type a = Type::Param("A");
+  const struct {
+    Type type;
+    bool has;
+  } kCases[] = {
+      {Type::Int(), false},
+      {Type::Dyn(), false},
+      {Type::TypeType(), false},
+      {a, true},
+      {Type::List(Type::String()), false},
+      {Type::List(a), true},
+      {Type::Map(Type::String(), Type::List(a)), true},
+      {Type::Map(Type::String(), Type::Map(Type::String(), Type::Any())), false},
+      {Type::TypeOf(a), true},
+      {Type::TypeOf(Type::Int()), false},
+      {Type::Optional(Type::Optional(a)), true},
+      {Type::Opaque("x.Box", {Type::Int(), a}), true},
+      {Type::Opaque("x.Box", {Type::Int()}), false},
+      {QuantityType(), false},
+      {Type::Object(kDraDeviceTypeName), false},
+  };
+  for (const auto& c : kCases) {
+    EXPECT_EQ(c.type.has_type_param(), c.has) << c.type.DebugString();
+    EXPECT_EQ(c.type.has_type_param(), WalkHasTypeParam(c.type)) << c.type.DebugString();
+  }
+}
+
 }  // namespace
 }  // namespace draguard::cel
