@@ -175,6 +175,14 @@ struct ReadResult {
   size_t bytes = 0;
 };
 
+// Starts a read into `buffer` whose outcome lands in `read`.
+void StartRead(TlsStream& stream, net::mutable_buffer buffer, ReadResult& read) {
+  stream.async_read_some(buffer, [&read](error_code ec, size_t n) {
+    read.ec = ec;
+    read.bytes = n;
+  });
+}
+
 TEST_F(TlsStreamTest, ARecordArrivingAByteAtATimeIsReadWhole) {
   Handshake();
   const std::string request(3000, 'r');
@@ -182,10 +190,7 @@ TEST_F(TlsStreamTest, ARecordArrivingAByteAtATimeIsReadWhole) {
   ASSERT_GT(record.size(), request.size());
   std::vector<char> buffer(4096);
   ReadResult read;
-  stream_->async_read_some(net::buffer(buffer), [&](error_code ec, size_t n) {
-    read.ec = ec;
-    read.bytes = n;
-  });
+  StartRead(*stream_, net::buffer(buffer), read);
   // Every byte but the last: the read keeps waiting (OpenSSL wants more; the stream waits for
   // the socket to be readable again).
   Send(std::string_view(record).substr(0, record.size() - 1), 1);
@@ -205,10 +210,7 @@ TEST_F(TlsStreamTest, RecordsBufferedAheadAreReadWithoutTheSocket) {
   std::vector<char> buffer(64);
   for (std::string expected : {"first", "second"}) {
     ReadResult read;
-    stream_->async_read_some(net::buffer(buffer), [&](error_code ec, size_t n) {
-      read.ec = ec;
-      read.bytes = n;
-    });
+    StartRead(*stream_, net::buffer(buffer), read);
     RunUntil([&] { return read.ec.has_value(); });
     ASSERT_TRUE(read.ec.has_value());
     EXPECT_FALSE(*read.ec);
@@ -247,10 +249,7 @@ TEST_F(TlsStreamTest, ThePeerClosingMidRecordIsATruncatedStream) {
   const std::string record = Record(std::string(1000, 'h'));
   std::vector<char> buffer(4096);
   ReadResult read;
-  stream_->async_read_some(net::buffer(buffer), [&](error_code ec, size_t n) {
-    read.ec = ec;
-    read.bytes = n;
-  });
+  StartRead(*stream_, net::buffer(buffer), read);
   Send(std::string_view(record).substr(0, record.size() / 2));
   EXPECT_FALSE(read.ec.has_value());
   client_socket_.shutdown(tcp::socket::shutdown_send);
@@ -263,10 +262,7 @@ TEST_F(TlsStreamTest, ThePeerClosingBetweenRecordsWithoutCloseNotifyIsATruncated
   Handshake();
   std::vector<char> buffer(64);
   ReadResult read;
-  stream_->async_read_some(net::buffer(buffer), [&](error_code ec, size_t n) {
-    read.ec = ec;
-    read.bytes = n;
-  });
+  StartRead(*stream_, net::buffer(buffer), read);
   client_socket_.shutdown(tcp::socket::shutdown_send);
   RunUntil([&] { return read.ec.has_value(); });
   ASSERT_TRUE(read.ec.has_value());
@@ -278,10 +274,7 @@ TEST_F(TlsStreamTest, ThePeersCloseNotifyIsEndOfStream) {
   SSL_shutdown(client_);
   std::vector<char> buffer(64);
   ReadResult read;
-  stream_->async_read_some(net::buffer(buffer), [&](error_code ec, size_t n) {
-    read.ec = ec;
-    read.bytes = n;
-  });
+  StartRead(*stream_, net::buffer(buffer), read);
   Send(TakeClientOutput());
   RunUntil([&] { return read.ec.has_value(); });
   ASSERT_TRUE(read.ec.has_value());
@@ -293,10 +286,7 @@ TEST_F(TlsStreamTest, ClosingTheSocketAbortsAPendingReadAndEveryLaterStep) {
   Handshake();
   std::vector<char> buffer(64);
   ReadResult read;
-  stream_->async_read_some(net::buffer(buffer), [&](error_code ec, size_t n) {
-    read.ec = ec;
-    read.bytes = n;
-  });
+  StartRead(*stream_, net::buffer(buffer), read);
   Poll();
   EXPECT_FALSE(read.ec.has_value());
   stream_->next_layer().close();

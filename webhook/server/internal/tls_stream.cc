@@ -146,15 +146,16 @@ TlsStream::Step TlsStream::Handshake(error_code& ec) {
   return Failed(result, errno, ec);
 }
 
-TlsStream::Step TlsStream::Read(net::mutable_buffer buffer, size_t& bytes, error_code& ec) {
+template <class Io>
+TlsStream::Step TlsStream::Transfer(size_t size, size_t& bytes, error_code& ec, Io io) {
   bytes = 0;
   if (!Usable(ec)) return Step::kDone;
-  if (buffer.size() == 0) {
+  if (size == 0) {
     ec = {};
     return Step::kDone;
   }
   errno = 0;
-  const int result = SSL_read_ex(ssl_, buffer.data(), buffer.size(), &bytes);
+  const int result = io(&bytes);
   if (result == 1) {
     ec = {};
     return Step::kDone;
@@ -162,20 +163,16 @@ TlsStream::Step TlsStream::Read(net::mutable_buffer buffer, size_t& bytes, error
   return Failed(result, errno, ec);
 }
 
+TlsStream::Step TlsStream::Read(net::mutable_buffer buffer, size_t& bytes, error_code& ec) {
+  return Transfer(buffer.size(), bytes, ec, [&](size_t* done) {
+    return SSL_read_ex(ssl_, buffer.data(), buffer.size(), done);
+  });
+}
+
 TlsStream::Step TlsStream::Write(net::const_buffer buffer, size_t& bytes, error_code& ec) {
-  bytes = 0;
-  if (!Usable(ec)) return Step::kDone;
-  if (buffer.size() == 0) {
-    ec = {};
-    return Step::kDone;
-  }
-  errno = 0;
-  const int result = SSL_write_ex(ssl_, buffer.data(), buffer.size(), &bytes);
-  if (result == 1) {
-    ec = {};
-    return Step::kDone;
-  }
-  return Failed(result, errno, ec);
+  return Transfer(buffer.size(), bytes, ec, [&](size_t* done) {
+    return SSL_write_ex(ssl_, buffer.data(), buffer.size(), done);
+  });
 }
 
 TlsStream::Step TlsStream::Shutdown(error_code& ec) {

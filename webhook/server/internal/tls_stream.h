@@ -144,6 +144,10 @@ class TlsStream {
   // False, with `ec` set, when the connection cannot be used: its setup failed, or the socket
   // was closed (then OpenSSL must not touch the descriptor number).
   bool Usable(error_code& ec) const;
+  // Read and Write: `io(&bytes)` is one SSL_read_ex or SSL_write_ex of `size` bytes (an empty
+  // buffer completes at once with nothing transferred).
+  template <class Io>
+  Step Transfer(size_t size, size_t& bytes, error_code& ec, Io io);
   // The outcome of a failed OpenSSL call (`result` its return value, `sys_errno` errno right
   // after it): a wait, or the error (the error queue then cleared).
   Step Failed(int result, int sys_errno, error_code& ec);
