@@ -51,11 +51,9 @@ std::optional<Type> TypeNameType(std::string_view name) {
   return std::nullopt;
 }
 
-bool HasTypeParam(const Type& t) { return t.has_type_param(); }
-
 bool AnyHasTypeParam(const std::vector<Type>& types) {
   for (const Type& t : types) {
-    if (HasTypeParam(t)) return true;
+    if (t.has_type_param()) return true;
   }
   return false;
 }
@@ -343,7 +341,7 @@ class TypeChecker {
 
   // Replaces the overload's declared type parameters with fresh type variables.
   Type Instantiate(const Type& t, TypeMapping& fresh) {
-    if (!HasTypeParam(t)) return t;
+    if (!t.has_type_param()) return t;
     if (t.kind() == TypeKind::kTypeParam && fresh.Find(t) == nullptr) fresh.Add(t, NewTypeVar());
     for (const Type& p : t.params()) Instantiate(p, fresh);
     return Substitute(fresh, t, false);
@@ -399,7 +397,7 @@ class TypeChecker {
     const bool fits = IsAssignableList(local_mapping_, arg_types, o.args);
     if (fits) {
       result = Substitute(local_mapping_, o.result, false);
-      if (HasTypeParam(result)) return Fit::kUnknown;
+      if (result.has_type_param()) return Fit::kUnknown;
     }
     // Counted once by EnvironmentBuilder, the only way into an Environment's functions.
     next_var_ += o.type_param_count;

@@ -27,6 +27,7 @@
 #include "policy/cel/types.h"
 #include "policy/common/kubernetes_version.h"
 #include "policy/common/status_or.h"
+#include "policy/common/strings.h"
 
 namespace draguard::cel {
 
@@ -94,11 +95,7 @@ class Environment {
   std::map<std::string, Type, std::less<>> variables_;
   // Hashed by name: the checker looks up every call's function (several per selector, at
   // every compile of a new one), and a tree of ~200 names took ~8 string comparisons each.
-  struct NameHash {
-    using is_transparent = void;
-    size_t operator()(std::string_view name) const { return std::hash<std::string_view>()(name); }
-  };
-  std::unordered_map<std::string, FunctionDecl, NameHash, std::equal_to<>> functions_;
+  std::unordered_map<std::string, FunctionDecl, StringHash, std::equal_to<>> functions_;
   std::map<std::string, ObjectTypeDecl, std::less<>> object_types_;
   bool homogeneous_literals_ = false;
   bool literal_validators_ = false;

@@ -53,8 +53,9 @@ class FastPredicate {
   // A bound of ApproximateBytes() of Build(root)'s result, without building it (for a
   // program whose fast form is built later: RuntimeOptions::fast_path_after).
   static size_t BoundBytes(const PlannedNode& root);
-  // The same from the counts BoundBytes(root) takes of `root`'s tree: its planned nodes and
-  // the bytes of their names and string constants (for a caller walking the tree anyway).
+  // The same from the counts BoundBytes(root) takes of `root`'s tree, for a caller walking the
+  // tree anyway: CountForBound on each of its planned nodes, then BoundBytes(nodes, text).
+  static void CountForBound(const PlannedNode& node, size_t& nodes, size_t& text);
   static size_t BoundBytes(size_t nodes, size_t text);
 
   // Evaluates against `activation`; on kTrue/kFalse sets `cost` to the actual cost the

@@ -243,20 +243,25 @@ namespace {
 
 // Planned nodes under `node` (itself included) and the bytes of their names and string
 // constants, which bound the fast form's nodes, children, keys and joined paths.
-void CountForBound(const PlannedNode& node, size_t& nodes, size_t& text) {
-  ++nodes;
-  text += node.name.size();
-  if (node.constant.kind() == Kind::kString) text += node.constant.text().size();
+void CountTreeForBound(const PlannedNode& node, size_t& nodes, size_t& text) {
+  FastPredicate::CountForBound(node, nodes, text);
   for (const NodePtr<PlannedNode>& child : node.children) {
-    CountForBound(*child, nodes, text);
+    CountTreeForBound(*child, nodes, text);
   }
 }
 
 }  // namespace
 
+// One node's share of the bound (its children are the caller's to count).
+void FastPredicate::CountForBound(const PlannedNode& node, size_t& nodes, size_t& text) {
+  ++nodes;
+  text += node.name.size();
+  if (node.constant.kind() == Kind::kString) text += node.constant.text().size();
+}
+
 size_t FastPredicate::BoundBytes(const PlannedNode& root) {
   size_t nodes = 0, text = 0;
-  CountForBound(root, nodes, text);
+  CountTreeForBound(root, nodes, text);
   return BoundBytes(nodes, text);
 }
 

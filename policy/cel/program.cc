@@ -436,9 +436,7 @@ size_t NodeBytes(const PlannedNode& node, size_t& nodes, size_t& text) {
   // Besides the node's slot (in the arena's bytes): a constant's kept Value (a shared block)
   // and the spare capacity of its vectors; measured at about 120 bytes a node.
   constexpr size_t kPerNode = 128;
-  ++nodes;
-  text += node.name.size();
-  if (node.constant.kind() == Kind::kString) text += node.constant.text().size();
+  FastPredicate::CountForBound(node, nodes, text);
   size_t bytes = kPerNode + HeapBytes(node.name) +
                  ValueBytes(node.constant) + FoldedElementsBytes(node.constant) +
                  node.prepared.data_bytes + node.children.capacity() * sizeof(void*) +

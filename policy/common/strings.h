@@ -2,12 +2,22 @@
 #ifndef DRAGUARD_POLICY_COMMON_STRINGS_H_
 #define DRAGUARD_POLICY_COMMON_STRINGS_H_
 
+#include <cstddef>
+#include <functional>
 #include <string>
 #include <string_view>
 
 #include "policy/common/ascii.h"
 
 namespace draguard {
+
+// A hash of std::string keys that also takes string_views (with std::equal_to<>): an
+// unordered_map<std::string, V, StringHash, std::equal_to<>> is looked up by a view without
+// building a string.
+struct StringHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
+};
 
 // A YAML blank, and HTTP's optional whitespace: space or tab.
 inline bool IsSpaceOrTab(char c) { return c == ' ' || c == '\t'; }

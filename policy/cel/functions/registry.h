@@ -18,6 +18,7 @@
 
 #include "policy/cel/value.h"
 #include "policy/common/status_or.h"
+#include "policy/common/strings.h"
 
 namespace draguard::cel {
 
@@ -37,12 +38,8 @@ class Registry {
  private:
   // By name, with each arity's implementation (names have one to three). Looked up by a
   // string_view: planning a call used to build a "name/arity" key per lookup.
-  struct NameHash {
-    using is_transparent = void;
-    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-  };
   using Overloads = std::vector<std::pair<int, Function>>;
-  std::unordered_map<std::string, Overloads, NameHash, std::equal_to<>> functions_;
+  std::unordered_map<std::string, Overloads, StringHash, std::equal_to<>> functions_;
 };
 
 // Library registration, one per file in policy/cel/functions/.
