@@ -19,7 +19,8 @@
 # (default 3) and the median of the rounds' ratios; then p50/p99 of both at half of draguard's
 # median rate (wrk's delay() paces each connection). At the end draguard's RSS idle and with
 # the inventory after load, and in case e its median, 90th percentile and maximum over the
-# whole case (sampled every 0.25 s: the rebuilds make it move). Needs wrk and nginx (scripts/install-deps --bench), openssl, curl,
+# whole case (sampled every 0.25 s: the rebuilds make it move), with the heap in use at the
+# maximum and the heap's own maximum (live objects or pages the allocator keeps?). Needs wrk and nginx (scripts/install-deps --bench), openssl, curl,
 # perl. Ports 18443-18449.
 set -euo pipefail
 
@@ -42,14 +43,22 @@ bench_require webhook-load wrk nginx openssl curl perl
 
 bench_certs
 rss_kib() { awk '/^VmRSS:/ {print $2}' "/proc/$1/status"; }
-sample_rss() {  # PID FILE: appends the RSS in KiB every quarter second until killed
-  while rss_kib "$1" >>"$2"; do sleep 0.25; done
-}
-# The allocator's heap in use, from /metrics (draguard_heap_bytes): tells live objects from
-# pages the allocator keeps when RSS is high.
-heap_in_use() {  # PORT
+# The allocator's heap in use in MiB, from /metrics (draguard_heap_bytes): tells live objects
+# from pages the allocator keeps when RSS is high.
+heap_mib() {  # PORT
   curl "${curl_args[@]}" "https://127.0.0.1:$1/metrics" 2>/dev/null |
-    awk '/^draguard_heap_bytes\{state="in_use"\}/ {printf "heap in use %d MiB", $2 / 1048576}'
+    awk '/^draguard_heap_bytes\{state="in_use"\}/ {printf "%d", $2 / 1048576}'
+}
+heap_in_use() { echo "heap in use $(heap_mib "$1") MiB"; }  # PORT
+# Appends "RSS_KiB HEAP_MiB" every quarter second until killed (HEAP "-" when /metrics did not
+# answer): whether a peak of RSS is live objects or pages the allocator keeps.
+sample_memory() {  # PID PORT FILE
+  local rss heap
+  while rss=$(rss_kib "$1") && [[ -n "$rss" ]]; do
+    heap=$(heap_mib "$2")
+    echo "$rss ${heap:--}" >>"$3"
+    sleep 0.25
+  done
 }
 
 # --- The cases: review, spec stream, server port, nginx port. ---
@@ -197,7 +206,7 @@ for c in $cases; do
     pids+=("$rewriter")
     # RSS every quarter second for the whole case: a single sample at the end lands in or
     # between rebuilds by chance (61-75 MiB in one, 50-53 between them).
-    sample_rss "${server_pid[18446]}" "$work/rss-e.txt" &
+    sample_memory "${server_pid[18446]}" 18446 "$work/rss-e.txt" &
     sampler=$!
     pids+=("$sampler")
   fi
@@ -238,7 +247,7 @@ if [[ -n "${server_pid[18444]:-}" ]]; then
 fi
 if [[ -n "${server_pid[18446]:-}" ]]; then
   echo "RSS with 8,000 devices rewritten every second: $(($(rss_kib "${server_pid[18446]}") / 1024)) MiB after case e ($(heap_in_use 18446))"
-  echo "RSS during case e, sampled every 0.25 s: $(sort -n "$work/rss-e.txt" | awk '{ v[NR] = $1 }
-    END { printf "median %d MiB, 90th percentile %d MiB, max %d MiB (%d samples)", v[int((NR + 1) / 2)] / 1024, v[int(NR * 0.9 + 0.5)] / 1024, v[NR] / 1024, NR }')"
+  echo "RSS during case e, sampled every 0.25 s: $(sort -n "$work/rss-e.txt" | awk '{ v[NR] = $1; h[NR] = $2; if ($2 != "-" && $2 + 0 > hmax) hmax = $2 + 0 }
+    END { printf "median %d MiB, 90th percentile %d MiB, max %d MiB (heap in use then %s MiB; its max over the case %d MiB) (%d samples)", v[int((NR + 1) / 2)] / 1024, v[int(NR * 0.9 + 0.5)] / 1024, v[NR] / 1024, h[NR], hmax, NR }')"
   echo "snapshots loaded during case e: $snapshots"
 fi

@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "policy/common/diagnostic_text.h"
+#include "policy/common/thread_priority.h"
 #include "policy/inventory/inventory_files.h"
 
 namespace draguard::webhook {
@@ -333,6 +334,8 @@ Status FileInventorySource::Start() {
     if (thread_.joinable()) return FailedPreconditionError("inventory source already started");
     stop_ = false;
     thread_ = std::thread([this, loaded = std::move(loaded)]() mutable {
+      // Reading and decoding a changed file is background work (thread_priority.h).
+      SetCurrentThreadNice(kBackgroundNice);
       PollOnce();
       loaded.set_value();
       PollLoop();

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "policy/common/heap.h"
+#include "policy/common/thread_priority.h"
 
 namespace draguard::webhook {
 
@@ -46,6 +47,8 @@ void SnapshotBuilder::Build(Snapshot snapshot) {
 }
 
 void SnapshotBuilder::Loop() {
+  // Builds take tens of milliseconds of a core; requests come first (thread_priority.h).
+  SetCurrentThreadNice(kBackgroundNice);
   std::unique_lock lock(mu_);
   while (true) {
     cv_.wait(lock, [this] { return stop_ || pending_ != nullptr; });

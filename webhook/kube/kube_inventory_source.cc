@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "policy/common/thread_priority.h"
+
 namespace draguard::webhook::kube {
 
 KubeInventorySource::KubeInventorySource(ClusterConfig config, KubeInventoryOptions options)
@@ -30,9 +32,16 @@ Status KubeInventorySource::Start() {
     started_ = true;
   }
   for (auto& reflector : reflectors_) {
-    threads_.emplace_back([r = reflector.get()] { r->Run(); });
+    threads_.emplace_back([r = reflector.get()] {
+      // Decoding lists and watch events is background work (thread_priority.h).
+      SetCurrentThreadNice(kBackgroundNice);
+      r->Run();
+    });
   }
-  threads_.emplace_back([this] { Publish(); });
+  threads_.emplace_back([this] {
+    SetCurrentThreadNice(kBackgroundNice);
+    Publish();
+  });
   return OkStatus();
 }
 
