@@ -129,8 +129,8 @@ bool TreeParser::ParseValue(DocNode* node, size_t depth, ObjectRole role) {
 }
 
 // Sets `node` to an empty string node of this parser's (IsParsedString). A node that is one
-// already, as most of a reused tree's are, needs only its text cleared: the ten stores of the
-// general reset were a tenth of a review's scan (issue 16).
+// already, as most of a reused tree's are, needs only its text cleared instead of the general
+// reset's ten stores (~230 instructions of a 23 k review scan, issue 16).
 void ResetToString(DocNode& node) {
   node.text.clear();
   if (IsParsedString(node)) return;
