@@ -33,6 +33,13 @@ bool JsonLexer::ReadStringFrom(size_t plain_end, std::string* out) {
       pos_ = pos + 1;
       return true;
     }
+    // \" \\ and \/ (a CEL expression's quotes) decode to the byte they escape: that byte
+    // starts the next run, without ReadEscape's call and a byte's append.
+    if (pos + 1 < size && (data[pos + 1] == '"' || data[pos + 1] == '\\' || data[pos + 1] == '/')) {
+      run = pos + 1;
+      pos += 2;
+      continue;
+    }
     if (!ReadEscape(out)) return false;
     pos = run = pos_;
   }

@@ -34,10 +34,12 @@ class JsonLexer {
     ++pos_;
     return true;
   }
+  // Every byte above a space ends the space at once, with one compare: the readers call this
+  // between all tokens, and the API server sends reviews without space.
   void SkipSpace() {
     while (pos_ < text_.size()) {
-      const char c = text_[pos_];
-      if (c != ' ' && c != '\n' && c != '\r' && c != '\t') return;
+      const auto c = static_cast<unsigned char>(text_[pos_]);
+      if (c > ' ' || (c != ' ' && c != '\n' && c != '\r' && c != '\t')) return;
       ++pos_;
     }
   }
@@ -71,6 +73,32 @@ class JsonLexer {
 #else
     return ReadStringFrom(pos_ + 1, out);
 #endif
+  }
+  // The same for a caller that only looks at the text: a string of plain bytes only (member
+  // names nearly always) is given as a view of the input, without a copy; any other is
+  // decoded into `scratch` and given as a view of it. The same result and the same errors as
+  // ReadString.
+  bool ReadStringView(std::string_view& view, std::string& scratch) {
+#if defined(__SSE2__)
+    const size_t begin = pos_ + 1;
+    size_t pos = begin;
+    for (; text_.size() - pos >= 16; pos += 16) {
+      const unsigned mask = NonPlainJsonMask16(text_.data() + pos);
+      if (mask == 0) continue;
+      pos += static_cast<size_t>(std::countr_zero(mask));
+      if (text_[pos] != '"') break;
+      view = text_.substr(begin, pos - begin);
+      pos_ = pos + 1;
+      return true;
+    }
+    scratch.clear();
+    if (!ReadStringFrom(pos, &scratch)) return false;
+#else
+    scratch.clear();
+    if (!ReadString(&scratch)) return false;
+#endif
+    view = scratch;
+    return true;
   }
   // A number token; returns its text.
   std::string_view ReadNumber();

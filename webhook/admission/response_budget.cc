@@ -42,10 +42,13 @@ size_t SkipValidUtf8(std::string_view text, size_t i) {
 // `text` with every invalid UTF-8 byte replaced by U+FFFD. Valid runs are copied whole: a
 // warning is a few hundred bytes, and every response with warnings passes here (appending
 // byte by byte cost ~20k instructions per request, issue 16). A text that is valid already
-// (nearly every one) is kept as it is, without a copy.
-void Sanitize(std::string& text) {
-  size_t i = SkipValidUtf8(text, 0);
-  if (i == text.size()) return;
+// (nearly every one) is kept as it is, without a copy. Returns whether the text is ASCII,
+// when its runes are its bytes: what ClipOwnedRunes needs to know without counting them.
+bool Sanitize(std::string& text) {
+  size_t i = SkipAscii(text, 0);
+  if (i == text.size()) return true;
+  i = SkipValidUtf8(text, i);
+  if (i == text.size()) return false;
   std::string out;
   out.reserve(text.size() + kReplacement.size());
   size_t copied = 0;  // text before this byte is in `out`
@@ -56,6 +59,7 @@ void Sanitize(std::string& text) {
   }
   out.append(text, copied);
   text = std::move(out);
+  return false;
 }
 
 bool IsContinuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
@@ -71,17 +75,37 @@ std::string CutWithEllipsis(std::string text, size_t at) {
 // `text` (sanitized) within `max_bytes` bytes; "…" marks a cut.
 std::string ClipBytes(std::string_view text, size_t max_bytes) {
   std::string out(text);
-  Sanitize(out);
+  (void)Sanitize(out);
   if (out.size() <= max_bytes) return out;
   if (max_bytes < kEllipsis.size()) return {};
   return CutWithEllipsis(std::move(out), max_bytes - kEllipsis.size());
 }
 
-// ClipRunes of a text the caller gives up.
-std::string ClipOwnedRunes(std::string out, size_t max_runes) {
-  Sanitize(out);
-  if (out.size() <= max_runes || CountRunes(out) <= max_runes) return out;  // runes <= bytes
-  if (max_runes == 0) return {};
+// ClipRunes of a text the caller gives up; *runes is set to the result's runes. An ASCII text
+// (a warning nearly always is) is neither counted nor walked again: its runes are its bytes.
+std::string ClipOwnedRunes(std::string out, size_t max_runes, size_t* runes_out = nullptr) {
+  const bool ascii = Sanitize(out);
+  size_t ignored = 0;
+  size_t& result_runes = runes_out != nullptr ? *runes_out : ignored;
+  if (ascii) {
+    if (out.size() <= max_runes) {
+      result_runes = out.size();
+      return out;
+    }
+    if (max_runes == 0) {
+      result_runes = 0;
+      return {};
+    }
+    result_runes = max_runes;  // max_runes - 1 bytes and the ellipsis
+    return CutWithEllipsis(std::move(out), max_runes - 1);
+  }
+  result_runes = CountRunes(out);
+  if (result_runes <= max_runes) return out;
+  if (max_runes == 0) {
+    result_runes = 0;
+    return {};
+  }
+  result_runes = max_runes;
   // The byte where rune number max_runes - 1 (0-based) starts: keep the runes before it. An
   // ASCII prefix (a warning nearly always is ASCII) is one rune a byte, found eight at a time.
   size_t at = std::min(SkipAscii(out, 0), max_runes - 1);
@@ -117,14 +141,22 @@ std::string FieldMessage(const Diagnostic& d) {
 // build: a response has a warning or two); beyond it, through hash sets.
 constexpr size_t kLinearWarnings = 16;
 
+// A warning's text and its runes, counted once (ClipOwnedRunes) for the total's budget.
+struct CountedWarnings {
+  std::vector<std::string> texts;
+  std::vector<size_t> runes;
+};
+
 // Most important first: the first warning of each code, then the others, each group in the
 // checker's order; identical texts once (kube-apiserver drops repeats too).
-std::vector<std::string> OrderedWarnings(const Diagnostics& diagnostics, size_t max_runes) {
+CountedWarnings OrderedWarnings(const Diagnostics& diagnostics, size_t max_runes) {
   size_t count = 0;
   for (const Diagnostic& d : diagnostics) count += d.severity == Severity::kWarning;
   // Reserved whole, so that views of its strings stay valid while it fills.
   std::vector<std::string> texts;
   texts.reserve(count);
+  std::vector<size_t> runes;
+  runes.reserve(count);
   std::vector<bool> first_of_code;
   first_of_code.reserve(count);
   std::vector<std::string_view> codes;  // of the texts kept, in order
@@ -133,7 +165,8 @@ std::vector<std::string> OrderedWarnings(const Diagnostics& diagnostics, size_t 
   const bool linear = count <= kLinearWarnings;
   for (const Diagnostic& d : diagnostics) {
     if (d.severity != Severity::kWarning) continue;
-    std::string text = ClipOwnedRunes(FieldMessage(d), max_runes);
+    size_t text_runes = 0;
+    std::string text = ClipOwnedRunes(FieldMessage(d), max_runes, &text_runes);
     bool repeated = false, new_code = true;
     if (linear) {
       for (size_t i = 0; i < texts.size() && !repeated; ++i) repeated = texts[i] == text;
@@ -146,6 +179,7 @@ std::vector<std::string> OrderedWarnings(const Diagnostics& diagnostics, size_t 
     }
     if (repeated) continue;
     texts.push_back(std::move(text));
+    runes.push_back(text_runes);
     codes.push_back(d.code);
     first_of_code.push_back(new_code);
     if (!linear) {
@@ -153,11 +187,14 @@ std::vector<std::string> OrderedWarnings(const Diagnostics& diagnostics, size_t 
       seen_codes.insert(d.code);
     }
   }
-  std::vector<std::string> ordered;
-  ordered.reserve(texts.size());
+  CountedWarnings ordered;
+  ordered.texts.reserve(texts.size());
+  ordered.runes.reserve(texts.size());
   for (bool first : {true, false}) {
     for (size_t i = 0; i < texts.size(); ++i) {
-      if (first_of_code[i] == first) ordered.push_back(std::move(texts[i]));
+      if (first_of_code[i] != first) continue;
+      ordered.texts.push_back(std::move(texts[i]));
+      ordered.runes.push_back(runes[i]);
     }
   }
   return ordered;
@@ -209,21 +246,22 @@ std::string ClipRunes(std::string_view text, size_t max_runes) {
 
 std::vector<std::string> BudgetWarnings(const Diagnostics& diagnostics,
                                         const ResponseLimits& limits) {
-  std::vector<std::string> ordered = OrderedWarnings(diagnostics, limits.max_warning_runes);
+  CountedWarnings counted = OrderedWarnings(diagnostics, limits.max_warning_runes);
+  std::vector<std::string>& ordered = counted.texts;
   size_t total = 0;
-  for (const std::string& w : ordered) total += CountRunes(w);
-  if (total <= limits.max_warnings_runes) return ordered;
+  for (size_t runes : counted.runes) total += runes;
+  if (total <= limits.max_warnings_runes) return std::move(ordered);
   // Not all fit: keep room for the summary (its count has at most 20 digits).
   const size_t reserve = CountRunes(MoreWarnings(0)) + 20;
   const size_t budget = limits.max_warnings_runes > reserve ? limits.max_warnings_runes - reserve
                                                             : 0;
   std::vector<std::string> kept;
   size_t used = 0;
-  for (std::string& w : ordered) {
-    const size_t runes = CountRunes(w);
+  for (size_t i = 0; i < ordered.size(); ++i) {
+    const size_t runes = counted.runes[i];
     if (used + runes > budget) continue;  // a shorter one further on may still fit
     used += runes;
-    kept.push_back(std::move(w));
+    kept.push_back(std::move(ordered[i]));
   }
   kept.push_back(MoreWarnings(ordered.size() - kept.size()));
   return kept;

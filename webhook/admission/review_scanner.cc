@@ -220,12 +220,12 @@ class Scanner {
     lexer_.Advance();
     lexer_.SkipSpace();
     if (lexer_.Consume('}')) return true;
-    std::string key;
+    std::string scratch;  // a member name with an escape, decoded
+    std::string_view key;
     while (true) {
       lexer_.SkipSpace();
       if (lexer_.Peek() != '"') return FailFalse("expected a member name");
-      key.clear();
-      if (!lexer_.ReadString(&key)) return LexError();
+      if (!lexer_.ReadStringView(key, scratch)) return LexError();
       lexer_.SkipSpace();
       if (!lexer_.Consume(':')) return FailFalse("expected ':' after a member name");
       if (!ParseValue(depth, ChildTarget(role, key))) return false;

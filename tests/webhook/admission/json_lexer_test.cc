@@ -52,6 +52,7 @@ std::optional<StringRead> SlowReadString(std::string_view text) {
       case 'n': out += '\n'; break;
       case '"': out += '"'; break;
       case '\\': out += '\\'; break;
+      case '/': out += '/'; break;
       case 'u':
         if (text.substr(i + 1, 2) != "00" || i + 4 >= text.size()) return std::nullopt;
         out += static_cast<char>(HexValue(text[i + 3]) * 16 + HexValue(text[i + 4]));
@@ -71,7 +72,8 @@ std::optional<StringRead> FastReadString(std::string_view text) {
 }
 
 // ReadString's whole outcome: the result, where it stopped and what it said, with and
-// without a string to decode into.
+// without a string to decode into; and ReadStringView's, which must be the same as the
+// decoding read's.
 struct Outcome {
   bool ok = false;
   std::string text;
@@ -79,6 +81,10 @@ struct Outcome {
   std::string error;
   bool ok_unread = false;  // ReadString(nullptr)
   size_t pos_unread = 0;
+  bool ok_view = false;  // ReadStringView
+  std::string text_view;
+  size_t pos_view = 0;
+  std::string error_view;
   friend bool operator==(const Outcome&, const Outcome&) = default;
 };
 
@@ -96,6 +102,13 @@ Outcome ReadOutcome(std::string_view text) {
   JsonLexer unread(text);
   o.ok_unread = unread.ReadString(nullptr);
   o.pos_unread = unread.pos();
+  JsonLexer viewed(text);
+  std::string scratch;
+  std::string_view view;
+  o.ok_view = viewed.ReadStringView(view, scratch);
+  if (o.ok_view) o.text_view = std::string(view);
+  o.pos_view = viewed.pos();
+  o.error_view = viewed.error();
   return o;
 }
 
@@ -103,7 +116,8 @@ TEST(JsonLexerTest, SpecialBytesAtEveryOffsetMatchTheReference) {
   const std::string specials[] = {"\"",       "\\n",          "\\\"",        "\\u0041",
                                   "\x01",     "\x1f",         "\xC3\xA9",    "\xE2\x82\xAC",
                                   "\xF0\x9F\x98\x80", "\xC3",   "\xFF",        "\xED\xA0\x80",
-                                  "\\q",      "\x7f"};
+                                  "\\q",      "\x7f",         "\\\\",        "\\/",
+                                  "\\\"\\\"",  "\\\\\\\""};
   // After the string: nothing (only the general reader runs: fewer than 16 bytes are left
   // near the end), a short tail, a tail long enough for every inline step.
   const std::string tails[] = {"", ",tail", ",tail" + std::string(64, 't')};
@@ -122,6 +136,11 @@ TEST(JsonLexerTest, SpecialBytesAtEveryOffsetMatchTheReference) {
           // The inline reader and the general one: the same outcome, failures too (an
           // unterminated or invalid string stops at the same byte with the same message).
           const Outcome outcome = ReadOutcome(text);
+          // ReadStringView gives what ReadString decodes, failures too.
+          EXPECT_EQ(outcome.ok_view, outcome.ok) << ::testing::PrintToString(text);
+          if (outcome.ok) EXPECT_EQ(outcome.text_view, outcome.text) << ::testing::PrintToString(text);
+          EXPECT_EQ(outcome.pos_view, outcome.pos) << ::testing::PrintToString(text);
+          EXPECT_EQ(outcome.error_view, outcome.error) << ::testing::PrintToString(text);
           if (tail.empty()) {
             at_end = outcome;
           } else {

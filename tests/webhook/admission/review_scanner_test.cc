@@ -194,6 +194,11 @@ TEST(ScannerTest, ReusedFieldsGiveAFreshScansResult) {
       head + R"("operation":"CREATE","object":{"n":18446744073709551615,"m":-1e400,"o":"é"}}})",
       head + R"("operation":"CREATE","object":{"metadata":{"name":"trunc",)",  // invalid
       head + R"("operation":"CREATE"}})",
+      // The same places holding strings, then other scalars and collections, and back: a
+      // string node is reset in part only when it was a string before (json_object.cc).
+      head + R"("object":{"metadata":{"name":"s","labels":{"a":"x"}},"k":"v","l":["a","b"]}}})",
+      head + R"("object":{"metadata":{"name":1,"labels":{"a":true}},"k":{"v":"w"},"l":[2.5,null]}}})",
+      head + R"("object":{"metadata":{"name":""q"","labels":{"a\b":"x\/y"}},"k":[],"l":"s"}}})",
   };
   for (const std::string& earlier : reviews) {
     for (const std::string& later : reviews) {
