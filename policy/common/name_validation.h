@@ -39,6 +39,18 @@ std::string MaskTrailingDash(std::string_view name);
 // Splits `s` at every `sep` (Go strings.Split semantics: n separators give n+1 parts).
 std::vector<std::string_view> SplitString(std::string_view s, char sep);
 
+// Calls fn(part) for each of SplitString(s, sep)'s parts, in order, without building the
+// vector: the validators split names on every admission request.
+template <class Fn>
+void ForEachSplitPart(std::string_view s, char sep, Fn&& fn) {
+  while (true) {
+    const size_t pos = s.find(sep);
+    fn(s.substr(0, pos));
+    if (pos == std::string_view::npos) return;
+    s.remove_prefix(pos + 1);
+  }
+}
+
 }  // namespace draguard
 
 #endif  // DRAGUARD_POLICY_COMMON_NAME_VALIDATION_H_

@@ -2,6 +2,7 @@
 // (pkg/apis/resource/v1beta1/conversion.go): a v1beta1 request that sets any of the flat
 // exact-request fields gets an `exactly` built from them; `firstAvailable` converts independently.
 #include <string>
+#include <string_view>
 
 #include "policy/k8s/decode_internal.h"
 
@@ -19,6 +20,7 @@ constexpr char kNoExactlyInV1beta1[] =
     "resource.k8s.io/v1";
 
 void ReadSelectors(MapReader& reader, std::vector<DeviceSelector>* out) {
+  out->reserve(out->size() + reader.ListSize("selectors"));
   reader.ObjectList("selectors", [&](MapReader& item) {
     DeviceSelector selector;
     item.Hint("expression", "\"expression\" belongs under \"cel:\"; indent it one level deeper");
@@ -43,6 +45,7 @@ void ReadCommon(MapReader& reader, DeviceRequestCommon* out) {
 }
 
 void ReadSubRequests(MapReader& reader, std::vector<DeviceSubRequest>* out) {
+  out->reserve(out->size() + reader.ListSize("firstAvailable"));
   reader.ObjectList("firstAvailable", [&](MapReader& item) {
     DeviceSubRequest sub;
     item.String("name", &sub.name);
@@ -51,10 +54,21 @@ void ReadSubRequests(MapReader& reader, std::vector<DeviceSubRequest>* out) {
   });
 }
 
+// The v1beta1 request fields that v1 moved under `exactly`.
+constexpr std::string_view kFlatExactFields[] = {"deviceClassName", "selectors", "allocationMode",
+                                                 "count",           "adminAccess", "tolerations",
+                                                 "capacity"};
+
+// Whether `request` has one of kFlatExactFields (as DocNode::Find finds keys: scalar keys,
+// whatever the value). One pass over the request's few keys, each compared by length first,
+// instead of a Find per field (every request of every admission comes through here).
 bool HasFlatExactFields(const DocNode& request) {
-  for (const char* key : {"deviceClassName", "selectors", "allocationMode", "count",
-                          "adminAccess", "tolerations", "capacity"}) {
-    if (request.Find(key) != nullptr) return true;
+  if (request.kind != NodeKind::kMap) return false;
+  for (const MapEntry& e : request.entries) {
+    if (!e.key.is_scalar()) continue;
+    for (std::string_view field : kFlatExactFields) {
+      if (e.key.text == field) return true;
+    }
   }
   return false;
 }
@@ -74,10 +88,7 @@ void ReadRequestV1(MapReader& item, const DocNode& node, DeviceRequest* out) {
         "on the request) but the object says resource.k8s.io/v1",
         "write \"exactly:\" under the request name and indent deviceClassName, selectors, "
         "allocationMode, count and adminAccess beneath it");
-    for (const char* key : {"deviceClassName", "selectors", "allocationMode", "count",
-                            "adminAccess", "tolerations", "capacity"}) {
-      item.Hint(key, kMoveUnderExactly);
-    }
+    for (std::string_view key : kFlatExactFields) item.Hint(key, kMoveUnderExactly);
   }
 }
 
@@ -101,13 +112,13 @@ void ReadRequestV1beta1(MapReader& item, const DocNode& node, DeviceRequest* out
       ReadCommon(inner, &*out->exactly);
       inner.Bool("adminAccess", &out->exactly->admin_access);
     }
-    item.Ignore({"deviceClassName", "selectors", "allocationMode", "count", "adminAccess",
-                 "tolerations", "capacity"});
+    for (std::string_view key : kFlatExactFields) item.Ignore({key});
   }
   ReadSubRequests(item, &out->first_available);
 }
 
 void ReadConstraints(MapReader& devices, std::vector<DeviceConstraint>* out) {
+  out->reserve(out->size() + devices.ListSize("constraints"));
   devices.ObjectList("constraints", [&](MapReader& item) {
     DeviceConstraint c;
     item.StringList("requests", &c.requests);
@@ -118,6 +129,7 @@ void ReadConstraints(MapReader& devices, std::vector<DeviceConstraint>* out) {
 }
 
 void ReadClaimConfig(MapReader& devices, std::vector<DeviceClaimConfiguration>* out) {
+  out->reserve(out->size() + devices.ListSize("config"));
   devices.ObjectList("config", [&](MapReader& item) {
     DeviceClaimConfiguration c;
     item.StringList("requests", &c.requests);
@@ -136,6 +148,8 @@ void ReadClaimSpec(MapReader& spec, std::string_view version, ResourceClaimSpec*
   spec.Object("devices", [&](MapReader& devices) {
     const DocNode* requests = devices.Get("requests");
     size_t index = 0;
+    // Reserved: a request is a large value, and growing the vector moved every one before.
+    out->devices.requests.reserve(out->devices.requests.size() + devices.ListSize("requests"));
     devices.ObjectList("requests", [&](MapReader& item) {
       const DocNode& node = requests->items[index++];
       DeviceRequest request;

@@ -60,6 +60,12 @@ class MapReader {
   bool is_map() const { return is_map_; }
   // The value at `key` without declaring it (nullptr when absent or not a map).
   const DocNode* Find(std::string_view key) const { return is_map_ ? node_->Find(key) : nullptr; }
+  // The number of items of the list at `key` (0 when absent or not a list), for a caller to
+  // reserve its vector before ObjectList. Declares nothing.
+  size_t ListSize(std::string_view key) const {
+    const DocNode* v = Find(key);
+    return v != nullptr && v->kind == NodeKind::kSequence ? v->items.size() : 0;
+  }
   // The key of a map with exactly one entry; empty otherwise. Declares nothing.
   std::string_view OnlyKey() const {
     return is_map_ && node_->entries.size() == 1 ? std::string_view(node_->entries[0].key.text)

@@ -157,6 +157,28 @@ void DropRequestFields(k8s::DeviceRequest& request, const ClaimKeeps& keep, cons
 
 }  // namespace
 
+bool DropsNothing(const k8s::DeviceClaim& claim, const k8s::DeviceClaim* old,
+                  const ValidationOptions& options) {
+  const ClaimKeeps keep = ComputeClaimKeeps(old, options);
+  // DropCommon's and DropRequestFields' conditions, kept beside them.
+  const auto keeps_common = [&](const k8s::DeviceRequestCommon& c) {
+    return (keep.tolerations || c.tolerations.empty()) &&
+           (keep.capacity || !c.capacity.has_value());
+  };
+  for (const k8s::DeviceRequest& request : claim.requests) {
+    if (request.exactly.has_value() &&
+        (!keeps_common(*request.exactly) ||
+         (!keep.admin_access && request.exactly->admin_access.has_value()))) {
+      return false;
+    }
+    if (!keep.first_available && !request.first_available.empty()) return false;
+    for (const k8s::DeviceSubRequest& sub : request.first_available) {
+      if (!keeps_common(sub)) return false;
+    }
+  }
+  return true;
+}
+
 void DropDisabledDeviceClaimFields(k8s::DeviceClaim& claim, const k8s::DeviceClaim* old,
                                    const ValidationOptions& options, const FieldPath& devices,
                                    Diagnostics& d) {
@@ -165,6 +187,11 @@ void DropDisabledDeviceClaimFields(k8s::DeviceClaim& claim, const k8s::DeviceCla
     DropRequestFields(claim.requests[i], keep,
                       [&] { return devices.Child("requests").Index(i); }, d);
   }
+  WarnKeptDistinctAttributes(claim, options, devices, d);
+}
+
+void WarnKeptDistinctAttributes(const k8s::DeviceClaim& claim, const ValidationOptions& options,
+                                const FieldPath& devices, Diagnostics& d) {
   // Kept (see ClaimKeeps), but the allocator channel the gates select may not know it: a
   // 1.36 scheduler with DRAConsumableCapacity off and both binding-condition gates on runs the
   // incubating allocator, which honours it; with the binding gates off it runs stable, which

@@ -36,6 +36,17 @@ void DropDisabledDeviceClaimFields(k8s::DeviceClaim& claim, const k8s::DeviceCla
                                    const ValidationOptions& options, const FieldPath& devices,
                                    Diagnostics& diagnostics);
 
+// Whether DropDisabledDeviceClaimFields would drop nothing from `claim` (its conditions, kept
+// beside it): with IsDefaulted, lets a validator use an admitted claim in place instead of
+// preparing a copy. It may still warn (WarnKeptDistinctAttributes).
+bool DropsNothing(const k8s::DeviceClaim& claim, const k8s::DeviceClaim* old,
+                  const ValidationOptions& options);
+
+// The warnings DropDisabledDeviceClaimFields adds last, about fields it keeps:
+// constraints[].distinctAttribute that the allocator these gates select does not know.
+void WarnKeptDistinctAttributes(const k8s::DeviceClaim& claim, const ValidationOptions& options,
+                                const FieldPath& devices, Diagnostics& diagnostics);
+
 // Drops spec.extendedResourceName (DRAExtendedResource) with a warning.
 void DropDisabledDeviceClassFields(k8s::DeviceClass& device_class, const k8s::DeviceClass* old,
                                    const ValidationOptions& options, Diagnostics& diagnostics);

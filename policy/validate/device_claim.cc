@@ -3,6 +3,8 @@
 // subrequest of a firstAvailable request), then constraints, then config.
 #include "policy/validate/device_claim.h"
 
+#include <algorithm>
+#include <cstddef>
 #include <set>
 #include <string>
 #include <utility>
@@ -130,7 +132,8 @@ void ValidateRequest(Reporter& r, const k8s::DeviceRequest& request, const Field
   if (request.first_available.size() <= kFirstAvailableDeviceRequestMaxSize ||
       !options.dialect().too_many_short_circuits) {
     CheckUnique(r, "claim.subrequest.name.duplicate", request.first_available, subs, options,
-                "name", [](const k8s::DeviceSubRequest& s) { return s.name; });
+                "name",
+                [](const k8s::DeviceSubRequest& s) -> std::string_view { return s.name; });
   }
 }
 
@@ -150,16 +153,15 @@ constexpr RequestRefCodes kConfigRefCodes = {
 // validation.go validateRequestNameRef.
 void ValidateRequestRef(Reporter& r, const RequestRefCodes& codes, const std::string& ref,
                         const FieldPath& at, const RequestNames& names) {
-  std::vector<std::string_view> segments = SplitString(ref, '/');
-  if (segments.size() > 2) {
+  if (std::count(ref.begin(), ref.end(), '/') > 1) {
     r.Invalid(codes.invalid, at, FieldValue::String(ref), kRefMessage);
     return;
   }
-  for (std::string_view segment : segments) {
+  ForEachSplitPart(ref, '/', [&](std::string_view segment) {
     for (const std::string& m : IsDNS1123Label(segment)) {
       r.Invalid(codes.invalid, at, FieldValue::String(segment), m);
     }
-  }
+  });
   if (names.count(ref) == 0) {
     Diagnostic& d = r.Invalid(codes.unknown, at, FieldValue::String(ref), kRefMessage);
     std::vector<std::string_view> candidates(names.begin(), names.end());
@@ -167,16 +169,38 @@ void ValidateRequestRef(Reporter& r, const RequestRefCodes& codes, const std::st
   }
 }
 
+// Whether ValidateRequestRef would report nothing about `ref`: its conditions, kept beside it.
+bool RequestRefIsValid(std::string_view ref, const RequestNames& names) {
+  if (std::count(ref.begin(), ref.end(), '/') > 1 || names.find(ref) == names.end()) return false;
+  bool valid = true;
+  ForEachSplitPart(ref, '/', [&](std::string_view segment) {
+    valid = valid && IsDNS1123Label(segment).empty();
+  });
+  return valid;
+}
+
+// `field` is the list's path, made only for a finding: a claim's references are nearly
+// always valid, and their paths (the list's and one per item) were most of their check.
 void ValidateRequestRefs(Reporter& r, const RequestRefCodes& codes,
-                         const std::vector<std::string>& refs, const FieldPath& at,
+                         const std::vector<std::string>& refs, const FieldPathRef& field,
                          const ValidationOptions& options, const RequestNames& names) {
+  // What the checks below would find nothing in: within the limit, each reference valid
+  // and named once (the repeat scan is CheckUnique's for such a short list).
+  bool clean = refs.size() <= kUniqueScanUpTo && refs.size() <= kDeviceRequestsMaxSize;
+  for (size_t i = 0; clean && i < refs.size(); ++i) {
+    clean = RequestRefIsValid(refs[i], names) &&
+            std::find(refs.begin(), refs.begin() + static_cast<std::ptrdiff_t>(i), refs[i]) ==
+                refs.begin() + static_cast<std::ptrdiff_t>(i);
+  }
+  if (clean) return;
+  const FieldPath at = field.Get();
   ValidateList(r, codes.too_many, refs, kDeviceRequestsMaxSize, at, options,
                [&](const std::string& ref, const FieldPath& ref_at) {
                  ValidateRequestRef(r, codes, ref, ref_at, names);
                });
   if (refs.size() <= kDeviceRequestsMaxSize || !options.dialect().too_many_short_circuits) {
     CheckUnique(r, codes.duplicate, refs, at, options, "",
-                [](const std::string& s) { return s; });
+                [](const std::string& s) -> std::string_view { return s; });
   }
 }
 
@@ -188,7 +212,7 @@ void AdviseAttribute(Reporter& r, const k8s::DeviceConstraint& c, const FieldPat
               "keep one of matchAttribute or distinctAttribute");
   }
   for (const auto* attr : {&c.match_attribute, &c.distinct_attribute}) {
-    if (attr->has_value() && SplitString(**attr, '/').size() > 2) {
+    if (attr->has_value() && std::count((*attr)->begin(), (*attr)->end(), '/') > 1) {
       r.Warning("claim.constraint.attribute.unchecked",
                 at.Child(attr == &c.match_attribute ? "matchAttribute" : "distinctAttribute"),
                 "\"" + **attr +
@@ -200,7 +224,7 @@ void AdviseAttribute(Reporter& r, const k8s::DeviceConstraint& c, const FieldPat
 
 void ValidateConstraint(Reporter& r, const k8s::DeviceConstraint& c, const FieldPath& at,
                         const ValidationOptions& options, const RequestNames& names) {
-  ValidateRequestRefs(r, kConstraintRefCodes, c.requests, at.Child("requests"), options,
+  ValidateRequestRefs(r, kConstraintRefCodes, c.requests, {at, "requests"}, options,
                       names);
   if (c.match_attribute.has_value()) {
     ValidateFullyQualifiedName(r, "claim.constraint.match-attribute.invalid", *c.match_attribute,
@@ -242,7 +266,7 @@ void ValidateDeviceClaim(Reporter& r, const k8s::DeviceClaim& claim, const Field
   if (claim.requests.size() <= kDeviceRequestsMaxSize ||
       !options.dialect().too_many_short_circuits) {
     CheckUnique(r, "claim.request.name.duplicate", claim.requests, requests, options, "name",
-                [](const k8s::DeviceRequest& req) { return req.name; });
+                [](const k8s::DeviceRequest& req) -> std::string_view { return req.name; });
   }
   RequestNames names = CollectRequestNames(claim);
   ValidateList(r, "claim.constraints.too-many", claim.constraints, kDeviceConstraintsMaxSize,
@@ -253,8 +277,8 @@ void ValidateDeviceClaim(Reporter& r, const k8s::DeviceClaim& claim, const Field
   ValidateList(r, "claim.config.too-many", claim.config, kDeviceConfigMaxSize,
                devices.Child("config"), options,
                [&](const k8s::DeviceClaimConfiguration& config, const FieldPath& at) {
-                 ValidateRequestRefs(r, kConfigRefCodes, config.requests,
-                                     at.Child("requests"), options, names);
+                 ValidateRequestRefs(r, kConfigRefCodes, config.requests, {at, "requests"},
+                                     options, names);
                  ValidateDeviceConfiguration(r, config, at, stored);
                });
 }

@@ -8,6 +8,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "policy/common/field_path.h"
@@ -35,14 +36,29 @@ void ValidateList(Reporter& r, std::string_view too_many_code, const std::vector
 
 // Reports later duplicates of key_fn(item) as Duplicate at path[j] or, when `name_child_134`
 // is non-empty and the release reports at the name field (1.34), at path[j].<name_child_134>.
+// `key_fn` returns a std::string_view into the item (no copy of each key). Lists of up to
+// kUniqueScanUpTo items (request names, a constraint's 2-3 references: every admission
+// request checks a few) compare each key with the earlier ones in place; longer lists (a
+// slice's devices) go through a set, so that the check stays O(n log n).
+inline constexpr size_t kUniqueScanUpTo = 16;
+
 template <typename T, typename K>
 void CheckUnique(Reporter& r, std::string_view code, const std::vector<T>& items,
                  const FieldPath& path, const ValidationOptions& options,
                  std::string_view name_child_134, K&& key_fn) {
-  std::set<std::string, std::less<>> seen;
+  static_assert(std::is_same_v<std::invoke_result_t<K&, const T&>, std::string_view>,
+                "key_fn returns a view of the item's key");
+  const bool scan = items.size() <= kUniqueScanUpTo;
+  std::set<std::string_view> seen;
   for (size_t i = 0; i < items.size(); ++i) {
-    std::string key(key_fn(items[i]));
-    if (seen.insert(key).second) continue;
+    const std::string_view key = key_fn(items[i]);
+    bool repeated = false;
+    if (scan) {
+      for (size_t j = 0; j < i && !repeated; ++j) repeated = key_fn(items[j]) == key;
+    } else {
+      repeated = !seen.insert(key).second;
+    }
+    if (!repeated) continue;
     FieldPath at = path.Index(i);
     if (!options.dialect().duplicate_at_item && !name_child_134.empty()) {
       at = at.Child(name_child_134);

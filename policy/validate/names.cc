@@ -1,5 +1,7 @@
 #include "policy/validate/names.h"
 
+#include <algorithm>
+
 #include "policy/common/ascii.h"
 
 namespace draguard::validate {
@@ -69,7 +71,12 @@ void ValidateDriverName(Reporter& r, std::string_view code, std::string_view val
                         const FieldPathRef& field) {
   if (value.empty()) r.Required(code, field.Get());
   if (value.size() > kDriverNameMaxLength) r.TooLong(code, field.Get(), kDriverNameMaxLength);
-  ReportEach(r, code, value, field, IsDNS1123Subdomain(AsciiLower(value)));
+  // Lowered only when it has upper case (rare): driver names are checked on every request.
+  if (std::any_of(value.begin(), value.end(), IsAsciiUpper)) {
+    ReportEach(r, code, value, field, IsDNS1123Subdomain(AsciiLower(value)));
+  } else {
+    ReportEach(r, code, value, field, IsDNS1123Subdomain(value));
+  }
 }
 
 void ValidatePoolName(Reporter& r, std::string_view code, std::string_view value,
@@ -79,9 +86,9 @@ void ValidatePoolName(Reporter& r, std::string_view code, std::string_view value
     return;
   }
   if (value.size() > kPoolNameMaxLength) r.TooLong(code, field.Get(), kPoolNameMaxLength);
-  for (std::string_view part : SplitString(value, '/')) {
+  ForEachSplitPart(value, '/', [&](std::string_view part) {
     ReportEach(r, code, part, field, IsDNS1123Subdomain(part));
-  }
+  });
 }
 
 void ValidateQualifiedName(Reporter& r, std::string_view code, std::string_view value,
@@ -90,19 +97,22 @@ void ValidateQualifiedName(Reporter& r, std::string_view code, std::string_view 
     r.Required(code, field.Get(), "name required");
     return;
   }
-  std::vector<std::string_view> parts = SplitString(value, '/');
-  if (parts.size() == 1) {
-    ValidateCIdentifier(r, code, parts[0], field);
-  } else if (parts.size() == 2) {
-    if (parts[0].empty()) {
+  // Split at '/' in place (one or two parts are checked; three or more are not).
+  const size_t slash = value.find('/');
+  if (slash == std::string_view::npos) {
+    ValidateCIdentifier(r, code, value, field);
+  } else if (value.find('/', slash + 1) == std::string_view::npos) {
+    const std::string_view domain = value.substr(0, slash);
+    const std::string_view name = value.substr(slash + 1);
+    if (domain.empty()) {
       r.Required(code, field.Get(), "the domain must not be empty");
     } else {
-      ValidateDriverName(r, code, parts[0], field);
+      ValidateDriverName(r, code, domain, field);
     }
-    if (parts[1].empty()) {
+    if (name.empty()) {
       r.Required(code, field.Get(), "the name must not be empty");
     } else {
-      ValidateCIdentifier(r, code, parts[1], field);
+      ValidateCIdentifier(r, code, name, field);
     }
   }
 }

@@ -30,6 +30,7 @@ using draguard::kDNSLabelMaxLength;
 using draguard::kDNSSubdomainMaxLength;
 using draguard::kLabelValueMaxLength;
 using draguard::MaskTrailingDash;
+using draguard::ForEachSplitPart;
 using draguard::SplitString;
 
 inline constexpr size_t kDriverNameMaxLength = 63;

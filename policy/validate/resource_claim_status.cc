@@ -39,7 +39,8 @@ void ValidateReservedFor(Reporter& r, const k8s::ResourceClaim& old_claim,
                              r.Required("claim.status.reserved-for.required", at.Child("uid"));
                          });
   internal::CheckUnique(r, "claim.status.reserved-for.duplicate", status.reserved_for, path,
-                        options, "", [](const auto& ref) { return ref.uid; });
+                        options, "",
+                        [](const auto& ref) -> std::string_view { return ref.uid; });
   if (!status.reserved_for.empty() && !status.allocation.has_value()) {
     r.Forbidden("claim.status.reserved-for.forbidden", path,
                 "may not be specified when `allocated` is not set");
@@ -68,7 +69,7 @@ void ValidateConditionNames(Reporter& r, const std::vector<std::string>& names,
                            ValidateLabelKey(r, "claim.status.binding-conditions.invalid", name, at);
                          });
   internal::CheckUnique(r, "claim.status.binding-conditions.duplicate", names, path, options, "",
-                        [](const std::string& s) { return s; });
+                        [](const std::string& s) -> std::string_view { return s; });
 }
 
 void ValidateResult(Reporter& r, const k8s::DeviceRequestAllocationResult& result,
@@ -168,7 +169,7 @@ void ValidateNetworkData(Reporter& r, const k8s::AllocatedDeviceStatus& dev, con
               kNetworkIPsMaxSize);
   }
   internal::CheckUnique(r, kCode, dev.network_ips, net.Child("ips"), options, "",
-                        [](const std::string& s) { return s; });
+                        [](const std::string& s) -> std::string_view { return s; });
 }
 
 void ValidateDeviceStatus(Reporter& r, const k8s::AllocatedDeviceStatus& dev, const FieldPath& at,

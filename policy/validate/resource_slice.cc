@@ -284,7 +284,8 @@ void ValidateConsumptions(Reporter& r, const k8s::Device& dev, const FieldPath& 
                            kMaxCountersPerConsumption, c_at.Child("counters"));
       });
   internal::CheckUnique(r, "slice.device.consumes-counters.duplicate", dev.consumes_counters, path,
-                        options, "counterSet", [](const auto& c) { return c.counter_set; });
+                        options, "counterSet",
+                        [](const auto& c) -> std::string_view { return c.counter_set; });
 }
 
 void ValidateDeviceNodeSelection(Reporter& r, const k8s::Device& dev, const FieldPath& at,
@@ -333,7 +334,8 @@ void ValidateSharedCounters(Reporter& r, const k8s::ResourceSliceSpec& spec, con
                                               kMaxCountersPerSet, at.Child("counters"));
                          });
   internal::CheckUnique(r, "slice.shared-counters.duplicate", spec.shared_counters, sets, options,
-                        "name", [](const k8s::CounterSet& s) { return s.name; });
+                        "name",
+                        [](const k8s::CounterSet& s) -> std::string_view { return s.name; });
   if (sets_model && !spec.shared_counters.empty() && !spec.devices.empty()) {
     r.Invalid("slice.shared-counters.exclusive", path, FieldValue::String(""),
               "only one of `sharedCounters` or `devices` is allowed");
@@ -423,7 +425,7 @@ void ValidateSpec(Reporter& r, const k8s::ResourceSliceSpec& spec,
                          });
   if (spec.devices.size() <= max_devices || !options.dialect().too_many_short_circuits) {
     internal::CheckUnique(r, "slice.device.name.duplicate", spec.devices, devices, options, "name",
-                          [](const k8s::Device& d) { return d.name; });
+                          [](const k8s::Device& d) -> std::string_view { return d.name; });
   }
   ValidateSharedCounters(r, spec, path, options);
   if (options.counters() == CounterModel::kSliceTotals) {

@@ -71,6 +71,15 @@ TEST(NameValidationTest, SplitStringKeepsEmptyParts) {
   EXPECT_EQ(SplitString("a/b", '/'), (std::vector<std::string_view>{"a", "b"}));
 }
 
+// ForEachSplitPart against SplitString, the parts it must give without the vector.
+TEST(NameValidationTest, ForEachSplitPartGivesSplitStringsParts) {
+  for (std::string_view s : {"", "/", "a", "a/b", "/a//", "a/b/c", "ab//cd/", "//"}) {
+    std::vector<std::string_view> parts;
+    ForEachSplitPart(s, '/', [&](std::string_view part) { parts.push_back(part); });
+    EXPECT_EQ(parts, SplitString(s, '/')) << s;
+  }
+}
+
 // The hand-written matchers against apimachinery's regular expressions, over every string of
 // up to four characters from an alphabet of each class (lower, upper, digit, '-', '.', '_',
 // '/', a non-ASCII byte): the lengths stay far below the limits, so a value is valid exactly

@@ -62,6 +62,13 @@ INSTANTIATE_TEST_SUITE_P(
                  R"( "timeSlicingConfig": {"interval": "Long"}}})",
                  R"({"apiVersion":"resource.nvidia.com/v1beta1","kind":"GpuConfig",)"
                  R"("sharing":{"strategy":"TimeSlicing","timeSlicingConfig":{"interval":"Long"}}})"},
+        // Keys already in order are written in place; any key out of order, or a repeat
+        // (even next to its first), takes the sorting path.
+        JsonCase{"KeysInOrder", R"({"a": 1, "b": {"c": 2, "d": 3}, "e": [{"f": 4}]})",
+                 R"({"a":1,"b":{"c":2,"d":3},"e":[{"f":4}]})"},
+        JsonCase{"LastKeyOutOfOrder", R"({"a": 1, "c": 2, "b": 3})",
+                 R"({"a":1,"b":3,"c":2})"},
+        JsonCase{"AdjacentRepeatLastWins", R"({"a": 1, "b": 2, "b": 3})", R"({"a":1,"b":3})"},
         JsonCase{"ScalarRoot", R"("text")", R"("text")"}),
     [](const testing::TestParamInfo<JsonCase>& param_info) { return param_info.param.name; });
 

@@ -1,11 +1,14 @@
 // IsDefaulted against DefaultDeviceClaim, the rules it mirrors: a claim it calls defaulted is
-// left unchanged by DefaultDeviceClaim, and every claim is defaulted after it.
+// left unchanged by DefaultDeviceClaim, and every claim is defaulted after it. DropsNothing
+// against DropDisabledDeviceClaimFields likewise, under gates on and off and with an old
+// claim that uses the fields (the validators use a claim in place when both say so).
 #include "policy/validate/defaults.h"
 
 #include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "policy/validate/equality.h"
 
 namespace draguard::validate {
 namespace {
@@ -68,6 +71,60 @@ TEST(IsDefaultedTest, AgreesWithDefaultDeviceClaim) {
     DefaultDeviceClaim(copy);
     EXPECT_TRUE(IsDefaulted(copy)) << c.name;
     EXPECT_EQ(DefaultedFields(copy) == DefaultedFields(c.claim), c.defaulted) << c.name;
+  }
+}
+
+
+TEST(DropsNothingTest, AgreesWithDropDisabledDeviceClaimFields) {
+  auto one = [](k8s::ExactDeviceRequest r) {
+    return k8s::DeviceClaim{.requests = {{.name = "r", .exactly = std::move(r)}}};
+  };
+  k8s::ExactDeviceRequest tolerations = Exact("ExactCount", 1, {"Exists"});
+  k8s::ExactDeviceRequest capacity = Exact("ExactCount", 1);
+  capacity.capacity.emplace().requests["memory"] = "1Gi";
+  k8s::ExactDeviceRequest admin = Exact("ExactCount", 1);
+  admin.admin_access = true;
+  k8s::DeviceSubRequest sub;
+  sub.name = "s";
+  sub.allocation_mode = "ExactCount";
+  sub.count = 1;
+  k8s::DeviceSubRequest sub_tolerations = sub;
+  sub_tolerations.tolerations.push_back({.key = "k", .op = "Exists"});
+  auto first = [](k8s::DeviceSubRequest s) {
+    return k8s::DeviceClaim{.requests = {{.name = "r", .first_available = {std::move(s)}}}};
+  };
+  k8s::DeviceClaim distinct = one(Exact("ExactCount", 1));
+  distinct.constraints.push_back({.requests = {"r"}, .distinct_attribute = "a.b/c"});
+  const std::vector<std::pair<std::string, k8s::DeviceClaim>> claims = {
+      {"empty", {}},
+      {"plain", one(Exact("ExactCount", 2))},
+      {"tolerations", one(tolerations)},
+      {"capacity", one(capacity)},
+      {"admin access", one(admin)},
+      {"first available", first(sub)},
+      {"subrequest tolerations", first(sub_tolerations)},
+      {"distinct attribute", distinct},
+  };
+  const std::vector<std::string> gate_sets = {
+      "",
+      "DRADeviceTaints=false,DRAConsumableCapacity=false,DRAAdminAccess=false,"
+      "DRAPrioritizedList=false",
+      "DRADeviceTaints=true,DRAConsumableCapacity=true,DRAAdminAccess=true,"
+      "DRAPrioritizedList=true"};
+  for (const std::string& gates : gate_sets) {
+    ValidationOptions options;
+    StatusOr<FeatureGates> parsed = FeatureGates::Parse(gates, options.version);
+    ASSERT_TRUE(parsed.ok()) << gates;
+    options.gates = *parsed;
+    for (const auto& [name, claim] : claims) {
+      for (const k8s::DeviceClaim* old : {static_cast<const k8s::DeviceClaim*>(nullptr), &claim}) {
+        k8s::DeviceClaim copy = claim;
+        Diagnostics d;
+        DropDisabledDeviceClaimFields(copy, old, options, FieldPath("spec.devices"), d);
+        EXPECT_EQ(DropsNothing(claim, old, options), internal::Equal(copy, claim))
+            << name << " gates " << gates << (old ? " with old" : "");
+      }
+    }
   }
 }
 

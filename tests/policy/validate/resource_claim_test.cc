@@ -579,7 +579,31 @@ INSTANTIATE_TEST_SUITE_P(
         ClaimCase{
             .name = "UnknownRequestInConfig",
             .mutate = [](auto& c) { c.spec.devices.config.push_back(Opaque("d.com", {"tpu"})); },
-            .want = {At("E claim.config.requests.unknown @ ", kCfg0) + ".requests[0]"}}),
+            .want = {At("E claim.config.requests.unknown @ ", kCfg0) + ".requests[0]"}},
+        // A config's references take the same checks as a constraint's (and the same
+        // shortcut for a clean list: these must still be found).
+        ClaimCase{
+            .name = "DuplicateRequestInConfig",
+            .mutate =
+                [](auto& c) { c.spec.devices.config.push_back(Opaque("d.com", {"gpu", "gpu"})); },
+            .want = {At("E claim.config.requests.duplicate @ ", kCfg0) + ".requests[1]"}},
+        ClaimCase{
+            .name = "BadSegmentRefInConfig",
+            .mutate = [](auto& c) { c.spec.devices.config.push_back(Opaque("d.com", {"Gpu"})); },
+            .want = {At("E claim.config.requests.invalid @ ", kCfg0) + ".requests[0]",
+                     At("E claim.config.requests.unknown @ ", kCfg0) + ".requests[0]"}},
+        ClaimCase{
+            .name = "ThreeSegmentRefInConfig",
+            .mutate = [](auto& c) { c.spec.devices.config.push_back(Opaque("d.com", {"a/b/c"})); },
+            .want = {At("E claim.config.requests.invalid @ ", kCfg0) + ".requests[0]"}},
+        ClaimCase{
+            .name = "ThirtyThreeRefsInConfig",
+            .mutate =
+                [](auto& c) {
+                  c.spec.devices.config.push_back(
+                      Opaque("d.com", std::vector<std::string>(33, "gpu")));
+                },
+            .want = {At("E claim.config.requests.too-many @ ", kCfg0) + ".requests"}}),
     [](const auto& test_case) { return test_case.param.name; });
 
 INSTANTIATE_TEST_SUITE_P(
