@@ -62,6 +62,9 @@ SchemaPhase::SchemaPhase(const std::vector<k8s::DecodeResult>& context,
   built_ = std::make_unique<Built>();
   built_->schema = std::move(built->schema);
   built_->check.strict = options.strict;
+  // Templates repeat a few selector shapes: each is analysed once per run.
+  built_->check.memo = std::make_shared<schema::SelectorMemo>();
+  built_->check.memo_generation = built_->check.memo->NewGeneration();
   for (const k8s::DecodeResult& file : context) {
     for (const k8s::DecodedObject& object : file.objects) {
       if (const auto* c = std::get_if<k8s::DeviceClass>(&object.object)) {

@@ -1,6 +1,7 @@
 #include "policy/schema/check.h"
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <optional>
@@ -99,10 +100,86 @@ std::string OrderedComparison(const std::string& access, std::string_view op,
   return access + ".compareTo(" + ctor_call + ") " + std::string(op) + " 0";
 }
 
+// The facts `f`, written unambiguously after `key` (each string after its length).
+void AppendLength(size_t n, std::string& key) {
+  const auto n32 = static_cast<uint32_t>(n);
+  char bytes[sizeof n32];
+  std::memcpy(bytes, &n32, sizeof n32);
+  key.append(bytes, sizeof n32);
+}
+void AppendString(std::string_view s, std::string& key) {
+  AppendLength(s.size(), key);
+  key.append(s);
+}
+void AppendFacts(const Facts& f, std::string& key) {
+  key.push_back(f.drivers ? 'd' : '-');
+  if (f.drivers) {
+    AppendLength(f.drivers->size(), key);
+    for (const std::string& d : *f.drivers) AppendString(d, key);
+  }
+  AppendLength(f.types.size(), key);
+  for (const auto& [domain, types] : f.types) {
+    AppendString(domain, key);
+    AppendLength(types.size(), key);
+    for (const std::string& t : types) AppendString(t, key);
+  }
+  AppendLength(f.present.size(), key);
+  for (const auto& [domain, name] : f.present) {
+    AppendString(domain, key);
+    AppendString(name, key);
+  }
+}
+
+// What the facts hold on the heap (tree nodes and strings), for the memo's byte bound.
+size_t ApproximateBytes(const Facts& f) {
+  constexpr size_t kNode = 48;  // a tree node's links and the allocator's header
+  size_t bytes = 0;
+  auto strings = [&](const std::set<std::string>& set) {
+    for (const std::string& s : set) bytes += kNode + sizeof(std::string) + HeapBytes(s);
+  };
+  if (f.drivers) strings(*f.drivers);
+  for (const auto& [domain, types] : f.types) {
+    bytes += kNode + sizeof(std::string) + sizeof(types) + HeapBytes(domain);
+    strings(types);
+  }
+  for (const auto& [domain, name] : f.present) {
+    bytes += kNode + 2 * sizeof(std::string) + HeapBytes(domain) + HeapBytes(name);
+  }
+  return bytes;
+}
+
+}  // namespace
+
+// One selector's findings, their fields empty (the memo serves the same text at any path),
+// and the facts that hold when it is true.
+struct SelectorMemo::Outcome {
+  std::vector<Diagnostic> findings;
+  Facts when_true;
+};
+
+SelectorMemo::SelectorMemo(CacheLimits limits) : cache_(limits) {}
+SelectorMemo::~SelectorMemo() = default;
+
+CacheStats SelectorMemo::stats() const { return cache_.stats(); }
+
+std::shared_ptr<const SelectorMemo::Outcome> SelectorMemo::Find(const CacheKey& key) {
+  return cache_.Find(key);
+}
+
+std::shared_ptr<const SelectorMemo::Outcome> SelectorMemo::Insert(
+    const CacheKey& key, std::shared_ptr<const Outcome> value, size_t value_bytes) {
+  return cache_.Insert(key, std::move(value), value_bytes);
+}
+
+namespace {
+
+using Outcome = SelectorMemo::Outcome;
+
 struct Checker {
   const Schema& schema;
   const CheckOptions& options;
-  Diagnostics& out;
+  // Where findings go: the object's diagnostics, or one selector's outcome while it is made.
+  Diagnostics* out;
   cel::CompiledSelectors* known;  // may be null
   // The unknown domains reported for the selector being checked (views of its accesses'
   // domains): one finding per domain and expression.
@@ -116,7 +193,7 @@ struct Checker {
   // info. A near miss of a known domain (`gpu.nvida.com`) is a typo: warning. Strict: error.
   // Returns the severity and the closest known domain, if any.
   std::pair<Severity, std::optional<std::string>> UnknownDomainFinding(
-      const std::string& domain) const {
+      std::string_view domain) const {
     Schema::DomainSuggestion close = schema.ClosestDomain(domain);
     if (options.strict) return {Severity::kError, close.name};
     const bool typo = close.name && close.folded_distance <= kTypoDistance;
@@ -133,7 +210,7 @@ struct Checker {
     d.value_length = length;
     d.message = std::move(message);
     d.suggestion = std::move(suggestion);
-    return out.Add(std::move(d));
+    return out->Add(std::move(d));
   }
 
   // --- selectors ---------------------------------------------------------------------------
@@ -151,15 +228,73 @@ struct Checker {
     return std::shared_ptr<const cel::Ast>(std::move(parsed.ast));
   }
 
-  // Checks one expression; returns the facts that hold when it is true.
-  Facts CheckSelector(const std::string& expression, const FieldPath& field, const Facts& given,
-                      bool reach_known) {
+  // The memo's key of a selector's outcome: the generation, what else the outcome depends
+  // on, then the text.
+  std::string MemoKey(const std::string& expression, const Facts& given, bool reach_known,
+                      bool facts_only) const {
+    std::string key;
+    key.reserve(sizeof(uint64_t) + 2 + expression.size() + 16);
+    char generation[sizeof options.memo_generation];
+    std::memcpy(generation, &options.memo_generation, sizeof generation);
+    key.append(generation, sizeof generation);
+    key.push_back(static_cast<char>((reach_known ? 1 : 0) | (options.strict ? 2 : 0) |
+                                    (facts_only ? 4 : 0)));
+    AppendFacts(given, key);
+    key.append(expression);
+    return key;
+  }
+
+  // The outcome of checking `expression` given `given` (with `facts_only`, its facts alone,
+  // for a DeviceClass's selector that is checked elsewhere): from the memo when it holds it,
+  // else made and remembered. Null when the expression does not parse (validation reports
+  // it). On a memo hit, the compile result validation remembered for the expression is
+  // stepped over, so that the next selector's is found in order.
+  std::shared_ptr<const Outcome> OutcomeOf(const std::string& expression, const Facts& given,
+                                           bool reach_known, bool facts_only) {
+    std::string key;
+    if (options.memo != nullptr) key = MemoKey(expression, given, reach_known, facts_only);
+    const CacheKey hashed(key);  // hashed once, for the lookup and the insert after a miss
+    if (options.memo != nullptr) {
+      if (std::shared_ptr<const Outcome> found = options.memo->Find(hashed)) {
+        if (known != nullptr && options.compiled != nullptr) {
+          known->Next(expression, options.compiled_env);
+        }
+        return found;
+      }
+    }
     std::shared_ptr<const cel::Ast> ast = Parse(expression);
-    if (ast == nullptr) return given;  // validation reports syntax errors
+    if (ast == nullptr) return nullptr;
+    auto made = std::make_shared<Outcome>();
     internal::ExpressionFacts facts = internal::AnalyzeExpression(*ast, schema, given);
-    reported_domains.clear();
-    for (const Access& a : facts.accesses) CheckAccess(a, expression, field, reach_known);
-    return facts.when_true;
+    if (!facts_only) {
+      Diagnostics found;
+      Diagnostics* const object_out = std::exchange(out, &found);
+      reported_domains.clear();
+      const FieldPath none;  // the outcome's fields stay empty: CheckSelector sets them
+      for (const Access& a : facts.accesses) CheckAccess(a, expression, none, reach_known);
+      out = object_out;
+      made->findings = std::move(found.mutable_items());
+    }
+    made->when_true = std::move(facts.when_true);
+    if (options.memo == nullptr) return made;
+    const size_t bytes =
+        sizeof(Outcome) + ApproximateBytes(made->findings) + ApproximateBytes(made->when_true);
+    return options.memo->Insert(hashed, std::move(made), bytes);
+  }
+
+  // Checks one expression; returns the facts that hold when it is true. `field()` gives the
+  // path of the expression, built only when there is a finding to place.
+  template <class Field>
+  Facts CheckSelector(const std::string& expression, const Field& field, const Facts& given,
+                      bool reach_known) {
+    std::shared_ptr<const Outcome> outcome =
+        OutcomeOf(expression, given, reach_known, /*facts_only=*/false);
+    if (outcome == nullptr) return given;  // validation reports syntax errors
+    if (!outcome->findings.empty()) {
+      const std::string path = field().String();
+      for (const Diagnostic& finding : outcome->findings) out->Add(finding).field = path;
+    }
+    return outcome->when_true;
   }
 
   void CheckAccess(const Access& a, const std::string& expression, const FieldPath& field,
@@ -341,10 +476,19 @@ struct Checker {
     if (cmp.other) return CheckAccessComparison(a, entry, field);
     std::optional<ValueType> literal = LiteralType(cmp.literal);
     if (!literal) return;  // null: heterogeneous equality, reported by nobody
-    const std::string access = internal::AccessText(a);
-    const std::string value = LiteralText(cmp.literal);
     const std::string_view op = LeftOp(cmp);
     const bool ordering = op != "==" && op != "!=";
+    // The common case, a string compared with a string literal, reads the literal in place:
+    // the texts below are built only for a finding.
+    if (entry.type == ValueType::kString && *literal == ValueType::kString) {
+      if (!ordering) CheckClosedSet(a, entry, std::get<std::string>(cmp.literal), field);
+      return;
+    }
+    if (entry.type == *literal && (*literal == ValueType::kInt || *literal == ValueType::kBool)) {
+      return;
+    }
+    const std::string access = internal::AccessText(a);
+    const std::string value = LiteralText(cmp.literal);
     std::string suggestion;
     switch (entry.type) {
       case ValueType::kVersion: {
@@ -643,23 +787,26 @@ struct Checker {
     Facts facts;
     for (const k8s::DeviceSelector& s : c.spec.selectors) {
       if (!s.cel) continue;
-      std::shared_ptr<const cel::Ast> ast = Parse(s.cel->expression);
-      if (ast == nullptr) continue;
-      facts = internal::AnalyzeExpression(*ast, schema, facts).when_true;
+      std::shared_ptr<const Outcome> outcome =
+          OutcomeOf(s.cel->expression, facts, /*reach_known=*/true, /*facts_only=*/true);
+      if (outcome == nullptr) continue;
+      facts = outcome->when_true;
     }
     return facts;
   }
 
   // Checks the selectors of a request or subrequest; returns the facts of its devices.
-  Facts CheckRequest(const k8s::DeviceRequestCommon& request, const FieldPath& at) {
+  // `at()` is the request's path (built only for a finding).
+  template <class At>
+  Facts CheckRequest(const k8s::DeviceRequestCommon& request, const At& at) {
     const k8s::DeviceClass* klass = FindClass(request.device_class_name);
     Facts facts = klass ? ClassFacts(*klass) : Facts{};
-    const FieldPath selectors = at.Child("selectors");
     for (size_t i = 0; i < request.selectors.size(); ++i) {
       if (!request.selectors[i].cel) continue;
-      facts = CheckSelector(request.selectors[i].cel->expression,
-                            selectors.Index(i).Child("cel").Child("expression"), facts,
-                            klass != nullptr);
+      facts = CheckSelector(
+          request.selectors[i].cel->expression,
+          [&] { return at().Child("selectors").Index(i).Child("cel").Child("expression"); },
+          facts, klass != nullptr);
     }
     return facts;
   }
@@ -671,11 +818,13 @@ struct Checker {
     for (size_t i = 0; i < spec.devices.requests.size(); ++i) {
       const k8s::DeviceRequest& r = spec.devices.requests[i];
       if (r.exactly) {
-        reach[r.name].push_back(CheckRequest(*r.exactly, requests.Index(i).Child("exactly")));
+        reach[r.name].push_back(
+            CheckRequest(*r.exactly, [&] { return requests.Index(i).Child("exactly"); }));
       }
       for (size_t k = 0; k < r.first_available.size(); ++k) {
-        Facts f = CheckRequest(r.first_available[k],
-                               requests.Index(i).Child("firstAvailable").Index(k));
+        Facts f = CheckRequest(r.first_available[k], [&] {
+          return requests.Index(i).Child("firstAvailable").Index(k);
+        });
         reach[r.name + "/" + r.first_available[k].name].push_back(f);
         reach[r.name].push_back(std::move(f));
       }
@@ -700,8 +849,9 @@ struct Checker {
                        const FieldPath& field) {
     const size_t slash = qualified.find('/');
     if (slash == std::string::npos) return;  // validation: must be fully qualified
-    const std::string domain_name = qualified.substr(0, slash);
-    const std::string name = qualified.substr(slash + 1);
+    // Views: the strings are built only for a finding's message.
+    const std::string_view domain_name = std::string_view(qualified).substr(0, slash);
+    const std::string_view name = std::string_view(qualified).substr(slash + 1);
     const int length = static_cast<int>(qualified.size());
     const DomainSchema* domain = schema.FindDomain(domain_name);
     if (domain == nullptr) {
@@ -711,7 +861,7 @@ struct Checker {
               "; devices without the attribute never satisfy the constraint" +
               (close ? " (did you mean " + Quote(*close) + "?)" : std::string()) +
               (severity == Severity::kInfo ? std::string(NotInSchema()) : std::string()),
-          close ? *close + "/" + name : std::string());
+          close ? *close + "/" + std::string(name) : std::string());
       return;
     }
     const Entry* entry = domain->FindAttribute(name);
@@ -722,7 +872,7 @@ struct Checker {
           "the attribute schema has no attribute " + Quote(name) + " in domain " +
               Quote(domain_name) + "; devices without it never satisfy the constraint" +
               (close ? " (did you mean " + Quote(*close) + "?)" : std::string()),
-          close ? domain_name + "/" + *close : std::string());
+          close ? std::string(domain_name) + "/" + *close : std::string());
       return;
     }
     if (entry->removed_in) {
@@ -732,7 +882,7 @@ struct Checker {
           entry->replaced_by.empty()
               ? std::string()
               : (entry->replaced_by.find('/') == std::string::npos
-                     ? domain_name + "/" + entry->replaced_by
+                     ? std::string(domain_name) + "/" + entry->replaced_by
                      : entry->replaced_by));
       return;
     }
@@ -757,7 +907,7 @@ struct Checker {
       for (const Facts& f : *facts) constrained.push_back(&f);
     }
     for (const Facts* f : constrained) {
-      auto pinned = f->types.find(domain_name);
+      auto pinned = f->types.find(std::string(domain_name));
       if (pinned == f->types.end() || pinned->second.empty()) continue;
       const bool any = std::any_of(pinned->second.begin(), pinned->second.end(),
                                    [&](const std::string& t) {
@@ -768,14 +918,15 @@ struct Checker {
       if (any) continue;
       std::string types;
       for (const std::string& t : pinned->second) types += (types.empty() ? "" : ", ") + Quote(t);
-      const std::string alternative = PublishedAlternative(*domain, name, pinned->second);
+      const std::string alternative =
+          PublishedAlternative(*domain, std::string(name), pinned->second);
       Add(Severity::kError, "schema.constraint.attribute.not-published", field, 0, length,
           Quote(qualified) + " is not published on " + domain->type_attribute + " " + types +
               " devices, which are the only ones a constrained request can select; the " +
               "constraint can never be satisfied" +
               (alternative.empty() ? std::string()
                                    : " (those devices publish " + Quote(alternative) + ")"),
-          alternative.empty() ? std::string() : domain_name + "/" + alternative);
+          alternative.empty() ? std::string() : std::string(domain_name) + "/" + alternative);
       return;
     }
   }
@@ -891,9 +1042,10 @@ struct Checker {
     const FieldPath selectors = FieldPath("spec").Child("selectors");
     for (size_t i = 0; i < c.spec.selectors.size(); ++i) {
       if (!c.spec.selectors[i].cel) continue;
-      facts = CheckSelector(c.spec.selectors[i].cel->expression,
-                            selectors.Index(i).Child("cel").Child("expression"), facts,
-                            /*reach_known=*/true);
+      facts = CheckSelector(
+          c.spec.selectors[i].cel->expression,
+          [&] { return selectors.Index(i).Child("cel").Child("expression"); }, facts,
+          /*reach_known=*/true);
     }
   }
 };
@@ -903,7 +1055,7 @@ struct Checker {
 void CheckObject(const k8s::ObjectVariant& object, const Schema& schema,
                  const CheckOptions& options, Diagnostics& out,
                  cel::CompiledSelectors* known) {
-  Checker checker{schema, options, out, known, {}};
+  Checker checker{schema, options, &out, known, {}};
   if (const auto* claim = std::get_if<k8s::ResourceClaim>(&object)) {
     checker.CheckClaim(claim->spec, FieldPath("spec").Child("devices"));
   } else if (const auto* tmpl = std::get_if<k8s::ResourceClaimTemplate>(&object)) {

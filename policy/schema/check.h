@@ -57,16 +57,55 @@
 #ifndef DRAGUARD_POLICY_SCHEMA_CHECK_H_
 #define DRAGUARD_POLICY_SCHEMA_CHECK_H_
 
+#include <atomic>
+#include <cstdint>
 #include <memory>
+#include <string_view>
 #include <vector>
 
 #include "policy/cel/compiler.h"
+#include "policy/common/bounded_cache.h"
 #include "policy/common/diagnostic.h"
 #include "policy/k8s/decode.h"
 #include "policy/k8s/device_class.h"
 #include "policy/schema/schema.h"
 
 namespace draguard::schema {
+
+// What the checks of selectors found, remembered across objects: a selector's findings and the
+// facts it establishes are a pure function of its text, the facts given to it (its
+// DeviceClass's and the earlier selectors'), whether its class is known, and the schema and
+// options of the check. The webhook sees the same selectors on request after request (a
+// template's claims, a client's few shapes), and lint the same ones in file after file:
+// checking one again cost ~5,000 instructions (its analysis, the schema lookups, the messages
+// of its findings), a lookup here a few hundred. Entries are keyed by text that clients
+// choose: bounded in entries and bytes (bounded_cache.h). Thread safe.
+class SelectorMemo {
+ public:
+  // A selector's entry is its findings (each ~0.5 KB) and facts: 2 MiB keeps thousands.
+  static constexpr CacheLimits kDefaultLimits{.max_entries = 4096, .max_bytes = 2 << 20};
+  // What one selector's check gave (check.cc).
+  struct Outcome;
+
+  explicit SelectorMemo(CacheLimits limits = kDefaultLimits);
+  ~SelectorMemo();
+  SelectorMemo(const SelectorMemo&) = delete;
+  SelectorMemo& operator=(const SelectorMemo&) = delete;
+
+  // A number no earlier call returned: the generation of one schema and one set of options
+  // (CheckOptions::memo_generation). Entries of other generations are never served.
+  uint64_t NewGeneration() { return next_generation_.fetch_add(1) + 1; }
+  CacheStats stats() const;
+
+  // For check.cc: the outcome stored under `key`, or null; and storing one.
+  std::shared_ptr<const Outcome> Find(const CacheKey& key);
+  std::shared_ptr<const Outcome> Insert(const CacheKey& key, std::shared_ptr<const Outcome> value,
+                                        size_t value_bytes);
+
+ private:
+  ConcurrentCache<Outcome> cache_;
+  std::atomic<uint64_t> next_generation_{0};
+};
 
 struct CheckOptions {
   // --strict-schema: unknown attributes, capacities and constraint names are errors.
@@ -79,6 +118,14 @@ struct CheckOptions {
   // the same texts. Null: each expression is parsed here.
   std::shared_ptr<cel::SelectorCache> compiled;
   cel::EnvOptions compiled_env;
+  // Where the findings of selectors checked before are remembered; null: none are. A memo
+  // may be shared by checks with different schemas or options (the webhook's schema of each
+  // inventory snapshot): each schema, with its `strict` and `compiled_env`, must then have a
+  // generation of its own (memo->NewGeneration()), so that no check is answered from what
+  // another schema said. DeviceClasses may change within a generation (they enter the key
+  // as the facts given to a selector).
+  std::shared_ptr<SelectorMemo> memo;
+  uint64_t memo_generation = 0;
 };
 
 // Checks the selectors and constraints of a ResourceClaim, ResourceClaimTemplate or

@@ -73,6 +73,23 @@ int LiteralLength(std::string_view text, int offset) {
   return static_cast<int>(text.size()) - offset;
 }
 
+// LiteralLength of a string literal whose value is `value`, without scanning it when it is
+// written plainly (`"gpu.nvidia.com"`: a quote, the value's bytes, the same quote), as almost
+// every domain and compared value is. A value without backslashes and that quote matching the
+// text can only be written so (an escape would differ from the value's bytes, and a triple
+// quote would put the quote in the value).
+int StringLiteralLength(std::string_view text, int offset, std::string_view value) {
+  const auto at = static_cast<size_t>(offset);
+  if (!value.empty() && at + value.size() + 2 <= text.size() &&
+      (text[at] == '"' || text[at] == '\'') && text[at + 1 + value.size()] == text[at] &&
+      text.compare(at + 1, value.size(), value) == 0 &&
+      value.find('\\') == std::string_view::npos &&
+      value.find(text[at]) == std::string_view::npos) {
+    return static_cast<int>(value.size()) + 2;
+  }
+  return LiteralLength(text, offset);
+}
+
 // An attribute or capacity access: `device.attributes["D"].name`, `[D]["name"]`, `.?name`,
 // `[?"name"]` (also under device.capacity), or a presence test of one.
 struct AccessSite {
@@ -291,7 +308,7 @@ class Analyzer {
     a.capacity = m.capacity;
     a.domain = *StringConst(*m.domain);
     a.domain_offset = m.domain->offset;
-    a.domain_length = LiteralLength(Text(), m.domain->offset);
+    a.domain_length = StringLiteralLength(Text(), m.domain->offset, a.domain);
     a.name = name;
     a.name_offset = name_offset;
     a.name_length = static_cast<int>(name.size());
@@ -307,9 +324,9 @@ class Analyzer {
       if (const cel::ConstExpr* lit = other.as_const()) {
         cmp.literal = lit->value;
         cmp.literal_offset = other.offset;
-        cmp.literal_length = std::holds_alternative<std::string>(lit->value)
-                                 ? LiteralLength(Text(), other.offset)
-                                 : TokenLength(other.offset);
+        const auto* text = std::get_if<std::string>(&lit->value);
+        cmp.literal_length = text != nullptr ? StringLiteralLength(Text(), other.offset, *text)
+                                             : TokenLength(other.offset);
         a.comparison = std::move(cmp);
       } else if (std::optional<AccessSite> site = MatchAccess(other); site && !site->presence) {
         cmp.other = OtherAccess{site->map.capacity, *StringConst(*site->map.domain), site->name};

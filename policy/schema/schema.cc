@@ -64,9 +64,22 @@ const Entry* DomainSchema::FindCapacity(std::string_view name) const {
   return FindEntry(capacities, name);
 }
 
+Schema::Schema(const Schema& other) : domains_(other.domains_), memo_(other.memo_) {
+  for (const auto& [name, domain] : domains_) index_.emplace(name, &domain);
+}
+
+Schema& Schema::operator=(const Schema& other) {
+  if (this == &other) return *this;
+  domains_ = other.domains_;
+  memo_ = other.memo_;
+  index_.clear();
+  for (const auto& [name, domain] : domains_) index_.emplace(name, &domain);
+  return *this;
+}
+
 const DomainSchema* Schema::FindDomain(std::string_view domain) const {
-  auto it = domains_.find(domain);
-  return it == domains_.end() ? nullptr : &it->second;
+  auto it = index_.find(domain);
+  return it == index_.end() ? nullptr : it->second;
 }
 
 std::vector<const DomainSchema*> Schema::DomainsOfDriver(std::string_view driver) const {
@@ -121,6 +134,7 @@ DomainSchema& Schema::MutableDomain(std::string_view domain) {
     memo_ = std::make_shared<Memo>();  // suggestions depend on the set of domain names only
     it = domains_.emplace(std::string(domain), DomainSchema{}).first;
     it->second.domain = std::string(domain);
+    index_.emplace(it->first, &it->second);
   }
   return it->second;
 }

@@ -28,9 +28,11 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "policy/common/bounded_cache.h"
+#include "policy/common/strings.h"
 #include "policy/common/diagnostic.h"
 #include "policy/common/source.h"
 #include "policy/common/status_or.h"
@@ -113,6 +115,13 @@ struct SchemaSources {
 class Schema {
  public:
   Schema() = default;
+  // A copy has its own index (views of its own domains); a move takes the domains' nodes,
+  // and the index viewing them, along.
+  Schema(const Schema& other);
+  Schema& operator=(const Schema& other);
+  Schema(Schema&&) noexcept = default;
+  Schema& operator=(Schema&&) noexcept = default;
+  ~Schema() = default;
 
   const DomainSchema* FindDomain(std::string_view domain) const;
   // The domains whose devices come from `driver` (its own domain and shared ones).
@@ -139,6 +148,9 @@ class Schema {
   struct Memo;
 
   std::map<std::string, DomainSchema, std::less<>> domains_;
+  // domains_ by hash: FindDomain is called for every attribute a selector reads, and the
+  // map's string comparisons over a few dozen similar names cost ~250 instructions a lookup.
+  std::unordered_map<std::string_view, const DomainSchema*, StringHash, std::equal_to<>> index_;
   // Replaced, not cleared, when a domain is added: a copy of the schema keeps its own.
   std::shared_ptr<Memo> memo_;
 };

@@ -15,14 +15,12 @@ cel::EnvOptions CelEnvOptions(const ValidationOptions& options, SelectorKind kin
 }
 
 SelectorChecker MakeCelSelectorChecker(const ValidationOptions& options,
-                                       std::shared_ptr<cel::SelectorCache> cache,
-                                       cel::CompiledSelectors* remember) {
+                                       std::shared_ptr<cel::SelectorCache> cache) {
   const cel::EnvOptions new_env = CelEnvOptions(options, SelectorKind::kNewExpression);
   const cel::EnvOptions stored_env = CelEnvOptions(options, SelectorKind::kStoredExpression);
-  return [cache = std::move(cache), new_env, stored_env, remember](std::string_view expression,
-                                                         const FieldPath& field,
-                                                         SelectorKind kind,
-                                                         Diagnostics& diagnostics) {
+  return [cache = std::move(cache), new_env, stored_env](
+             std::string_view expression, const FieldPath& field, SelectorKind kind,
+             Diagnostics& diagnostics, cel::CompiledSelectors* remember) {
     const cel::EnvOptions& env = kind == SelectorKind::kStoredExpression ? stored_env : new_env;
     std::shared_ptr<const cel::SelectorCompileResult> result = cache->Compile(expression, env);
     if (remember != nullptr) remember->Remember(env, result);

@@ -19,13 +19,11 @@ cel::EnvOptions CelEnvOptions(const ValidationOptions& options, SelectorKind kin
 // Returns a checker compiling through `cache` (shared, thread safe; may be reused across
 // objects, files and requests). The checker captures the version and gates of `options` as
 // they are now. Every diagnostic it adds carries `field` and the byte range inside the
-// expression.
-// With `remember` (not owned; must outlive the checker, and the expressions checked must
-// outlive it), each result is also remembered there for the later stages that check the
-// same object (the webhook's schema check), which then do not look it up again.
+// expression. When called with a `remember` (ValidationOptions::remembered_selectors), each
+// result is also kept there for the later stages that check the same object (the webhook's
+// schema check), which then do not look it up again.
 SelectorChecker MakeCelSelectorChecker(const ValidationOptions& options,
-                                       std::shared_ptr<cel::SelectorCache> cache,
-                                       cel::CompiledSelectors* remember = nullptr);
+                                       std::shared_ptr<cel::SelectorCache> cache);
 
 }  // namespace draguard::validate
 

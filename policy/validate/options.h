@@ -18,6 +18,10 @@
 #include "policy/common/release.h"
 #include "policy/common/status_or.h"
 
+namespace draguard::cel {
+class CompiledSelectors;
+}  // namespace draguard::cel
+
 namespace draguard::validate {
 
 // Which CEL environment a selector expression must compile in (validation.go
@@ -29,9 +33,13 @@ enum class SelectorKind { kNewExpression, kStoredExpression };
 
 // Called for every CEL selector expression that passed the length limit, with the full
 // API-server path of its `expression` field. Adds its findings to the Diagnostics; must not
-// throw. Unset: only the length limit is checked.
-using SelectorChecker = std::function<void(std::string_view expression, const FieldPath& field,
-                                           SelectorKind kind, Diagnostics& diagnostics)>;
+// throw. `remember` is the validated object's ValidationOptions::remembered_selectors (may be
+// null): a checker that compiles keeps each result there, in order. The checker itself is
+// built once and shared by every object (a webhook's requests): what is per object comes
+// through these arguments. Unset: only the length limit is checked.
+using SelectorChecker =
+    std::function<void(std::string_view expression, const FieldPath& field, SelectorKind kind,
+                       Diagnostics& diagnostics, cel::CompiledSelectors* remember)>;
 
 // Namespace name -> labels, for the admin-access check. A namespace that is absent is
 // "unknown": the check cannot be made and a warning says so.
@@ -57,6 +65,11 @@ struct ValidationOptions {
   FeatureGates gates{kDefaultKubernetesVersion};
   NamespaceLabels namespace_labels;
   SelectorChecker selector_checker;
+  // Per object: where selector_checker keeps the compile results of the object's selectors
+  // for the stages after validation (the webhook's schema check reads them instead of
+  // looking each selector up again). Not owned; must outlive the validation and the stages
+  // that read it. Null: nothing is kept.
+  cel::CompiledSelectors* remembered_selectors = nullptr;
   ValidationLimits limits;
 
   // Options for `version` with its default gates.

@@ -23,7 +23,8 @@ void ValidateSelectors(Reporter& r, const std::vector<k8s::DeviceSelector>& sele
                    return;
                  }
                  if (options.selector_checker) {
-                   options.selector_checker(text, expr, kind, r.diagnostics());
+                   options.selector_checker(text, expr, kind, r.diagnostics(),
+                                            options.remembered_selectors);
                  }
                });
 }

@@ -135,6 +135,8 @@ TEST_F(MemoryTest, DistinctSelectorsAgainstALargeInventoryStayWithinTheBudget) {
       checker_options.compiled_selectors);
   checker_options.satisfiability.selector_results =
       Divided(checker_options.satisfiability.selector_results, scale.limit_divisor);
+  checker_options.schema.selector_memo =
+      Divided(checker_options.schema.selector_memo, scale.limit_divisor);
   checker_options.spec_memo.entries /= scale.limit_divisor;
   checker_options.spec_memo.max_bytes /= scale.limit_divisor;
   checker_options.satisfiability.source = &source;
@@ -219,7 +221,8 @@ TEST_F(MemoryTest, DistinctSelectorsAgainstALargeInventoryStayWithinTheBudget) {
               << " misses\n";
   }
   for (const NamedCacheStats& c : caches()) {
-    if (c.name == "selector_compile" || c.name == "cel_programs" || c.name == "spec_memo") {
+    if (c.name == "selector_compile" || c.name == "cel_programs" || c.name == "spec_memo" ||
+        c.name == "schema_selectors") {
       EXPECT_GT(c.stats.evictions, 0u) << c.name << " never filled: the stream did not test it";
     }
   }

@@ -304,15 +304,20 @@ PolicyChecker::PolicyChecker(PolicyCheckerOptions options)
       cache_(options_.compiled_selectors != nullptr
                  ? options_.compiled_selectors
                  : std::make_shared<cel::SelectorCache>(options_.selector_cache)),
-      selector_checker_(validate::MakeCelSelectorChecker(options_.validation, cache_)),
       schema_(WithCompiledSelectors(options_.schema, cache_, options_.validation)),
       satisfiability_(options_.satisfiability),
-      memo_(options_.spec_memo) {}
+      memo_(options_.spec_memo) {
+  // One checker for every request: what is per request (where it remembers the compiles of
+  // the object) comes through ValidationOptions::remembered_selectors.
+  options_.validation.selector_checker =
+      validate::MakeCelSelectorChecker(options_.validation, cache_);
+}
 
 std::vector<NamedCacheStats> PolicyChecker::cache_stats() {
   return {{"selector_compile", cache_->stats()},
           {"spec_memo", memo_.cache_stats()},
           {"schema_domains", schema_.domain_memo_stats()},
+          {"schema_selectors", schema_.selector_memo_stats()},
           {"selector_results", satisfiability_.selector_results_stats()}};
 }
 
@@ -332,10 +337,8 @@ CheckOutcome PolicyChecker::Check(const AdmissionRequest& request) {
 
 validate::ValidationOptions PolicyChecker::OptionsFor(const AdmissionRequest& request,
                                                       cel::CompiledSelectors* compiled) const {
-  validate::ValidationOptions options = options_.validation;
-  options.selector_checker =
-      compiled != nullptr ? validate::MakeCelSelectorChecker(options_.validation, cache_, compiled)
-                          : selector_checker_;
+  validate::ValidationOptions options = options_.validation;  // its checker built once
+  options.remembered_selectors = compiled;
   auto& labels = options.namespace_labels[std::string(request.name_space)];
   if (request.admin_access_allowed) labels[kAdminAccessLabel] = "true";
   return options;

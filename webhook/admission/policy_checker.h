@@ -99,14 +99,14 @@ class PolicyChecker : public AdmissionChecker {
                                  const validate::ValidationOptions& options,
                                  const SpecFindings& spec);
   CheckOutcome Mutate(const AdmissionRequest& request);
-  // The validation options for `request`; with `compiled`, their selector checker remembers
-  // what it compiles there (for the schema check of the same object).
+  // The validation options for `request`: the shared selector checker (built once, in the
+  // constructor), and with `compiled` as their remembered_selectors, where it keeps what it
+  // compiles for the schema check of the same object.
   validate::ValidationOptions OptionsFor(const AdmissionRequest& request,
                                          cel::CompiledSelectors* compiled = nullptr) const;
 
   PolicyCheckerOptions options_;
   std::shared_ptr<cel::SelectorCache> cache_;
-  validate::SelectorChecker selector_checker_;
   SchemaCheck schema_;
   SatisfiabilityCheck satisfiability_;
   SpecMemo memo_;

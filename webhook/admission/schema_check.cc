@@ -46,7 +46,9 @@ struct SchemaCheck::Built {
   }
 };
 
-SchemaCheck::SchemaCheck(SchemaCheckOptions options) : options_(std::move(options)) {
+SchemaCheck::SchemaCheck(SchemaCheckOptions options)
+    : options_(std::move(options)),
+      memo_(std::make_shared<schema::SelectorMemo>(options_.selector_memo)) {
   // Off, the check has nothing to build: a build the other checks asked for skips it.
   if (options_.builder != nullptr && options_.enabled) {
     step_ = options_.builder->AddStep([this](const Snapshot& snapshot) {
@@ -71,6 +73,10 @@ std::shared_ptr<const SchemaCheck::Built> SchemaCheck::Build(const Snapshot& sna
   built->options.strict = options_.strict;
   built->options.compiled = options_.compiled;
   built->options.compiled_env = options_.compiled_env;
+  // A schema of its own: what the memo holds of the others is never served to it. (An equal
+  // schema that replaces none keeps the generation in force: BuildLocked.)
+  built->options.memo = memo_;
+  built->options.memo_generation = memo_->NewGeneration();
   if (snapshot != nullptr) built->classes = snapshot->classes;
   for (const k8s::DeviceClass& c : built->classes) built->options.classes.push_back(&c);
   return built;

@@ -25,6 +25,7 @@
 #include "policy/cel/compiler.h"
 #include "policy/common/diagnostic.h"
 #include "policy/k8s/decode.h"
+#include "policy/schema/check.h"
 #include "webhook/admission/snapshot_builder.h"
 #include "webhook/inventory_source.h"
 
@@ -48,6 +49,9 @@ struct SchemaCheckOptions {
   // schema is always built by the first request (or Token()) that asks, as there is nothing
   // to answer from before it.
   SnapshotBuilder* builder = nullptr;
+  // The memo of selectors' findings (schema::SelectorMemo), shared by the schemas of all
+  // snapshots, each its own generation: a rebuilt schema never answers from an older one's.
+  CacheLimits selector_memo = schema::SelectorMemo::kDefaultLimits;
 };
 
 class SchemaCheck {
@@ -71,6 +75,8 @@ class SchemaCheck {
 
   // The schema in force's memo of domain suggestions (schema::Schema::domain_memo_stats).
   CacheStats domain_memo_stats();
+  // The memo of selectors' findings, over all schemas.
+  CacheStats selector_memo_stats() const { return memo_->stats(); }
 
   // Builds the schema of the source's current snapshot now, on the calling thread, unless it
   // is in force (also when a background build is under way: then waits for it).
@@ -90,6 +96,7 @@ class SchemaCheck {
   std::shared_ptr<const Built> Build(const Snapshot& snapshot) const;
 
   SchemaCheckOptions options_;
+  std::shared_ptr<schema::SelectorMemo> memo_;
   mutable std::mutex mu_;  // guards built_, built_for_, builds_
   std::shared_ptr<const Built> built_;
   // The snapshot built_ was built (or found equal) for. A Built holds no snapshot: the memo's

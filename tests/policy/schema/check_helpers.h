@@ -11,6 +11,10 @@
 
 namespace draguard::schema::testing {
 
+// Every field the checks set (severity, code, field, range, message, suggestion), one line
+// per finding, for byte-identical comparisons.
+std::vector<std::string> Rendered(const Diagnostics& found);
+
 // The built-in catalog (built once).
 const Schema& CatalogSchema();
 

@@ -1,5 +1,6 @@
 // Every finding kind of the schema checks (check.h), table driven: code, severity, field path,
 // the text the diagnostic marks inside the expression, and the pasteable suggestion.
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -13,6 +14,17 @@
 
 namespace draguard::schema {
 namespace testing {
+
+// Every field the checks set, for byte-identical comparisons.
+std::vector<std::string> Rendered(const Diagnostics& found) {
+  std::vector<std::string> out;
+  for (const Diagnostic& d : found) {
+    out.push_back(std::string(SeverityName(d.severity)) + " " + d.code + " @ " + d.field + " [" +
+                  std::to_string(d.value_offset) + "+" + std::to_string(d.value_length) + "] " +
+                  d.message + " | " + d.suggestion);
+  }
+  return out;
+}
 
 const Schema& CatalogSchema() {
   static const Schema* schema = [] {
@@ -29,10 +41,20 @@ Diagnostics CheckYaml(const std::string& yaml, const Schema& schema, bool strict
   for (const k8s::DecodedObject& o : decoded.objects) {
     if (const auto* c = std::get_if<k8s::DeviceClass>(&o.object)) options.classes.push_back(c);
   }
+  // Issue 16, the differential of every table below: checked through a SelectorMemo, first
+  // filling it and then answered from it, each object gets the same findings as without.
+  CheckOptions memoized = options;
+  memoized.memo = std::make_shared<SelectorMemo>();
+  memoized.memo_generation = memoized.memo->NewGeneration();
   Diagnostics out;
   for (const k8s::DecodedObject& o : decoded.objects) {
     Diagnostics found;
     CheckObject(o.object, schema, options, found);
+    for (int pass = 0; pass < 2; ++pass) {
+      Diagnostics remembered;
+      CheckObject(o.object, schema, memoized, remembered);
+      EXPECT_EQ(Rendered(remembered), Rendered(found)) << "memo pass " << pass << "\n" << yaml;
+    }
     for (Diagnostic& d : found.mutable_items()) {
       o.Locate(d);
       out.Add(std::move(d));
@@ -476,6 +498,64 @@ TEST(CheckUserSchemaTest, PrivateDriverFromUserFile) {
 
 TEST(CheckTest, UnparsableExpressionIsLeftToValidation) {
   EXPECT_TRUE(testing::CheckYaml(Claim("x", "device.attributes[")).empty());
+}
+
+// Issue 16: one SelectorMemo shared by checks of two schemas (the webhook's, one per inventory
+// snapshot), each with its generation: a selector that the first schema's check remembered is
+// checked again against the second, whose findings differ. With one generation for both, the
+// second check would be answered with the first schema's findings (the test fails then).
+TEST(SelectorMemoTest, NeverAnswersOneSchemaWithWhatAnotherSaid) {
+  StatusOr<BuildResult> built =
+      BuildSchema({.builtin_catalog = false, .user_files = {}, .cluster = nullptr});
+  ASSERT_TRUE(built.ok());
+  const Schema& empty = built->schema;
+  const std::string yaml = Claim("x", R"(device.attributes["gpu.nvidia.com"].index == 0)");
+  const k8s::DecodeResult decoded = k8s::Decode(SourceText("test.yaml", yaml));
+  ASSERT_EQ(decoded.objects.size(), 1u);
+  const k8s::ObjectVariant& claim = decoded.objects[0].object;
+  auto memo = std::make_shared<SelectorMemo>();
+  auto check = [&](const Schema& schema, uint64_t generation) {
+    CheckOptions options;
+    options.memo = memo;
+    options.memo_generation = generation;
+    Diagnostics found;
+    CheckObject(claim, schema, options, found);
+    return testing::Rendered(found);
+  };
+  auto unmemoized = [&](const Schema& schema) {
+    Diagnostics found;
+    CheckObject(claim, schema, CheckOptions{}, found);
+    return testing::Rendered(found);
+  };
+  const uint64_t catalog_generation = memo->NewGeneration();
+  const uint64_t empty_generation = memo->NewGeneration();
+  EXPECT_NE(catalog_generation, empty_generation);
+  const std::vector<std::string> removed = check(testing::CatalogSchema(), catalog_generation);
+  ASSERT_EQ(removed, unmemoized(testing::CatalogSchema()));
+  ASSERT_EQ(removed.size(), 1u);
+  EXPECT_NE(removed[0].find("schema.attribute.removed"), std::string::npos) << removed[0];
+  const std::vector<std::string> unknown = check(empty, empty_generation);
+  EXPECT_EQ(unknown, unmemoized(empty));
+  EXPECT_NE(unknown, removed);
+  // Each generation is answered from its own entry from now on.
+  EXPECT_EQ(check(testing::CatalogSchema(), catalog_generation), removed);
+  EXPECT_EQ(check(empty, empty_generation), unknown);
+  EXPECT_EQ(memo->stats().hits, 2u);
+  EXPECT_EQ(memo->stats().misses, 2u);
+}
+
+// A memo that keeps nothing (zero limits) changes nothing either.
+TEST(SelectorMemoTest, AMemoThatIsOffStillChecks) {
+  const std::string yaml = Claim("x", R"(device.attributes["gpu.nvidia.com"].index == 0)");
+  const k8s::DecodeResult decoded = k8s::Decode(SourceText("test.yaml", yaml));
+  ASSERT_EQ(decoded.objects.size(), 1u);
+  CheckOptions options;
+  options.memo = std::make_shared<SelectorMemo>(CacheLimits{});
+  Diagnostics with, without;
+  CheckObject(decoded.objects[0].object, testing::CatalogSchema(), options, with);
+  CheckObject(decoded.objects[0].object, testing::CatalogSchema(), CheckOptions{}, without);
+  EXPECT_EQ(testing::Rendered(with), testing::Rendered(without));
+  EXPECT_EQ(options.memo->stats().entries, 0u);
 }
 
 }  // namespace

@@ -92,7 +92,9 @@ TEST(DeviceClassUpdateTest, UnchangedSelectorsCompileAsStored) {
   std::vector<SelectorKind> kinds;
   ValidationOptions options = Options();
   options.selector_checker = [&](std::string_view, const FieldPath&, SelectorKind kind,
-                                 Diagnostics&) { kinds.push_back(kind); };
+                                 Diagnostics&, cel::CompiledSelectors*) {
+    kinds.push_back(kind);
+  };
   Diagnostics d;
   ValidateDeviceClassUpdate(old_class, new_class, options, d);
   new_class.spec.selectors[0] = Cel("false");

@@ -749,7 +749,7 @@ TEST(ResourceClaimTest, SelectorCheckerSeesFullPathAndKind) {
   ValidationOptions options = Options();
   std::vector<std::string> seen;
   options.selector_checker = [&](std::string_view expr, const FieldPath& field, SelectorKind kind,
-                                 Diagnostics& d) {
+                                 Diagnostics& d, cel::CompiledSelectors*) {
     seen.push_back(std::string(expr) + "@" + field.String());
     EXPECT_EQ(kind, SelectorKind::kNewExpression);
     d.Error("cel.test", field, "checked");

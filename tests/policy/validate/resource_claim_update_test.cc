@@ -105,7 +105,9 @@ TEST(ResourceClaimUpdateTest, Version134RevalidatesStoredSpec) {
   for (KubernetesVersion v : {KubernetesVersion::k1_34, KubernetesVersion::k1_35}) {
     ValidationOptions options = Options(v);
     options.selector_checker = [&](std::string_view, const FieldPath&, SelectorKind kind,
-                                   Diagnostics&) { kinds.push_back(kind); };
+                                   Diagnostics&, cel::CompiledSelectors*) {
+      kinds.push_back(kind);
+    };
     Diagnostics d;
     ValidateResourceClaimUpdate(old_claim, new_claim, options, d);
     if (v == KubernetesVersion::k1_34) {

@@ -385,6 +385,55 @@ TEST_F(PolicyCheckerTest, SchemaCheckKeepsItsTokenAcrossEqualSnapshots) {
   EXPECT_NE(check.Token(), second) << "a class selector narrows what requests reach";
 }
 
+// A claim whose one request, of class gpu.example.com, has the selector `expression`.
+k8s::ObjectVariant ClaimSelecting(const std::string& expression) {
+  k8s::ExactDeviceRequest exactly;
+  exactly.device_class_name = "gpu.example.com";
+  exactly.selectors.push_back({.cel = k8s::CELDeviceSelector{.expression = expression}});
+  k8s::ResourceClaim claim;
+  claim.spec.devices.requests.push_back({.name = "gpu", .exactly = exactly, .first_available = {}});
+  return claim;
+}
+
+std::vector<std::string> SchemaFindings(SchemaCheck& check, const k8s::ObjectVariant& object) {
+  Diagnostics found;
+  check.Check(object, found);
+  std::vector<std::string> out;
+  for (const Diagnostic& d : found) {
+    out.push_back(d.code + " @ " + d.field + " [" + std::to_string(d.value_offset) + "+" +
+                  std::to_string(d.value_length) + "] " + d.message + " | " + d.suggestion);
+  }
+  return out;
+}
+
+// Issue 16: the schema check remembers each selector's findings across requests
+// (schema::SelectorMemo, one for all snapshots). Once the inventory is rebuilt with another
+// schema, a selector seen before is checked against the new schema: its findings are those
+// of a check that never saw the old one, not what the old schema said.
+TEST_F(PolicyCheckerTest, ARebuiltSchemaNeverAnswersFromTheOldSchemasSelectorFindings) {
+  source_.Publish(ClusterFromYaml(GpuInventoryYaml("node-a", 2)));
+  SchemaCheck check({.builtin_catalog = false, .source = &source_});
+  const k8s::ObjectVariant claim =
+      ClaimSelecting("device.attributes[\"gpu.example.com\"].model == \"h100\"");
+  const std::vector<std::string> before = SchemaFindings(check, claim);
+  ASSERT_FALSE(before.empty()) << "the first schema does not know `model`";
+  EXPECT_EQ(SchemaFindings(check, claim), before);
+  // From the memo: the claim's selector and its class's (whose facts narrow the devices).
+  EXPECT_EQ(check.selector_memo_stats().hits, 2u) << "the same schema answers from the memo";
+
+  source_.Publish(InventoryWithModelAttribute());
+  SchemaCheck fresh({.builtin_catalog = false, .source = &source_});
+  const std::vector<std::string> expected = SchemaFindings(fresh, claim);
+  EXPECT_NE(expected, before);
+  EXPECT_EQ(SchemaFindings(check, claim), expected);  // both selectors missed: a new schema
+  EXPECT_EQ(SchemaFindings(check, claim), expected);
+  EXPECT_EQ(check.selector_memo_stats().hits, 4u);
+  // Back to the first inventory: a new snapshot, a new schema (equal to the first one's, but
+  // not the one in force), whose findings are again the first ones.
+  source_.Publish(ClusterFromYaml(GpuInventoryYaml("node-a", 2)));
+  EXPECT_EQ(SchemaFindings(check, claim), before);
+}
+
 // `draguard serve`'s mode: the request that finds a new snapshot answers from the schema in
 // force and does not build the new one (before: it built it under the check's lock, every
 // other request waiting; 38 ms p99 with 8,000 devices rewritten every second).
