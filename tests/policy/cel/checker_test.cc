@@ -275,7 +275,8 @@ TEST(CheckerTest, RecordsReferences) {
   ASSERT_NE(ref, nullptr);
   EXPECT_EQ(ref->name, "sets.contains");
   EXPECT_TRUE(ref->target_is_namespace);
-  EXPECT_EQ(ref->overload_ids, std::vector<std::string>{"list_sets_contains_list"});
+  ASSERT_EQ(ref->overload_ids.size(), 1u);
+  EXPECT_EQ(ref->overload_ids[0], "list_sets_contains_list");
 }
 
 // The fast fit of overloads to concrete argument types against the general path (fresh type
