@@ -33,10 +33,9 @@ void OverloadIds::push_back(std::string_view id) {
   ++size_;
 }
 
-const Type& CheckedAst::TypeOf(int64_t id) const {
+const Type& CheckedAst::DynType() {
   static const Type* const kDyn = new Type(Type::Dyn());
-  if (id < 0 || static_cast<size_t>(id) >= types_.size()) return *kDyn;
-  return types_[static_cast<size_t>(id)];
+  return *kDyn;
 }
 
 const Reference* CheckedAst::ReferenceOf(int64_t id) const {
@@ -45,10 +44,9 @@ const Reference* CheckedAst::ReferenceOf(int64_t id) const {
   return at == kNoReference ? nullptr : &references_[static_cast<size_t>(at)];
 }
 
-void CheckedAst::SetType(int64_t id, Type type) {
-  if (id < 0) return;
-  if (static_cast<size_t>(id) >= types_.size()) types_.resize(static_cast<size_t>(id) + 1);
-  types_[static_cast<size_t>(id)] = std::move(type);
+void CheckedAst::SetTypeGrowing(size_t slot, Type type) {
+  types_.resize(slot + 1);
+  types_[slot] = std::move(type);
 }
 
 void CheckedAst::SetReference(int64_t id, Reference reference) {

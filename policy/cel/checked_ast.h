@@ -23,6 +23,7 @@ namespace draguard::cel {
 // that lives as long as the process (an id interned by InternOverloadId, or a literal), so a
 // CheckedAst does not depend on the Environment it was checked in, and a call's ids cost no
 // allocation: the usual call has one id, rarely two (dyn arguments), and those are inline.
+// A moved-from list is empty.
 class OverloadIds {
  public:
   OverloadIds() = default;
@@ -76,14 +77,25 @@ class CheckedAst {
     references_.reserve(types_.size() / 2 + 1);
   }
 
-  // Type of node `id`; dyn for unknown ids.
-  const Type& TypeOf(int64_t id) const;
+  // Type of node `id`; dyn for unknown ids. Inline, with SetType: the checker and the
+  // estimator call them several times per node.
+  const Type& TypeOf(int64_t id) const {
+    const auto slot = static_cast<size_t>(id);  // a negative id wraps to a huge slot
+    return slot < types_.size() ? types_[slot] : DynType();
+  }
   // Reference of node `id`, or null when it is not an identifier/call/qualified select.
   const Reference* ReferenceOf(int64_t id) const;
   // The type of the whole expression.
   const Type& result_type() const { return result_type_; }
 
-  void SetType(int64_t id, Type type);
+  void SetType(int64_t id, Type type) {
+    const auto slot = static_cast<size_t>(id);
+    if (slot < types_.size()) {
+      types_[slot] = std::move(type);
+    } else if (id >= 0) {
+      SetTypeGrowing(slot, std::move(type));
+    }
+  }
   void SetReference(int64_t id, Reference reference);
   // A default Reference recorded for node `id` (replacing any earlier one), to be filled in
   // place: the checker records one per call and identifier, and building it aside costs two
@@ -94,6 +106,9 @@ class CheckedAst {
 
  private:
   static constexpr int32_t kNoReference = -1;
+
+  static const Type& DynType();
+  void SetTypeGrowing(size_t slot, Type type);
 
   std::vector<Type> types_;
   // By node id, the index in references_ of the node's reference, or kNoReference. Ids are

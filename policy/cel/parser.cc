@@ -106,7 +106,10 @@ class Parser {
 
  private:
   // ---- tokens and errors ----
-  const Token& Peek(size_t ahead = 0) const {
+  // pos_ never passes the final kEof token (Advance stops there), so the current token
+  // needs no bounds check: the parser peeks at it several times per token.
+  const Token& Peek() const { return tokens_[pos_]; }
+  const Token& Peek(size_t ahead) const {
     size_t i = pos_ + ahead;
     return i < tokens_.size() ? tokens_[i] : tokens_.back();
   }
