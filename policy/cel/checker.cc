@@ -125,7 +125,10 @@ class TypeChecker {
       return std::move(result_);
     }
     Visit(ast_.root());
-    for (Type& t : result_.checked.mutable_types()) t = Substitute(mapping_, t, true);
+    // Only types that hold a variable change: the others are not copied onto themselves.
+    for (Type& t : result_.checked.mutable_types()) {
+      if (t.has_type_param()) t = checker_internal::SubstituteParams(mapping_, t, true);
+    }
     result_.checked.SetResultType(result_.checked.TypeOf(ast_.root().id));
     // cel-go runs AST validators only on expressions that type-checked, and runs them all.
     // The validators' walks run only when the visit met a call they look at (every call is
@@ -202,10 +205,9 @@ class TypeChecker {
   }
 
   void SetVariableRef(const Expr& e, std::string name, bool from_select) {
-    Reference ref;
+    Reference& ref = result_.checked.AddReference(e.id);
     ref.name = std::move(name);
     ref.select_is_variable = from_select;
-    result_.checked.SetReference(e.id, std::move(ref));
   }
 
   void VisitSelect(const Expr& e, const SelectExpr& sel) {
@@ -324,7 +326,7 @@ class TypeChecker {
     SetType(e, Substitute(mapping_, t, false));
     Reference ref;
     ref.name = op::kOptSelect;
-    ref.overload_ids.push_back("select_optional_field");
+    ref.overload_ids.push_back("select_optional_field");  // a literal: lives as long
     result_.checked.SetReference(e.id, std::move(ref));
   }
 
@@ -358,9 +360,7 @@ class TypeChecker {
     if (arg_types.capacity() < 4) arg_types.reserve(4);
     if (target != nullptr) arg_types.push_back(Substitute(mapping_, TypeOf(*target), false));
     for (const ExprPtr& a : args) arg_types.push_back(Substitute(mapping_, TypeOf(*a), false));
-    Reference ref;
-    ref.name = fn.name;
-    ref.target_is_namespace = namespaced;
+    OverloadIds ids;
     std::optional<Type> result;
     const bool concrete = options_.fit_concrete_overloads && !AnyHasTypeParam(arg_types);
     for (const OverloadDecl& o : fn.overloads) {
@@ -370,7 +370,7 @@ class TypeChecker {
       const Fit fit = concrete ? FitConcrete(o, arg_types, r) : Fit::kUnknown;
       if (fit == Fit::kNo) continue;
       if (fit == Fit::kUnknown && !FitGeneral(o, arg_types, r)) continue;
-      ref.overload_ids.push_back(o.id);
+      ids.push_back(o.interned_id);
       if (!result) {
         result = std::move(r);
       } else if (!result->is_dyn_or_any() && !(r == *result)) {
@@ -379,7 +379,10 @@ class TypeChecker {
     }
     if (!result) return NoMatchingOverload(e, fn.name, arg_types, target != nullptr);
     SetType(e, *result);
-    result_.checked.SetReference(e.id, std::move(ref));
+    Reference& ref = result_.checked.AddReference(e.id);
+    ref.name = fn.name;
+    ref.target_is_namespace = namespaced;
+    ref.overload_ids = std::move(ids);
   }
 
   enum class Fit { kNo, kYes, kUnknown };

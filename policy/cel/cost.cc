@@ -115,6 +115,11 @@ enum class LibFn : uint8_t {
 };
 
 LibFn ClassifyFunction(std::string_view f) {
+  // Operators (cel-go's internal names all start with '_') are most calls of a selector, and
+  // the table below holds one of them: answer those without hashing the name.
+  if (!f.empty() && f.front() == '_') {
+    return f == std::string_view(op::kEquals) ? LibFn::kEquals : LibFn::kNone;
+  }
   static const auto* const kByName = new std::unordered_map<std::string_view, LibFn>{
       {"lowerAscii", LibFn::kScanSized}, {"upperAscii", LibFn::kScanSized},
       {"substring", LibFn::kScanSized},  {"trim", LibFn::kScanSized},
@@ -207,7 +212,13 @@ class Coster {
   Coster(const Ast& ast, const CheckedAst& checked, const CostOptions& options)
       : checked_(checked),
         options_(options),
-        facts_(static_cast<size_t>(std::max<int64_t>(ast.max_id(), 0)) + 1) {}
+        facts_(static_cast<size_t>(std::max<int64_t>(ast.max_id(), 0)) + 1) {
+    // One allocation each for the usual expression instead of growing through 1, 2, 4, 8
+    // (the coster is made per compile): about one path part per node, and a call's argument
+    // costs stay on the stack while its arguments' own calls are costed.
+    path_parts_.reserve(facts_.size());
+    arg_costs_.reserve(8);
+  }
 
   CostEstimate Cost(const Expr& e) {
     if (e.as_const()) return {};
@@ -342,7 +353,7 @@ class Coster {
     CostEstimate fn{kMax, 0};
     std::optional<SizeEstimate> result_size;
     call_id_ = e.id;
-    for (const std::string& id : ref->overload_ids) {
+    for (const std::string_view id : ref->overload_ids) {
       const Overload overload = ClassifyOverload(id);
       std::optional<SizeEstimate> size;
       fn = Union(fn, FunctionCost(call, lib, overload, target, args, &size));

@@ -1,6 +1,8 @@
 #include "policy/cel/decls.h"
 
 #include <map>
+#include <mutex>
+#include <set>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -8,6 +10,18 @@
 #include "policy/cel/checker_internal/library_decls.h"
 
 namespace draguard::cel {
+
+std::string_view InternOverloadId(std::string_view id) {
+  static std::mutex mu;
+  // Node-based: an element's text never moves once inserted. Never destroyed, so views stay
+  // valid for static destructors too.
+  static auto* const ids = new std::set<std::string, std::less<>>();
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = ids->find(id);
+  if (it == ids->end()) it = ids->emplace(id).first;
+  return *it;
+}
+
 namespace checker_internal {
 
 void DeclSet::Global(std::string_view function, std::string id, std::vector<Type> args,

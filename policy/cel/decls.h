@@ -28,7 +28,16 @@ struct OverloadDecl {
   // makes per candidate), or -1 when not counted yet. EnvironmentBuilder sets it for every
   // overload it adds, so that overload resolution does not walk the types on every call.
   int type_param_count = -1;
+  // `id` interned (InternOverloadId), what the checker records; EnvironmentBuilder sets it
+  // for every overload it adds.
+  std::string_view interned_id;
 };
+
+// A view of a process-wide copy of `id`, valid until the process exits: the same view for
+// equal texts. Environments intern their overload ids once, when built, so that a checked
+// expression refers to its overloads without a string per call. The table only grows, by the
+// distinct ids ever declared (the libraries' few hundred, plus callers' own). Thread safe.
+std::string_view InternOverloadId(std::string_view id);
 
 // The distinct type parameters of `o`'s args and result, counted by walking them.
 int CountTypeParams(const OverloadDecl& o);

@@ -52,6 +52,7 @@ EnvironmentBuilder& EnvironmentBuilder::AddFunction(const FunctionDecl& fn) {
     }
     merged.overloads.push_back(o);
     merged.overloads.back().type_param_count = CountTypeParams(o);
+    merged.overloads.back().interned_id = InternOverloadId(o.id);
   }
   return *this;
 }

@@ -61,6 +61,18 @@ class Lexer {
  private:
   char At(size_t i) const { return i < text_.size() ? text_[i] : '\0'; }
 
+  // The first position at or after `from` whose byte fails `pred` (or the end). The scan
+  // runs on locals: a store to a char may alias the members, so a loop on pos_ and text_
+  // would reload them after every byte (identifiers and string bodies are most bytes).
+  template <typename Pred>
+  size_t ScanWhile(size_t from, Pred pred) const {
+    const char* const data = text_.data();
+    const size_t size = text_.size();
+    size_t i = from;
+    while (i < size && pred(data[i])) ++i;
+    return i;
+  }
+
   // Returns false at the end of the input.
   bool SkipSpaceAndComments() {
     while (pos_ < text_.size()) {
@@ -192,7 +204,7 @@ class Lexer {
       pos_ += 2;
       return String(TokenKind::kBytesLit, /*raw=*/true, start);
     }
-    while (pos_ < text_.size() && IsIdentChar(text_[pos_])) ++pos_;
+    pos_ = ScanWhile(pos_, IsIdentChar);
     std::string_view word = text_.substr(start, pos_ - start);
     if (word == "true") return TokenKind::kTrue;
     if (word == "false") return TokenKind::kFalse;
@@ -208,7 +220,7 @@ class Lexer {
     pos_ += triple ? 3 : 1;
     while (pos_ < text_.size()) {
       // Skip the plain bytes at once (byte class kStringStop).
-      while (pos_ < text_.size() && !IsStringStop(text_[pos_])) ++pos_;
+      pos_ = ScanWhile(pos_, [](char b) { return !IsStringStop(b); });
       if (pos_ >= text_.size()) break;
       char c = text_[pos_];
       if (c == '\\' && !raw) {

@@ -106,7 +106,10 @@ class Parser {
 
  private:
   // ---- tokens and errors ----
-  const Token& Peek(size_t ahead = 0) const {
+  // pos_ never passes the final kEof token (Advance stops there), so the current token
+  // needs no bounds check: the parser peeks at it several times per token.
+  const Token& Peek() const { return tokens_[pos_]; }
+  const Token& Peek(size_t ahead) const {
     size_t i = pos_ + ahead;
     return i < tokens_.size() ? tokens_[i] : tokens_.back();
   }
@@ -204,15 +207,27 @@ class Parser {
     };
     ExprPtr first = term();
     if (aborted_ || Peek().kind != kind) return first;
+    const char* fn = kind == TokenKind::kOr ? op::kLogicalOr : op::kLogicalAnd;
+    int32_t offset = Advance().offset;
+    ExprPtr second = term();
+    int64_t id = factory_.NextId();
+    if (aborted_ || Peek().kind != kind) {
+      // One operator, the usual selector's `a && b`: the node Balance would build, without
+      // the two vectors a chain needs.
+      return factory_.Call(id, offset, fn, Exprs(std::move(first), std::move(second)));
+    }
     std::vector<ExprPtr> terms;
     std::vector<std::pair<int64_t, int32_t>> ops;  // id, offset
+    terms.reserve(4);
+    ops.reserve(3);
     terms.push_back(std::move(first));
+    terms.push_back(std::move(second));
+    ops.emplace_back(id, offset);
     while (!aborted_ && Peek().kind == kind) {
-      int32_t offset = Advance().offset;
+      offset = Advance().offset;
       terms.push_back(term());
       ops.emplace_back(factory_.NextId(), offset);
     }
-    const char* fn = kind == TokenKind::kOr ? op::kLogicalOr : op::kLogicalAnd;
     return Balance(fn, terms, ops, 0, static_cast<int>(ops.size()) - 1);
   }
 

@@ -27,7 +27,7 @@ std::optional<FormatCall> MatchFormatCall(const Expr& e, const CheckedAst& check
   }
   if (const Reference* ref = checked.ReferenceOf(e.id); ref && !ref->overload_ids.empty()) {
     bool found = false;
-    for (const std::string& id : ref->overload_ids) found = found || id == "string_format";
+    for (const std::string_view id : ref->overload_ids) found = found || id == "string_format";
     if (!found) return std::nullopt;
   }
   const ConstExpr* target = call->target->as_const();

@@ -26,6 +26,18 @@ std::vector<ExprPtr> Exprs(T&&... e) {
   return out;
 }
 
+// Sets `e`'s kind to a K made of `args`, in place where the compiler has parenthesized
+// aggregate initialization (C++20, P0960: gcc 10, clang 16): one string or vector move less
+// per node than a temporary moved into the variant; elsewhere through that temporary.
+template <typename K, typename... A>
+void SetKind(Expr& e, A&&... args) {
+#if defined(__cpp_aggregate_paren_init) && __cpp_aggregate_paren_init >= 201902L
+  e.kind.emplace<K>(std::forward<A>(args)...);
+#else
+  e.kind.emplace<K>(K{std::forward<A>(args)...});
+#endif
+}
+
 // Allocates ids 1, 2, 3 ... and creates nodes, in an arena of its own. Not thread safe; one
 // per parse. The nodes must be destroyed before the factory, unless TakeArena() has moved
 // their storage to whoever outlives them (the Ast).
@@ -48,30 +60,30 @@ class ExprFactory {
   }
   ExprPtr Const(int64_t id, int32_t offset, Constant value) {
     ExprPtr e = New(id, offset);
-    e->kind = ConstExpr{std::move(value)};
+    SetKind<ConstExpr>(*e, std::move(value));
     return e;
   }
   ExprPtr Ident(int64_t id, int32_t offset, std::string name) {
     ExprPtr e = New(id, offset);
-    e->kind = IdentExpr{std::move(name)};
+    SetKind<IdentExpr>(*e, std::move(name));
     return e;
   }
   ExprPtr Select(int64_t id, int32_t offset, ExprPtr operand, std::string field,
                  bool test_only = false) {
     ExprPtr e = New(id, offset);
-    e->kind = SelectExpr{std::move(operand), std::move(field), test_only};
+    SetKind<SelectExpr>(*e, std::move(operand), std::move(field), test_only);
     return e;
   }
   ExprPtr Call(int64_t id, int32_t offset, std::string function, std::vector<ExprPtr> args,
                ExprPtr target = nullptr) {
     ExprPtr e = New(id, offset);
-    e->kind = CallExpr{std::move(target), std::move(function), std::move(args)};
+    SetKind<CallExpr>(*e, std::move(target), std::move(function), std::move(args));
     return e;
   }
   ExprPtr List(int64_t id, int32_t offset, std::vector<ExprPtr> elements,
                std::vector<int32_t> optional_indices = {}) {
     ExprPtr e = New(id, offset);
-    e->kind = ListExpr{std::move(elements), std::move(optional_indices)};
+    SetKind<ListExpr>(*e, std::move(elements), std::move(optional_indices));
     return e;
   }
   ExprPtr Comprehension(int64_t id, int32_t offset, ComprehensionExpr c) {

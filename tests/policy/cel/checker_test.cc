@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 
 #include "policy/cel/env.h"
@@ -275,7 +276,8 @@ TEST(CheckerTest, RecordsReferences) {
   ASSERT_NE(ref, nullptr);
   EXPECT_EQ(ref->name, "sets.contains");
   EXPECT_TRUE(ref->target_is_namespace);
-  EXPECT_EQ(ref->overload_ids, std::vector<std::string>{"list_sets_contains_list"});
+  ASSERT_EQ(ref->overload_ids.size(), 1u);
+  EXPECT_EQ(ref->overload_ids[0], "list_sets_contains_list");
 }
 
 // The fast fit of overloads to concrete argument types against the general path (fresh type
@@ -316,6 +318,66 @@ TEST(CheckerTest, ConcreteOverloadFitMatchesGeneralPath) {
     CheckResult general = Check(*parsed.ast, *env, CheckerOptions{.fit_concrete_overloads = false});
     EXPECT_EQ(CheckDifference(fast, general, parsed.ast->max_id()), "") << expr;
   }
+}
+
+// Overload ids are views of interned text: two inline, more spill to a vector; copies and
+// moves keep every id, and a moved-from list is empty.
+TEST(CheckerTest, OverloadIdsKeepEveryIdAcrossCopiesAndMoves) {
+  const std::vector<std::string> texts = {"a_id", "b_id", "c_id", "d_id"};
+  for (size_t n = 0; n <= texts.size(); ++n) {
+    OverloadIds ids;
+    for (size_t i = 0; i < n; ++i) ids.push_back(InternOverloadId(texts[i]));
+    ASSERT_EQ(ids.size(), n);
+    const OverloadIds copy = ids;
+    OverloadIds assigned;
+    assigned.push_back("x");
+    assigned = copy;
+    OverloadIds moved = std::move(ids);
+    EXPECT_TRUE(ids.empty());  // NOLINT(bugprone-use-after-move): the contract says so
+    for (const OverloadIds* list : {&copy, static_cast<const OverloadIds*>(&assigned),
+                                    static_cast<const OverloadIds*>(&moved)}) {
+      ASSERT_EQ(list->size(), n);
+      size_t i = 0;
+      for (std::string_view id : *list) EXPECT_EQ(id, texts[i++]) << n;
+      EXPECT_TRUE(*list == copy);
+    }
+  }
+}
+
+TEST(CheckerTest, InternOverloadIdGivesOneLastingViewPerText) {
+  std::string text = "my_overload_id_longer_than_small_strings";
+  const std::string_view first = InternOverloadId(text);
+  text.assign(text.size(), '?');  // the caller's text may change or go
+  EXPECT_EQ(first, "my_overload_id_longer_than_small_strings");
+  EXPECT_EQ(InternOverloadId("my_overload_id_longer_than_small_strings").data(), first.data());
+  EXPECT_NE(InternOverloadId("another_id").data(), first.data());
+}
+
+// The checker records the environment's interned id (the same view EnvironmentBuilder set).
+TEST(CheckerTest, ReferencesHoldInternedOverloadIds) {
+  ParseResult parsed = Parse("device.driver.startsWith('gpu') && device.driver != 'x'");
+  ASSERT_TRUE(parsed.ok());
+  CheckResult r = Check(*parsed.ast, *Environment::ForDraSelector({}));
+  ASSERT_TRUE(r.ok());
+  const Reference* ref = r.checked.ReferenceOf(parsed.ast->root().id);
+  ASSERT_NE(ref, nullptr);
+  ASSERT_EQ(ref->overload_ids.size(), 1u);
+  EXPECT_EQ(ref->overload_ids[0], "logical_and");
+  EXPECT_EQ(ref->overload_ids[0].data(), InternOverloadId("logical_and").data());
+
+  // dyn arguments fit several overloads: more ids than the inline two, all kept.
+  ParseResult dyn = Parse("dyn(1) + dyn(2) == 3");
+  ASSERT_TRUE(dyn.ok());
+  CheckResult d = Check(*dyn.ast, *Environment::ForDraSelector({}));
+  ASSERT_TRUE(d.ok());
+  const CallExpr* eq = dyn.ast->root().as_call();
+  ASSERT_NE(eq, nullptr);
+  const Reference* add = d.checked.ReferenceOf(eq->args[0]->id);
+  ASSERT_NE(add, nullptr);
+  EXPECT_GT(add->overload_ids.size(), 2u);
+  EXPECT_EQ(add->overload_ids[0], "add_int64");
+  EXPECT_NE(std::find(add->overload_ids.begin(), add->overload_ids.end(), "add_string"),
+            add->overload_ids.end());
 }
 
 TEST(CheckerTest, NodeLimit) {

@@ -38,6 +38,18 @@ INSTANTIATE_TEST_SUITE_P(
                  .expr = "a || b || c",
                  .dump = "_||_(\n  _||_(\n    a^#1:Ident#,\n    b^#2:Ident#\n  )^#3:Call#,\n"
                          "  c^#4:Ident#\n)^#5:Call#"},
+        // One operator is built without the chain's vectors: same ids as a chain would give.
+        DumpCase{.name = "OneAnd",
+                 .expr = "a && b",
+                 .dump = "_&&_(\n  a^#1:Ident#,\n  b^#2:Ident#\n)^#3:Call#"},
+        DumpCase{.name = "AndOfThree",
+                 .expr = "a && b && c",
+                 .dump = "_&&_(\n  _&&_(\n    a^#1:Ident#,\n    b^#2:Ident#\n  )^#3:Call#,\n"
+                         "  c^#4:Ident#\n)^#5:Call#"},
+        DumpCase{.name = "AndUnderOr",
+                 .expr = "a && b || c",
+                 .dump = "_||_(\n  _&&_(\n    a^#1:Ident#,\n    b^#2:Ident#\n  )^#3:Call#,\n"
+                         "  c^#4:Ident#\n)^#5:Call#"},
         DumpCase{.name = "AndOfFourIsBalanced",
                  .expr = "a && b && c && d",
                  .dump = "_&&_(\n  _&&_(\n    a^#1:Ident#,\n    b^#2:Ident#\n  )^#3:Call#,\n"

@@ -15,7 +15,7 @@ inline std::string ReferenceText(const Reference* r) {
   if (r == nullptr) return "none";
   std::string text = r->name + (r->target_is_namespace ? " ns" : "") +
                      (r->select_is_variable ? " var" : "") + " [";
-  for (const std::string& id : r->overload_ids) text += id + " ";
+  for (const std::string_view id : r->overload_ids) text += std::string(id) + " ";
   return text + "]";
 }
 
