@@ -53,6 +53,13 @@ struct PlannedNode {
   std::vector<NodePtr<PlannedNode>> children;  // in the Program's arena
 };
 
+// Whether `node` is a string or bytes literal whose value borrows the node's own `name`.
+inline bool ConstantIsName(const PlannedNode& node) {
+  return node.op == NodeOp::kConst && !node.name.empty() &&
+         (node.constant.kind() == Kind::kString || node.constant.kind() == Kind::kBytes) &&
+         node.constant.text().data() == node.name.data();
+}
+
 // The dotted name a kSelect chain of kSelect nodes over a kGlobal spells ("a.b.c"); false
 // when `node`'s chain is not one.
 bool QualifiedSelectName(const PlannedNode& node, std::string* out);

@@ -479,8 +479,10 @@ size_t NodeBytes(const PlannedNode& node, size_t& nodes, size_t& text) {
   // and the spare capacity of its vectors; measured at about 120 bytes a node.
   constexpr size_t kPerNode = 128;
   FastPredicate::CountForBound(node, nodes, text);
+  // A literal's text is its node's name, counted once (TextNode).
+  const bool own_text = ConstantIsName(node);
   size_t bytes = kPerNode + HeapBytes(node.name) +
-                 ValueBytes(node.constant) + FoldedElementsBytes(node.constant) +
+                 (own_text ? 0 : ValueBytes(node.constant)) + FoldedElementsBytes(node.constant) +
                  node.prepared.data_bytes + node.children.capacity() * sizeof(void*) +
                  node.optional.capacity() / 8 + node.candidates.capacity() * sizeof(std::string);
   for (const std::string& c : node.candidates) bytes += HeapBytes(c);
