@@ -69,7 +69,13 @@ class Walker {
   }
 
  private:
+  // Keeps each attribute once: a selector names its few attributes again and again
+  // (`attributes[D].N.startsWith(..) && attributes[D].N != ..`), and a scan of the few kept
+  // is cheaper than copying the names and sorting out the repeats.
   void Record(const std::string& domain, const std::string& name) {
+    for (const AttributeName& a : reads) {
+      if (a.name == name && a.domain == domain) return;
+    }
     reads.push_back(AttributeName{.domain = domain, .name = name});
   }
 
@@ -108,8 +114,7 @@ std::optional<std::vector<AttributeName>> AttributesReadBy(const cel::Expr& root
   Walker walker;
   walker.Visit(root);
   if (walker.unknown) return std::nullopt;
-  std::sort(walker.reads.begin(), walker.reads.end());
-  walker.reads.erase(std::unique(walker.reads.begin(), walker.reads.end()), walker.reads.end());
+  std::sort(walker.reads.begin(), walker.reads.end());  // unique already (Record)
   return std::move(walker.reads);
 }
 

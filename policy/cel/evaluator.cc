@@ -57,8 +57,24 @@ Value Evaluator::Eval(const PlannedNode& node) {
   return NoSuchOverload();
 }
 
+bool QualifiedSelectName(const PlannedNode& node, std::string* out) {
+  if (node.op == NodeOp::kGlobal) {
+    *out = node.name;
+    return true;
+  }
+  if (node.op != NodeOp::kSelect || node.children.size() != 1) return false;
+  if (!QualifiedSelectName(*node.children[0], out)) return false;
+  out->append(".").append(node.name);
+  return true;
+}
+
 const Value* Evaluator::FindVariable(const PlannedNode& node) const {
-  if (node.candidates.empty()) return activation.Find(node.name);
+  if (node.candidates.empty()) {
+    if (node.op != NodeOp::kSelect) return activation.Find(node.name);
+    // Planned without a container: the chain's own name is the one candidate.
+    std::string name;
+    return QualifiedSelectName(node, &name) ? activation.Find(name) : nullptr;
+  }
   for (const std::string& name : node.candidates) {
     if (const Value* v = activation.Find(name)) return v;
   }
@@ -66,7 +82,7 @@ const Value* Evaluator::FindVariable(const PlannedNode& node) const {
 }
 
 Value Evaluator::EvalSelect(const PlannedNode& node, bool test_only) {
-  if (!test_only && !node.candidates.empty() && activation.has_dotted_names()) {
+  if (!test_only && node.qualified && activation.has_dotted_names()) {
     if (const Value* v = FindVariable(node)) return *v;
   }
   Value operand = Eval(*node.children[0]);

@@ -35,8 +35,11 @@ struct PlannedNode {
   std::string name;         // kGlobal variable / kCall function / kSelect field storage
   // kGlobal: the names to try in order when a container applies (empty: just `name`);
   // kSelect: the qualified variable names the select chain may spell, tried before
-  // selecting (cel-go resolves `a.b` as the variable "a.b" first).
+  // selecting (cel-go resolves `a.b` as the variable "a.b" first). Without a container a
+  // chain spells one name, the chain's own (QualifiedSelectName), which is then not stored:
+  // only an activation with dotted names asks for it (`qualified` says the chain spells one).
   std::vector<std::string> candidates;
+  bool qualified = false;   // kSelect: try the qualified variable names first (above)
   std::shared_ptr<const void> keep;  // owns payloads `constant` borrows
   int slot = -1;            // kSlot; kComprehension: iteration variable
   int slot2 = -1;           // kComprehension: second iteration variable or -1
@@ -49,6 +52,17 @@ struct PlannedNode {
   // kComprehension: range, init, condition, step, result.
   std::vector<NodePtr<PlannedNode>> children;  // in the Program's arena
 };
+
+// Whether `node` is a string or bytes literal whose value borrows the node's own `name`.
+inline bool ConstantIsName(const PlannedNode& node) {
+  return node.op == NodeOp::kConst && !node.name.empty() &&
+         (node.constant.kind() == Kind::kString || node.constant.kind() == Kind::kBytes) &&
+         node.constant.text().data() == node.name.data();
+}
+
+// The dotted name a kSelect chain of kSelect nodes over a kGlobal spells ("a.b.c"); false
+// when `node`'s chain is not one.
+bool QualifiedSelectName(const PlannedNode& node, std::string* out);
 
 struct Evaluator {
   const RuntimeOptions& options;

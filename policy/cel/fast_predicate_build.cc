@@ -255,7 +255,7 @@ void CountTreeForBound(const PlannedNode& node, size_t& nodes, size_t& text) {
 // One node's share of the bound (its children are the caller's to count).
 void FastPredicate::CountForBound(const PlannedNode& node, size_t& nodes, size_t& text) {
   ++nodes;
-  text += node.name.size();
+  if (!ConstantIsName(node)) text += node.name.size();  // else counted as the constant below
   if (node.constant.kind() == Kind::kString) text += node.constant.text().size();
 }
 

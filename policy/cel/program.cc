@@ -53,6 +53,33 @@ PlannedPtr ConstNode(PlannedArena& arena, Value v) {
   return node;
 }
 
+// A constant without a payload to own (a scalar, a type: static text).
+PlannedPtr ScalarNode(PlannedArena& arena, Value v) {
+  PlannedPtr node = arena.New();
+  node->constant = v;
+  return node;
+}
+
+// A string or bytes literal, its text held by the node itself (a short one inline): no
+// shared block to allocate, and nothing to free but the text.
+PlannedPtr TextNode(PlannedArena& arena, std::string_view text, bool bytes) {
+  PlannedPtr node = arena.New();
+  node->name.assign(text);
+  node->constant = bytes ? Value::BytesView(node->name) : Value::StringView(node->name);
+  return node;
+}
+
+// The node kind of a call of `fn`: the logical operators and the conditional are planned
+// apart. Operators start with '_' or '@'; other names are told apart by one comparison.
+NodeOp CallOp(std::string_view fn) {
+  if (fn.empty() || (fn[0] != '_' && fn[0] != '@')) return NodeOp::kCall;
+  if (fn == op::kLogicalAnd) return NodeOp::kAnd;
+  if (fn == op::kLogicalOr) return NodeOp::kOr;
+  if (fn == op::kConditional) return NodeOp::kTernary;
+  if (fn == op::kNotStrictlyFalse) return NodeOp::kNotStrictlyFalse;
+  return NodeOp::kCall;
+}
+
 class Planner {
  public:
   // `expected_nodes` sizes the arena's first block (the Ast's node count: a plan has about
@@ -111,15 +138,16 @@ StatusOr<PlannedPtr> Planner::PlanExpr(const Expr& e) {
 
 StatusOr<PlannedPtr> Planner::PlanConst(const Constant& c) {
   struct Visitor {
-    Value operator()(NullValueTag) const { return Value::Null(); }
-    Value operator()(bool b) const { return Value::Bool(b); }
-    Value operator()(int64_t i) const { return Value::Int(i); }
-    Value operator()(uint64_t u) const { return Value::Uint(u); }
-    Value operator()(double d) const { return Value::Double(d); }
-    Value operator()(const std::string& s) const { return Value::String(s); }
-    Value operator()(const BytesConstant& b) const { return Value::Bytes(b.value); }
+    PlannedArena& arena;
+    PlannedPtr operator()(NullValueTag) const { return ScalarNode(arena, Value::Null()); }
+    PlannedPtr operator()(bool b) const { return ScalarNode(arena, Value::Bool(b)); }
+    PlannedPtr operator()(int64_t i) const { return ScalarNode(arena, Value::Int(i)); }
+    PlannedPtr operator()(uint64_t u) const { return ScalarNode(arena, Value::Uint(u)); }
+    PlannedPtr operator()(double d) const { return ScalarNode(arena, Value::Double(d)); }
+    PlannedPtr operator()(const std::string& s) const { return TextNode(arena, s, false); }
+    PlannedPtr operator()(const BytesConstant& b) const { return TextNode(arena, b.value, true); }
   };
-  return ConstNode(*arena_, std::visit(Visitor{}, c));
+  return std::visit(Visitor{*arena_}, c);
 }
 
 // `a.b.c` for a select chain whose root identifier is not a comprehension variable (a
@@ -149,7 +177,7 @@ StatusOr<PlannedPtr> Planner::PlanIdent(const IdentExpr& ident) {
     node->slot = slot;
     return node;
   }
-  if (IsTypeName(name)) return ConstNode(*arena_, Value::Type(name));
+  if (IsTypeName(name)) return ScalarNode(*arena_, Value::Type(name));
   auto node = arena_->New();
   node->op = NodeOp::kGlobal;
   node->name = std::string(name);
@@ -166,13 +194,25 @@ StatusOr<PlannedPtr> Planner::PlanSelect(const SelectExpr& select) {
   node->constant = Value::StringView(node->name);
   std::string qualified;
   if (!select.test_only && QualifiedName(*select.operand, &qualified)) {
-    const std::string name = qualified + "." + select.field;
     // The type identifiers of the Kubernetes network types.
-    if (name == kIpTypeName) return ConstNode(*arena_, Value::Type(kIpTypeName));
-    if (name == kCidrTypeName) return ConstNode(*arena_, Value::Type(kCidrTypeName));
-    node->candidates = internal::ContainerCandidates(container_, name);
+    if (qualified == "net") {  // "net.IP", "net.CIDR"; a rooted ".net.IP" is not one
+      if (select.field == "IP") return ScalarNode(*arena_, Value::Type(kIpTypeName));
+      if (select.field == "CIDR") return ScalarNode(*arena_, Value::Type(kCidrTypeName));
+    }
+    node->qualified = true;
   }
   DRAGUARD_ASSIGN_OR_RETURN(PlannedPtr operand, PlanExpr(*select.operand));
+  // Without a container the chain's only candidate is its own name, which the evaluator
+  // spells from the planned chain when an activation has dotted names (QualifiedSelectName):
+  // most selectors start with `device.attributes`, and building and keeping the name cost
+  // ~500 instructions a selector. Else (a container, or a chain not planned as one) they are
+  // listed now.
+  const bool chain = operand->op == NodeOp::kGlobal ||
+                     (operand->op == NodeOp::kSelect && operand->qualified &&
+                      operand->candidates.empty());
+  if (node->qualified && (!container_.empty() || !chain)) {
+    node->candidates = internal::ContainerCandidates(container_, qualified + "." + select.field);
+  }
   node->children.push_back(std::move(operand));
   return node;
 }
@@ -191,11 +231,7 @@ StatusOr<PlannedPtr> Planner::PlanCall(const CallExpr& call) {
       target = nullptr;
     }
   }
-  if (fn == op::kLogicalAnd) node->op = NodeOp::kAnd;
-  else if (fn == op::kLogicalOr) node->op = NodeOp::kOr;
-  else if (fn == op::kConditional) node->op = NodeOp::kTernary;
-  else if (fn == op::kNotStrictlyFalse) node->op = NodeOp::kNotStrictlyFalse;
-  else node->op = NodeOp::kCall;
+  node->op = CallOp(fn);
   node->children.reserve(call.args.size() + (target != nullptr ? 1 : 0));
   if (target != nullptr) {
     DRAGUARD_ASSIGN_OR_RETURN(PlannedPtr t, PlanExpr(*target));
@@ -208,13 +244,14 @@ StatusOr<PlannedPtr> Planner::PlanCall(const CallExpr& call) {
   if (node->op != NodeOp::kCall) return node;
   const int arity = static_cast<int>(node->children.size());
   node->fn = registry_.Find(name, arity);
-  node->name = name;
+  node->name = std::move(name);
   // An unknown function (fn stays null) is a runtime error, as in cel-go for unchecked
   // expressions, so that `||`/`&&` can still absorb it. A checked expression gets here
   // only for a declared function without a runtime implementation.
   if (node->fn == nullptr) return node;
   if (arity >= 2 && node->children[1]->op == NodeOp::kConst) {
-    StatusOr<PreparedCall> prepared = PrepareRegexCall(name, arity, node->children[1]->constant);
+    StatusOr<PreparedCall> prepared =
+        PrepareRegexCall(node->name, arity, node->children[1]->constant);
     if (!prepared.ok()) return InstantiationError(prepared.status().message());
     node->prepared = std::move(*prepared);
   }
@@ -226,6 +263,11 @@ StatusOr<PlannedPtr> Planner::PlanCall(const CallExpr& call) {
 // quantity()/semver() calls are folded too, but only when they succeed, so that an
 // invalid literal still fails at evaluation time as in Kubernetes.
 StatusOr<PlannedPtr> Planner::Fold(PlannedPtr node) {
+  // Only calls of constants fold; most calls have a variable argument (checked first: a
+  // pointer test, where the names below are eight comparisons).
+  for (const PlannedPtr& child : node->children) {
+    if (child->op != NodeOp::kConst) return node;
+  }
   const bool conversion = IsConversion(node->name) && node->children.size() == 1;
   const bool pure = node->name == "quantity" || node->name == "semver";
   if (!conversion && !pure) return node;
@@ -437,8 +479,10 @@ size_t NodeBytes(const PlannedNode& node, size_t& nodes, size_t& text) {
   // and the spare capacity of its vectors; measured at about 120 bytes a node.
   constexpr size_t kPerNode = 128;
   FastPredicate::CountForBound(node, nodes, text);
+  // A literal's text is its node's name, counted once (TextNode).
+  const bool own_text = ConstantIsName(node);
   size_t bytes = kPerNode + HeapBytes(node.name) +
-                 ValueBytes(node.constant) + FoldedElementsBytes(node.constant) +
+                 (own_text ? 0 : ValueBytes(node.constant)) + FoldedElementsBytes(node.constant) +
                  node.prepared.data_bytes + node.children.capacity() * sizeof(void*) +
                  node.optional.capacity() / 8 + node.candidates.capacity() * sizeof(std::string);
   for (const std::string& c : node.candidates) bytes += HeapBytes(c);

@@ -324,7 +324,11 @@ INSTANTIATE_TEST_SUITE_P(
                     NameCase{"b.y", "a", 3}, NameCase{"y.z", "", 4}, NameCase{".y.z", "a", 4},
                     NameCase{"m.k", "", 5}, NameCase{"[10].map(y, y)[0]", "a.b", 10},
                     NameCase{"[10].map(y, .y)[0]", "a.b", 1},
-                    NameCase{"optional.of(7).value()", "a", 7}));
+                    NameCase{"optional.of(7).value()", "a", 7},
+                    // Without a container a select chain's one candidate is spelled from the
+                    // planned chain when evaluated (QualifiedSelectName): two levels, rooted.
+                    NameCase{"a.b.y", "", 3}, NameCase{".a.y", "", 2}, NameCase{"a.y", "", 2},
+                    NameCase{"a.b.y", "a", 3}, NameCase{"(y.z)", "", 4}));
 
 }  // namespace
 }  // namespace draguard::cel
