@@ -57,46 +57,27 @@ class JsonLexer {
   // over from the plain bytes found so far: the same result and the same error either way
   // (tests/webhook/admission/json_lexer_test.cc reads each string both ways).
   bool ReadString(std::string* out) {
-#if defined(__SSE2__)
     const size_t begin = pos_ + 1;  // after the opening quote
     size_t pos = begin;
-    for (; text_.size() - pos >= 16; pos += 16) {
-      const unsigned mask = NonPlainJsonMask16(text_.data() + pos);
-      if (mask == 0) continue;
-      pos += static_cast<size_t>(std::countr_zero(mask));
-      if (text_[pos] != '"') break;
-      if (out != nullptr) out->append(text_.data() + begin, pos - begin);
-      pos_ = pos + 1;
-      return true;
-    }
-    return ReadStringFrom(pos, out);
-#else
-    return ReadStringFrom(pos_ + 1, out);
-#endif
+    if (!FindPlainEnd(pos)) return ReadStringFrom(pos, out);
+    if (out != nullptr) out->append(text_.data() + begin, pos - begin);
+    pos_ = pos + 1;
+    return true;
   }
   // The same for a caller that only looks at the text: a string of plain bytes only (member
   // names nearly always) is given as a view of the input, without a copy; any other is
   // decoded into `scratch` and given as a view of it. The same result and the same errors as
   // ReadString.
   bool ReadStringView(std::string_view& view, std::string& scratch) {
-#if defined(__SSE2__)
     const size_t begin = pos_ + 1;
     size_t pos = begin;
-    for (; text_.size() - pos >= 16; pos += 16) {
-      const unsigned mask = NonPlainJsonMask16(text_.data() + pos);
-      if (mask == 0) continue;
-      pos += static_cast<size_t>(std::countr_zero(mask));
-      if (text_[pos] != '"') break;
+    if (FindPlainEnd(pos)) {
       view = text_.substr(begin, pos - begin);
       pos_ = pos + 1;
       return true;
     }
     scratch.clear();
     if (!ReadStringFrom(pos, &scratch)) return false;
-#else
-    scratch.clear();
-    if (!ReadString(&scratch)) return false;
-#endif
     view = scratch;
     return true;
   }
@@ -110,6 +91,21 @@ class JsonLexer {
  private:
   bool Fail(const char* what) {
     error_ = what;
+    return false;
+  }
+  // The readers' fast path: from `pos`, just after the opening quote, sixteen bytes a step.
+  // True when the string's bytes are all plain, with `pos` at its closing quote; false with
+  // `pos` where the general reader (ReadStringFrom) takes over: the first other special byte,
+  // or within 16 bytes of the text's end (at once without SSE2).
+  bool FindPlainEnd(size_t& pos) const {
+#if defined(__SSE2__)
+    for (; text_.size() - pos >= 16; pos += 16) {
+      const unsigned mask = NonPlainJsonMask16(text_.data() + pos);
+      if (mask == 0) continue;
+      pos += static_cast<size_t>(std::countr_zero(mask));
+      return text_[pos] == '"';
+    }
+#endif
     return false;
   }
   // ReadString's general reader: the string opened at pos() (the quote), its bytes before
