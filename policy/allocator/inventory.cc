@@ -15,6 +15,7 @@
 #include "policy/allocator/internal/interner.h"
 #include "policy/allocator/internal/node_pools.h"
 #include "policy/allocator/internal/node_signature.h"
+#include "policy/common/hash.h"
 
 namespace draguard::alloc {
 namespace {
@@ -22,14 +23,13 @@ namespace {
 // FindDevice's hash of (driver, pool, device), from the pool's part (PoolHash), which
 // IndexDevices computes once per slice rather than once per device.
 size_t PoolHash(std::string_view driver, std::string_view pool) {
-  const std::hash<std::string_view> hash;
-  size_t h = hash(pool);
-  h ^= hash(driver) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+  size_t h = HashText(pool);
+  h ^= HashText(driver) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
   return h;
 }
 
 size_t DeviceHash(size_t pool_hash, std::string_view device) {
-  size_t h = std::hash<std::string_view>()(device);
+  size_t h = HashText(device);
   h ^= pool_hash + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
   return h;
 }
@@ -46,7 +46,7 @@ class ViewSet {
   void Insert(std::string_view value) {
     if (2 * (size_ + 1) > slots_.size()) Grow();
     const size_t mask = slots_.size() - 1;
-    for (size_t i = std::hash<std::string_view>()(value) & mask;; i = (i + 1) & mask) {
+    for (size_t i = HashText(value) & mask;; i = (i + 1) & mask) {
       if (slots_[i].data() == nullptr) {
         slots_[i] = value;
         ++size_;
@@ -75,7 +75,7 @@ class ViewSet {
 // identifying values `identity`: a function of the keys' content, not of the class ids, so
 // that Builds with the same identifying attributes hash the same device alike.
 size_t SelectorHash(size_t shape, std::string_view identity) {
-  size_t h = std::hash<std::string_view>()(identity);
+  size_t h = HashText(identity);
   h ^= shape + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
   return h;
 }

@@ -43,6 +43,8 @@
 #include <unordered_map>
 #include <utility>
 
+#include "policy/common/hash.h"
+
 namespace draguard {
 
 struct CacheLimits {
@@ -104,7 +106,7 @@ class CacheKey {
   std::string_view text;
   size_t hash() const {
     if (!hashed_) {
-      hash_ = std::hash<std::string_view>()(text);
+      hash_ = static_cast<size_t>(HashText(text));
       hashed_ = true;
     }
     return hash_;

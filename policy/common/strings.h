@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "policy/common/hash.h"
 #include "policy/common/ascii.h"
 
 namespace draguard {
@@ -16,7 +17,7 @@ namespace draguard {
 // building a string.
 struct StringHash {
   using is_transparent = void;
-  size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
+  size_t operator()(std::string_view s) const { return static_cast<size_t>(HashText(s)); }
 };
 
 // A YAML blank, and HTTP's optional whitespace: space or tab.

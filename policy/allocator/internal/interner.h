@@ -23,6 +23,8 @@
 #include <utility>
 #include <vector>
 
+#include "policy/common/hash.h"
+
 namespace draguard::alloc::internal {
 
 class Interner {
@@ -37,7 +39,7 @@ class Interner {
     // Neighbouring devices are often alike (the GPUs of one node): their key is compared
     // with the last one's before it is hashed.
     if (last_ < ends_.size() && KeyOf(last_) == key) return last_;
-    last_ = Find(key, std::hash<std::string_view>()(key), kNoTag);
+    last_ = Find(key, HashText(key), kNoTag);
     return last_;
   }
   // The same with the key's hash given: any function of the key's content (equal keys must
