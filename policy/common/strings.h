@@ -3,12 +3,13 @@
 #define DRAGUARD_POLICY_COMMON_STRINGS_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>
 
-#include "policy/common/hash.h"
 #include "policy/common/ascii.h"
+#include "policy/common/hash.h"
 
 namespace draguard {
 
@@ -19,6 +20,18 @@ struct StringHash {
   using is_transparent = void;
   size_t operator()(std::string_view s) const { return static_cast<size_t>(HashText(s)); }
 };
+
+// Keys made of several parts (cache, memo and interning keys: compared and hashed, never
+// shown): a number in its fixed-width bytes, a string after its length, so that no two
+// sequences of parts write the same key whatever bytes the strings hold.
+inline void AppendKeyInt(std::string& key, int64_t v) {
+  key.append(reinterpret_cast<const char*>(&v), sizeof v);
+}
+inline void AppendKeyString(std::string& key, std::string_view s) {
+  const auto size = static_cast<uint32_t>(s.size());
+  key.append(reinterpret_cast<const char*>(&size), sizeof size);
+  key.append(s);
+}
 
 // A YAML blank, and HTTP's optional whitespace: space or tab.
 inline bool IsSpaceOrTab(char c) { return c == ' ' || c == '\t'; }

@@ -1,7 +1,6 @@
 #include "policy/schema/check.h"
 
 #include <algorithm>
-#include <cstring>
 #include <map>
 #include <memory>
 #include <optional>
@@ -100,33 +99,23 @@ std::string OrderedComparison(const std::string& access, std::string_view op,
   return access + ".compareTo(" + ctor_call + ") " + std::string(op) + " 0";
 }
 
-// The facts `f`, written unambiguously after `key` (each string after its length).
-void AppendLength(size_t n, std::string& key) {
-  const auto n32 = static_cast<uint32_t>(n);
-  char bytes[sizeof n32];
-  std::memcpy(bytes, &n32, sizeof n32);
-  key.append(bytes, sizeof n32);
-}
-void AppendString(std::string_view s, std::string& key) {
-  AppendLength(s.size(), key);
-  key.append(s);
-}
+// The facts `f`, written unambiguously after `key` (strings.h's key parts).
 void AppendFacts(const Facts& f, std::string& key) {
   key.push_back(f.drivers ? 'd' : '-');
   if (f.drivers) {
-    AppendLength(f.drivers->size(), key);
-    for (const std::string& d : *f.drivers) AppendString(d, key);
+    AppendKeyInt(key, static_cast<int64_t>(f.drivers->size()));
+    for (const std::string& d : *f.drivers) AppendKeyString(key, d);
   }
-  AppendLength(f.types.size(), key);
+  AppendKeyInt(key, static_cast<int64_t>(f.types.size()));
   for (const auto& [domain, types] : f.types) {
-    AppendString(domain, key);
-    AppendLength(types.size(), key);
-    for (const std::string& t : types) AppendString(t, key);
+    AppendKeyString(key, domain);
+    AppendKeyInt(key, static_cast<int64_t>(types.size()));
+    for (const std::string& t : types) AppendKeyString(key, t);
   }
-  AppendLength(f.present.size(), key);
+  AppendKeyInt(key, static_cast<int64_t>(f.present.size()));
   for (const auto& [domain, name] : f.present) {
-    AppendString(domain, key);
-    AppendString(name, key);
+    AppendKeyString(key, domain);
+    AppendKeyString(key, name);
   }
 }
 
@@ -234,9 +223,7 @@ struct Checker {
                       bool facts_only) const {
     std::string key;
     key.reserve(sizeof(uint64_t) + 2 + expression.size() + 16);
-    char generation[sizeof options.memo_generation];
-    std::memcpy(generation, &options.memo_generation, sizeof generation);
-    key.append(generation, sizeof generation);
+    AppendKeyInt(key, static_cast<int64_t>(options.memo_generation));
     key.push_back(static_cast<char>((reach_known ? 1 : 0) | (options.strict ? 2 : 0) |
                                     (facts_only ? 4 : 0)));
     AppendFacts(given, key);

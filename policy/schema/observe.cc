@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "policy/common/field_path.h"
+#include "policy/common/strings.h"
 #include "policy/schema/schema.h"
 
 namespace draguard::schema {
@@ -128,11 +129,10 @@ struct Observer {
     }
   }
 
-  // key = the driver's length, the driver, the name, two tag bytes: no two tuples alike.
+  // key = the driver after its length, the name, two tag bytes: no two tuples alike.
   void SetKey(const std::string& driver, const std::string& qualified, char tag, char list) {
-    const uint32_t length = static_cast<uint32_t>(driver.size());
-    key.assign(reinterpret_cast<const char*>(&length), sizeof length);
-    key += driver;
+    key.clear();
+    AppendKeyString(key, driver);
     key += qualified;
     key += tag;
     key += list;

@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "policy/common/strings.h"
 #include "webhook/admission/satisfiability_check.h"
 
 namespace draguard::webhook {
@@ -9,15 +10,13 @@ namespace draguard::webhook {
 namespace {
 
 // Every part of the key in one string, in a per-thread buffer (a lookup per request must not
-// allocate). Each part but the last is preceded by its length, so that no two keys write
-// the same text whatever bytes the parts hold.
+// allocate). Each part but the last is preceded by its length (AppendKeyString), so that no
+// two keys write the same text whatever bytes the parts hold.
 const std::string& SpecCacheKey(const SpecKey& key) {
   thread_local std::string text;
   text.clear();
   for (std::string_view part : {key.kind, key.version, key.name_space}) {
-    const auto size = static_cast<uint32_t>(part.size());
-    text.append(reinterpret_cast<const char*>(&size), sizeof(size));
-    text.append(part);
+    AppendKeyString(text, part);
   }
   text.push_back(key.admin_access_allowed ? 'A' : 'a');
   text.append(key.spec);  // at most max_spec_bytes (Accepts): the buffer stays small

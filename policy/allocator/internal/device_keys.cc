@@ -6,24 +6,18 @@
 #include <cstdint>
 #include <optional>
 
+#include "policy/common/strings.h"
+
 namespace draguard::alloc::internal {
 namespace {
 
-// Fixed-width binary lengths and integers: the keys are never shown, only interned, and
-// formatting numbers as text was a fifth of Inventory::Build on a fleet.
-void Int(std::string& key, int64_t v) {
-  key.append(reinterpret_cast<const char*>(&v), sizeof v);
-}
-
-void Str(std::string& key, std::string_view s) {
-  const uint32_t size = static_cast<uint32_t>(s.size());
-  key.append(reinterpret_cast<const char*>(&size), sizeof size);
-  key += s;
-}
+// Numbers and lengths are written in fixed-width bytes (AppendKeyInt, AppendKeyString): the
+// keys are never shown, only interned, and formatting numbers as text was a fifth of
+// Inventory::Build on a fleet.
 
 void Opt(std::string& key, const std::optional<std::string>& s) {
   key += s ? '+' : '-';
-  if (s) Str(key, *s);
+  if (s) AppendKeyString(key, *s);
 }
 
 void Flag(std::string& key, const std::optional<bool>& b) {
@@ -31,27 +25,27 @@ void Flag(std::string& key, const std::optional<bool>& b) {
 }
 
 void Requirements(std::string& key, const std::vector<k8s::NodeSelectorRequirement>& list) {
-  Int(key, static_cast<int64_t>(list.size()));
+  AppendKeyInt(key, static_cast<int64_t>(list.size()));
   for (const auto& r : list) {
-    Str(key, r.key);
-    Str(key, r.op);
-    Int(key, static_cast<int64_t>(r.values.size()));
-    for (const auto& v : r.values) Str(key, v);
+    AppendKeyString(key, r.key);
+    AppendKeyString(key, r.op);
+    AppendKeyInt(key, static_cast<int64_t>(r.values.size()));
+    for (const auto& v : r.values) AppendKeyString(key, v);
   }
 }
 
 void Taints(std::string& key, const std::vector<k8s::DeviceTaint>& taints) {
-  Int(key, static_cast<int64_t>(taints.size()));
+  AppendKeyInt(key, static_cast<int64_t>(taints.size()));
   for (const auto& t : taints) {
-    Str(key, t.key);
-    Str(key, t.value);
-    Str(key, t.effect);
+    AppendKeyString(key, t.key);
+    AppendKeyString(key, t.value);
+    AppendKeyString(key, t.effect);
   }
 }
 
 void Strings(std::string& key, const std::vector<std::string>& list) {
-  Int(key, static_cast<int64_t>(list.size()));
-  for (const auto& s : list) Str(key, s);
+  AppendKeyInt(key, static_cast<int64_t>(list.size()));
+  for (const auto& s : list) AppendKeyString(key, s);
 }
 
 // The list members of an attribute (DRAListTypeAttributes), each tagged.
@@ -60,12 +54,12 @@ void Lists(std::string& key, const k8s::DeviceAttribute& a) {
   key += 'L';
   key += a.int_values ? 'i' : '-';
   if (a.int_values) {
-    Int(key, static_cast<int64_t>(a.int_values->size()));
-    for (int64_t v : *a.int_values) Int(key, v);
+    AppendKeyInt(key, static_cast<int64_t>(a.int_values->size()));
+    for (int64_t v : *a.int_values) AppendKeyInt(key, v);
   }
   key += a.bool_values ? 'b' : '-';
   if (a.bool_values) {
-    Int(key, static_cast<int64_t>(a.bool_values->size()));
+    AppendKeyInt(key, static_cast<int64_t>(a.bool_values->size()));
     for (bool v : *a.bool_values) key += v ? 'T' : 'F';
   }
   key += a.string_values ? 's' : '-';
@@ -98,7 +92,7 @@ bool PlainScalar(const k8s::DeviceAttribute& a) {
 // An attribute's typed value.
 void Value(std::string& key, const k8s::DeviceAttribute& a) {
   key += a.int_value ? 'i' : '-';
-  if (a.int_value) Int(key, *a.int_value);
+  if (a.int_value) AppendKeyInt(key, *a.int_value);
   Flag(key, a.bool_value);
   Opt(key, a.string_value);
   Opt(key, a.version_value);
@@ -108,10 +102,10 @@ void Value(std::string& key, const k8s::DeviceAttribute& a) {
 // The capacity values and allowMultipleAllocations.
 void CapacityAndSharing(const k8s::Device& d, std::string& key) {
   key += 'C';
-  Int(key, static_cast<int64_t>(d.capacity.size()));
+  AppendKeyInt(key, static_cast<int64_t>(d.capacity.size()));
   for (const auto& [name, c] : d.capacity) {
-    Str(key, name);
-    Str(key, c.value);
+    AppendKeyString(key, name);
+    AppendKeyString(key, c.value);
   }
   key += 'M';
   Flag(key, d.allow_multiple_allocations);
@@ -120,11 +114,11 @@ void CapacityAndSharing(const k8s::Device& d, std::string& key) {
 void SelectorKey(std::string_view driver, const k8s::Device& d,
                  const std::vector<AttributeName>* skip, std::string& key) {
   key += 'D';
-  Str(key, driver);
+  AppendKeyString(key, driver);
   key += 'A';
-  Int(key, static_cast<int64_t>(d.attributes.size()));
+  AppendKeyInt(key, static_cast<int64_t>(d.attributes.size()));
   for (const auto& [name, a] : d.attributes) {
-    Str(key, name);
+    AppendKeyString(key, name);
     if (skip != nullptr && !skip->empty() && Skipped(*skip, driver, name)) {
       key += 'x';
       continue;
@@ -145,7 +139,7 @@ void Policies(const k8s::Device& d, std::string& key) {
     Strings(key, p.valid_values);
     key += p.valid_range ? '+' : '-';
     if (p.valid_range) {
-      Str(key, p.valid_range->min);
+      AppendKeyString(key, p.valid_range->min);
       Opt(key, p.valid_range->max);
       Opt(key, p.valid_range->step);
     }
@@ -173,12 +167,12 @@ void AppendShapeKeyAndIdentity(std::string_view driver, const k8s::Device& d,
                                const std::vector<AttributeName>& skip, SkipMemo& memo,
                                std::string& key, std::string& identity) {
   key += 'D';
-  Str(key, driver);
+  AppendKeyString(key, driver);
   key += 'A';
-  Int(key, static_cast<int64_t>(d.attributes.size()));
+  AppendKeyInt(key, static_cast<int64_t>(d.attributes.size()));
   size_t position = 0;
   for (const auto& [name, a] : d.attributes) {
-    Str(key, name);
+    AppendKeyString(key, name);
     if (memo.Skipped(skip, driver, position++, name)) {
       key += 'x';
       Value(identity, a);
@@ -253,11 +247,11 @@ void AppendShapeKey(std::string_view driver, const k8s::Device& device,
 void AppendReadKey(std::string_view driver, const k8s::Device& device,
                    const std::vector<AttributeName>& reads, std::string& key) {
   key += 'D';
-  Str(key, driver);
+  AppendKeyString(key, driver);
   for (const auto& [name, a] : device.attributes) {
     if (PlainScalar(a) && !Skipped(reads, driver, name)) continue;
     key += 'a';
-    Str(key, name);
+    AppendKeyString(key, name);
     Value(key, a);
   }
   CapacityAndSharing(device, key);
@@ -267,41 +261,41 @@ void AppendFactKey(const InventoryDevice& dev, std::string& key) {
   const k8s::Device& d = *dev.device;
   Policies(d, key);
   key += 'U';
-  Int(key, static_cast<int64_t>(d.consumes_counters.size()));
+  AppendKeyInt(key, static_cast<int64_t>(d.consumes_counters.size()));
   for (const auto& use : d.consumes_counters) {
-    Str(key, use.counter_set);
-    Int(key, static_cast<int64_t>(use.counters.size()));
+    AppendKeyString(key, use.counter_set);
+    AppendKeyInt(key, static_cast<int64_t>(use.counters.size()));
     for (const auto& [name, c] : use.counters) {
-      Str(key, name);
-      Str(key, c.value);
+      AppendKeyString(key, name);
+      AppendKeyString(key, c.value);
     }
   }
   for (const auto& draws : dev.draws) {
     key += draws ? '+' : '-';
     if (!draws) continue;
-    Int(key, static_cast<int64_t>(draws->size()));
+    AppendKeyInt(key, static_cast<int64_t>(draws->size()));
     for (const CounterDraw& draw : *draws) {
-      Int(key, static_cast<int64_t>(draw.ordinal));
-      Int(key, draw.milli);
+      AppendKeyInt(key, static_cast<int64_t>(draw.ordinal));
+      AppendKeyInt(key, draw.milli);
     }
   }
   key += 'T';
   Taints(key, d.taints);
   Taints(key, dev.rule_taints);
   key += dev.in_use ? 'I' : 'i';
-  Int(key, static_cast<int64_t>(dev.shares.size()));
+  AppendKeyInt(key, static_cast<int64_t>(dev.shares.size()));
   for (const auto* share : dev.shares) {
-    Int(key, static_cast<int64_t>(share->size()));
+    AppendKeyInt(key, static_cast<int64_t>(share->size()));
     for (const auto& [name, amount] : *share) {
-      Str(key, name);
-      Str(key, amount);
+      AppendKeyString(key, name);
+      AppendKeyString(key, amount);
     }
   }
   key += 'N';
   Opt(key, d.node_name);
   key += d.node_selector ? '+' : '-';
   if (d.node_selector) {
-    Int(key, static_cast<int64_t>(d.node_selector->node_selector_terms.size()));
+    AppendKeyInt(key, static_cast<int64_t>(d.node_selector->node_selector_terms.size()));
     for (const auto& term : d.node_selector->node_selector_terms) {
       Requirements(key, term.match_expressions);
       Requirements(key, term.match_fields);
