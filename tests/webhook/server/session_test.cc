@@ -203,6 +203,45 @@ INSTANTIATE_TEST_SUITE_P(
                      431}),
     [](const auto& p) { return p.param.name; });
 
+// The session keeps only the fields it reads (request_parser.h): what reaches the router must
+// be what a full header map would have given. Field names in any case, the first
+// Content-Type when there are two, the fields an API server sends beside them.
+struct HeaderCase {
+  std::string name;
+  std::string fields;  // each "Name: value\r\n"
+  unsigned status;
+};
+
+class SessionHeaderTest : public SessionTest, public ::testing::WithParamInterface<HeaderCase> {};
+
+TEST_P(SessionHeaderTest, RouterSeesTheFieldsItReads) {
+  Start();
+  const std::string body = MakeReview().dump();
+  Send("POST /validate?timeout=10s HTTP/1.1\r\nHost: draguard\r\n" + GetParam().fields +
+       "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body);
+  std::vector<Response> responses = Finish();
+  ASSERT_EQ(responses.size(), 1u);
+  EXPECT_EQ(responses[0].result_int(), GetParam().status);
+  EXPECT_EQ(checker_.calls(), GetParam().status == 200 ? 1 : 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Session, SessionHeaderTest,
+    ::testing::Values(
+        HeaderCase{"AsTheApiServerSendsThem",
+                   "User-Agent: kube-apiserver-admission\r\nAccept: application/json, */*\r\n"
+                   "Accept-Encoding: gzip\r\nContent-Type: application/json\r\n",
+                   200},
+        HeaderCase{"LowerCaseName", "content-type: application/json\r\n", 200},
+        HeaderCase{"WithParameters", "Content-Type: Application/JSON; charset=utf-8\r\n", 200},
+        HeaderCase{"FirstOfTwoIsJson",
+                   "Content-Type: application/json\r\nContent-Type: text/plain\r\n", 200},
+        HeaderCase{"FirstOfTwoIsText",
+                   "Content-Type: text/plain\r\nContent-Type: application/json\r\n", 400},
+        HeaderCase{"Missing", "", 400},
+        HeaderCase{"UnknownFieldsOnly", "X-Content-Type: application/json\r\n", 400}),
+    [](const auto& p) { return p.param.name; });
+
 // Issue 17: a body is read only when it fits the budget shared by all connections, so that
 // many connections cannot each hold a body of the per-request limit.
 TEST_F(SessionTest, ABodyBeyondTheSharedBudgetIsRefusedWith503) {

@@ -12,7 +12,7 @@
 // (ExpireAfter), not one per read and write. A request found whole in the bytes of the
 // read that waited for it (the usual case: a client writes a request at once) is parsed from
 // the buffer without Beast's read operations, which would complete through the event loop
-// even with nothing to read; the read deadline is then not needed and not set. A fresh request_parser per message applies
+// even with nothing to read; the read deadline is then not needed and not set. A fresh RequestParser (request_parser.h) per message applies
 // the header and body limits; a body over the limit is answered 413, oversized headers 431,
 // unparseable requests 400, a body that does not fit the bodies in flight of all connections
 // (BodyBudget) 503, a transfer coding other than plain chunked 501, and the connection is then
@@ -51,6 +51,7 @@
 #include <boost/beast/http.hpp>
 #include <openssl/ssl.h>
 
+#include "webhook/server/internal/request_parser.h"
 #include "webhook/server/internal/tls_stream.h"
 #include "webhook/server/metrics.h"
 #include "webhook/server/router.h"
@@ -215,43 +216,6 @@ inline void WriteResponse(const RouterResponse& r, unsigned version, bool keep_a
   out += r.body;
 }
 
-// A request body read into a std::string: Beast's string_body, but each piece is appended
-// rather than written into a zero-filled resize (its reader zero-fills the body's bytes before
-// copying them in: a memset of the whole body per request). The session lends the string of
-// its previous request, so that a body that fits that capacity is not allocated again.
-struct AppendStringBody {
-  using value_type = std::string;
-
-  class reader {
-   public:
-    template <bool isRequest, class Fields>
-    explicit reader(http::header<isRequest, Fields>&, value_type& body) : body_(body) {}
-
-    void init(const boost::optional<uint64_t>& length, beast::error_code& ec) {
-      // The parser's body limit (checked before this) bounds a declared length.
-      if (length) body_.reserve(static_cast<size_t>(std::min<uint64_t>(*length, body_.max_size())));
-      ec = {};
-    }
-    template <class ConstBufferSequence>
-    size_t put(const ConstBufferSequence& buffers, beast::error_code& ec) {
-      const size_t extra = beast::buffer_bytes(buffers);
-      if (extra > body_.max_size() - body_.size()) {
-        ec = http::error::buffer_overflow;
-        return 0;
-      }
-      for (const net::const_buffer b : beast::buffers_range_ref(buffers)) {
-        body_.append(static_cast<const char*>(b.data()), b.size());
-      }
-      ec = {};
-      return extra;
-    }
-    void finish(beast::error_code& ec) { ec = {}; }
-
-   private:
-    value_type& body_;
-  };
-};
-
 template <class T>
 struct IsSocket : std::false_type {};
 template <class Protocol, class Executor>
@@ -410,8 +374,7 @@ class HttpSession : public SessionBase,
   // timeout covers both. Each part is first parsed from the bytes already buffered
   // (ParseBuffered); Beast's read operations, on the same parser, read what is missing.
   void ReadRequest() {
-    parser_.emplace(std::piecewise_construct, std::make_tuple(std::move(kept_body_)));
-    kept_body_.clear();
+    parser_.emplace(request_);
     parser_->header_limit(static_cast<uint32_t>(context_.options.max_header_bytes));
     parser_->body_limit(context_.options.handler.max_body_bytes);
     read_deadline_set_ = false;
@@ -426,7 +389,7 @@ class HttpSession : public SessionBase,
 
   void OnHeader(beast::error_code header_ec) {
     if (header_ec) return OnRead(header_ec);
-    if (!OnlyChunkedTransferCoding(parser_->get())) {
+    if (!OnlyChunkedTransferCoding(request_)) {
       return Respond(PlainText(501, "transfer coding not implemented: only chunked\n"), false);
     }
     if (!ReserveBody()) {
@@ -473,11 +436,10 @@ class HttpSession : public SessionBase,
   // Whether the request uses no transfer coding but chunked. Beast reads a body whose last
   // coding is chunked (`gzip, chunked`) as plain chunked and would hand over gzip bytes as
   // JSON; RFC 9112 §6.1 lets a server answer a coding it does not implement with 501.
-  static bool OnlyChunkedTransferCoding(const http::request<AppendStringBody>& req) {
-    const size_t n = req.count(http::field::transfer_encoding);
-    if (n == 0) return true;
-    if (n > 1) return false;
-    return beast::iequals(Trim(req[http::field::transfer_encoding]), "chunked");
+  static bool OnlyChunkedTransferCoding(const RequestParts& req) {
+    if (req.transfer_encoding_count == 0) return true;
+    if (req.transfer_encoding_count > 1) return false;
+    return beast::iequals(Trim(req.transfer_encoding), "chunked");
   }
   static std::string_view Trim(std::string_view s) {
     while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
@@ -510,15 +472,15 @@ class HttpSession : public SessionBase,
       return Close();
     }
     if (ec) return Respond(PlainText(400, "bad request\n"), false);
-    Respond(Route(false), parser_->get().keep_alive());
+    Respond(Route(false), parser_->keep_alive());
   }
 
   RouterResponse Route(bool body_truncated) {
-    const auto& req = parser_->get();
-    std::string_view body = body_truncated ? std::string_view() : std::string_view(req.body());
-    return context_.router.Handle({.method = std::string_view(req.method_string()),
-                                   .target = std::string_view(req.target()),
-                                   .content_type = std::string_view(req[http::field::content_type]),
+    const RequestParts& req = request_;
+    std::string_view body = body_truncated ? std::string_view() : std::string_view(req.body);
+    return context_.router.Handle({.method = req.method,
+                                   .target = req.target,
+                                   .content_type = req.content_type,
                                    .body = body,
                                    .body_truncated = body_truncated});
   }
@@ -529,12 +491,12 @@ class HttpSession : public SessionBase,
 
   void Respond(RouterResponse r, bool keep_alive) {
     keep_alive = keep_alive && !stopping_ && !context_.draining.load();
-    const unsigned version = parser_ && parser_->is_header_done() ? parser_->get().version() : 11;
+    const unsigned version = parser_ && parser_->is_header_done() ? request_.version : 11;
     // The request has been handled: its body goes now, not when the next request starts;
     // the storage of a typical one stays for the next request.
-    if (parser_) KeepBody(parser_->get().body());
+    KeepBody(request_.body);
     ReleaseBody();
-    WriteResponse(r, version == 10 ? 10 : 11, keep_alive, response_);
+    WriteResponse(r, version, keep_alive, response_);
     // Beyond a typical answer's size the buffer goes, rather than staying with an idle
     // connection.
     const bool shrink = response_.capacity() > kKeptResponseBytes;
@@ -551,13 +513,9 @@ class HttpSession : public SessionBase,
                      });
   }
 
-  void KeepBody(std::string& body) {
+  static void KeepBody(std::string& body) {
     body.clear();
-    if (body.capacity() <= kKeptBodyBytes) {
-      kept_body_ = std::move(body);
-    } else {
-      std::string().swap(body);
-    }
+    if (body.capacity() > kKeptBodyBytes) std::string().swap(body);
   }
 
   void Close() {
@@ -582,10 +540,10 @@ class HttpSession : public SessionBase,
   const SessionContext& context_;
   Stream stream_;
   beast::flat_buffer buffer_;
-  std::optional<http::request_parser<AppendStringBody>> parser_;
-  // The body string of the last request, emptied, lent to the next request's parser (up to
-  // kKeptBodyBytes of capacity).
-  std::string kept_body_;
+  // The current request's parser, over request_; a new one per request (its limits, its
+  // state), request_'s strings keeping their storage (a body's up to kKeptBodyBytes).
+  std::optional<RequestParser> parser_;
+  RequestParts request_;
   bool read_deadline_set_ = false;  // the current request's read timeout is running
   std::string response_;  // the response in flight: head and body, one write
   std::shared_ptr<const void> held_;
