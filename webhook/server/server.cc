@@ -36,6 +36,7 @@
 
 #include "webhook/server/internal/http_session.h"
 #include "policy/common/status_macros.h"
+#include "policy/common/thread_priority.h"
 #include "webhook/server/router.h"
 #include "webhook/server/tls_context.h"
 
@@ -278,7 +279,10 @@ Status Server::Impl::Start() {
   }
   threads_.emplace_back([this] { control_.run(); });
   for (auto& worker : workers_) {
-    threads_.emplace_back([&ioc = worker->ioc] { ioc.run(); });
+    threads_.emplace_back([&ioc = worker->ioc, slice = options_.io_thread_slice] {
+      if (slice.count() > 0) SetCurrentThreadSlice(slice);  // best effort
+      ioc.run();
+    });
   }
   return OkStatus();
 }
