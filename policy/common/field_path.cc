@@ -10,7 +10,7 @@ namespace draguard {
 
 FieldPath FieldPath::Appended(char open, std::string_view part, char close) const {
   const size_t size = size_ + (open != '\0' ? 1 : 0) + part.size() + (close != '\0' ? 1 : 0);
-  FieldPath out;
+  FieldPath out{Unfilled{}};
   out.size_ = size;
   char* end;
   if (!out.on_heap()) {
@@ -18,6 +18,7 @@ FieldPath FieldPath::Appended(char open, std::string_view part, char close) cons
     std::memcpy(out.inline_, inline_, kInlineCapacity);
     end = out.inline_ + size_;
   } else {
+    std::memset(out.inline_, 0, kInlineCapacity);  // never read, but copied
     out.heap_.resize(size);
     const std::string_view base = text();
     end = std::copy(base.begin(), base.end(), out.heap_.data());

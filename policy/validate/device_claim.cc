@@ -310,11 +310,11 @@ void CheckAdminNamespace(Reporter& r, std::string_view name_space, const FieldPa
 }
 
 void CheckAdminAccess(Reporter& r, const k8s::DeviceClaim& claim, std::string_view name_space,
-                      const FieldPath& requests, const ValidationOptions& options) {
+                      const FieldPathRef& requests, const ValidationOptions& options) {
   for (size_t i = 0; i < claim.requests.size(); ++i) {
     const auto& exactly = claim.requests[i].exactly;
     if (!exactly.has_value() || exactly->admin_access != true) continue;
-    CheckAdminNamespace(r, name_space, requests.Index(i).Child("adminAccess"), options);
+    CheckAdminNamespace(r, name_space, requests.Get().Index(i).Child("adminAccess"), options);
     return;
   }
 }

@@ -12,6 +12,7 @@
 
 #include "policy/common/field_path.h"
 #include "policy/k8s/resource_claim.h"
+#include "policy/validate/names.h"
 #include "policy/validate/options.h"
 #include "policy/validate/reporter.h"
 
@@ -40,7 +41,7 @@ void ValidateDeviceClaim(Reporter& r, const k8s::DeviceClaim& claim, const Field
 // namespace's labels are unknown. `requests` is `spec.devices.requests` for claims *and*
 // templates (upstream quirk).
 void CheckAdminAccess(Reporter& r, const k8s::DeviceClaim& claim, std::string_view name_space,
-                      const FieldPath& requests, const ValidationOptions& options);
+                      const FieldPathRef& requests, const ValidationOptions& options);
 
 // The label check itself, reporting at `at` (also used for allocation results).
 void CheckAdminNamespace(Reporter& r, std::string_view name_space, const FieldPath& at,

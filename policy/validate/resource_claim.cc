@@ -59,7 +59,7 @@ void ValidateResourceClaim(const k8s::ResourceClaim& claim, const ValidationOpti
   std::optional<k8s::DeviceClaim> storage;
   const k8s::DeviceClaim& spec =
       Prepare(claim.spec.devices, nullptr, options, devices, diagnostics, storage);
-  internal::CheckAdminAccess(r, spec, claim.metadata.name_space, devices.Child("requests"),
+  internal::CheckAdminAccess(r, spec, claim.metadata.name_space, {devices, "requests"},
                              options);
   ValidateObjectMeta(r, claim.metadata, /*namespaced=*/true, FieldPath("metadata"));
   internal::ValidateDeviceClaim(r, spec, devices, options, /*stored=*/false);

@@ -16,7 +16,9 @@ void ValidateSelectors(Reporter& r, const std::vector<k8s::DeviceSelector>& sele
                    r.Required("selector.cel.required", at.Child("cel"));
                    return;
                  }
-                 FieldPath expr = at.Child("cel").Child("expression");
+                 // One step for the two (the same text): every selector's path is built,
+                 // since the checker takes it.
+                 FieldPath expr = at.Child("cel.expression");
                  const std::string& text = selector.cel->expression;
                  if (text.size() > kCELSelectorExpressionMaxLength) {
                    r.TooLong("selector.expression.too-long", expr, kCELSelectorExpressionMaxLength);
@@ -35,20 +37,21 @@ void ValidateDeviceConfiguration(Reporter& r, const k8s::DeviceConfiguration& co
     r.Required("config.opaque.required", path.Child("opaque"));
     return;
   }
-  FieldPath opaque = path.Child("opaque");
-  ValidateDriverName(r, "config.driver.invalid", config.opaque->driver, opaque.Child("driver"));
-  FieldPath params = opaque.Child("parameters");
+  // Both fields are one step below `path` (a single Child of a dotted name renders as the two
+  // steps would), and made only for a finding: a valid configuration builds no path.
+  ValidateDriverName(r, "config.driver.invalid", config.opaque->driver, {path, "opaque.driver"});
+  const FieldPathRef params(path, "opaque.parameters");
   const std::optional<std::string>& json = config.opaque->parameters_json;
   if (!json.has_value() || json->empty() || *json == "null") {
-    r.Required("config.parameters.required", params);
+    r.Required("config.parameters.required", params.Get());
     return;
   }
   if (!stored && config.opaque->parameters_raw_size > kOpaqueParametersMaxLength) {
-    r.TooLong("config.parameters.too-long", params, kOpaqueParametersMaxLength);
+    r.TooLong("config.parameters.too-long", params.Get(), kOpaqueParametersMaxLength);
     return;
   }
   if (!config.opaque->parameters_is_object) {
-    r.Invalid("config.parameters.invalid", params, FieldValue::Omitted(),
+    r.Invalid("config.parameters.invalid", params.Get(), FieldValue::Omitted(),
               "must be a valid JSON object");
   }
 }

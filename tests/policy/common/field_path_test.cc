@@ -42,6 +42,18 @@ TEST(FieldPathTest, GrowsAcrossTheInlineCapacity) {
   EXPECT_EQ(FieldPath(), FieldPath(""));
 }
 
+// Validators name a field two steps down with one Child of the dotted name (one path built
+// instead of two): the text must be what the two steps give, inline and on the heap.
+TEST(FieldPathTest, ChildOfADottedNameIsTheTwoSteps) {
+  const FieldPath short_base = FieldPath("spec.devices.config").Index(0);
+  const FieldPath long_base = FieldPath("metadata.labels").Key(std::string(100, 'k'));
+  for (const FieldPath& base : {short_base, long_base}) {
+    EXPECT_EQ(base.Child("opaque.driver"), base.Child("opaque").Child("driver"));
+    EXPECT_EQ(base.Child("cel.expression").String(), base.Child("cel").Child("expression").String());
+  }
+  EXPECT_EQ(FieldPath().Child("cel.expression"), FieldPath().Child("cel").Child("expression"));
+}
+
 struct SplitCase {
   const char* path;
   std::vector<FieldPathSegment> want;
