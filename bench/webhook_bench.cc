@@ -91,8 +91,9 @@ void UseCelEvaluators(PolicyCheckerOptions& options) {
   options.compiled_selectors = std::make_shared<cel::SelectorCache>(options.selector_cache);
   options.satisfiability.new_evaluator =
       [allocator = options.satisfiability.allocator,
-       programs = std::make_shared<alloc::CelProgramCache>(alloc::CelProgramCache::kDefaultLimits,
-                                                           options.compiled_selectors)](
+       programs = std::make_shared<alloc::CelProgramCache>(
+           alloc::CelProgramCache::kDefaultLimits, options.compiled_selectors,
+           alloc::CelProgramCache::KeepPolicy::kOnSecondMiss)](
           std::shared_ptr<alloc::PreparedDevices> devices) {
         return std::make_unique<alloc::CelSelectorEvaluator>(allocator, programs,
                                                               std::move(devices));

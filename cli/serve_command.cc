@@ -325,8 +325,11 @@ int RunServe(const std::vector<std::string>& args, CommandContext& context) {
   // planned from the selectors validation has compiled (one compile per new selector).
   checker_options.compiled_selectors =
       std::make_shared<cel::SelectorCache>(checker_options.selector_cache);
-  auto programs = std::make_shared<alloc::CelProgramCache>(alloc::CelProgramCache::kDefaultLimits,
-                                                           checker_options.compiled_selectors);
+  // A selector's program is kept from its second sighting: clients may send a never-seen one
+  // on every request (alloc::CelProgramCache::KeepPolicy).
+  auto programs = std::make_shared<alloc::CelProgramCache>(
+      alloc::CelProgramCache::kDefaultLimits, checker_options.compiled_selectors,
+      alloc::CelProgramCache::KeepPolicy::kOnSecondMiss);
   if (inventory != nullptr) {
     if (Status s = inventory->Start(); !s.ok()) return UsageError(context, s);
     checker_options.satisfiability.source = inventory.get();

@@ -90,21 +90,20 @@ std::shared_ptr<const CelProgramCache::Compiled> CelProgramCache::Get(
     std::string_view expression, const cel::EnvOptions& env) {
   thread_local std::string key;
   cel::SelectorCacheKey(expression, env, key);
-  return cache_.FindOrMake(
-      key,
-      [&] {
-        Compiled made = Make(expression, env);
-        size_t reads = 0;
-        if (made.reads) {
-          for (const AttributeName& a : *made.reads) {
-            reads += sizeof(a) + HeapBytes(a.domain) + HeapBytes(a.name);
-          }
-        }
-        made.bytes = sizeof(Compiled) + HeapBytes(made.error) + reads +
-                     (made.program ? made.program->ApproximateBytes() : 0);
-        return std::make_shared<const Compiled>(std::move(made));
-      },
-      [](const Compiled& c) { return c.bytes; });
+  const CacheKey hashed(key);
+  if (std::shared_ptr<const Compiled> found = cache_.Find(hashed)) return found;
+  auto made = std::make_shared<Compiled>(Make(expression, env));
+  // A first miss under kOnSecondMiss: the caller's alone, neither estimated nor kept.
+  if (seen_ != nullptr && !seen_->Saw(hashed.hash())) return made;
+  size_t reads = 0;
+  if (made->reads) {
+    for (const AttributeName& a : *made->reads) {
+      reads += sizeof(a) + HeapBytes(a.domain) + HeapBytes(a.name);
+    }
+  }
+  made->bytes = sizeof(Compiled) + HeapBytes(made->error) + reads +
+                (made->program ? made->program->ApproximateBytes() : 0);
+  return cache_.Insert(hashed, made, made->bytes);
 }
 
 namespace {
@@ -218,7 +217,9 @@ const CelProgramCache::Compiled& CelSelectorEvaluator::Lookup(std::string_view e
   std::shared_ptr<const CelProgramCache::Compiled> found = programs_->Get(expression, env_);
   // The previous newest, if large, is dropped: only the newest may be large.
   Recent& previous = recent_[newest_];
-  if (previous.compiled != nullptr && previous.compiled->bytes > kRecentMaxBytes) {
+  if (previous.compiled != nullptr &&
+      (previous.compiled->bytes > kRecentMaxBytes ||
+       (previous.compiled->bytes == 0 && previous.expression.size() > kRecentMaxUncountedText))) {
     previous.compiled.reset();
   }
   newest_ = (newest_ + 1) % kRecent;

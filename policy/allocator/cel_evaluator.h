@@ -45,6 +45,7 @@
 #include "policy/cel/env.h"
 #include "policy/cel/program.h"
 #include "policy/common/bounded_cache.h"
+#include "policy/common/sighting_filter.h"
 
 namespace draguard::alloc {
 
@@ -64,9 +65,19 @@ class CelProgramCache {
     std::string error;  // set when program is empty
     // The attributes the selector reads (selector_reads.h); nullopt: any, or no program.
     std::optional<std::vector<AttributeName>> reads;
-    // The estimated heap held by the entry (what the cache counts it as), set by Get.
+    // The estimated heap held by the entry (what the cache counts it as), set by Get; 0 when
+    // the cache did not keep it (KeepPolicy::kOnSecondMiss, a first miss): not estimated.
     size_t bytes = 0;
   };
+
+  // When a planned selector is kept. kOnFirstMiss: always (the CLI's batches, whose
+  // selectors repeat across claims). kOnSecondMiss: only when its text missed before, within
+  // the last kSightings misses (SightingFilter); a first miss's program is returned to the
+  // caller alone, which holds it while it uses it. For the webhook, where a client may send a
+  // never-seen selector on every request: its entry's size estimate, insert and the eviction
+  // it causes cost more than planning it (issue 16 (c)).
+  enum class KeepPolicy { kOnFirstMiss, kOnSecondMiss };
+  static constexpr size_t kSightings = 4096;
 
   // `compiled` (optional, shared): compile results to plan from on a miss, looked up
   // without compiling (cel::SelectorCache::Find). For a StoredExpressions `env`, a result for
@@ -76,11 +87,15 @@ class CelProgramCache {
   // depends only on the tree (cel::Plan). Else a result for `env` itself serves as it is.
   // Otherwise the selector is compiled here.
   explicit CelProgramCache(CacheLimits limits = kDefaultLimits,
-                           std::shared_ptr<cel::SelectorCache> compiled = nullptr)
-      : cache_(limits), compiled_(std::move(compiled)) {}
+                           std::shared_ptr<cel::SelectorCache> compiled = nullptr,
+                           KeepPolicy keep = KeepPolicy::kOnFirstMiss)
+      : cache_(limits),
+        compiled_(std::move(compiled)),
+        seen_(keep == KeepPolicy::kOnSecondMiss ? std::make_unique<SightingFilter>(kSightings)
+                                                : nullptr) {}
 
   // The program for `expression` in `env`, compiled (or taken from `compiled`) and planned
-  // on a miss.
+  // on a miss (and kept per the KeepPolicy).
   std::shared_ptr<const Compiled> Get(std::string_view expression, const cel::EnvOptions& env);
   size_t size() const { return cache_.size(); }
   CacheStats stats() const { return cache_.stats(); }
@@ -96,6 +111,7 @@ class CelProgramCache {
 
   ConcurrentCache<Compiled> cache_;
   std::shared_ptr<cel::SelectorCache> compiled_;
+  std::unique_ptr<SightingFilter> seen_;  // KeepPolicy::kOnSecondMiss: the texts missed
   std::atomic<size_t> reused_{0};
   std::atomic<size_t> own_{0};
 };
@@ -182,7 +198,10 @@ class CelSelectorEvaluator : public SelectorEvaluator {
   // shared cache builds its key, hashes it and locks (~900 instructions; 7 a webhook request
   // with a class selector and two request selectors). The most recent lookup is always kept;
   // the others only when small (Compiled::bytes <= kRecentMaxBytes), so that an idle
-  // evaluator holds at most one large evicted program, as before.
+  // evaluator holds at most one large evicted program, as before. A program the cache did not
+  // keep (bytes 0, not estimated) counts as small when its text is at most
+  // kRecentMaxUncountedText bytes (a planned selector holds ~50-100 bytes per byte of text).
+  static constexpr size_t kRecentMaxUncountedText = 512;
   struct Recent {
     std::string expression;
     std::shared_ptr<const CelProgramCache::Compiled> compiled;

@@ -14,6 +14,7 @@
 #include "policy/allocator/allocator.h"
 #include "policy/allocator/cel_evaluator.h"
 #include "policy/allocator/inventory.h"
+#include "policy/common/sighting_filter.h"
 #include "policy/validate/defaults.h"
 
 namespace draguard::webhook {
@@ -128,9 +129,12 @@ class SelectorResults {
 // templates), and a result then costs a lookup instead of a CEL evaluation per device.
 class CachingEvaluator : public alloc::SelectorEvaluator {
  public:
+  // `seen`: the texts whose tables were missed in `results` (the view's): a selector gets a
+  // table from its second sighting on (SightingFilter).
   CachingEvaluator(std::unique_ptr<alloc::SelectorEvaluator> inner,
-                   ConcurrentCache<SelectorResults>& results, size_t devices)
-      : inner_(std::move(inner)), results_(results), devices_(devices) {}
+                   ConcurrentCache<SelectorResults>& results, SightingFilter& seen,
+                   size_t devices)
+      : inner_(std::move(inner)), results_(results), seen_(seen), devices_(devices) {}
 
   // The inner evaluator's answer: without it the allocator would decide every device with
   // its own uuid apart (shape classes, policy/allocator/selector.h).
@@ -141,8 +145,11 @@ class CachingEvaluator : public alloc::SelectorEvaluator {
 
   alloc::SelectorResult Evaluate(std::string_view expression,
                                  const alloc::DeviceView& device) override {
-    const SelectorResults& results = ResultsFor(expression);
-    if (device.id >= results.size()) return inner_->Evaluate(expression, device);
+    const SelectorResults* found = ResultsFor(expression);
+    if (found == nullptr || device.id >= found->size()) {
+      return inner_->Evaluate(expression, device);
+    }
+    const SelectorResults& results = *found;
     const int8_t known = results.Get(device.id);
     if (known != SelectorResults::kUnknown) {
       return known == SelectorResults::kMatch ? alloc::SelectorResult::Match()
@@ -158,8 +165,15 @@ class CachingEvaluator : public alloc::SelectorEvaluator {
 
   // Holds the recent lookups weakly while idle, so that an idle evaluator keeps no evicted
   // entry alive, yet the next request finds the entries still cached without a lookup.
+  // Forgets the selectors seen once (without a table): the next request that brings one
+  // asks the cache and the filter again (and then makes its table).
   void Release() {
     for (Recent& r : recent_) {
+      if (r.untabled) {
+        r.untabled = false;
+        r.used = 0;
+        continue;
+      }
       if (r.results == nullptr) continue;
       r.idle = r.results;
       r.results.reset();
@@ -179,6 +193,7 @@ class CachingEvaluator : public alloc::SelectorEvaluator {
     std::shared_ptr<const SelectorResults> results;  // while leased
     std::weak_ptr<const SelectorResults> idle;       // between leases
     uint64_t used = 0;                               // use stamp; 0: empty
+    bool untabled = false;  // seen once: evaluated without a table for this lease
   };
   static constexpr size_t kRecent = 8;
 
@@ -194,15 +209,22 @@ class CachingEvaluator : public alloc::SelectorEvaluator {
     return a == b;
   }
 
-  const SelectorResults& ResultsFor(std::string_view expression) {
+  // The table for `expression`, or null when it is met for the first time (evaluated
+  // without one: a table's insert and the eviction it causes cost more than the few
+  // evaluations a never-seen selector decided per read class needs, issue 16 (c)).
+  const SelectorResults* ResultsFor(std::string_view expression) {
     ++clock_;
     Recent* oldest = &recent_[0];
     for (Recent& r : recent_) {
       if (r.used != 0 && SameText(r.expression, expression)) {
+        if (r.untabled) {
+          r.used = clock_;
+          return nullptr;
+        }
         if (r.results == nullptr) r.results = r.idle.lock();  // null once evicted and freed
         if (r.results != nullptr) {
           r.used = clock_;
-          return *r.results;
+          return r.results.get();
         }
         oldest = &r;
         break;
@@ -211,16 +233,24 @@ class CachingEvaluator : public alloc::SelectorEvaluator {
     }
     Recent& slot = *oldest;
     slot.idle.reset();
-    slot.results = results_.FindOrMake(
-        expression, [&] { return std::make_shared<const SelectorResults>(devices_); },
-        [](const SelectorResults& r) { return r.BoundBytes(); });
+    slot.results.reset();
     slot.expression.assign(expression);
     slot.used = clock_;
-    return *slot.results;
+    const CacheKey key(expression);
+    slot.results = results_.Find(key);
+    slot.untabled = slot.results == nullptr && !seen_.Saw(key.hash());
+    if (slot.untabled) return nullptr;
+    if (slot.results == nullptr) {
+      auto made = std::make_shared<const SelectorResults>(devices_);
+      const size_t bytes = made->BoundBytes();
+      slot.results = results_.Insert(key, std::move(made), bytes);
+    }
+    return slot.results.get();
   }
 
   std::unique_ptr<alloc::SelectorEvaluator> inner_;
   ConcurrentCache<SelectorResults>& results_;
+  SightingFilter& seen_;
   size_t devices_;
   std::array<Recent, kRecent> recent_;
   uint64_t clock_ = 0;
@@ -236,6 +266,8 @@ struct SatisfiabilityCheck::Prepared {
   std::shared_ptr<const inventory::ClusterObjects> snapshot;
   alloc::Inventory inventory;
   ConcurrentCache<SelectorResults> results;
+  // The selectors whose tables `results` missed, four times as many as it keeps.
+  SightingFilter seen_selectors;
   std::shared_ptr<alloc::PreparedDevices> devices;  // shared by the evaluators below
   std::mutex mu;
   std::vector<std::unique_ptr<CachingEvaluator>> idle;
@@ -245,6 +277,7 @@ struct SatisfiabilityCheck::Prepared {
       : snapshot(std::move(s)),
         inventory(std::move(i)),
         results(limits),
+        seen_selectors(4 * limits.max_entries),
         devices(std::make_shared<alloc::PreparedDevices>(inventory.devices().size())) {}
 
   // Takes over `previous`'s prepared devices that CEL sees unchanged in this snapshot.
@@ -263,7 +296,7 @@ struct SatisfiabilityCheck::Prepared {
       }
     }
     return std::make_unique<CachingEvaluator>(options.new_evaluator(devices), results,
-                                              inventory.devices().size());
+                                              seen_selectors, inventory.devices().size());
   }
 
   void Return(std::unique_ptr<CachingEvaluator> evaluator) {

@@ -288,6 +288,41 @@ TEST(CelEvaluatorCacheTest, ProgramsStayWithinTheLimitsUnderDistinctSelectors) {
   EXPECT_GT(stats.entries, 10u);  // the byte bound, not a degenerate cache, limits it
 }
 
+// KeepPolicy::kOnSecondMiss (the webhook's): a selector's program is kept from its second
+// miss on; the program of a first miss answers as a kept one does (outcome, error, reads).
+TEST(CelEvaluatorCacheTest, KeepsAProgramFromItsSecondMissUnderTheSecondMissPolicy) {
+  Inventory inv = Inventory::Build(OneGpu(RichGpu("gpu0")));
+  const std::vector<std::string> expressions = {
+      "device.driver == \"gpu.example.com\"",
+      "device.attributes[\"gpu.example.com\"].model == \"a100\"",
+      "device.attributes[\"gpu.example.com\"].ecc",  // a runtime error
+      "device.drver == \"x\"",                        // a compile error
+      "device.capacity[\"gpu.example.com\"].memory.compareTo(quantity(\"40Gi\")) >= 0",
+  };
+  auto second = std::make_shared<CelProgramCache>(CelProgramCache::kDefaultLimits, nullptr,
+                                                  CelProgramCache::KeepPolicy::kOnSecondMiss);
+  auto first = std::make_shared<CelProgramCache>();
+  for (size_t sighting = 0; sighting < 3; ++sighting) {
+    for (size_t i = 0; i < expressions.size(); ++i) {
+      const std::string& expression = expressions[i];
+      // Fresh evaluators: one would find the program again among its recent lookups.
+      CelSelectorEvaluator got(AllocatorOptions{}, second);
+      CelSelectorEvaluator want(AllocatorOptions{}, first);
+      const SelectorResult g = got.Evaluate(expression, inv.View(0));
+      const SelectorResult w = want.Evaluate(expression, inv.View(0));
+      EXPECT_EQ(static_cast<int>(g.outcome), static_cast<int>(w.outcome)) << expression;
+      EXPECT_EQ(g.error, w.error) << expression;
+      EXPECT_EQ(got.AttributesRead(expression), want.AttributesRead(expression)) << expression;
+      const CacheStats stats = second->stats();
+      const size_t n = expressions.size();
+      EXPECT_EQ(stats.entries, sighting == 0 ? 0 : (sighting == 1 ? i + 1 : n)) << expression;
+      EXPECT_EQ(stats.misses, sighting == 0 ? i + 1 : (sighting == 1 ? n + i + 1 : 2 * n))
+          << expression;
+    }
+  }
+  EXPECT_EQ(first->stats().misses, expressions.size());
+}
+
 TEST(CelEvaluatorCacheTest, EvaluatorsShareOneProgramCache) {
   Inventory inv = Inventory::Build(OneGpu(RichGpu("gpu0")));
   auto programs = std::make_shared<CelProgramCache>();

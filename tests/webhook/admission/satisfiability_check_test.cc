@@ -424,6 +424,44 @@ TEST_F(SatisfiabilityCheckTest, DevicesDifferingOnlyInUuidsAreEvaluatedOnce) {
   EXPECT_LT(evaluations.load(), kNodes) << "the 24 GPUs are one class: evaluated once";
 }
 
+// A selector gets a table of results in the view only from its second sighting (issue 16
+// (c): a never-seen selector on every request made a table each, inserted, then evicted).
+// Without the table the answers are the same, and each sighting evaluates the devices it
+// needs; from the third on they come from the table.
+TEST_F(SatisfiabilityCheckTest, ASelectorGetsAResultsTableOnItsSecondSighting) {
+  const std::string node_b = GpuInventoryYaml("node-b", 1);
+  source_.Publish(ClusterFromYaml(GpuInventoryYaml("node-a", 2) + "---\n" +
+                                  node_b.substr(node_b.find("---\n") + 4)));
+  std::atomic<int> evaluations{0};
+  SatisfiabilityOptions options = Options();
+  options.new_evaluator = [&evaluations](std::shared_ptr<alloc::PreparedDevices>) {
+    return std::make_unique<CountingNoReadsEvaluator>(evaluations);
+  };
+  SatisfiabilityCheck check(std::move(options));
+  const std::string claim = ClaimWithRequest(
+      "      exactly:\n        deviceClassName: gpu.example.com\n        count: 1\n"
+      "        selectors:\n        - cel:\n            expression: \"true\"\n");
+  std::vector<int> evaluated;
+  std::vector<size_t> tables;
+  for (int sighting = 0; sighting < 3; ++sighting) {
+    Diagnostics out;
+    const SatisfiabilityResult result =
+        check.Check(DecodeObject(claim), out, /*count_nodes=*/true);
+    EXPECT_EQ(result.verdict, alloc::VerdictKind::kSatisfiable) << sighting;
+    EXPECT_EQ(result.feasible_nodes, 2u) << sighting;
+    EXPECT_THAT(Findings(out), ::testing::IsEmpty()) << sighting;
+    evaluated.push_back(evaluations.exchange(0));
+    tables.push_back(check.selector_results_stats().entries);
+  }
+  EXPECT_EQ(tables, (std::vector<size_t>{0, 1, 1}));  // "true": the class's and the request's
+  EXPECT_GT(evaluated[0], 0);
+  // The table made, filled as the evaluations go (the class's and the request's selector are
+  // one text: the table answers the second for a device the first has decided).
+  EXPECT_GT(evaluated[1], 0);
+  EXPECT_LE(evaluated[1], evaluated[0]);
+  EXPECT_EQ(evaluated[2], 0);  // all from the table
+}
+
 // The background builder frees the view it replaced on its own thread, before its trim, once
 // the requests still using it let go (issue 17 item 3: freed by the last request instead, the
 // view stayed resident until the next build's trim).
