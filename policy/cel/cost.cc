@@ -16,13 +16,13 @@
 #include "policy/cel/cost.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <iterator>
 #include <limits>
 #include <optional>
 #include <span>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -114,29 +114,71 @@ enum class LibFn : uint8_t {
   kEquals,  // _==_ (named formats)
 };
 
+// A fixed set of names, looked up by length first: the coster classifies every call of
+// every compile (a never-seen selector is compiled per request), and hashing the name cost
+// more than the lookup. Entries are bucketed by length at compile time; a lookup compares
+// the first byte, then the bytes, of the few names of the same length.
+template <typename T, size_t N>
+class NameTable {
+ public:
+  using Entry = std::pair<std::string_view, T>;
+  constexpr NameTable(std::array<Entry, N> entries, T none) : entries_(entries), none_(none) {
+    std::sort(entries_.begin(), entries_.end(),
+              [](const Entry& a, const Entry& b) { return a.first.size() < b.first.size(); });
+    size_t i = 0;
+    for (size_t len = 0; len <= kMaxLength; ++len) {
+      start_[len] = i;
+      while (i < N && entries_[i].first.size() == len) ++i;
+    }
+    start_[kMaxLength + 1] = i;
+  }
+
+  // Every name is non-empty and fits a bucket (checked by static_assert where declared).
+  constexpr bool Valid() const {
+    return start_[kMaxLength + 1] == N && (N == 0 || start_[1] == 0);
+  }
+
+  T Find(std::string_view name) const {
+    if (name.empty() || name.size() > kMaxLength) return none_;
+    for (size_t i = start_[name.size()]; i < start_[name.size() + 1]; ++i) {
+      const std::string_view key = entries_[i].first;
+      if (key.front() == name.front() && key == name) return entries_[i].second;
+    }
+    return none_;
+  }
+
+ private:
+  static constexpr size_t kMaxLength = 31;
+  std::array<Entry, N> entries_;
+  std::array<size_t, kMaxLength + 2> start_{};
+  T none_;
+};
+
 LibFn ClassifyFunction(std::string_view f) {
   // Operators (cel-go's internal names all start with '_') are most calls of a selector, and
-  // the table below holds one of them: answer those without hashing the name.
+  // the table below holds one of them: answer those without a lookup.
   if (!f.empty() && f.front() == '_') {
     return f == std::string_view(op::kEquals) ? LibFn::kEquals : LibFn::kNone;
   }
-  static const auto* const kByName = new std::unordered_map<std::string_view, LibFn>{
-      {"lowerAscii", LibFn::kScanSized}, {"upperAscii", LibFn::kScanSized},
-      {"substring", LibFn::kScanSized},  {"trim", LibFn::kScanSized},
-      {"url", LibFn::kScan},             {"quantity", LibFn::kScan},
-      {"isQuantity", LibFn::kScan},      {"semver", LibFn::kScan},
-      {"isSemver", LibFn::kScan},        {"cidr", LibFn::kScan},
-      {"isCIDR", LibFn::kScan},          {"isIP", LibFn::kScan},
-      {"isURL", LibFn::kScan},           {"ip", LibFn::kIp},
-      {"replace", LibFn::kReplace},      {"split", LibFn::kSplit},
-      {"find", LibFn::kFind},            {"findAll", LibFn::kFind},
-      {"isSorted", LibFn::kListScan},    {"sum", LibFn::kListScan},
-      {"max", LibFn::kListScan},         {"min", LibFn::kListScan},
-      {"indexOf", LibFn::kListScan},     {"lastIndexOf", LibFn::kListScan},
-      {"validate", LibFn::kValidate},    {op::kEquals, LibFn::kEquals},
-  };
-  auto it = kByName->find(f);
-  return it == kByName->end() ? LibFn::kNone : it->second;
+  static constexpr NameTable<LibFn, 25> kByName(
+      {{
+          {"lowerAscii", LibFn::kScanSized}, {"upperAscii", LibFn::kScanSized},
+          {"substring", LibFn::kScanSized},  {"trim", LibFn::kScanSized},
+          {"url", LibFn::kScan},             {"quantity", LibFn::kScan},
+          {"isQuantity", LibFn::kScan},      {"semver", LibFn::kScan},
+          {"isSemver", LibFn::kScan},        {"cidr", LibFn::kScan},
+          {"isCIDR", LibFn::kScan},          {"isIP", LibFn::kScan},
+          {"isURL", LibFn::kScan},           {"ip", LibFn::kIp},
+          {"replace", LibFn::kReplace},      {"split", LibFn::kSplit},
+          {"find", LibFn::kFind},            {"findAll", LibFn::kFind},
+          {"isSorted", LibFn::kListScan},    {"sum", LibFn::kListScan},
+          {"max", LibFn::kListScan},         {"min", LibFn::kListScan},
+          {"indexOf", LibFn::kListScan},     {"lastIndexOf", LibFn::kListScan},
+          {"validate", LibFn::kValidate},
+      }},
+      LibFn::kNone);
+  static_assert(kByName.Valid());
+  return kByName.Find(f);
 }
 
 // The overloads FunctionCost prices by id, classified once per overload.
@@ -160,37 +202,38 @@ enum class Overload : uint8_t {
 };
 
 Overload ClassifyOverload(std::string_view id) {
-  static const auto* const kById = new std::unordered_map<std::string_view, Overload>{
-      {"starts_with_string", Overload::kStartsEnds},
-      {"ends_with_string", Overload::kStartsEnds},
-      {"string_format", Overload::kStringFormat},
-      {"dra_includes_dyn_dyn", Overload::kDraIncludes},
-      {"in_list", Overload::kInList},
-      {"matches_string", Overload::kMatches},
-      {"contains_string", Overload::kContains},
-      {"logical_and", Overload::kLogical},
-      {"logical_or", Overload::kLogical},
-      {"conditional", Overload::kConditional},
-      {"string_to_bytes", Overload::kStringToBytes},
-      {"bytes_to_string", Overload::kBytesToString},
-      {"add_string", Overload::kAddSized},
-      {"add_bytes", Overload::kAddSized},
-      {"add_list", Overload::kAddList},
-      {"equals", Overload::kSizeComparison},
-      {"not_equals", Overload::kSizeComparison},
-      {"less_string", Overload::kSizeComparison},
-      {"less_bytes", Overload::kSizeComparison},
-      {"less_equals_string", Overload::kSizeComparison},
-      {"less_equals_bytes", Overload::kSizeComparison},
-      {"greater_string", Overload::kSizeComparison},
-      {"greater_bytes", Overload::kSizeComparison},
-      {"greater_equals_string", Overload::kSizeComparison},
-      {"greater_equals_bytes", Overload::kSizeComparison},
-      {"index_list", Overload::kIndexList},
-      {"index_map", Overload::kIndexMap},
-  };
-  auto it = kById->find(id);
-  return it == kById->end() ? Overload::kOther : it->second;
+  static constexpr NameTable<Overload, 27> kById({{
+          {"starts_with_string", Overload::kStartsEnds},
+          {"ends_with_string", Overload::kStartsEnds},
+          {"string_format", Overload::kStringFormat},
+          {"dra_includes_dyn_dyn", Overload::kDraIncludes},
+          {"in_list", Overload::kInList},
+          {"matches_string", Overload::kMatches},
+          {"contains_string", Overload::kContains},
+          {"logical_and", Overload::kLogical},
+          {"logical_or", Overload::kLogical},
+          {"conditional", Overload::kConditional},
+          {"string_to_bytes", Overload::kStringToBytes},
+          {"bytes_to_string", Overload::kBytesToString},
+          {"add_string", Overload::kAddSized},
+          {"add_bytes", Overload::kAddSized},
+          {"add_list", Overload::kAddList},
+          {"equals", Overload::kSizeComparison},
+          {"not_equals", Overload::kSizeComparison},
+          {"less_string", Overload::kSizeComparison},
+          {"less_bytes", Overload::kSizeComparison},
+          {"less_equals_string", Overload::kSizeComparison},
+          {"less_equals_bytes", Overload::kSizeComparison},
+          {"greater_string", Overload::kSizeComparison},
+          {"greater_bytes", Overload::kSizeComparison},
+          {"greater_equals_string", Overload::kSizeComparison},
+          {"greater_equals_bytes", Overload::kSizeComparison},
+          {"index_list", Overload::kIndexList},
+          {"index_map", Overload::kIndexMap},
+                                                  }},
+                                                  Overload::kOther);
+  static_assert(kById.Valid());
+  return kById.Find(id);
 }
 
 // No field path (PathOf of a node that has none).

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -156,6 +157,89 @@ TEST(CostTest, StringOfIntStaysUnbounded) {
   ASSERT_EQ(r.issues.size(), 1u);
   EXPECT_EQ(r.issues.items()[0].code, "cel.cost-exceeded");
 }
+
+// Every function and overload the coster prices by name or by overload id (the rest cost 1),
+// with the estimate it gave when names were looked up in hash maps. Fails if a name is
+// missed by the classification (each case then costs its unclassified estimate).
+struct PricedCall {
+  std::string expr;
+  uint64_t min;
+  uint64_t max;
+};
+
+constexpr uint64_t kUnbounded = std::numeric_limits<uint64_t>::max();
+
+class ClassifiedCallCostTest : public testing::TestWithParam<PricedCall> {};
+
+TEST_P(ClassifiedCallCostTest, Runner) {
+  const PricedCall& c = GetParam();
+  SelectorCompileResult r = CompileSelector(c.expr, EnvOptions{});
+  ASSERT_NE(r.ast, nullptr) << c.expr;
+  for (const Diagnostic& d : r.issues) {
+    ASSERT_EQ(d.code, "cel.cost-exceeded") << c.expr << ": " << d.message;
+  }
+  EXPECT_EQ(r.cost.min, c.min) << c.expr;
+  EXPECT_EQ(r.cost.max, c.max) << c.expr;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    ByName, ClassifiedCallCostTest,
+    testing::Values(
+        PricedCall{R"(device.attributes["d.io"].s.lowerAscii() == "a")", 5u, 12u},
+        PricedCall{R"(device.attributes["d.io"].s.upperAscii() == "a")", 5u, 12u},
+        PricedCall{R"(device.attributes["d.io"].s.substring(1) == "a")", 5u, 12u},
+        PricedCall{R"(device.attributes["d.io"].s.trim() == "a")", 5u, 12u},
+        PricedCall{R"(isURL(device.attributes["d.io"].s))", 4u, 11u},
+        PricedCall{R"(url(device.attributes["d.io"].s).getScheme() == "a")", 6u, 13u},
+        PricedCall{R"(isQuantity(device.attributes["d.io"].s))", 4u, 11u},
+        PricedCall{R"(quantity(device.attributes["d.io"].s).isInteger())", 5u, 12u},
+        PricedCall{R"(isSemver(device.attributes["d.io"].s))", 4u, 11u},
+        PricedCall{R"(semver(device.attributes["d.io"].s).major() == 1)", 6u, 13u},
+        PricedCall{R"(isCIDR(device.attributes["d.io"].s))", 4u, 11u},
+        PricedCall{R"(cidr(device.attributes["d.io"].s).prefixLength() == 1)", 6u, 13u},
+        PricedCall{R"(isIP(device.attributes["d.io"].s))", 4u, 11u},
+        PricedCall{R"(ip(device.attributes["d.io"].s).family() == 4)", 6u, 13u},
+        PricedCall{R"(device.attributes["d.io"].s.replace("a", "b") == "a")", 5u, 18u},
+        PricedCall{R"(device.attributes["d.io"].s.split(",").size() == 1)", 6u, 19u},
+        PricedCall{R"(device.attributes["d.io"].s.find("a+") == "a")", 6u, 12u},
+        PricedCall{R"(device.attributes["d.io"].s.findAll("a+").size() == 1)", 7u, 13u},
+        PricedCall{R"(device.attributes["d.io"].s.split(",").isSorted())", 4u, kUnbounded},
+        PricedCall{R"([1, 2].sum() == 3)", 13u, 13u},
+        PricedCall{R"([1, 2].max() == 3)", 13u, 13u},
+        PricedCall{R"([1, 2].min() == 3)", 13u, 13u},
+        PricedCall{R"(device.attributes["d.io"].s.indexOf("a") == 1)", 5u, 12u},
+        PricedCall{R"(device.attributes["d.io"].s.lastIndexOf("a") == 1)", 5u, 12u},
+        PricedCall{R"(device.attributes["d.io"].s.split(",").indexOf("a") == 1)", 5u, kUnbounded},
+        PricedCall{R"(device.attributes["d.io"].s.split(",").lastIndexOf("a") == 1)",
+                   5u, kUnbounded},
+        PricedCall{R"(format.dns1123Label().validate(device.attributes["d.io"].s).hasValue())",
+                   6u, 230u},
+        PricedCall{R"(device.attributes["d.io"].s.startsWith("a"))", 5u, 5u},
+        PricedCall{R"(device.attributes["d.io"].s.endsWith("a"))", 5u, 5u},
+        PricedCall{R"(device.attributes["d.io"].s.matches("a+"))", 5u, 11u},
+        PricedCall{R"(device.attributes["d.io"].s.contains("a"))", 4u, 11u},
+        PricedCall{R"(device.attributes["d.io"].s in ["a", "b"])", 16u, 16u},
+        PricedCall{R"(device.attributes["d.io"].s == "a" || device.attributes["d.io"].s == "b")",
+                   5u, 10u},
+        PricedCall{R"((device.attributes["d.io"].s == "a" ? "x" : )"
+                   R"(device.attributes["d.io"].s) == "b")",
+                   6u, 10u},
+        PricedCall{R"(string(bytes(device.attributes["d.io"].s)) == "a")", 5u, 38u},
+        PricedCall{R"(bytes(device.attributes["d.io"].s) == b"a")", 5u, 12u},
+        PricedCall{R"(device.attributes["d.io"].s + "x" == "a")", 6u, 12u},
+        PricedCall{R"(bytes(device.attributes["d.io"].s) + b"x" == b"a")", 6u, 38u},
+        PricedCall{R"((device.attributes["d.io"].s.split(",") + ["x"]).size() == 1)", 17u, 30u},
+        PricedCall{R"(device.attributes["d.io"].s != "a")", 5u, 5u},
+        PricedCall{R"(device.attributes["d.io"].s < "a")", 5u, 5u},
+        PricedCall{R"(device.attributes["d.io"].s <= "a")", 5u, 5u},
+        PricedCall{R"(device.attributes["d.io"].s > "a")", 5u, 5u},
+        PricedCall{R"(device.attributes["d.io"].s >= "a")", 5u, 5u},
+        PricedCall{R"(bytes(device.attributes["d.io"].s) < b"a")", 5u, 12u},
+        PricedCall{R"(bytes(device.attributes["d.io"].s) <= b"a")", 5u, 12u},
+        PricedCall{R"(bytes(device.attributes["d.io"].s) > b"a")", 5u, 12u},
+        PricedCall{R"(bytes(device.attributes["d.io"].s) >= b"a")", 5u, 12u},
+        PricedCall{R"(device.attributes["d.io"].s.split(",")[0] == "a")", 6u, 19u},
+        PricedCall{R"(device.attributes["d.io"].s == "a")", 5u, 5u}));
 
 }  // namespace
 }  // namespace draguard::cel
