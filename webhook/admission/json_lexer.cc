@@ -118,10 +118,4 @@ std::string_view JsonLexer::ReadNumber() {
   return text_.substr(start, pos_ - start);
 }
 
-bool JsonLexer::ReadLiteral(std::string_view word) {
-  if (text_.substr(pos_, word.size()) != word) return Fail("invalid literal");
-  pos_ += word.size();
-  return true;
-}
-
 }  // namespace draguard::webhook

@@ -83,8 +83,16 @@ class JsonLexer {
   }
   // A number token; returns its text.
   std::string_view ReadNumber();
-  // `word` (true, false or null).
-  bool ReadLiteral(std::string_view word);
+  // `word` (true, false or null). Inline: a call and memcmp's cost ~50 instructions for a
+  // compare of four or five bytes.
+  bool ReadLiteral(std::string_view word) {
+    if (text_.size() - pos_ < word.size()) return Fail("invalid literal");
+    for (size_t i = 0; i < word.size(); ++i) {
+      if (text_[pos_ + i] != word[i]) return Fail("invalid literal");
+    }
+    pos_ += word.size();
+    return true;
+  }
 
   const char* error() const { return error_; }
 

@@ -77,6 +77,7 @@ class TreeParser {
   DeferredSpec* defer_;
   std::string_view spec_;
   int spec_count_ = 0;
+  std::string key_scratch_;  // a metadata key with an escape, decoded (ReadStringView)
 };
 
 // Clears what a value of any kind sets, keeping the capacity of the strings. Children are
@@ -128,17 +129,22 @@ bool TreeParser::ParseValue(DocNode* node, size_t depth, ObjectRole role) {
   }
 }
 
-// Sets `node` to an empty string node of this parser's (IsParsedString). A node that is one
-// already, as most of a reused tree's are, needs only its text cleared instead of the general
-// reset's ten stores (~230 instructions of a 23 k review scan, issue 16).
-void ResetToString(DocNode& node) {
-  node.text.clear();
-  if (IsParsedString(node)) return;
+// ResetToString's rare case, out of line: a node that is not a string node yet.
+[[gnu::noinline]] void ResetOtherToString(DocNode& node) {
   ResetScalarFields(node);
   node.entries.clear();
   node.items.clear();
   node.kind = NodeKind::kString;
   node.style = k8s::ScalarStyle::kDoubleQuoted;
+}
+
+// Sets `node` to an empty string node of this parser's (IsParsedString). A node that is one
+// already, as most of a reused tree's are, needs only its text cleared instead of the general
+// reset's ten stores (~230 instructions of a 23 k review scan, issue 16).
+// Inline: called for every key and string value (a call cost ~270 instructions a review).
+[[gnu::always_inline]] inline void ResetToString(DocNode& node) {
+  node.text.clear();
+  if (!IsParsedString(node)) ResetOtherToString(node);
 }
 
 // Inline: ParseChild's fast case.
@@ -177,8 +183,10 @@ bool TreeParser::Open(DocNode* node, size_t depth, NodeKind kind) {
 }
 
 // The byte after an element is looked at once: a comma or the bracket, nearly always (the
-// API server sends no space), each a compare.
-TreeParser::After TreeParser::AfterElement(char close) {
+// API server sends no space), each a compare. Inline in both loops: gcc kept it a call, whose
+// set-up and register spills cost more than its compares (measured in the commit that made it
+// so).
+[[gnu::always_inline]] inline TreeParser::After TreeParser::AfterElement(char close) {
   char c = lexer_.Peek();
   if (c != ',' && c != close) {
     lexer_.SkipSpace();
@@ -202,10 +210,26 @@ bool TreeParser::ParseObject(DocNode* node, size_t depth, ObjectRole role) {
   bool ok = lexer_.Consume('}');
   while (!ok) {
     if (lexer_.Peek() != '"') break;
-    // The key of a member that is only checked is not decoded.
-    k8s::MapEntry* entry = node != nullptr ? &Slot(node->entries, used) : nullptr;
-    if (entry != nullptr) ResetToString(entry->key);
-    if (!lexer_.ReadString(entry != nullptr ? &entry->key.text : nullptr)) break;
+    // The key of a member that is only checked is not decoded. A kept member's key is read
+    // into its slot; metadata's keys are looked at first, so that the slot of the member left
+    // out (managedFields, nearly always the last) is not created and dropped on every review.
+    k8s::MapEntry* entry = nullptr;
+    std::string_view key;
+    if (node == nullptr) {
+      if (!lexer_.ReadString(nullptr)) break;
+    } else if (role == ObjectRole::kMetadata) {
+      if (!lexer_.ReadStringView(key, key_scratch_)) break;
+      if (key != "managedFields") {
+        entry = &Slot(node->entries, used);
+        ResetToString(entry->key);
+        entry->key.text.assign(key);
+      }
+    } else {
+      entry = &Slot(node->entries, used);
+      ResetToString(entry->key);
+      if (!lexer_.ReadString(&entry->key.text)) break;
+      key = entry->key.text;
+    }
     lexer_.SkipSpace();
     if (!lexer_.Consume(':')) break;
     lexer_.SkipSpace();
@@ -214,12 +238,8 @@ bool TreeParser::ParseObject(DocNode* node, size_t depth, ObjectRole role) {
     bool is_spec = false;  // the root's `spec`
     // Each key is compared with the names that matter in its object only, once.
     if (entry != nullptr) {
-      const std::string_view key = entry->key.text;
-      // Skipping a member leaves its slot to the next one.
-      if (role != ObjectRole::kMetadata || key != "managedFields") {
-        value = &entry->value;
-        ++used;
-      }
+      value = &entry->value;
+      ++used;
       if (role == ObjectRole::kRoot) {
         if (key == "metadata") child = ObjectRole::kMetadata;
         is_spec = key == "spec";

@@ -221,5 +221,28 @@ TEST(JsonLexerTest, Numbers) {
   }
 }
 
+// ReadLiteral (inline, byte by byte) reads exactly its word: a prefix of it, a different byte
+// anywhere in it or the text's end fails with pos() unmoved; what follows the word is the
+// caller's.
+TEST(JsonLexerTest, LiteralsReadExactlyTheirWord) {
+  const struct {
+    const char* text;
+    const char* word;
+    bool ok;
+    size_t pos;  // after the call
+  } cases[] = {
+      {"true", "true", true, 4},     {"false,", "false", true, 5}, {"nullx", "null", true, 4},
+      {"tru", "true", false, 0},     {"", "null", false, 0},       {"nul", "null", false, 0},
+      {"nulL", "null", false, 0},    {"fals", "false", false, 0},  {"trUe", "true", false, 0},
+      {"xtrue", "true", false, 0},   {"falsE", "false", false, 0},
+  };
+  for (const auto& c : cases) {
+    JsonLexer lexer(c.text);
+    EXPECT_EQ(lexer.ReadLiteral(c.word), c.ok) << c.text;
+    EXPECT_EQ(lexer.pos(), c.pos) << c.text;
+    if (!c.ok) EXPECT_STREQ(lexer.error(), "invalid literal") << c.text;
+  }
+}
+
 }  // namespace
 }  // namespace draguard::webhook

@@ -199,6 +199,9 @@ TEST(ScannerTest, ReusedFieldsGiveAFreshScansResult) {
       head + R"("object":{"metadata":{"name":"s","labels":{"a":"x"}},"k":"v","l":["a","b"]}}})",
       head + R"("object":{"metadata":{"name":1,"labels":{"a":true}},"k":{"v":"w"},"l":[2.5,null]}}})",
       head + R"("object":{"metadata":{"name":""q"","labels":{"a\b":"x\/y"}},"k":[],"l":"s"}}})",
+      // managedFields first, last, escaped; metadata keys escaped (read as views first).
+      head + R"("object":{"metadata":{"managedFields":[1],"na\u006de":"m","uid":"u"}}}})",
+      head + R"("object":{"metadata":{"uid":"u","name":"m","labels":{},"managed\u0046ields":{}}}}})",
   };
   for (const std::string& earlier : reviews) {
     for (const std::string& later : reviews) {
