@@ -173,6 +173,8 @@ struct Checker {
   // The unknown domains reported for the selector being checked (views of its accesses'
   // domains): one finding per domain and expression.
   std::vector<std::string_view> reported_domains;
+  // MemoKey's bytes, reused from one selector to the next.
+  std::string key_buffer;
 
   Severity UnknownSeverity() const {
     return options.strict ? Severity::kError : Severity::kWarning;
@@ -219,10 +221,13 @@ struct Checker {
 
   // The memo's key of a selector's outcome: the generation, what else the outcome depends
   // on, then the text.
-  std::string MemoKey(const std::string& expression, const Facts& given, bool reach_known,
-                      bool facts_only) const {
-    std::string key;
-    key.reserve(sizeof(uint64_t) + 2 + expression.size() + 16);
+  // Written into `key_buffer` (its capacity kept from one selector to the next: no
+  // allocation per lookup); the view is valid until the next call.
+  std::string_view MemoKey(const std::string& expression, const Facts& given, bool reach_known,
+                           bool facts_only) {
+    std::string& key = key_buffer;
+    key.clear();
+    key.reserve(sizeof(uint64_t) + 2 + expression.size() + 64);
     AppendKeyInt(key, static_cast<int64_t>(options.memo_generation));
     key.push_back(static_cast<char>((reach_known ? 1 : 0) | (options.strict ? 2 : 0) |
                                     (facts_only ? 4 : 0)));
@@ -238,7 +243,7 @@ struct Checker {
   // stepped over, so that the next selector's is found in order.
   std::shared_ptr<const Outcome> OutcomeOf(const std::string& expression, const Facts& given,
                                            bool reach_known, bool facts_only) {
-    std::string key;
+    std::string_view key;
     if (options.memo != nullptr) key = MemoKey(expression, given, reach_known, facts_only);
     const CacheKey hashed(key);  // hashed once, for the lookup and the insert after a miss
     if (options.memo != nullptr) {
@@ -292,7 +297,7 @@ struct Checker {
     if (!CheckDriverReachable(a, *domain, field)) return;
     const Entry* entry = a.capacity ? domain->FindCapacity(a.name) : domain->FindAttribute(a.name);
     // has(), `in` and .? on a name the schema lacks are safe (a driver may add it later).
-    const bool guarded = a.presence_test || a.context.present.count({a.domain, a.name}) > 0;
+    const bool guarded = a.presence_test || a.context->present.count({a.domain, a.name}) > 0;
     if (entry == nullptr) {
       if (!guarded) UnknownName(a, *domain, field);
       return;
@@ -369,8 +374,8 @@ struct Checker {
   // False (and reported) when the facts pin device.driver to drivers that never publish the
   // domain: every device reaching this access would fail with "no such key".
   bool CheckDriverReachable(const Access& a, const DomainSchema& domain, const FieldPath& field) {
-    if (!a.context.drivers || domain.drivers.empty() || a.presence_test) return true;
-    for (const std::string& driver : *a.context.drivers) {
+    if (!a.context->drivers || domain.drivers.empty() || a.presence_test) return true;
+    for (const std::string& driver : *a.context->drivers) {
       if (std::find(domain.drivers.begin(), domain.drivers.end(), driver) !=
           domain.drivers.end()) {
         return true;
@@ -378,7 +383,7 @@ struct Checker {
       // A driver the schema knows nothing about might publish anything.
       if (!KnowsDriver(driver)) return true;
     }
-    if (a.context.drivers->empty()) {
+    if (a.context->drivers->empty()) {
       // The conditions on device.driver (the selector's and its DeviceClass's) admit no driver.
       Add(Severity::kError, "schema.driver.unreachable", field, a.domain_offset, a.domain_length,
           "no device reaches this lookup: the conditions on device.driver (of this selector "
@@ -388,7 +393,7 @@ struct Checker {
       return false;
     }
     std::string pinned;
-    for (const std::string& d : *a.context.drivers) pinned += (pinned.empty() ? "" : ", ") + Quote(d);
+    for (const std::string& d : *a.context->drivers) pinned += (pinned.empty() ? "" : ", ") + Quote(d);
     Add(Severity::kError, "schema.driver.unreachable", field, a.domain_offset, a.domain_length,
         "the devices that reach this selector come from driver " +
             pinned + ", which does not publish " +
@@ -695,7 +700,7 @@ struct Checker {
   // of the domain's. Views into `a` or `domain`, which outlive the result.
   static std::vector<std::string_view> ReachableTypes(const Access& a,
                                                       const DomainSchema& domain) {
-    if (auto it = a.context.types.find(a.domain); it != a.context.types.end()) {
+    if (auto it = a.context->types.find(a.domain); it != a.context->types.end()) {
       return {it->second.begin(), it->second.end()};
     }
     return {domain.device_types.begin(), domain.device_types.end()};
@@ -717,9 +722,9 @@ struct Checker {
   // of temporaries allocated (~11,000 instructions a request in Quote and concatenation).
   void CheckPublished(const Access& a, const DomainSchema& domain, const Entry& entry,
                       const std::string& expression, const FieldPath& field, bool reach_known) {
-    if (a.context.present.count({a.domain, a.name}) > 0) return;
+    if (a.context->present.count({a.domain, a.name}) > 0) return;
     if (entry.device_types.empty() || domain.device_types.empty()) return;
-    const bool pinned = a.context.types.count(a.domain) > 0;
+    const bool pinned = a.context->types.count(a.domain) > 0;
     if (!pinned && !reach_known) return;  // unknown class: the schema cannot say
     const std::vector<std::string_view> reachable = ReachableTypes(a, domain);
     std::vector<std::string_view> without;
@@ -798,42 +803,65 @@ struct Checker {
     return facts;
   }
 
-  void CheckClaim(const k8s::ResourceClaimSpec& spec, const FieldPath& devices) {
-    // Request name (and "req/sub") -> facts of the devices it can select.
-    std::map<std::string, std::vector<Facts>> reach;
-    const FieldPath requests = devices.Child("requests");
+  // The devices one request name ("req", and "req/sub" for a subrequest) can select: one
+  // Facts per alternative.
+  struct Reach {
+    std::string request;
+    std::vector<Facts> alternatives;
+  };
+
+  // The entry of `request` in `reach`, added when missing. A claim has a few requests: a
+  // linear search over a vector, with no tree node or key string per lookup.
+  static std::vector<Facts>& ReachOf(std::vector<Reach>& reach, std::string_view request) {
+    for (Reach& r : reach) {
+      if (r.request == request) return r.alternatives;
+    }
+    return reach.emplace_back(Reach{std::string(request), {}}).alternatives;
+  }
+
+  // `devices()` is the path of the spec's devices (built only for a finding).
+  template <class Devices>
+  void CheckClaim(const k8s::ResourceClaimSpec& spec, const Devices& devices) {
+    std::vector<Reach> reach;
+    reach.reserve(spec.devices.requests.size());
     for (size_t i = 0; i < spec.devices.requests.size(); ++i) {
       const k8s::DeviceRequest& r = spec.devices.requests[i];
       if (r.exactly) {
-        reach[r.name].push_back(
-            CheckRequest(*r.exactly, [&] { return requests.Index(i).Child("exactly"); }));
+        ReachOf(reach, r.name).push_back(CheckRequest(
+            *r.exactly, [&] { return devices().Child("requests").Index(i).Child("exactly"); }));
       }
       for (size_t k = 0; k < r.first_available.size(); ++k) {
         Facts f = CheckRequest(r.first_available[k], [&] {
-          return requests.Index(i).Child("firstAvailable").Index(k);
+          return devices().Child("requests").Index(i).Child("firstAvailable").Index(k);
         });
-        reach[r.name + "/" + r.first_available[k].name].push_back(f);
-        reach[r.name].push_back(std::move(f));
+        ReachOf(reach, r.name + "/" + r.first_available[k].name).push_back(f);
+        ReachOf(reach, r.name).push_back(std::move(f));
       }
     }
-    const FieldPath constraints = devices.Child("constraints");
+    if (spec.devices.constraints.empty()) return;
+    // The constraints see the requests in name order (their findings name pairs of them).
+    std::sort(reach.begin(), reach.end(),
+              [](const Reach& a, const Reach& b) { return a.request < b.request; });
     for (size_t i = 0; i < spec.devices.constraints.size(); ++i) {
       const k8s::DeviceConstraint& c = spec.devices.constraints[i];
       if (c.match_attribute) {
-        CheckConstraint(*c.match_attribute, /*match=*/true, c.requests, reach,
-                        constraints.Index(i).Child("matchAttribute"));
+        CheckConstraint(*c.match_attribute, /*match=*/true, c.requests, reach, [&] {
+          return devices().Child("constraints").Index(i).Child("matchAttribute");
+        });
       }
       if (c.distinct_attribute) {
-        CheckConstraint(*c.distinct_attribute, /*match=*/false, c.requests, reach,
-                        constraints.Index(i).Child("distinctAttribute"));
+        CheckConstraint(*c.distinct_attribute, /*match=*/false, c.requests, reach, [&] {
+          return devices().Child("constraints").Index(i).Child("distinctAttribute");
+        });
       }
     }
   }
 
+  // `field()` is the constraint's path (built only for a finding).
+  template <class Field>
   void CheckConstraint(const std::string& qualified, bool match,
-                       const std::vector<std::string>& names,
-                       const std::map<std::string, std::vector<Facts>>& reach,
-                       const FieldPath& field) {
+                       const std::vector<std::string>& names, const std::vector<Reach>& reach,
+                       const Field& field) {
     const size_t slash = qualified.find('/');
     if (slash == std::string::npos) return;  // validation: must be fully qualified
     // Views: the strings are built only for a finding's message.
@@ -843,7 +871,7 @@ struct Checker {
     const DomainSchema* domain = schema.FindDomain(domain_name);
     if (domain == nullptr) {
       auto [severity, close] = UnknownDomainFinding(domain_name);
-      Add(severity, "schema.domain.unknown", field, 0, length,
+      Add(severity, "schema.domain.unknown", field(), 0, length,
           "no driver in the attribute schema publishes the domain " + Quote(domain_name) +
               "; devices without the attribute never satisfy the constraint" +
               (close ? " (did you mean " + Quote(*close) + "?)" : std::string()) +
@@ -855,7 +883,7 @@ struct Checker {
     if (entry == nullptr) {
       std::optional<std::string> close = ClosestMatch(name, Names(domain->attributes));
       Add(domain->complete ? UnknownSeverity() : Severity::kWarning,
-          "schema.constraint.attribute.unknown", field, 0, length,
+          "schema.constraint.attribute.unknown", field(), 0, length,
           "the attribute schema has no attribute " + Quote(name) + " in domain " +
               Quote(domain_name) + "; devices without it never satisfy the constraint" +
               (close ? " (did you mean " + Quote(*close) + "?)" : std::string()),
@@ -863,7 +891,7 @@ struct Checker {
       return;
     }
     if (entry->removed_in) {
-      Add(Severity::kError, "schema.attribute.removed", field, 0, length,
+      Add(Severity::kError, "schema.attribute.removed", field(), 0, length,
           Quote(qualified) + " is no longer published by the driver (removed in " +
               *entry->removed_in + ")" + (entry->note.empty() ? "" : ": " + entry->note),
           entry->replaced_by.empty()
@@ -874,13 +902,13 @@ struct Checker {
       return;
     }
     if (entry->deprecated) {
-      Add(Severity::kWarning, "schema.attribute.deprecated", field, 0, length,
+      Add(Severity::kWarning, "schema.attribute.deprecated", field(), 0, length,
           Quote(qualified) + " is deprecated by the driver" +
               (entry->note.empty() ? "" : " (" + entry->note + ")"),
           entry->replaced_by);
     }
     // The constrained requests (all of them when the list is empty).
-    std::vector<std::pair<std::string, const std::vector<Facts>*>> requests;
+    std::vector<std::pair<std::string_view, const std::vector<Facts>*>> requests;
     for (const auto& [request, facts] : reach) {
       const bool listed =
           names.empty() ? request.find('/') == std::string::npos
@@ -907,7 +935,7 @@ struct Checker {
       for (const std::string& t : pinned->second) types += (types.empty() ? "" : ", ") + Quote(t);
       const std::string alternative =
           PublishedAlternative(*domain, std::string(name), pinned->second);
-      Add(Severity::kError, "schema.constraint.attribute.not-published", field, 0, length,
+      Add(Severity::kError, "schema.constraint.attribute.not-published", field(), 0, length,
           Quote(qualified) + " is not published on " + domain->type_attribute + " " + types +
               " devices, which are the only ones a constrained request can select; the " +
               "constraint can never be satisfied" +
@@ -954,6 +982,12 @@ struct Checker {
     return out;
   }
 
+  // Whether `sub` names a subrequest of `request` ("req/sub" of "req").
+  static bool IsSubrequestOf(std::string_view sub, std::string_view request) {
+    return sub.size() > request.size() && sub[request.size()] == '/' &&
+           sub.starts_with(request);
+  }
+
   static std::string TypesText(const RequestTypes& t) {
     std::string out;
     for (const auto& [type, driver] : t.types) {
@@ -966,14 +1000,15 @@ struct Checker {
   // matchAttribute over requests whose devices publish the attribute with different types can
   // never be satisfied: values of different types are never equal. distinctAttribute over them
   // never rejects anything. Returns false when it reported.
+  template <class Field>
   bool CheckConstraintTypes(
       const std::string& qualified, bool match,
-      const std::vector<std::pair<std::string, const std::vector<Facts>*>>& requests,
-      const DomainSchema& domain, const Entry& entry, const FieldPath& field) {
-    std::vector<std::pair<const std::string*, RequestTypes>> typed;
+      const std::vector<std::pair<std::string_view, const std::vector<Facts>*>>& requests,
+      const DomainSchema& domain, const Entry& entry, const Field& field) {
+    std::vector<std::pair<std::string_view, RequestTypes>> typed;
     for (const auto& [request, facts] : requests) {
       if (std::optional<RequestTypes> t = TypesOnRequest(*facts, domain, entry)) {
-        typed.emplace_back(&request, std::move(*t));
+        typed.emplace_back(request, std::move(*t));
       }
     }
     for (size_t i = 0; i < typed.size(); ++i) {
@@ -981,7 +1016,7 @@ struct Checker {
         const auto& [a, ta] = typed[i];
         const auto& [b, tb] = typed[j];
         // "req" and "req/sub" are the same request.
-        if (b->starts_with(*a + "/") || a->starts_with(*b + "/")) continue;
+        if (IsSubrequestOf(b, a) || IsSubrequestOf(a, b)) continue;
         const auto& b_types = tb.types;  // clang 14 cannot capture structured bindings
         const bool shared = std::any_of(ta.types.begin(), ta.types.end(), [&](const auto& t) {
           return b_types.count(t.first) > 0;
@@ -989,10 +1024,10 @@ struct Checker {
         if (shared) continue;
         const bool certain = ta.certain && tb.certain;
         Add(match && certain ? Severity::kError : Severity::kWarning,
-            "schema.constraint.attribute.type-mismatch", field, 0,
+            "schema.constraint.attribute.type-mismatch", field(), 0,
             static_cast<int>(qualified.size()),
-            Quote(qualified) + " is " + TypesText(ta) + " on the devices request " + Quote(*a) +
-                " can select, but " + TypesText(tb) + " on those of request " + Quote(*b) +
+            Quote(qualified) + " is " + TypesText(ta) + " on the devices request " + Quote(a) +
+                " can select, but " + TypesText(tb) + " on those of request " + Quote(b) +
                 (match ? ": values of different types are never equal, so the constraint can "
                          "never be satisfied"
                        : ": values of different types always differ, so the constraint never "
@@ -1042,11 +1077,12 @@ struct Checker {
 void CheckObject(const k8s::ObjectVariant& object, const Schema& schema,
                  const CheckOptions& options, Diagnostics& out,
                  cel::CompiledSelectors* known) {
-  Checker checker{schema, options, &out, known, {}};
+  Checker checker{schema, options, &out, known, {}, {}};
   if (const auto* claim = std::get_if<k8s::ResourceClaim>(&object)) {
-    checker.CheckClaim(claim->spec, FieldPath("spec").Child("devices"));
+    checker.CheckClaim(claim->spec, [] { return FieldPath("spec").Child("devices"); });
   } else if (const auto* tmpl = std::get_if<k8s::ResourceClaimTemplate>(&object)) {
-    checker.CheckClaim(tmpl->spec, FieldPath("spec").Child("spec").Child("devices"));
+    checker.CheckClaim(tmpl->spec,
+                       [] { return FieldPath("spec").Child("spec").Child("devices"); });
   } else if (const auto* klass = std::get_if<k8s::DeviceClass>(&object)) {
     checker.CheckClass(*klass);
   }

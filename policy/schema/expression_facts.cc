@@ -118,7 +118,7 @@ class Analyzer {
     out.when_true.Merge(FactsOf(ast_.root()));
     // Most selectors read one to four attributes: one allocation instead of a growth per read.
     out.accesses.reserve(4);
-    Walk(ast_.root(), given, {}, out.accesses);
+    Walk(ast_.root(), given, {}, out);
     return out;
   }
 
@@ -226,7 +226,7 @@ class Analyzer {
     pin = pin ? IntersectSets(*pin, values) : values;
   }
 
-  void Walk(const cel::Expr& e, const Facts& ctx, const Use& use, std::vector<Access>& out) const {
+  void Walk(const cel::Expr& e, const Facts& ctx, const Use& use, ExpressionFacts& out) const {
     if (std::optional<AccessSite> site = MatchAccess(e)) {
       Record(site->map, site->name, site->name_offset, site->presence, ctx, use, out);
       return;
@@ -250,14 +250,14 @@ class Analyzer {
         }
       }
       if (c->function == cel::op::kLogicalAnd && !c->target) {
-        Facts inner = ctx;
+        Facts& inner = out.contexts.emplace_front(ctx);
         inner.Merge(FactsOf(e));
         for (const cel::ExprPtr& a : c->args) Walk(*a, inner, {}, out);
         return;
       }
       if (c->function == cel::op::kConditional && c->args.size() == 3) {
         Walk(*c->args[0], ctx, {}, out);
-        Facts then_ctx = ctx;
+        Facts& then_ctx = out.contexts.emplace_front(ctx);
         then_ctx.Merge(FactsOf(*c->args[0]));
         Walk(*c->args[1], then_ctx, {}, out);
         Walk(*c->args[2], ctx, {}, out);
@@ -302,9 +302,9 @@ class Analyzer {
   }
 
   void Record(const DomainMap& m, const std::string& name, int name_offset, bool presence,
-              const Facts& ctx, const Use& use, std::vector<Access>& out) const {
-    // Built in place: an Access (strings, facts) is large to move.
-    Access& a = out.emplace_back();
+              const Facts& ctx, const Use& use, ExpressionFacts& out) const {
+    // Built in place: an Access (strings) is large to move.
+    Access& a = out.accesses.emplace_back();
     a.capacity = m.capacity;
     a.domain = *StringConst(*m.domain);
     a.domain_offset = m.domain->offset;
@@ -313,7 +313,7 @@ class Analyzer {
     a.name_offset = name_offset;
     a.name_length = static_cast<int>(name.size());
     a.presence_test = presence;
-    a.context = ctx;
+    a.context = &ctx;
     a.method = use.method;
     a.method_offset = use.method_offset;
     if (use.comparison != nullptr) {

@@ -9,6 +9,7 @@
 #ifndef DRAGUARD_POLICY_SCHEMA_EXPRESSION_FACTS_H_
 #define DRAGUARD_POLICY_SCHEMA_EXPRESSION_FACTS_H_
 
+#include <forward_list>
 #include <map>
 #include <optional>
 #include <set>
@@ -62,16 +63,24 @@ struct Access {
   std::optional<Comparison> comparison;
   std::string method;  // a member function called on the value, e.g. "startsWith"
   int method_offset = 0;
-  Facts context;       // facts of the enclosing conjunctions (and of earlier selectors)
+  // Facts of the enclosing conjunctions (and of earlier selectors): the `given` of
+  // AnalyzeExpression or one of ExpressionFacts::contexts, shared by the accesses under the
+  // same conjunction rather than copied into each. Never null.
+  const Facts* context = nullptr;
 };
 
 struct ExpressionFacts {
   std::vector<Access> accesses;
+  // The contexts of conjunctions inside the expression, which accesses point to (a list:
+  // adding one moves none, moving the ExpressionFacts keeps their addresses, and an
+  // expression without a conjunction allocates nothing, unlike a deque).
+  std::forward_list<Facts> contexts;
   // Facts that hold whenever the whole expression is true.
   Facts when_true;
 };
 
-// `given` holds before the expression runs (class selectors, earlier selectors).
+// `given` holds before the expression runs (class selectors, earlier selectors). The accesses'
+// contexts point to `given` or into the result: both must outlive the use of the accesses.
 ExpressionFacts AnalyzeExpression(const cel::Ast& ast, const Schema& schema, const Facts& given);
 
 // `device.attributes["D"].name` (or `device.capacity[...]`), as a user would write it.

@@ -474,6 +474,25 @@ INSTANTIATE_TEST_SUITE_P(
                  ""}),
     [](const ::testing::TestParamInfo<TypeCase>& param_info) { return param_info.param.name; });
 
+// The constrained requests are compared in name order, whatever order the claim lists them
+// in: the finding names "a" before "z" (the requests' facts are kept in a vector sorted by
+// name before the constraints; without the sort this names "z" first).
+TEST(ConstraintTypeOrderTest, NamesRequestsInNameOrder) {
+  std::string yaml = TwoRequestClaim("nic", "gpu", kMatchRoot);
+  const size_t a = yaml.find("- name: a\n");
+  ASSERT_NE(a, std::string::npos);
+  yaml.replace(a, 9, "- name: z");  // listed first: z (nic), then b (gpu)
+  Diagnostics found = testing::CheckYaml(yaml, ObservedSchema());
+  ASSERT_EQ(found.size(), 1u);
+  const std::string& message = found.items()[0].message;
+  EXPECT_EQ(found.items()[0].code, "schema.constraint.attribute.type-mismatch");
+  const size_t first = message.find("request \"b\"");
+  const size_t second = message.find("request \"z\"");
+  ASSERT_NE(first, std::string::npos) << message;
+  ASSERT_NE(second, std::string::npos) << message;
+  EXPECT_LT(first, second) << message;
+}
+
 TEST(CheckUserSchemaTest, PrivateDriverFromUserFile) {
   SchemaSources sources;
   sources.builtin_catalog = false;
