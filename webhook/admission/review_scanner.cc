@@ -281,34 +281,17 @@ class Scanner {
   Status error_;
 };
 
-// Sets `out` to a default ReviewFields but for the storage kept for the next scan: the trees
-// go to `spares`, the strings keep their capacity (a new ReviewFields moved in cost ~300
-// instructions a review), the deferred spec keeps its storage.
-void ResetFields(ReviewFields& out, SpareTrees& spares) {
-  spares.object = std::move(out.object_tree);
-  spares.old_object = std::move(out.old_object_tree);
-  out.object_tree.reset();
-  out.old_object_tree.reset();
-  for (std::string* s : {&out.api_version, &out.review_kind, &out.uid, &out.group, &out.version,
-                         &out.kind, &out.operation, &out.name_space, &out.name}) {
-    s->clear();
-  }
-  out.has_request = false;
-  out.has_uid = false;
-  out.dry_run = false;
-  out.object = {};
-  out.old_object = {};
-  out.object_spec = {};
-  std::vector<k8s::MapEntry> storage = std::move(out.object_spec_deferred.storage);
-  out.object_spec_deferred = DeferredSpec{};
-  out.object_spec_deferred.storage = std::move(storage);
-}
-
 }  // namespace
 
 Status ScanAdmissionReview(std::string_view json, const ScanOptions& options, ReviewFields& out) {
-  SpareTrees spares;
-  ResetFields(out, spares);
+  // A fresh ReviewFields, every field at its default (an earlier review's values must not
+  // survive into this one), keeping only storage for the next scan: the trees as spares, the
+  // deferred spec's entries.
+  SpareTrees spares{.object = std::move(out.object_tree),
+                    .old_object = std::move(out.old_object_tree)};
+  std::vector<k8s::MapEntry> spec_storage = std::move(out.object_spec_deferred.storage);
+  out = ReviewFields{};
+  out.object_spec_deferred.storage = std::move(spec_storage);
   Status status = Scanner(json, options, out, spares).Run();
   // A deferred spec lies before whatever failed: its own error, if it has one, comes first.
   if (!status.ok() && out.object_spec_deferred.deferred) {

@@ -32,8 +32,6 @@ struct ScanOptions {
 };
 
 // The scanned review. Views point into the scanned text; strings are JSON-decoded.
-// A scan into an earlier scan's fields resets each of them in place (ResetFields in
-// review_scanner.cc): a field added here is reset there too.
 struct ReviewFields {
   std::string api_version;  // top-level apiVersion, e.g. "admission.k8s.io/v1"
   std::string review_kind;  // top-level kind, "AdmissionReview"
