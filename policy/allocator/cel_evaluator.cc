@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "policy/allocator/selector_reads.h"
+#include "policy/cel/direct_predicate.h"
 #include "policy/k8s/resource_slice.h"
 
 namespace draguard::alloc {
@@ -35,6 +36,9 @@ const Diagnostic* SchedulerCompileError(const cel::SelectorCompileResult& compil
 // for one device per read class) does not pay for a form it would not use; one evaluated on
 // many devices gets it from its fifth evaluation.
 constexpr uint32_t kGeneralRunsBeforeFastForm = 4;
+
+// The variable a selector sees.
+constexpr std::string_view kVariable = "device";
 
 // Plans a compile result as the scheduler would have it; never throws.
 CelProgramCache::Compiled PlanForScheduler(const cel::SelectorCompileResult& compiled) {
@@ -76,14 +80,19 @@ std::shared_ptr<const cel::SelectorCompileResult> CelProgramCache::Reusable(
   return compiled_->Find(expression, env);
 }
 
-CelProgramCache::Compiled CelProgramCache::Make(std::string_view expression,
-                                                const cel::EnvOptions& env) {
+std::shared_ptr<const cel::SelectorCompileResult> CelProgramCache::CompileResult(
+    std::string_view expression, const cel::EnvOptions& env) {
   if (std::shared_ptr<const cel::SelectorCompileResult> known = Reusable(expression, env)) {
     reused_.fetch_add(1, std::memory_order_relaxed);
-    return PlanForScheduler(*known);
+    return known;
   }
   own_.fetch_add(1, std::memory_order_relaxed);
-  return PlanForScheduler(cel::CompileSelector(expression, env));
+  return std::make_shared<const cel::SelectorCompileResult>(cel::CompileSelector(expression, env));
+}
+
+std::shared_ptr<const CelProgramCache::Compiled> CelProgramCache::PlanUnplanned(
+    const cel::SelectorCompileResult& unplanned) {
+  return std::make_shared<const Compiled>(PlanForScheduler(unplanned));
 }
 
 std::shared_ptr<const CelProgramCache::Compiled> CelProgramCache::Get(
@@ -92,9 +101,19 @@ std::shared_ptr<const CelProgramCache::Compiled> CelProgramCache::Get(
   cel::SelectorCacheKey(expression, env, key);
   const CacheKey hashed(key);
   if (std::shared_ptr<const Compiled> found = cache_.Find(hashed)) return found;
-  auto made = std::make_shared<Compiled>(Make(expression, env));
-  // A first miss under kOnSecondMiss: the caller's alone, neither estimated nor kept.
-  if (seen_ != nullptr && !seen_->Saw(hashed.hash())) return made;
+  std::shared_ptr<const cel::SelectorCompileResult> source = CompileResult(expression, env);
+  // A first miss under kOnSecondMiss: the caller's alone, neither estimated nor kept, and in
+  // the subset decided from the tree, not even planned.
+  const bool keep = seen_ == nullptr || seen_->Saw(hashed.hash());
+  if (!keep && source->ast != nullptr && SchedulerCompileError(*source) == nullptr &&
+      cel::DirectlyEvaluable(source->ast->root(), kVariable)) {
+    auto unplanned = std::make_shared<Compiled>();
+    unplanned->reads = AttributesReadBy(source->ast->root());
+    unplanned->unplanned = std::move(source);
+    return unplanned;
+  }
+  auto made = std::make_shared<Compiled>(PlanForScheduler(*source));
+  if (!keep) return made;
   size_t reads = 0;
   if (made->reads) {
     for (const AttributeName& a : *made->reads) {
@@ -103,6 +122,7 @@ std::shared_ptr<const CelProgramCache::Compiled> CelProgramCache::Get(
   }
   made->bytes = sizeof(Compiled) + HeapBytes(made->error) + reads +
                 (made->program ? made->program->ApproximateBytes() : 0);
+  made->kept = true;
   return cache_.Insert(hashed, made, made->bytes);
 }
 
@@ -208,25 +228,27 @@ CelSelectorEvaluator::CelSelectorEvaluator(const AllocatorOptions& options,
 
 CelSelectorEvaluator::~CelSelectorEvaluator() = default;
 
-const CelProgramCache::Compiled& CelSelectorEvaluator::Lookup(std::string_view expression) {
+CelSelectorEvaluator::Recent& CelSelectorEvaluator::Lookup(std::string_view expression) {
   for (size_t k = 0; k < kRecent; ++k) {
     // The most recent first: a run of lookups of one selector stops at the first compare.
     Recent& r = recent_[(newest_ + kRecent - k) % kRecent];
-    if (r.compiled != nullptr && r.expression == expression) return *r.compiled;
+    if (r.compiled != nullptr && r.expression == expression) return r;
   }
   std::shared_ptr<const CelProgramCache::Compiled> found = programs_->Get(expression, env_);
   // The previous newest, if large, is dropped: only the newest may be large.
   Recent& previous = recent_[newest_];
   if (previous.compiled != nullptr &&
       (previous.compiled->bytes > kRecentMaxBytes ||
-       (previous.compiled->bytes == 0 && previous.expression.size() > kRecentMaxUncountedText))) {
+       (!previous.compiled->kept && previous.expression.size() > kRecentMaxUncountedText))) {
     previous.compiled.reset();
+    previous.planned.reset();
   }
   newest_ = (newest_ + 1) % kRecent;
   Recent& slot = recent_[newest_];
   slot.compiled = std::move(found);
+  slot.planned.reset();
   slot.expression.assign(expression);
-  return *slot.compiled;
+  return slot;
 }
 
 const PreparedDevices::Entry& CelSelectorEvaluator::PrepareOnce(const DeviceView& view) {
@@ -252,18 +274,34 @@ const PreparedDevices::Entry& CelSelectorEvaluator::PrepareOnce(const DeviceView
 
 SelectorResult CelSelectorEvaluator::Evaluate(std::string_view expression,
                                               const DeviceView& device) {
-  const CelProgramCache::Compiled& compiled = Lookup(expression);
-  if (!compiled.program) return SelectorResult::Error(compiled.error);
+  Recent& recent = Lookup(expression);
+  const CelProgramCache::Compiled* compiled = recent.compiled.get();
+  if (compiled->unplanned != nullptr) {
+    // Nothing in the subset fails to plan, so the device's error comes first as it would.
+    const PreparedDevices::Entry& prepared = PrepareOnce(device);
+    if (!prepared.device) return SelectorResult::Error(prepared.error);
+    if (recent.planned == nullptr) {
+      switch (cel::EvaluateDirect(compiled->unplanned->ast->root(), kVariable,
+                                  prepared.device->device())) {
+        case cel::DirectOutcome::kTrue: return SelectorResult::Match();
+        case cel::DirectOutcome::kFalse: return SelectorResult::NoMatch();
+        case cel::DirectOutcome::kBail: break;
+      }
+      recent.planned = CelProgramCache::PlanUnplanned(*compiled->unplanned);
+    }
+    compiled = recent.planned.get();
+  }
+  if (!compiled->program) return SelectorResult::Error(compiled->error);
   const PreparedDevices::Entry& prepared = PrepareOnce(device);
   if (!prepared.device) return SelectorResult::Error(prepared.error);
-  StatusOr<bool> result = cel::EvaluateSelector(*compiled.program, *prepared.device, state_);
+  StatusOr<bool> result = cel::EvaluateSelector(*compiled->program, *prepared.device, state_);
   if (!result.ok()) return SelectorResult::Error(std::string(result.status().message()));
   return *result ? SelectorResult::Match() : SelectorResult::NoMatch();
 }
 
 std::optional<std::vector<AttributeName>> CelSelectorEvaluator::AttributesRead(
     std::string_view expression) {
-  return Lookup(expression).reads;
+  return Lookup(expression).compiled->reads;
 }
 
 }  // namespace draguard::alloc

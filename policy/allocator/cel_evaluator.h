@@ -65,10 +65,21 @@ class CelProgramCache {
     std::string error;  // set when program is empty
     // The attributes the selector reads (selector_reads.h); nullopt: any, or no program.
     std::optional<std::vector<AttributeName>> reads;
-    // The estimated heap held by the entry (what the cache counts it as), set by Get; 0 when
-    // the cache did not keep it (KeepPolicy::kOnSecondMiss, a first miss): not estimated.
+    // The estimated heap held by the entry (what the cache counts it as), set by Get when
+    // the cache keeps it; 0 otherwise (not estimated).
     size_t bytes = 0;
+    // Whether the cache holds the entry; false: the caller's alone (KeepPolicy::kOnSecondMiss,
+    // a first miss).
+    bool kept = false;
+    // Set, instead of `program` and `error`, for an entry not kept whose selector the caller
+    // may decide from its tree (cel::DirectlyEvaluable): the compile result, not planned.
+    // The caller evaluates cel::EvaluateDirect and plans it (PlanUnplanned) only when that
+    // bails: a selector met once is often evaluated once (issue 16 (c)), and planning it
+    // cost more than the rest of its check.
+    std::shared_ptr<const cel::SelectorCompileResult> unplanned;
   };
+  // The planned entry for `unplanned` (Compiled::unplanned): what Get would have made.
+  static std::shared_ptr<const Compiled> PlanUnplanned(const cel::SelectorCompileResult& unplanned);
 
   // When a planned selector is kept. kOnFirstMiss: always (the CLI's batches, whose
   // selectors repeat across claims). kOnSecondMiss: only when its text missed before, within
@@ -104,7 +115,9 @@ class CelProgramCache {
   size_t own_compiles() const { return own_.load(std::memory_order_relaxed); }
 
  private:
-  Compiled Make(std::string_view expression, const cel::EnvOptions& env);
+  // The compile result `expression` plans from: `compiled`'s, or compiled here.
+  std::shared_ptr<const cel::SelectorCompileResult> CompileResult(std::string_view expression,
+                                                                  const cel::EnvOptions& env);
   // A result of `compiled_` that may stand for compiling `expression` in `env`, or null.
   std::shared_ptr<const cel::SelectorCompileResult> Reusable(std::string_view expression,
                                                              const cel::EnvOptions& env) const;
@@ -187,7 +200,8 @@ class CelSelectorEvaluator : public SelectorEvaluator {
   const CelProgramCache& programs() const { return *programs_; }
 
  private:
-  const CelProgramCache::Compiled& Lookup(std::string_view expression);
+  struct Recent;
+  Recent& Lookup(std::string_view expression);
   const PreparedDevices::Entry& PrepareOnce(const DeviceView& device);
 
   cel::EnvOptions env_;
@@ -199,12 +213,14 @@ class CelSelectorEvaluator : public SelectorEvaluator {
   // with a class selector and two request selectors). The most recent lookup is always kept;
   // the others only when small (Compiled::bytes <= kRecentMaxBytes), so that an idle
   // evaluator holds at most one large evicted program, as before. A program the cache did not
-  // keep (bytes 0, not estimated) counts as small when its text is at most
+  // keep (Compiled::kept false, not estimated) counts as small when its text is at most
   // kRecentMaxUncountedText bytes (a planned selector holds ~50-100 bytes per byte of text).
   static constexpr size_t kRecentMaxUncountedText = 512;
   struct Recent {
     std::string expression;
     std::shared_ptr<const CelProgramCache::Compiled> compiled;
+    // For a compiled->unplanned entry, planned once cel::EvaluateDirect bailed on a device.
+    std::shared_ptr<const CelProgramCache::Compiled> planned;
   };
   static constexpr size_t kRecent = 4;
   static constexpr size_t kRecentMaxBytes = 64 << 10;

@@ -3,6 +3,7 @@ add_library(draguard_cel_runtime STATIC
   ${CMAKE_CURRENT_LIST_DIR}/value.cc
   ${CMAKE_CURRENT_LIST_DIR}/evaluator.cc
   ${CMAKE_CURRENT_LIST_DIR}/program.cc
+  ${CMAKE_CURRENT_LIST_DIR}/direct_predicate.cc
   ${CMAKE_CURRENT_LIST_DIR}/fast_predicate.cc
   ${CMAKE_CURRENT_LIST_DIR}/fast_predicate_build.cc
   ${CMAKE_CURRENT_LIST_DIR}/path_index.cc

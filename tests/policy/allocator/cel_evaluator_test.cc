@@ -323,6 +323,55 @@ TEST(CelEvaluatorCacheTest, KeepsAProgramFromItsSecondMissUnderTheSecondMissPoli
   EXPECT_EQ(first->stats().misses, expressions.size());
 }
 
+// A first miss under kOnSecondMiss is decided from the selector's tree where it can be
+// (cel::EvaluateDirect), planned only when that bails: outcome and error text equal a planned
+// program's on every device, including devices whose attributes are missing, of another type,
+// or malformed (a device that cannot be prepared), and for selectors that bail on one device
+// and decide on another (the same evaluator then plans it and keeps using the program).
+TEST(CelEvaluatorCacheTest, AFirstMissDecidedFromItsTreeAnswersAsItsProgram) {
+  InventoryInput in = OneGpu(RichGpu("gpu0"));
+  k8s::Device other = MakeDevice("gpu1", {{"model", "a100"}}, {{"memoryGiB", 40}});
+  other.attributes["healthy"].string_value = "yes";  // another type
+  in.slices.Mutable(0).spec.devices.push_back(other);
+  in.slices.Mutable(0).spec.devices.push_back(MakeDevice("gpu2", {}, {}));  // no attributes
+  k8s::Device malformed = MakeDevice("gpu3", {{"model", "h100"}}, {});
+  malformed.capacity["memory"] = k8s::DeviceCapacity{.value = "lots"};
+  in.slices.Mutable(0).spec.devices.push_back(malformed);
+  Inventory inv = Inventory::Build(std::move(in));
+  const std::vector<std::string> expressions = {
+      R"(device.attributes["gpu.example.com"].model.startsWith("h1") && device.attributes["gpu.example.com"].model != "x-1")",
+      R"(device.attributes["gpu.example.com"].model.startsWith("h1") && device.attributes["gpu.example.com"].model == "x-1")",
+      R"(device.attributes["gpu.example.com"].model == "a100" || device.driver == "nic")",
+      R"(device.attributes["gpu.example.com"].healthy)",
+      R"(device.attributes["gpu.example.com"].healthy == true)",
+      R"(device.attributes["gpu.example.com"].memoryGiB == 40)",
+      R"(!device.attributes["gpu.example.com"].model.contains("100"))",
+      R"(device.attributes["gpu.example.com"].ecc == "x")",
+      R"(device.driver == "gpu.example.com")",
+      R"(device.drver == "x")",
+  };
+  for (const std::string& expression : expressions) {
+    // One evaluator per expression over every device, both in and out of order: the first
+    // device it meets decides whether it plans.
+    for (bool reverse : {false, true}) {
+      auto second = std::make_shared<CelProgramCache>(
+          CelProgramCache::kDefaultLimits, nullptr, CelProgramCache::KeepPolicy::kOnSecondMiss);
+      CelSelectorEvaluator got(AllocatorOptions{}, second);
+      CelSelectorEvaluator want(AllocatorOptions{}, std::make_shared<CelProgramCache>());
+      for (size_t k = 0; k < inv.devices().size(); ++k) {
+        const size_t id = reverse ? inv.devices().size() - 1 - k : k;
+        const SelectorResult g = got.Evaluate(expression, inv.View(id));
+        const SelectorResult w = want.Evaluate(expression, inv.View(id));
+        EXPECT_EQ(static_cast<int>(g.outcome), static_cast<int>(w.outcome))
+            << expression << " on device " << id;
+        EXPECT_EQ(g.error, w.error) << expression << " on device " << id;
+      }
+      EXPECT_EQ(got.AttributesRead(expression), want.AttributesRead(expression)) << expression;
+      EXPECT_EQ(second->stats().entries, 0u);  // a first miss: not kept
+    }
+  }
+}
+
 TEST(CelEvaluatorCacheTest, EvaluatorsShareOneProgramCache) {
   Inventory inv = Inventory::Build(OneGpu(RichGpu("gpu0")));
   auto programs = std::make_shared<CelProgramCache>();

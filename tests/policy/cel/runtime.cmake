@@ -7,6 +7,7 @@ if(TARGET draguard_cel_dra AND TARGET draguard_cel_parser)
             ${CMAKE_CURRENT_LIST_DIR}/includes_test.cc
             ${CMAKE_CURRENT_LIST_DIR}/value_test.cc
             ${CMAKE_CURRENT_LIST_DIR}/functions_test.cc
+            ${CMAKE_CURRENT_LIST_DIR}/direct_predicate_test.cc
             ${CMAKE_CURRENT_LIST_DIR}/fast_predicate_test.cc
             ${CMAKE_CURRENT_LIST_DIR}/path_index_test.cc
             ${CMAKE_CURRENT_LIST_DIR}/find_bytes_test.cc
