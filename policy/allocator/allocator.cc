@@ -189,9 +189,8 @@ bool NothingMatches(const internal::Plan& plan, internal::DeviceFacts& facts,
 bool DecideNothingMatches(const Inventory& inv, const internal::Plan& plan,
                           internal::DeviceFacts& facts, SelectorEvaluator& evaluator,
                           const AllocatorOptions& o, const NodeGroups* groups, size_t count,
-                          AllocationVerdict& v) {
+                          internal::NodeDevices& devices, AllocationVerdict& v) {
   const bool any_node = groups == nullptr;
-  internal::NodeDevices devices;
   Aggregate agg;
   std::vector<RequestFunnel> funnels(plan.alternatives.size());
   std::string first_node;
@@ -256,9 +255,13 @@ bool DecideNothingMatches(const Inventory& inv, const internal::Plan& plan,
 
 }  // namespace
 
+CheckScratch::CheckScratch() : node_devices_(std::make_unique<internal::NodeDevices>()) {}
+CheckScratch::~CheckScratch() = default;
+
 AllocationVerdict CheckPod(const Inventory& inv,
                            const std::vector<const k8s::ResourceClaimSpec*>& claims,
-                           SelectorEvaluator& evaluator, const AllocatorOptions& o) {
+                           SelectorEvaluator& evaluator, const AllocatorOptions& o,
+                           CheckScratch* scratch) {
   AllocationVerdict v;
   internal::Plan plan;
   if (!internal::BuildPlan(inv, claims, o, plan, v.kind, v.reasons)) return v;
@@ -274,11 +277,14 @@ AllocationVerdict CheckPod(const Inventory& inv,
   // Nodes with equal signatures pose the same problem: the first of each group is searched,
   // the others repeat its outcome (computed once per inventory and kind of check).
   const NodeGroups* groups = any_node ? nullptr : &inv.Groups(o, shape);
+  // Reused from node to node (the loop allocates only for searched nodes), and from check to
+  // check with a scratch.
+  std::optional<internal::NodeDevices> own;
+  internal::NodeDevices& devices = scratch != nullptr ? scratch->node_devices() : own.emplace();
   if (o.cluster_wide_decisions && NothingMatches(plan, facts, evaluator, o) &&
-      DecideNothingMatches(inv, plan, facts, evaluator, o, groups, count, v)) {
+      DecideNothingMatches(inv, plan, facts, evaluator, o, groups, count, devices, v)) {
     return v;
   }
-  internal::NodeDevices devices;  // reused: the loop allocates only for searched nodes
   std::vector<std::optional<Decided>> decided(groups == nullptr ? 1 : groups->first.size());
   Aggregate agg;
   for (size_t i = 0; i < count; ++i) {
@@ -346,8 +352,9 @@ AllocationVerdict CheckPod(const Inventory& inv,
 }
 
 AllocationVerdict CheckClaim(const Inventory& inv, const k8s::ResourceClaimSpec& claim,
-                             SelectorEvaluator& evaluator, const AllocatorOptions& options) {
-  return CheckPod(inv, {&claim}, evaluator, options);
+                             SelectorEvaluator& evaluator, const AllocatorOptions& options,
+                             CheckScratch* scratch) {
+  return CheckPod(inv, {&claim}, evaluator, options, scratch);
 }
 
 }  // namespace draguard::alloc

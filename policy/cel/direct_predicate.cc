@@ -151,21 +151,35 @@ class Walker {
       }
       return &scratch;
     }
-    if (e.as_ident() != nullptr) return Checked(&value_);
-    std::string_view key;
-    const Expr* operand = nullptr;
-    if (const SelectExpr* sel = e.as_select()) {
-      key = sel->field;
-      operand = sel->operand.get();
-    } else {
-      const CallExpr& index = *e.as_call();
-      key = std::get<std::string>(index.args[1]->as_const()->value);
-      operand = index.args[0].get();
+    // A chain: its keys gathered walking down to the variable (DirectlyEvaluable allows no
+    // other root), then looked up from the variable's value down.
+    const std::string* keys[DirectLimits::kMaxNodes];  // no more nodes than that
+    size_t depth = 0;
+    for (const Expr* at = &e; at->as_ident() == nullptr; ++depth) {
+      if (const SelectExpr* sel = at->as_select()) {
+        keys[depth] = &sel->field;
+        at = sel->operand.get();
+      } else {
+        const CallExpr& index = *at->as_call();
+        keys[depth] = &std::get<std::string>(index.args[1]->as_const()->value);
+        at = index.args[0].get();
+      }
     }
-    Value unused;
-    const Value* from = Operand(*operand, unused);
-    if (from == nullptr || from->kind() != Kind::kMap) return nullptr;
-    return Checked(from->map().Find(Value::StringView(key)));
+    const Value* v = &value_;
+    while (depth > 0) {
+      if (v->kind() != Kind::kMap) return nullptr;
+      v = FindString(v->map(), *keys[--depth]);
+      if (v == nullptr) return nullptr;
+    }
+    return Checked(v);
+  }
+
+  // MapData::Find for a string key: only string keys can equal it.
+  static const Value* FindString(const MapData& map, std::string_view key) {
+    for (const auto& [k, v] : map.entries) {
+      if (k.kind() == Kind::kString && k.text() == key) return &v;
+    }
+    return nullptr;
   }
 
   // `v` unless it is a string too long for the subset's cost bound (or null).

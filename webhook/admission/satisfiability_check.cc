@@ -163,6 +163,9 @@ class CachingEvaluator : public alloc::SelectorEvaluator {
     return result;
   }
 
+  // The allocator's buffers, reused by the requests that lease this evaluator in turn.
+  alloc::CheckScratch& scratch() { return scratch_; }
+
   // Holds the recent lookups weakly while idle, so that an idle evaluator keeps no evicted
   // entry alive, yet the next request finds the entries still cached without a lookup.
   // Forgets the selectors seen once (without a table): the next request that brings one
@@ -249,6 +252,7 @@ class CachingEvaluator : public alloc::SelectorEvaluator {
   }
 
   std::unique_ptr<alloc::SelectorEvaluator> inner_;
+  alloc::CheckScratch scratch_;
   ConcurrentCache<SelectorResults>& results_;
   SightingFilter& seen_;
   size_t devices_;
@@ -506,7 +510,8 @@ SatisfiabilityResult SatisfiabilityCheck::Decide(Prepared& prepared,
   allocator.all_nodes = count_nodes;
   allocator.witness = false;  // only the verdict and the node count are reported
   alloc::AllocationVerdict verdict = alloc::CheckClaim(
-      prepared.inventory, defaulted ? *defaulted : claim, *evaluator, allocator);
+      prepared.inventory, defaulted ? *defaulted : claim, *evaluator, allocator,
+      &evaluator->scratch());
   prepared.Return(std::move(evaluator));
 
   SatisfiabilityResult result;
