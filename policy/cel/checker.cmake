@@ -19,6 +19,7 @@ if(TARGET draguard_cel_parser)
   # The selector compiler parses before checking.
   target_sources(draguard_cel_checker PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/compiler.cc
+    ${CMAKE_CURRENT_LIST_DIR}/selector_shape.cc
     ${CMAKE_CURRENT_LIST_DIR}/cost.cc)
   target_link_libraries(draguard_cel_checker PUBLIC draguard_cel_parser)
 else()

@@ -4,8 +4,10 @@
 #include <utility>
 
 #include "policy/cel/checker.h"
+#include "policy/cel/lexer.h"
 #include "policy/cel/parser.h"
 #include "policy/cel/parser_options.h"
+#include "policy/cel/selector_shape.h"
 #include "policy/common/release.h"
 
 namespace draguard::cel {
@@ -101,6 +103,11 @@ size_t SelectorCompileResult::ApproximateBytes() const {
 void SelectorCacheKey(std::string_view expression, const EnvOptions& options, std::string& key) {
   key.clear();
   key.reserve(expression.size() + 6);
+  AppendSelectorOptionsKey(options, key);
+  key.append(expression);
+}
+
+void AppendSelectorOptionsKey(const EnvOptions& options, std::string& key) {
   // Keyed by the CEL dialect, not the release: releases with equal dialects share entries.
   const CelDialect& cel = ReleaseFor(options.version).cel;
   key.push_back(cel.lists_v3_in_new_expressions ? 'L' : 'l');
@@ -109,7 +116,46 @@ void SelectorCacheKey(std::string_view expression, const EnvOptions& options, st
   key.push_back(options.mode == EnvOptions::kStoredExpressions ? 'S' : 'N');
   key.push_back(options.consumable_capacity_gate ? 'G' : 'g');
   key.push_back(':');
-  key.append(expression);
+}
+
+SelectorCache::SelectorCache(CacheLimits limits, CacheLimits shape_limits)
+    : cache_(limits), shapes_(std::make_unique<ConcurrentCache<SelectorShape>>(shape_limits)) {}
+
+SelectorCache::~SelectorCache() = default;
+
+CacheStats SelectorCache::shape_stats() const { return shapes_->stats(); }
+
+std::shared_ptr<const SelectorCompileResult> SelectorCache::CompileMiss(
+    std::string_view expression, const EnvOptions& options) {
+  if (expression.size() > kMaxSelectorExpressionBytes) {
+    return std::make_shared<const SelectorCompileResult>(CompileSelector(expression, options));
+  }
+  // Lexing costs a tenth of a compile; a text the lexer complains about compiles from scratch.
+  Diagnostics lex_issues;
+  const std::vector<Token> tokens = Lex(expression, lex_issues, 1);
+  thread_local std::string shape_key;
+  shape_key.clear();
+  AppendSelectorOptionsKey(options, shape_key);
+  const bool shareable = lex_issues.empty() && AppendSelectorShape(expression, tokens, shape_key);
+  bool had_shape = false;
+  if (shareable) {
+    if (std::shared_ptr<const SelectorShape> shape = shapes_->Find(shape_key)) {
+      if (std::unique_ptr<SelectorCompileResult> built =
+              shape->Instantiate(expression, tokens, options)) {
+        return built;
+      }
+      had_shape = true;  // a literal's check reported something; the template stays
+    }
+  }
+  auto result =
+      std::make_shared<const SelectorCompileResult>(CompileSelector(expression, options));
+  if (shareable && !had_shape) {
+    if (std::shared_ptr<const SelectorShape> shape = SelectorShape::Make(result, tokens)) {
+      const size_t bytes = shape->ApproximateBytes();
+      shapes_->Insert(shape_key, std::move(shape), bytes);
+    }
+  }
+  return result;
 }
 
 std::shared_ptr<const SelectorCompileResult> SelectorCache::Compile(std::string_view expression,
@@ -121,7 +167,7 @@ std::shared_ptr<const SelectorCompileResult> SelectorCache::Compile(std::string_
   // A miss compiles outside the lock; a concurrent duplicate compile is harmless.
   return cache_.FindOrMake(
       key,
-      [&] { return std::make_shared<const SelectorCompileResult>(CompileSelector(expression, options)); },
+      [&] { return CompileMiss(expression, options); },
       [](const SelectorCompileResult& r) { return r.ApproximateBytes(); });
 }
 

@@ -12,6 +12,9 @@
 //
 // SelectorCache memoises results by (expression, options): the webhook and allocator
 // compile the same texts many times. It is thread safe and bounded in entries and bytes.
+// On a miss it builds the result from the compile of a selector of the same shape (the same
+// text but for some literals' values, selector_shape.h) when it has one: templates stamp
+// selectors that differ in a model name or a size, and every request may bring a new one.
 #ifndef DRAGUARD_POLICY_CEL_COMPILER_H_
 #define DRAGUARD_POLICY_CEL_COMPILER_H_
 
@@ -30,6 +33,8 @@
 #include "policy/common/diagnostic.h"
 
 namespace draguard::cel {
+
+class SelectorShape;  // selector_shape.h
 
 struct SelectorCompileResult {
   // The parsed expression; null when too long or unparsable.
@@ -54,6 +59,8 @@ SelectorCompileResult CompileSelector(std::string_view expression, const EnvOpti
 // every option that changes a compile result, then the text. Shared by the caches of
 // compile results and of planned programs.
 void SelectorCacheKey(std::string_view expression, const EnvOptions& options, std::string& key);
+// The options' part of that key (appended to `key`), for keys of other kinds.
+void AppendSelectorOptionsKey(const EnvOptions& options, std::string& key);
 
 // A thread-safe cache of CompileSelector results keyed by (expression, options), bounded in
 // entries and in bytes (least recently used first out). Returned results are shared and
@@ -70,7 +77,15 @@ class SelectorCache {
   // anyway; 8 MiB keeps lint over 10,000 files at 53 MiB RSS (docs/benchmarks.md).
   static constexpr CacheLimits kBatchLimits{.max_entries = 4096, .max_bytes = 8 << 20};
 
-  explicit SelectorCache(CacheLimits limits = kDefaultLimits) : cache_(limits) {}
+  // Shapes (selector_shape.h): a template shares its compile result with the cache above
+  // but may outlive it there, so it is counted whole. Selectors differing only in literals
+  // need one shape between them; 512 distinct shapes (1 MiB) is far more than a cluster's
+  // tools stamp.
+  static constexpr CacheLimits kShapeLimits{.max_entries = 512, .max_bytes = 1 << 20};
+
+  explicit SelectorCache(CacheLimits limits = kDefaultLimits,
+                         CacheLimits shape_limits = kShapeLimits);
+  ~SelectorCache();
 
   std::shared_ptr<const SelectorCompileResult> Compile(std::string_view expression,
                                                        const EnvOptions& options);
@@ -80,9 +95,16 @@ class SelectorCache {
                                                     const EnvOptions& options);
   size_t size() const { return cache_.size(); }
   CacheStats stats() const { return cache_.stats(); }
+  // The shape cache's: a hit is a miss above whose shape had a template (built from it unless
+  // a check of a literal's value reported something: then compiled from scratch).
+  CacheStats shape_stats() const;
 
  private:
+  std::shared_ptr<const SelectorCompileResult> CompileMiss(std::string_view expression,
+                                                           const EnvOptions& options);
+
   ConcurrentCache<SelectorCompileResult> cache_;
+  std::unique_ptr<ConcurrentCache<SelectorShape>> shapes_;
 };
 
 // The compile results one stage looked up for an object, in order, for a later stage that

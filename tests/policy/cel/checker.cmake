@@ -8,6 +8,7 @@ if(TARGET draguard_cel_parser)
       ${CMAKE_CURRENT_LIST_DIR}/env_test.cc
       ${CMAKE_CURRENT_LIST_DIR}/format_validator_test.cc
       ${CMAKE_CURRENT_LIST_DIR}/list_attributes_test.cc
+      ${CMAKE_CURRENT_LIST_DIR}/selector_shape_test.cc
       ${CMAKE_CURRENT_LIST_DIR}/types_test.cc
     LIBS draguard_cel_checker draguard_cel_parser)
 else()
