@@ -88,7 +88,9 @@ void CompareTheDirectDecode(std::string_view object, std::string_view kind,
                             std::string_view version) {
   namespace webhook = draguard::webhook;
   const std::optional<draguard::k8s::DocNode> tree = webhook::ParseJsonTree(object);
-  if (!tree.has_value()) return;
+  // A null object is no object in a review (the handler refuses it); other non-objects get
+  // the tree route's webhook.object.invalid either way.
+  if (!tree.has_value() || tree->kind != draguard::k8s::NodeKind::kMap) return;
   const std::string review =
       R"({"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u",)"
       R"("kind":{"group":"resource.k8s.io","version":")" +
