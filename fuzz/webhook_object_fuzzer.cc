@@ -7,19 +7,24 @@
 // decodes to U+FFFD, and a leading byte order mark, which Go refuses); a patch is only
 // returned on /mutate and its values are JSON; given the tree and spec text the handler's scan
 // gives, a checker with the spec memo answers each object twice (the second time from the memo
-// when it kept the spec) exactly as a checker without it.
+// when it kept the spec) exactly as a checker without it; the direct decode (direct_decode.h),
+// taken as the handler's scan for /validate takes it, gives the model and the findings of the
+// tree route.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "fuzz/json_reference.h"
 #include "nlohmann/json.hpp"
+#include "policy/k8s/model_debug.h"
 #include "webhook/admission/json_lexer.h"
 #include "webhook/admission/json_object.h"
 #include "webhook/admission/policy_checker.h"
+#include "webhook/admission/review_scanner.h"
 
 namespace {
 
@@ -69,6 +74,51 @@ void CheckTheMemo(AdmissionRequest request) {
   const std::string expected = Describe(fresh->Check(request));
   if (Describe(memo->Check(request)) != expected) std::abort();
   if (Describe(memo->Check(request)) != expected) std::abort();
+}
+
+std::string Decoded(const draguard::k8s::ObjectVariant& object,
+                    const draguard::Diagnostics& found) {
+  std::string out = draguard::k8s::ModelDebugString(object) + "\n";
+  for (const draguard::Diagnostic& d : found) out += d.code + "|" + d.field + "|" + d.message + "\n";
+  return out;
+}
+
+// The direct route (the handler's scan of a review holding `object`) against the tree route.
+void CompareTheDirectDecode(std::string_view object, std::string_view kind,
+                            std::string_view version) {
+  namespace webhook = draguard::webhook;
+  const std::optional<draguard::k8s::DocNode> tree = webhook::ParseJsonTree(object);
+  // A null object is no object in a review (the handler refuses it); other non-objects get
+  // the tree route's webhook.object.invalid either way.
+  if (!tree.has_value() || tree->kind != draguard::k8s::NodeKind::kMap) return;
+  const std::string review =
+      R"({"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u",)"
+      R"("kind":{"group":"resource.k8s.io","version":")" +
+      std::string(version) + R"(","kind":")" + std::string(kind) +
+      R"("},"operation":"CREATE","object":)" + std::string(object) + "}}";
+  webhook::ScanOptions options;
+  options.max_depth = webhook::JsonObjectOptions().max_depth + 2;
+  options.defer_object_spec = true;
+  options.direct_object_metadata = true;
+  options.direct_object_spec = true;
+  webhook::ReviewFields fields;
+  if (!webhook::ScanAdmissionReview(review, options, fields).ok() ||
+      !webhook::CompleteObjectSpec(review, options, fields).ok() ||
+      !fields.object_tree.has_value()) {
+    std::abort();  // the object is valid JSON: so is the review
+  }
+  for (auto scope : {draguard::k8s::DecodeScope::kAll, draguard::k8s::DecodeScope::kWithoutSpec}) {
+    draguard::Diagnostics a, b;
+    const std::string expected =
+        Decoded(webhook::DecodeAdmissionTree(*tree, kind, version, a, scope), a);
+    webhook::DirectMetadata metadata = fields.object_metadata;
+    webhook::DirectSpec spec = fields.object_spec_direct;
+    const std::string direct = Decoded(
+        webhook::DecodeAdmissionTree(*fields.object_tree, kind, version, b, scope, &metadata,
+                                     &spec),
+        b);
+    if (direct != expected) std::abort();
+  }
 }
 
 // Nesting depth of a JSON text, counting brackets outside strings.
@@ -125,5 +175,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (!op.value_json.empty() && !nlohmann::json::accept(op.value_json)) std::abort();
   }
   CheckTheMemo(request);
+  if (Depth(object) < 200) CompareTheDirectDecode(object, request.kind, request.version);
   return 0;
 }

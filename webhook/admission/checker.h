@@ -18,7 +18,9 @@
 
 namespace draguard::webhook {
 
-class SpecLookup;  // spec_memo.h
+class SpecLookup;        // spec_memo.h
+struct DirectMetadata;   // json_object.h
+struct DirectSpec;       // json_object.h
 
 // Which route received the review.
 enum class AdmissionEndpoint { kValidate, kMutate };
@@ -47,6 +49,13 @@ struct AdmissionRequest {
   // parses the text.
   const k8s::DocNode* object_tree = nullptr;
   const k8s::DocNode* old_object_tree = nullptr;
+  // object_tree's metadata decoded directly (json_object.h, DirectMetadata), when the caller
+  // did so: object_tree's metadata is then an empty object and this holds the object's. The
+  // checker's one decode of object_tree moves it into the object (DecodeAdmissionTree).
+  DirectMetadata* object_metadata = nullptr;
+  // object_tree's spec decoded directly (json_object.h, DirectSpec), when the caller did so:
+  // object_tree's spec is then null; taken by the same decode.
+  DirectSpec* object_spec_direct = nullptr;
   // What FindKnownSpec looked up for this request, when it was asked: the checker's own
   // findings about object_spec, which it then uses instead of looking again (object_tree's
   // spec may then be left unread, a null node), or its miss, which spares it a second lookup

@@ -82,8 +82,11 @@ std::string WhyMalformed(const ReviewFields& r) {
   return {};
 }
 
+// `direct`: r itself, whose object_metadata and object_spec_direct the checker's decode takes
+// (checker.h), or null.
 AdmissionRequest ToRequest(const HttpAdmissionRequest& http, const ReviewFields& r,
-                           const SpecLookup* spec_lookup = nullptr) {
+                           const SpecLookup* spec_lookup = nullptr,
+                           ReviewFields* direct = nullptr) {
   return {.endpoint = http.endpoint,
           .uid = r.uid,
           .group = r.group,
@@ -99,6 +102,8 @@ AdmissionRequest ToRequest(const HttpAdmissionRequest& http, const ReviewFields&
           .object_spec = r.object_spec,
           .object_tree = r.object_tree ? &*r.object_tree : nullptr,
           .old_object_tree = r.old_object_tree ? &*r.old_object_tree : nullptr,
+          .object_metadata = direct != nullptr ? &direct->object_metadata : nullptr,
+          .object_spec_direct = direct != nullptr ? &direct->object_spec_direct : nullptr,
           .spec_lookup = spec_lookup};
 }
 
@@ -125,7 +130,7 @@ HttpAdmissionResponse Answer(const HttpAdmissionRequest& http, const ReviewField
 // A decoded review: decide whether it is ours, then run the checker.
 HttpAdmissionResponse HandleReview(const HttpAdmissionRequest& http, const ReviewFields& r,
                                    AdmissionChecker& checker, const HandlerOptions& options,
-                                   const SpecLookup* spec_lookup) {
+                                   const SpecLookup* spec_lookup, ReviewFields* direct) {
   AdmissionResponseFields f{.api_version = r.api_version, .uid = r.uid};
   if (!IsDraKind(r) || r.operation == "DELETE" || r.operation == "CONNECT") {
     return Respond(200, Verdict::kSkipped, f, r.kind);
@@ -148,7 +153,7 @@ HttpAdmissionResponse HandleReview(const HttpAdmissionRequest& http, const Revie
     return Respond(200, Verdict::kBadRequest, f, r.kind);
   }
   try {
-    return Answer(http, r, checker.Check(ToRequest(http, r, spec_lookup)), options);
+    return Answer(http, r, checker.Check(ToRequest(http, r, spec_lookup, direct)), options);
   } catch (const std::exception& e) {
     f.message = std::string("internal error while checking the object: ") + e.what();
   } catch (...) {
@@ -209,6 +214,9 @@ HttpAdmissionResponse HandleAdmission(const HttpAdmissionRequest& http, Admissio
   // FindKnownSpec): the text of a spec it remembers needs no tree.
   ScanOptions scan = options.scan;
   scan.defer_object_spec = true;
+  scan.direct_object_metadata = true;
+  // The mutating route's patch reads the spec's tree.
+  scan.direct_object_spec = http.endpoint == AdmissionEndpoint::kValidate;
   if (Status scanned = ScanAdmissionReview(http.body, scan, scratch); !scanned.ok()) {
     return Reject(400, "cannot decode AdmissionReview: " + scanned.message());
   }
@@ -227,7 +235,7 @@ HttpAdmissionResponse HandleAdmission(const HttpAdmissionRequest& http, Admissio
     }
   }
   if (std::string why = WhyMalformed(r); !why.empty()) return Reject(400, std::move(why));
-  return HandleReview(http, r, checker, options, &spec_lookup);
+  return HandleReview(http, r, checker, options, &spec_lookup, &scratch);
 }
 
 }  // namespace draguard::webhook

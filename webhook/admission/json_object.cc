@@ -15,10 +15,12 @@
 #include <string>
 #include <system_error>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "policy/k8s/decode.h"
 #include "webhook/admission/collection_end.h"
+#include "webhook/admission/direct_decode.h"
 #include "webhook/admission/json_lexer.h"
 
 namespace draguard::webhook {
@@ -33,8 +35,9 @@ enum class ObjectRole { kRoot, kMetadata, kOther };
 
 class TreeParser {
  public:
-  TreeParser(JsonLexer& lexer, size_t max_depth, DeferredSpec* defer = nullptr)
-      : lexer_(lexer), max_depth_(max_depth), defer_(defer) {}
+  TreeParser(JsonLexer& lexer, size_t max_depth, DeferredSpec* defer = nullptr,
+             DirectMetadata* direct = nullptr)
+      : lexer_(lexer), max_depth_(max_depth), defer_(defer), direct_(direct) {}
 
   bool Parse(DocNode& root, size_t depth) { return ParseValue(&root, depth, ObjectRole::kRoot); }
   // A member's value at the lexer's position, as ParseObject reads it (ReadDeferredSpec).
@@ -71,10 +74,21 @@ class TreeParser {
   // Defers the root's spec member at the lexer's position (see ReadJsonTree); false, moving
   // nothing, when it is not an object whose end its brackets give.
   bool Defer(DocNode& value, size_t depth, size_t entry);
+  // Decodes the root's first metadata member at the lexer's position straight into direct_
+  // (direct_decode.h), leaving `value` an empty object; false, with the lexer back at the
+  // value, when the direct decoder gives up.
+  bool DecodeMetadata(DocNode& value, size_t depth, size_t entry);
+  // After the root object: a metadata decoded directly that turned out repeated is read into
+  // its node after all (the tree route then reports the repeat). False on a read error.
+  bool UndoRepeatedMetadata(DocNode& root, size_t depth);
 
   JsonLexer& lexer_;
   size_t max_depth_;
   DeferredSpec* defer_;
+  DirectMetadata* direct_;
+  int metadata_count_ = 0;  // the root's metadata members
+  size_t metadata_begin_ = 0;   // the first one's value's byte, when decoded directly
+  size_t metadata_entry_ = 0;  // and its index in the root's entries
   std::string_view spec_;
   int spec_count_ = 0;
   std::string key_scratch_;  // a metadata key with an escape, decoded (ReadStringView)
@@ -236,18 +250,23 @@ bool TreeParser::ParseObject(DocNode* node, size_t depth, ObjectRole role) {
     DocNode* value = nullptr;
     ObjectRole child = ObjectRole::kOther;
     bool is_spec = false;  // the root's `spec`
+    bool direct_metadata = false;  // the root's first `metadata`, to decode directly
     // Each key is compared with the names that matter in its object only, once.
     if (entry != nullptr) {
       value = &entry->value;
       ++used;
       if (role == ObjectRole::kRoot) {
-        if (key == "metadata") child = ObjectRole::kMetadata;
+        if (key == "metadata") {
+          child = ObjectRole::kMetadata;
+          direct_metadata = direct_ != nullptr && ++metadata_count_ == 1;
+        }
         is_spec = key == "spec";
       }
     }
     const size_t begin = lexer_.pos();
-    const bool deferred = is_spec && defer_ != nullptr && !defer_->deferred &&
-                          Defer(*value, depth, used - 1);
+    const bool deferred = (is_spec && defer_ != nullptr && !defer_->deferred &&
+                           Defer(*value, depth, used - 1)) ||
+                          (direct_metadata && DecodeMetadata(*value, depth, used - 1));
     if (!deferred && !ParseChild(value, depth, child)) break;
     if (is_spec) {
       spec_ = lexer_.text().substr(begin, lexer_.pos() - begin);
@@ -258,7 +277,40 @@ bool TreeParser::ParseObject(DocNode* node, size_t depth, ObjectRole role) {
     ok = after == After::kClosed;
   }
   if (node != nullptr) node->entries.resize(used);
+  if (ok && role == ObjectRole::kRoot && node != nullptr) ok = UndoRepeatedMetadata(*node, depth);
   return ok;
+}
+
+bool TreeParser::DecodeMetadata(DocNode& value, size_t depth, size_t entry) {
+  const size_t begin = lexer_.pos();
+  direct_->meta = k8s::ObjectMeta();
+  if (!DecodeObjectMetaDirect(lexer_, depth, max_depth_, direct_->meta)) {
+    direct_->meta = k8s::ObjectMeta();
+    lexer_.Seek(begin);
+    return false;
+  }
+  ResetScalarFields(value);
+  value.kind = NodeKind::kMap;
+  value.flow = true;
+  value.entries.clear();
+  value.items.clear();
+  direct_->decoded = true;
+  metadata_begin_ = begin;
+  metadata_entry_ = entry;
+  return true;
+}
+
+bool TreeParser::UndoRepeatedMetadata(DocNode& root, size_t depth) {
+  if (direct_ == nullptr || !direct_->decoded || metadata_count_ < 2) return true;
+  direct_->decoded = false;
+  direct_->meta = k8s::ObjectMeta();
+  const size_t end = lexer_.pos();
+  lexer_.Seek(metadata_begin_);
+  if (!ParseChild(&root.entries[metadata_entry_].value, depth, ObjectRole::kMetadata)) {
+    return false;  // not reached: the direct decoder read this text as valid JSON
+  }
+  lexer_.Seek(end);
+  return true;
 }
 
 bool TreeParser::Defer(DocNode& value, size_t depth, size_t entry) {
@@ -331,9 +383,13 @@ bool TreeParser::ParseNumber(DocNode* node) {
 }  // namespace
 
 bool ReadJsonTree(JsonLexer& lexer, size_t depth, size_t max_depth, DocNode& root,
-                  std::string_view* root_spec, DeferredSpec* defer) {
+                  std::string_view* root_spec, DeferredSpec* defer, DirectMetadata* direct) {
   if (defer != nullptr) defer->deferred = false;
-  TreeParser parser(lexer, max_depth, defer);
+  if (direct != nullptr) {
+    direct->decoded = false;
+    direct->meta = k8s::ObjectMeta();
+  }
+  TreeParser parser(lexer, max_depth, defer, direct);
   const bool ok = parser.Parse(root, depth);
   if (root_spec != nullptr) *root_spec = ok ? parser.root_spec() : std::string_view();
   return ok;
@@ -346,6 +402,10 @@ bool ReadDeferredSpec(JsonLexer& lexer, size_t max_depth, DeferredSpec& spec, Do
                       : nullptr;
   if (node != nullptr && node->entries.empty()) std::swap(node->entries, spec.storage);
   return TreeParser(lexer, max_depth).ParseMember(node, spec.depth);
+}
+
+bool ReadJsonValue(JsonLexer& lexer, size_t depth, size_t max_depth, DocNode& node) {
+  return TreeParser(lexer, max_depth).ParseMember(&node, depth);
 }
 
 std::optional<DocNode> ParseJsonTree(std::string_view json, const JsonObjectOptions& options) {
@@ -367,13 +427,35 @@ k8s::ObjectVariant DecodeAdmissionObject(std::string_view json, std::string_view
 
 k8s::ObjectVariant DecodeAdmissionTree(const DocNode& root, std::string_view kind,
                                        std::string_view version, Diagnostics& out,
-                                       k8s::DecodeScope scope) {
+                                       k8s::DecodeScope scope, DirectMetadata* metadata,
+                                       DirectSpec* spec) {
   if (root.kind != NodeKind::kMap) {
     out.Error("webhook.object.invalid", FieldPath(),
               "request.object is not a JSON object within the nesting limit");
     return {};
   }
-  return k8s::DecodeResourceTree(root, kind, version, out, k8s::UnknownFields::kIgnore, scope);
+  k8s::ObjectVariant object =
+      k8s::DecodeResourceTree(root, kind, version, out, k8s::UnknownFields::kIgnore, scope);
+  if (metadata != nullptr && metadata->decoded) {
+    // The tree's metadata was an empty object: the model's is default, with no finding.
+    metadata->decoded = false;
+    std::visit(
+        [&](auto& o) {
+          if constexpr (requires { o.metadata; }) o.metadata = std::move(metadata->meta);
+        },
+        object);
+  }
+  if (spec != nullptr && spec->decoded && spec->kind == kind && scope == k8s::DecodeScope::kAll) {
+    // The tree's spec was null: the model's is default, with no finding.
+    spec->decoded = false;
+    if (auto* claim = std::get_if<k8s::ResourceClaim>(&object)) {
+      claim->spec = std::move(spec->spec);
+    } else if (auto* tmpl = std::get_if<k8s::ResourceClaimTemplate>(&object)) {
+      tmpl->spec = std::move(spec->spec);
+      tmpl->template_metadata = std::move(spec->template_metadata);
+    }
+  }
+  return object;
 }
 
 }  // namespace draguard::webhook

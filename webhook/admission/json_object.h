@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -28,6 +29,25 @@ struct JsonObjectOptions {
 };
 
 class JsonLexer;
+
+// The root object's `spec` of a ResourceClaim or ResourceClaimTemplate in resource.k8s.io/v1
+// decoded straight into the model (direct_decode.h) instead of read into its tree node, which
+// stays null (the review scanner's CompleteObjectSpec, ScanOptions::direct_object_spec).
+struct DirectSpec {
+  bool decoded = false;
+  std::string kind;                     // the kind it was decoded as
+  k8s::ResourceClaimSpec spec;          // the claim's spec, or the template's spec.spec
+  k8s::ObjectMeta template_metadata;    // the template's spec.metadata
+};
+
+// The root object's `metadata` decoded straight into the model (direct_decode.h) by
+// ReadJsonTree's `direct` argument. When `decoded`, the root's (only) metadata member is in
+// the tree as an empty object and `meta` holds what the k8s decoders would have read from its
+// full tree; otherwise the tree holds it as ever and `meta` is default.
+struct DirectMetadata {
+  bool decoded = false;
+  k8s::ObjectMeta meta;
+};
 
 // Where ReadJsonTree left the root object's `spec` unread (its `defer` argument).
 struct DeferredSpec {
@@ -57,8 +77,13 @@ struct DeferredSpec {
 // answers for a spec whose exact text it has seen, checked and remembered, so the text of a
 // remembered spec needs neither a tree nor a check; any other spec is read afterwards by
 // ReadDeferredSpec, which finds what reading it here would have found.
+//
+// With `direct`, the root's `metadata` member is first decoded by DecodeObjectMetaDirect
+// (direct_decode.h); when that gives up, or the root has more than one `metadata`, it is read
+// into the tree instead (see DirectMetadata). The result is otherwise the same, errors too.
 bool ReadJsonTree(JsonLexer& lexer, size_t depth, size_t max_depth, k8s::DocNode& root,
-                  std::string_view* root_spec = nullptr, DeferredSpec* defer = nullptr);
+                  std::string_view* root_spec = nullptr, DeferredSpec* defer = nullptr,
+                  DirectMetadata* direct = nullptr);
 
 // Reads the spec that ReadJsonTree deferred into `root`'s spec node (or only checks it when
 // `root` is null), with `lexer` over the same text: the same result and, when the spec is not
@@ -66,6 +91,10 @@ bool ReadJsonTree(JsonLexer& lexer, size_t depth, size_t max_depth, k8s::DocNode
 // `spec.storage` goes to the node.
 bool ReadDeferredSpec(JsonLexer& lexer, size_t max_depth, DeferredSpec& spec,
                       k8s::DocNode* root);
+
+// Reads the JSON value at `lexer`'s position, `depth` collections deep, into `node` as
+// ReadJsonTree reads a member's value (no root roles).
+bool ReadJsonValue(JsonLexer& lexer, size_t depth, size_t max_depth, k8s::DocNode& node);
 
 // The DocNode tree of a JSON text; nullopt when it is not valid JSON (RFC 8259, with
 // JsonLexer's rules for strings) or too deep. Never throws except std::bad_alloc.
@@ -82,9 +111,16 @@ k8s::ObjectVariant DecodeAdmissionObject(std::string_view json, std::string_view
 
 // The same for a tree already read (ParseJsonTree, ReadJsonTree); a root that is not an
 // object gets the `webhook.object.invalid` error. `scope` as k8s::DecodeResourceTree's.
+// `metadata`, when given and decoded, is the metadata ReadJsonTree decoded directly into it
+// for this tree (whose metadata is then an empty object): the result takes it, by a move
+// (a copy cost 2 k instructions a request), and leaves `metadata` not decoded. So a tree
+// read with `direct` is decoded once. `spec` likewise: when decoded for `kind`, the tree's
+// spec is null and, with DecodeScope::kAll, the result takes it.
 k8s::ObjectVariant DecodeAdmissionTree(const k8s::DocNode& root, std::string_view kind,
                                        std::string_view version, Diagnostics& out,
-                                       k8s::DecodeScope scope = k8s::DecodeScope::kAll);
+                                       k8s::DecodeScope scope = k8s::DecodeScope::kAll,
+                                       DirectMetadata* metadata = nullptr,
+                                       DirectSpec* spec = nullptr);
 
 }  // namespace draguard::webhook
 

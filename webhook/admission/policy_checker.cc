@@ -25,9 +25,12 @@ constexpr char kAdminAccessLabel[] = "resource.kubernetes.io/admin-access";
 // strictly and added server-side metadata (managedFields, timestamps), so unknown fields are
 // not this request's problem and are dropped; other decoding findings are kept. Returns
 // whether an object of a checked kind came out.
+// `metadata` is the tree's metadata decoded directly (AdmissionRequest::object_metadata).
 bool DecodeOne(const AdmissionRequest& request, std::string_view json, const k8s::DocNode* tree,
-               k8s::ObjectVariant& object, Diagnostics& out) {
-  object = tree != nullptr ? DecodeAdmissionTree(*tree, request.kind, request.version, out)
+               DirectMetadata* metadata, DirectSpec* spec, k8s::ObjectVariant& object,
+               Diagnostics& out) {
+  object = tree != nullptr ? DecodeAdmissionTree(*tree, request.kind, request.version, out,
+                                                 k8s::DecodeScope::kAll, metadata, spec)
                           : DecodeAdmissionObject(json, request.kind, request.version, out);
   return !std::holds_alternative<std::monostate>(object);
 }
@@ -360,7 +363,8 @@ CheckOutcome PolicyChecker::Diagnose(const AdmissionRequest& request) {
   }
   CheckOutcome outcome;
   k8s::ObjectVariant object, old_object;
-  if (!DecodeOne(request, request.object, request.object_tree, object, outcome.diagnostics)) {
+  if (!DecodeOne(request, request.object, request.object_tree, request.object_metadata,
+                 request.object_spec_direct, object, outcome.diagnostics)) {
     return outcome;
   }
 
@@ -368,7 +372,8 @@ CheckOutcome PolicyChecker::Diagnose(const AdmissionRequest& request) {
   if (request.operation == "UPDATE" && !request.old_object.empty()) {
     Diagnostics ignored;  // problems of the stored object are not this request's
     have_old =
-        DecodeOne(request, request.old_object, request.old_object_tree, old_object, ignored);
+        DecodeOne(request, request.old_object, request.old_object_tree, nullptr, nullptr,
+                  old_object, ignored);
   }
   // The object pipeline's per-object order and short-circuits (policy/pipeline).
   CheckerStages stages(schema_, satisfiability_, &compiled);
@@ -401,8 +406,10 @@ CheckOutcome PolicyChecker::DiagnoseCreatedClaim(const AdmissionRequest& request
     looked = &*own;
   }
   CheckOutcome outcome;
-  k8s::ObjectVariant object = DecodeAdmissionTree(*request.object_tree, request.kind,
-                                                  request.version, outcome.diagnostics);
+  k8s::ObjectVariant object =
+      DecodeAdmissionTree(*request.object_tree, request.kind, request.version,
+                          outcome.diagnostics, k8s::DecodeScope::kAll, request.object_metadata,
+                          request.object_spec_direct);
   if (std::holds_alternative<std::monostate>(object)) return outcome;
   std::shared_ptr<SpecFindings> spec;
   if (memo_.Accepts(key)) {
@@ -423,7 +430,8 @@ CheckOutcome PolicyChecker::DiagnoseKnownSpec(const AdmissionRequest& request,
   CheckOutcome outcome;
   k8s::ObjectVariant object = DecodeAdmissionTree(*request.object_tree, request.kind,
                                                   request.version, outcome.diagnostics,
-                                                  k8s::DecodeScope::kWithoutSpec);
+                                                  k8s::DecodeScope::kWithoutSpec,
+                                                  request.object_metadata);
   if (std::holds_alternative<std::monostate>(object)) return outcome;
   KnownSpecStages stages(spec, object, satisfiability_);
   pipeline::RunObject(Created(object), options, stages, outcome.diagnostics);
@@ -442,7 +450,12 @@ CheckOutcome PolicyChecker::Mutate(const AdmissionRequest& request) {
   outcome.patch = DefaultingPatch(request.kind, request.version, *tree);
   if (!satisfiability_.configured() || request.operation != "CREATE") return outcome;
   Diagnostics found;  // the validating webhook reports these; mutation only annotates
-  k8s::ObjectVariant object = DecodeAdmissionTree(*tree, request.kind, request.version, found);
+  // The scan's metadata goes with the scan's tree only.
+  const bool scanned = tree == request.object_tree;
+  k8s::ObjectVariant object =
+      DecodeAdmissionTree(*tree, request.kind, request.version, found, k8s::DecodeScope::kAll,
+                          scanned ? request.object_metadata : nullptr,
+                          scanned ? request.object_spec_direct : nullptr);
   if (std::holds_alternative<std::monostate>(object)) return outcome;
   AnnotatingStages stages(satisfiability_);
   pipeline::RunObject(Created(object), OptionsFor(request), stages, found);

@@ -13,6 +13,7 @@
 
 #include "policy/common/status.h"
 #include "policy/common/status_macros.h"
+#include "webhook/admission/direct_decode.h"
 #include "webhook/admission/json_lexer.h"
 #include "webhook/admission/json_object.h"
 
@@ -169,7 +170,10 @@ class Scanner {
     DeferredSpec* defer = options_.defer_object_spec && target.spec != nullptr
                               ? &out_.object_spec_deferred
                               : nullptr;
-    if (!ReadJsonTree(lexer_, depth, options_.max_depth, tree, target.spec, defer)) {
+    DirectMetadata* direct = options_.direct_object_metadata && target.spec != nullptr
+                                 ? &out_.object_metadata
+                                 : nullptr;
+    if (!ReadJsonTree(lexer_, depth, options_.max_depth, tree, target.spec, defer, direct)) {
       target.tree->reset();
       return FailFalse(TreeError(lexer_));
     }
@@ -281,6 +285,30 @@ class Scanner {
   Status error_;
 };
 
+// CompleteObjectSpec's direct route (ScanOptions::direct_object_spec): true when the deferred
+// spec was decoded into fields.object_spec_direct, which proves it valid JSON within the
+// depth limit (what reading it into the tree would have checked).
+bool DecodeSpecDirect(JsonLexer& lexer, const ScanOptions& options, ReviewFields& fields) {
+  DeferredSpec& spec = fields.object_spec_deferred;
+  DirectSpec& direct = fields.object_spec_direct;
+  const bool is_template = fields.kind == "ResourceClaimTemplate";
+  if (fields.group != "resource.k8s.io" || fields.version != "v1" ||
+      (fields.kind != "ResourceClaim" && !is_template) || !fields.object_tree.has_value()) {
+    return false;
+  }
+  direct = DirectSpec();
+  lexer.Seek(spec.begin);
+  if (!DecodeClaimSpecDirect(lexer, spec.depth, options.max_depth, direct.spec,
+                             is_template ? &direct.template_metadata : nullptr)) {
+    direct = DirectSpec();
+    return false;
+  }
+  direct.decoded = true;
+  direct.kind = fields.kind;
+  spec.deferred = false;
+  return true;
+}
+
 }  // namespace
 
 Status ScanAdmissionReview(std::string_view json, const ScanOptions& options, ReviewFields& out) {
@@ -304,6 +332,7 @@ Status CompleteObjectSpec(std::string_view json, const ScanOptions& options, Rev
   DeferredSpec& spec = fields.object_spec_deferred;
   if (!spec.deferred) return OkStatus();
   JsonLexer lexer(json);
+  if (options.direct_object_spec && DecodeSpecDirect(lexer, options, fields)) return OkStatus();
   k8s::DocNode* root = fields.object_tree.has_value() ? &*fields.object_tree : nullptr;
   if (!ReadDeferredSpec(lexer, options.max_depth, spec, root)) {
     return JsonError(lexer.pos(), TreeError(lexer));

@@ -29,6 +29,15 @@ struct ScanOptions {
   // and CompleteObjectSpec reads it (for a spec the memo does not know). The whole body is
   // still checked except that spec's text. The handler's scan; off for other callers.
   bool defer_object_spec = false;
+  // Decode request.object's metadata straight into ReviewFields::object_metadata
+  // (json_object.h, ReadJsonTree's `direct`; direct_decode.h), leaving an empty object in
+  // object_tree in its place. The handler's scan; off for other callers.
+  bool direct_object_metadata = false;
+  // CompleteObjectSpec decodes a deferred spec of a ResourceClaim or ResourceClaimTemplate in
+  // resource.k8s.io/v1 straight into ReviewFields::object_spec_direct (direct_decode.h) when
+  // it can, leaving its node in object_tree null. The handler's scan for /validate (the
+  // mutating route reads the spec's tree for its patch).
+  bool direct_object_spec = false;
 };
 
 // The scanned review. Views point into the scanned text; strings are JSON-decoded.
@@ -53,6 +62,10 @@ struct ReviewFields {
   std::optional<k8s::DocNode> old_object_tree;
   // Where the scan left object_tree's spec unread (ScanOptions::defer_object_spec).
   DeferredSpec object_spec_deferred;
+  // request.object's metadata when it was decoded directly (ScanOptions::direct_object_metadata).
+  DirectMetadata object_metadata;
+  // request.object's spec when CompleteObjectSpec decoded it directly.
+  DirectSpec object_spec_direct;
 };
 
 // Returns the fields, or InvalidArgument (message names the byte offset) when `json` is not a
