@@ -31,6 +31,20 @@ std::vector<std::string> IsValidLabelValue(std::string_view value);
 // C identifier: [A-Za-z_][A-Za-z0-9_]* (no length limit here).
 std::vector<std::string> IsCIdentifier(std::string_view value);
 
+// Whether the function of the same name less "Valid" (IsDNS1123Label for IsDNS1123LabelValid;
+// IsValidLabelValue for IsLabelValueValid) would return no message, without building one: the
+// validators ask on every admission request, nearly always of valid names, and build the
+// messages only for a name that fails. Each must agree with its counterpart on every input
+// (name_validation_test checks them side by side).
+bool IsDNS1123LabelValid(std::string_view value);
+// With `fold_case`, as of the value lowered to ASCII lower case (driver names and annotation
+// keys are checked lowered).
+bool IsDNS1123SubdomainValid(std::string_view value, bool fold_case = false);
+// IsDNS1123Subdomain(MaskTrailingDash(name)) without making the masked copy.
+bool IsMaskedDNS1123SubdomainValid(std::string_view name);
+bool IsQualifiedNameValid(std::string_view value, bool fold_case = false);
+bool IsLabelValueValid(std::string_view value);
+
 // apimachinery's maskTrailingDash, applied to names that get a suffix appended
 // (generateName, the CEL format library's *Prefix formats): a trailing '-' of a name longer
 // than one byte replaces the last *two* bytes with "a" (sic).

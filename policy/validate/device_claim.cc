@@ -158,6 +158,7 @@ void ValidateRequestRef(Reporter& r, const RequestRefCodes& codes, const std::st
     return;
   }
   ForEachSplitPart(ref, '/', [&](std::string_view segment) {
+    if (IsDNS1123LabelValid(segment)) return;
     for (const std::string& m : IsDNS1123Label(segment)) {
       r.Invalid(codes.invalid, at, FieldValue::String(segment), m);
     }
@@ -174,7 +175,7 @@ bool RequestRefIsValid(std::string_view ref, const RequestNames& names) {
   if (std::count(ref.begin(), ref.end(), '/') > 1 || names.find(ref) == names.end()) return false;
   bool valid = true;
   ForEachSplitPart(ref, '/', [&](std::string_view segment) {
-    valid = valid && IsDNS1123Label(segment).empty();
+    valid = valid && IsDNS1123LabelValid(segment);
   });
   return valid;
 }

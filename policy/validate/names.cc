@@ -44,26 +44,30 @@ bool IsExtendedResourceName(std::string_view value) {
   if (value.find("kubernetes.io/") != std::string_view::npos) return false;
   if (value.substr(0, 9) == "requests.") return false;
   std::string quota = "requests." + std::string(value);
-  return IsQualifiedName(quota).empty();
+  return IsQualifiedNameValid(quota);
 }
 
 void ValidateDNSLabel(Reporter& r, std::string_view code, std::string_view value,
                       const FieldPathRef& field) {
+  if (IsDNS1123LabelValid(value)) return;
   ReportEach(r, code, value, field, IsDNS1123Label(value));
 }
 
 void ValidateDNSSubdomain(Reporter& r, std::string_view code, std::string_view value,
                           const FieldPathRef& field) {
+  if (IsDNS1123SubdomainValid(value)) return;
   ReportEach(r, code, value, field, IsDNS1123Subdomain(value));
 }
 
 void ValidateLabelKey(Reporter& r, std::string_view code, std::string_view value,
                       const FieldPathRef& field) {
+  if (IsQualifiedNameValid(value)) return;
   ReportEach(r, code, value, field, IsQualifiedName(value));
 }
 
 void ValidateLabelValue(Reporter& r, std::string_view code, std::string_view value,
                         const FieldPathRef& field) {
+  if (IsLabelValueValid(value)) return;
   ReportEach(r, code, value, field, IsValidLabelValue(value));
 }
 
@@ -71,7 +75,9 @@ void ValidateDriverName(Reporter& r, std::string_view code, std::string_view val
                         const FieldPathRef& field) {
   if (value.empty()) r.Required(code, field.Get());
   if (value.size() > kDriverNameMaxLength) r.TooLong(code, field.Get(), kDriverNameMaxLength);
-  // Lowered only when it has upper case (rare): driver names are checked on every request.
+  // Valid names (nearly all) are matched as lowered without lowering them; an invalid one
+  // is lowered for its messages.
+  if (IsDNS1123SubdomainValid(value, /*fold_case=*/true)) return;
   if (std::any_of(value.begin(), value.end(), IsAsciiUpper)) {
     ReportEach(r, code, value, field, IsDNS1123Subdomain(AsciiLower(value)));
   } else {
@@ -87,6 +93,7 @@ void ValidatePoolName(Reporter& r, std::string_view code, std::string_view value
   }
   if (value.size() > kPoolNameMaxLength) r.TooLong(code, field.Get(), kPoolNameMaxLength);
   ForEachSplitPart(value, '/', [&](std::string_view part) {
+    if (IsDNS1123SubdomainValid(part)) return;
     ReportEach(r, code, part, field, IsDNS1123Subdomain(part));
   });
 }

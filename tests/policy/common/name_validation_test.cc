@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "policy/common/ascii.h"
+
 namespace draguard {
 namespace {
 
@@ -118,6 +120,42 @@ TEST(NameValidationTest, FormatsAgreeWithApimachineryExpressions) {
     }
   }
   EXPECT_EQ(checked, 4u * (1 + 8 + 64 + 512 + 4096));  // 4 formats, 8 characters
+}
+
+// The predicates the validators ask first must agree with the message-building functions on
+// every input: over every short string of the formats' bytes, and over lengths around each
+// limit (the short strings reach no limit).
+TEST(NameValidationTest, PredicatesAgreeWithMessages) {
+  std::vector<std::string> values = ShortStrings();
+  for (const std::string& value : ShortStrings()) {
+    values.push_back("A" + value);
+    values.push_back(value + "/" + value);
+    values.push_back("Ab.c/" + value);
+    values.push_back(value + "-");
+    values.push_back(value + "a-");
+  }
+  for (size_t n : {62u, 63u, 64u, 252u, 253u, 254u, 255u}) {
+    values.push_back(std::string(n, 'a'));
+    values.push_back(std::string(n, 'a') + "-");
+    values.push_back(std::string(n, 'a') + "/x");
+    values.push_back("x/" + std::string(n, 'a'));
+    values.push_back(std::string(n / 2, 'a') + "." + std::string(n - n / 2, 'b'));
+  }
+  for (const std::string& value : values) {
+    EXPECT_EQ(IsDNS1123LabelValid(value), IsDNS1123Label(value).empty()) << value;
+    EXPECT_EQ(IsDNS1123SubdomainValid(value), IsDNS1123Subdomain(value).empty()) << value;
+    EXPECT_EQ(IsDNS1123SubdomainValid(value, /*fold_case=*/true),
+              IsDNS1123Subdomain(AsciiLower(value)).empty())
+        << value;
+    EXPECT_EQ(IsMaskedDNS1123SubdomainValid(value),
+              IsDNS1123Subdomain(MaskTrailingDash(value)).empty())
+        << value;
+    EXPECT_EQ(IsQualifiedNameValid(value), IsQualifiedName(value).empty()) << value;
+    EXPECT_EQ(IsQualifiedNameValid(value, /*fold_case=*/true),
+              IsQualifiedName(AsciiLower(value)).empty())
+        << value;
+    EXPECT_EQ(IsLabelValueValid(value), IsValidLabelValue(value).empty()) << value;
+  }
 }
 
 }  // namespace
