@@ -21,6 +21,7 @@
 #include "policy/schema/schema.h"
 #include "policy/validate/cel_selectors.h"
 #include "policy/validate/object.h"
+#include "tests/webhook/testing/doc_node_json.h"
 #include "webhook/admission/handler.h"
 #include "webhook/admission/policy_checker.h"
 
@@ -32,26 +33,7 @@ using Json = nlohmann::json;
 
 constexpr char kAdminAccessLabel[] = "resource.kubernetes.io/admin-access";
 
-Json ToJson(const k8s::DocNode& node) {
-  switch (node.kind) {
-    case k8s::NodeKind::kNull: return nullptr;
-    case k8s::NodeKind::kBool: return node.bool_value;
-    case k8s::NodeKind::kInt: return node.int_value;
-    case k8s::NodeKind::kFloat: return node.float_value;
-    case k8s::NodeKind::kString: return node.text;
-    case k8s::NodeKind::kSequence: {
-      Json out = Json::array();
-      for (const k8s::DocNode& item : node.items) out.push_back(ToJson(item));
-      return out;
-    }
-    case k8s::NodeKind::kMap: {
-      Json out = Json::object();
-      for (const k8s::MapEntry& e : node.entries) out[e.key.text] = ToJson(e.value);
-      return out;
-    }
-  }
-  return nullptr;
-}
+using testing::DocNodeToJson;
 
 // The JSON body of a decoded object, as the API server would send it: the object's own tree,
 // parsed again (decoded objects keep a field index, not the tree). A List's item is found by
@@ -61,9 +43,9 @@ Json BodyOf(const k8s::DecodedObject& object, const SourceText& source) {
   for (const k8s::Document& doc : parsed.documents) {
     if (doc.index != object.document_index) continue;
     const k8s::DocNode* items = doc.root.Find("items");
-    if (items == nullptr || items->kind != k8s::NodeKind::kSequence) return ToJson(doc.root);
+    if (items == nullptr || items->kind != k8s::NodeKind::kSequence) return DocNodeToJson(doc.root);
     for (const k8s::DocNode& item : items->items) {
-      Json body = ToJson(item);
+      Json body = DocNodeToJson(item);
       if (body.value("kind", "") == object.kind &&
           body["metadata"].value("name", "") == object.ref.name) {
         return body;

@@ -5,6 +5,7 @@
 // give the same model (k8s::ModelDebugString) and the same diagnostics, and the direct route
 // must not give up on the corpus's own objects. The same holds through the handler's scan
 // (ScanAdmissionReview with a deferred spec and direct metadata, CompleteObjectSpec).
+#include "tests/webhook/testing/doc_node_json.h"
 #include "webhook/admission/direct_decode.h"
 
 #include <cstdio>
@@ -322,26 +323,7 @@ std::string Read(const fs::path& path) {
   return text.str();
 }
 
-Json ToJson(const k8s::DocNode& node) {
-  switch (node.kind) {
-    case k8s::NodeKind::kNull: return nullptr;
-    case k8s::NodeKind::kBool: return node.bool_value;
-    case k8s::NodeKind::kInt: return node.int_value;
-    case k8s::NodeKind::kFloat: return node.float_value;
-    case k8s::NodeKind::kString: return node.text;
-    case k8s::NodeKind::kSequence: {
-      Json out = Json::array();
-      for (const k8s::DocNode& item : node.items) out.push_back(ToJson(item));
-      return out;
-    }
-    case k8s::NodeKind::kMap: {
-      Json out = Json::object();
-      for (const k8s::MapEntry& e : node.entries) out[e.key.text] = ToJson(e.value);
-      return out;
-    }
-  }
-  return nullptr;
-}
+using testing::DocNodeToJson;
 
 // The corpus's claims, templates and classes of resource.k8s.io as JSON, with their kind and
 // version (List items too).
@@ -365,7 +347,7 @@ std::vector<CorpusObject> CorpusObjects(const fs::path& corpus) {
           kind->text != "DeviceClass") {
         return;
       }
-      out.push_back({entry.path().string() + " " + kind->text, ToJson(root).dump(), kind->text,
+      out.push_back({entry.path().string() + " " + kind->text, DocNodeToJson(root).dump(), kind->text,
                      api->text.substr(api->text.find('/') + 1)});
     };
     for (const k8s::Document& doc : parsed.documents) {
