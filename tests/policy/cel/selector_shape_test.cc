@@ -21,6 +21,7 @@
 #include "policy/cel/compiler.h"
 #include "policy/cel/debug_string.h"
 #include "policy/cel/lexer.h"
+#include "policy/cel/parser_options.h"
 #include "tests/policy/cel/same_check.h"
 
 namespace draguard::cel {
