@@ -14,6 +14,7 @@
 #include "policy/common/quantity.h"
 #include "policy/k8s/document.h"
 #include "policy/k8s/field_reader.h"
+#include "webhook/admission/compact_json.h"
 #include "webhook/admission/json_lexer.h"
 #include "webhook/admission/json_object.h"
 
@@ -165,6 +166,10 @@ class DirectReader {
   // JSON text).
   bool Tree(size_t depth, k8s::DocNode& node) {
     return ReadJsonValue(lexer_, depth, max_depth_, node);
+  }
+  // Any value's compact text, where it can be printed without its tree (compact_json.h).
+  bool CompactJson(size_t depth, std::string& out) {
+    return AppendCompactJsonValue(lexer_, depth, max_depth_, out);
   }
 
   // Marks member `bit` of the object being read as seen; false when it was seen before.
@@ -389,11 +394,24 @@ class ClaimSpecReader {
     });
   }
 
-  // The parameters' tree, written as k8s ReadOpaque writes it; null gives up (absent there).
+  // The parameters' text, as k8s ReadOpaque writes their tree: printed from the tokens where
+  // compact_json.h can, else from the tree; null gives up (absent there).
   bool Parameters(size_t depth, k8s::OpaqueDeviceConfiguration& opaque) {
     if (lexer().Peek() == 'n') return false;
+    const size_t begin = lexer().pos();
+    std::string& json = opaque.parameters_json.emplace();
+    json.reserve(128);  // as NodeToJson: most parameters fit
+    if (in_.CompactJson(depth, json)) {
+      opaque.parameters_raw_size = json.size();
+      opaque.parameters_is_object = lexer().text()[begin] == '{';
+      return true;
+    }
+    lexer().Seek(begin);
     k8s::DocNode node;
-    if (!in_.Tree(depth, node)) return false;
+    if (!in_.Tree(depth, node)) {
+      opaque.parameters_json.reset();
+      return false;
+    }
     opaque.parameters_json = k8s::NodeToJson(node);
     opaque.parameters_raw_size = opaque.parameters_json->size();
     opaque.parameters_is_object = node.kind == k8s::NodeKind::kMap;
