@@ -89,48 +89,8 @@ class DirectReader {
   }
 
   // Any value, `depth` collections deep, checked and dropped: true only for a value the tree
-  // route reads too (JsonLexer's tokens, the depth limit). Iterative, with one bit a level,
-  // where the tree route's reader recurses per value (managedFields, checked on every request,
-  // cost it 3.5 k instructions); gives up on more than 64 levels.
-  bool Skip(size_t depth) {
-    uint64_t objects = 0;  // bit i: the i-th collection open here is an object
-    size_t open = 0;
-    while (true) {
-      const char c = lexer_.Peek();
-      bool closed = false;  // the value just read is complete
-      if (c == '{' || c == '[') {
-        if (open == 64 || depth + open + 1 > max_depth_) return false;
-        lexer_.Advance();
-        lexer_.SkipSpace();
-        const bool object = c == '{';
-        if (lexer_.Consume(object ? '}' : ']')) {
-          closed = true;
-        } else {
-          objects = (objects & ~(uint64_t{1} << open)) | (uint64_t{object} << open);
-          ++open;
-          if (object && !Key()) return false;
-        }
-      } else if (!Scalar(c)) {
-        return false;
-      } else {
-        closed = true;
-      }
-      if (!closed) continue;
-      // After a value: a comma and the next member or item, or closing brackets.
-      while (true) {
-        if (open == 0) return true;
-        lexer_.SkipSpace();
-        const bool object = (objects >> (open - 1) & 1) != 0;
-        if (lexer_.Consume(',')) {
-          lexer_.SkipSpace();
-          if (object && !Key()) return false;
-          break;
-        }
-        if (!lexer_.Consume(object ? '}' : ']')) return false;
-        --open;
-      }
-    }
-  }
+  // route reads too (SkipJsonValue).
+  bool Skip(size_t depth) { return SkipJsonValue(lexer_, depth, max_depth_); }
 
   // A boolean (not null).
   bool Bool(std::optional<bool>& out) {
@@ -181,24 +141,6 @@ class DirectReader {
   }
 
  private:
-  // A member's key and colon, and the space up to its value.
-  bool Key() {
-    if (lexer_.Peek() != '"' || !lexer_.ReadString(nullptr)) return false;
-    lexer_.SkipSpace();
-    if (!lexer_.Consume(':')) return false;
-    lexer_.SkipSpace();
-    return true;
-  }
-  // A string, number or literal starting with `c`.
-  bool Scalar(char c) {
-    switch (c) {
-      case '"': return lexer_.ReadString(nullptr);
-      case 't': return lexer_.ReadLiteral("true");
-      case 'f': return lexer_.ReadLiteral("false");
-      case 'n': return lexer_.ReadLiteral("null");
-      default: return !lexer_.ReadNumber().empty();
-    }
-  }
   // After an element: true for a comma (more to come), false at the closing bracket (with
   // last_closed_ true) or at anything else (last_closed_ false).
   bool Next(char close) {

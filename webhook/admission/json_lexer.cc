@@ -1,5 +1,7 @@
 #include "webhook/admission/json_lexer.h"
 
+#include <cstdint>
+
 #include "policy/common/json_text.h"
 #include "policy/common/utf8.h"
 
@@ -116,6 +118,70 @@ std::string_view JsonLexer::ReadNumber() {
     return {};
   }
   return text_.substr(start, pos_ - start);
+}
+
+namespace {
+
+// A member name and its colon, with the space around them.
+[[gnu::always_inline]] inline bool SkipKey(JsonLexer& lexer) {
+  if (lexer.Peek() != '"' || !lexer.ReadString(nullptr)) return false;
+  lexer.SkipSpace();
+  if (!lexer.Consume(':')) return false;
+  lexer.SkipSpace();
+  return true;
+}
+
+// A string, number or literal starting with `c`.
+[[gnu::always_inline]] inline bool SkipScalar(JsonLexer& lexer, char c) {
+  switch (c) {
+    case '"': return lexer.ReadString(nullptr);
+    case 't': return lexer.ReadLiteral("true");
+    case 'f': return lexer.ReadLiteral("false");
+    case 'n': return lexer.ReadLiteral("null");
+    default: return !lexer.ReadNumber().empty();
+  }
+}
+
+}  // namespace
+
+bool SkipJsonValue(JsonLexer& lexer, size_t depth, size_t max_depth) {
+  uint64_t objects = 0;  // bit i: the i-th collection open here is an object
+  size_t open = 0;
+  while (true) {
+    const char c = lexer.Peek();
+    bool closed = false;  // the value just read is complete
+    if (c == '{' || c == '[') {
+      if (open == 64 || depth + open + 1 > max_depth) return false;
+      lexer.Advance();
+      lexer.SkipSpace();
+      const bool object = c == '{';
+      if (lexer.Consume(object ? '}' : ']')) {
+        closed = true;
+      } else {
+        objects = (objects & ~(uint64_t{1} << open)) | (uint64_t{object} << open);
+        ++open;
+        if (object && !SkipKey(lexer)) return false;
+      }
+    } else if (!SkipScalar(lexer, c)) {
+      return false;
+    } else {
+      closed = true;
+    }
+    if (!closed) continue;
+    // After a value: a comma and the next member or item, or closing brackets.
+    while (true) {
+      if (open == 0) return true;
+      lexer.SkipSpace();
+      const bool object = (objects >> (open - 1) & 1) != 0;
+      if (lexer.Consume(',')) {
+        lexer.SkipSpace();
+        if (object && !SkipKey(lexer)) return false;
+        break;
+      }
+      if (!lexer.Consume(object ? '}' : ']')) return false;
+      --open;
+    }
+  }
 }
 
 }  // namespace draguard::webhook

@@ -128,6 +128,15 @@ class JsonLexer {
   const char* error_ = "";
 };
 
+// Checks and steps over the JSON value at `lexer`'s position, which is `depth` collections
+// deep: true, with the lexer after it, for a value the webhook's readers accept (JsonLexer's
+// tokens; no collection more than `max_depth` deep in all). False for any other, and for a
+// value with more than 64 levels of its own, with the lexer's position unspecified: a caller
+// that reports errors reads the value again with its own reader for the message. Iterative,
+// one bit a level: the readers' recursion per value cost twice as much on the members nothing
+// is taken from (managedFields, userInfo, options: issue 16).
+bool SkipJsonValue(JsonLexer& lexer, size_t depth, size_t max_depth);
+
 }  // namespace draguard::webhook
 
 #endif  // DRAGUARD_WEBHOOK_ADMISSION_JSON_LEXER_H_

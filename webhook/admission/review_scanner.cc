@@ -106,28 +106,40 @@ class Scanner {
   }
 
   // ParseValue for a value nothing is taken from (most of a review outside request.object):
-  // the same checks and the same errors, without the targets' bookkeeping, whose frame and
-  // dispatch cost more than the checks themselves.
+  // the same checks and the same errors, without the targets' bookkeeping. Checked by
+  // SkipJsonValue; a value it refuses is read again by CheckValue for the error.
   bool SkipValue(size_t depth) {
+    lexer_.SkipSpace();
+    const size_t begin = lexer_.pos();
+    if (SkipJsonValue(lexer_, depth, options_.max_depth)) return true;
+    lexer_.Seek(begin);
+    return CheckValue(depth);
+  }
+
+  // SkipValue's reader for the error of a value SkipJsonValue refused (or, past 64 levels,
+  // accepts): recursive, with the scanner's messages; its members and items are read by it
+  // too, not by SkipValue (whose fast pass again at each level would cost the depth times the
+  // value's length on deep input).
+  bool CheckValue(size_t depth) {
     lexer_.SkipSpace();
     const char c = lexer_.Peek();
     if (c == '"') return lexer_.ReadString(nullptr) || LexError();
-    if (c == '{') return SkipObject(depth + 1);
-    if (c == '[') return SkipArray(depth + 1);
+    if (c == '{') return CheckObject(depth + 1);
+    if (c == '[') return CheckArray(depth + 1);
     if (c == 't' || c == 'f') return lexer_.ReadLiteral(c == 't' ? "true" : "false") || LexError();
     if (c == 'n') return lexer_.ReadLiteral("null") || LexError();
     if (c == '-' || (c >= '0' && c <= '9')) return !lexer_.ReadNumber().empty() || LexError();
     return FailFalse(lexer_.AtEnd() ? "unexpected end of input" : "unexpected character");
   }
 
-  // ParseArray and ParseObject for an ignored value.
-  bool SkipArray(size_t depth) {
+  // ParseArray and ParseObject for CheckValue.
+  bool CheckArray(size_t depth) {
     if (depth > options_.max_depth) return FailFalse("nesting too deep");
     lexer_.Advance();
     lexer_.SkipSpace();
     if (lexer_.Consume(']')) return true;
     while (true) {
-      if (!SkipValue(depth)) return false;
+      if (!CheckValue(depth)) return false;
       lexer_.SkipSpace();
       const char c = lexer_.Peek();
       lexer_.Advance();
@@ -136,7 +148,7 @@ class Scanner {
     }
   }
 
-  bool SkipObject(size_t depth) {
+  bool CheckObject(size_t depth) {
     if (depth > options_.max_depth) return FailFalse("nesting too deep");
     lexer_.Advance();
     lexer_.SkipSpace();
@@ -147,7 +159,7 @@ class Scanner {
       if (!lexer_.ReadString(nullptr)) return LexError();
       lexer_.SkipSpace();
       if (!lexer_.Consume(':')) return FailFalse("expected ':' after a member name");
-      if (!SkipValue(depth)) return false;
+      if (!CheckValue(depth)) return false;
       lexer_.SkipSpace();
       const char c = lexer_.Peek();
       lexer_.Advance();

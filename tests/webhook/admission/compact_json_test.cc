@@ -5,9 +5,7 @@
 // declining everything fails), and generated values cover the grammar.
 #include "webhook/admission/compact_json.h"
 
-#include <algorithm>
 #include <cstdint>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -15,6 +13,7 @@
 #include "policy/k8s/field_reader.h"
 #include "webhook/admission/json_lexer.h"
 #include "webhook/admission/json_object.h"
+#include "tests/webhook/testing/random_json.h"
 
 namespace draguard::webhook {
 namespace {
@@ -98,70 +97,8 @@ TEST(CompactJsonTest, AnswersTheCommonParametersAsTheTreeRoute) {
   }
 }
 
-// Random values over the grammar, with space, escapes, non-ASCII text, numbers of every kind
-// and keys in and out of order.
-class Generator {
- public:
-  explicit Generator(uint32_t seed) : rng_(seed) {}
-
-  std::string Value(int depth) {
-    switch (Pick(depth > 4 ? 5 : 7)) {
-      case 0: return String();
-      case 1: return Number();
-      case 2: return "true";
-      case 3: return "false";
-      case 4: return "null";
-      case 5: return Object(depth + 1);
-      default: return Array(depth + 1);
-    }
-  }
-
- private:
-  size_t Pick(size_t n) { return std::uniform_int_distribution<size_t>(0, n - 1)(rng_); }
-  std::string Space() { return Pick(6) == 0 ? std::string(" \n\t\r").substr(Pick(4), 1) : ""; }
-
-  std::string String() {
-    static const char* const kPieces[] = {"a", "b", "ab", "z", "\\\"", "\\\\", "\\n", "\\u0041",
-                                          "\\u00e9", "\xc3\xa9", "\\ud83d\\ude00", "\\/", " "};
-    std::string s = "\"";
-    for (size_t n = Pick(4); n > 0; --n) s += kPieces[Pick(Pick(5) == 0 ? 13 : 4)];
-    return s + "\"";
-  }
-
-  std::string Number() {
-    static const char* const kNumbers[] = {"0", "-0", "7", "-12", "123456789012",
-                                           "9223372036854775807", "-9223372036854775808",
-                                           "9223372036854775808", "18446744073709551616",
-                                           "1.5", "-0.0", "2e10", "1E-3"};
-    return kNumbers[Pick(Pick(3) == 0 ? 13 : 5)];
-  }
-
-  std::string Object(int depth) {
-    std::vector<std::string> keys;
-    for (size_t n = Pick(5); n > 0; --n) keys.push_back(String());
-    if (Pick(3) != 0) std::sort(keys.begin(), keys.end());
-    std::string s = "{" + Space();
-    for (size_t i = 0; i < keys.size(); ++i) {
-      if (i > 0) s += "," + Space();
-      s += keys[i] + Space() + ":" + Space() + Value(depth) + Space();
-    }
-    return s + "}";
-  }
-
-  std::string Array(int depth) {
-    std::string s = "[" + Space();
-    for (size_t n = Pick(4), i = 0; i < n; ++i) {
-      if (i > 0) s += "," + Space();
-      s += Value(depth) + Space();
-    }
-    return s + "]";
-  }
-
-  std::mt19937 rng_;
-};
-
 TEST(CompactJsonTest, GeneratedValuesPrintAsTheirTrees) {
-  Generator generator(20261128);
+  testing::RandomJson generator(20261128);
   size_t answered = 0;
   constexpr size_t kValues = 4000;
   for (size_t i = 0; i < kValues; ++i) {
