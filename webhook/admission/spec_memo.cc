@@ -11,9 +11,23 @@ namespace {
 
 // Every part of the key in one string, in a per-thread buffer (a lookup per request must not
 // allocate). Each part but the last is preceded by its length (AppendKeyString), so that no
-// two keys write the same text whatever bytes the parts hold.
+// two keys write the same text whatever bytes the parts hold. `generation` counts the texts
+// the buffer has held, so that a miss can tell whether the buffer still holds its key's text
+// (SpecLookup::key_generation_) and its insert need not write it again.
+struct KeyBuffer {
+  std::string text;
+  uint64_t generation = 0;
+};
+
+KeyBuffer& ThreadKeyBuffer() {
+  thread_local KeyBuffer buffer;
+  return buffer;
+}
+
 const std::string& SpecCacheKey(const SpecKey& key) {
-  thread_local std::string text;
+  KeyBuffer& buffer = ThreadKeyBuffer();
+  ++buffer.generation;
+  std::string& text = buffer.text;
   text.clear();
   for (std::string_view part : {key.kind, key.version, key.name_space}) {
     AppendKeyString(text, part);
@@ -21,6 +35,14 @@ const std::string& SpecCacheKey(const SpecKey& key) {
   text.push_back(key.admin_access_allowed ? 'A' : 'a');
   text.append(key.spec);  // at most max_spec_bytes (Accepts): the buffer stays small
   return text;
+}
+
+// The key text of `miss`: the thread's buffer when it still holds it (the same thread, and
+// no key written since the lookup), else written again.
+const std::string& MissKeyText(const SpecKey& key, const void* buffer, uint64_t generation) {
+  KeyBuffer& own = ThreadKeyBuffer();
+  if (buffer == &own && generation == own.generation) return own.text;
+  return SpecCacheKey(key);
 }
 
 // A decoded claim holds its strings (names, expressions, parameters), vectors and optional
@@ -56,6 +78,8 @@ SpecLookup SpecMemo::Look(const SpecKey& key, const void* schema_token) const {
   std::shared_ptr<const SpecFindings> found = cache_.Find(hashed);
   if (found == nullptr || found->schema_token.get() != schema_token) {
     misses_.fetch_add(1, std::memory_order_relaxed);
+    lookup.key_buffer_ = &ThreadKeyBuffer();
+    lookup.key_generation_ = ThreadKeyBuffer().generation;
     lookup.hashed_ = hashed.hashed();
     if (lookup.hashed_) lookup.hash_ = hashed.hash();
     return lookup;
@@ -72,10 +96,12 @@ void SpecMemo::Insert(const SpecKey& key, std::shared_ptr<const SpecFindings> fi
 }
 
 void SpecMemo::Insert(const SpecLookup& miss, std::shared_ptr<const SpecFindings> findings) {
-  if (miss.memo_ != this || !miss.hashed_) return Insert(miss.key_, std::move(findings));
+  if (miss.memo_ != this) return Insert(miss.key_, std::move(findings));
   if (!Accepts(miss.key_) || findings == nullptr) return;
   const size_t bytes = ApproximateBytes(*findings, miss.key_.spec.size());
-  cache_.Replace(CacheKey(SpecCacheKey(miss.key_), miss.hash_), std::move(findings), bytes);
+  const std::string& text = MissKeyText(miss.key_, miss.key_buffer_, miss.key_generation_);
+  cache_.Replace(miss.hashed_ ? CacheKey(text, miss.hash_) : CacheKey(text), std::move(findings),
+                 bytes);
 }
 
 bool SpecLookup::MissOf(const SpecMemo& memo, const SpecKey& key) const {

@@ -92,7 +92,8 @@ class SpecMemo;
 // and inserts what it then finds without hashing the key again (SpecMemo::Insert). Why the
 // key: the request may reach the memo changed (a checker that wraps another may set
 // admin_access_allowed, kube/admin_access_lookup.h); a miss is only taken for the key and the
-// memo it was looked up for (MissOf), and any other lookup looks again.
+// memo it was looked up for (MissOf), and any other lookup looks again. The insert also reuses
+// the key's text that the lookup wrote, when no other key's text was written since.
 class SpecLookup {
  public:
   // The findings found, or null (a miss, or nothing looked up).
@@ -107,6 +108,10 @@ class SpecLookup {
   SpecKey key_;
   size_t hash_ = 0;
   bool hashed_ = false;
+  // Where the lookup wrote the key's text and which text that was (spec_memo.cc KeyBuffer):
+  // an insert on the same thread with no key written since reuses the text.
+  const void* key_buffer_ = nullptr;
+  uint64_t key_generation_ = 0;
 };
 
 class SpecMemo {

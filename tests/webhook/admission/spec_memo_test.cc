@@ -142,6 +142,36 @@ TEST(SpecMemoTest, AnInsertAfterAMissIsFoundAgain) {
   EXPECT_EQ(stats.hits, specs.size());
 }
 
+// An insert after a miss reuses the key's text the lookup wrote only while nothing else was
+// written since: lookups of other keys (in this memo or another) between a miss and its insert
+// must not file the findings under their key.
+TEST(SpecMemoTest, AnInsertAfterOtherLookupsFilesItsOwnKey) {
+  auto token = std::make_shared<int>(1);
+  for (const size_t entries : {size_t{4}, size_t{64}}) {  // scanned, then hashed lookups
+    SpecMemo memo({.entries = entries});
+    SpecMemo other;
+    for (int i = 0; i < 30; ++i) {
+      SpecKey filler = kKey;
+      const std::string spec = "{\"f\":" + std::to_string(i) + "}";
+      filler.spec = spec;
+      memo.Insert(filler, Findings(token, spec));
+    }
+    const SpecLookup miss = memo.Look(kKey, token.get());
+    ASSERT_EQ(miss.found(), nullptr);
+    for (const SpecKey& k : KeysDifferingInOneField()) {
+      EXPECT_EQ(memo.Look(k, token.get()).found(), nullptr);
+      EXPECT_EQ(other.Look(k, token.get()).found(), nullptr);
+    }
+    memo.Insert(miss, Findings(token, "mine"));
+    const std::shared_ptr<const SpecFindings> found = memo.Find(kKey, token.get());
+    ASSERT_NE(found, nullptr) << entries;
+    EXPECT_EQ(found->validation.front().code, "mine");
+    for (const SpecKey& k : KeysDifferingInOneField()) {
+      EXPECT_EQ(memo.Find(k, token.get()), nullptr) << k.spec;
+    }
+  }
+}
+
 // A miss stands only for the key and the memo it was looked up for; a hit or no lookup is no
 // miss.
 TEST(SpecMemoTest, AMissIsOnlyOfItsKeyAndMemo) {
