@@ -90,7 +90,8 @@ constexpr size_t kAstBytesPerNode = 144;
 constexpr size_t kCheckedBytesPerNode = 192;
 
 size_t SelectorCompileResult::ApproximateBytes() const {
-  size_t bytes = sizeof(*this) + draguard::ApproximateBytes(issues.items());
+  size_t bytes = sizeof(*this) + draguard::ApproximateBytes(issues.items()) +
+                 tokens.capacity() * sizeof(Token);
   if (ast != nullptr) {
     const size_t nodes = static_cast<size_t>(std::max<int64_t>(ast->max_id(), 0)) + 1;
     // The source is held once by the Ast; constants' and names' texts add up to it again.
@@ -132,7 +133,7 @@ std::shared_ptr<const SelectorCompileResult> SelectorCache::CompileMiss(
   }
   // Lexing costs a tenth of a compile; a text the lexer complains about compiles from scratch.
   Diagnostics lex_issues;
-  const std::vector<Token> tokens = Lex(expression, lex_issues, 1);
+  std::vector<Token> tokens = Lex(expression, lex_issues, 1);
   thread_local std::string shape_key;
   shape_key.clear();
   AppendSelectorOptionsKey(options, shape_key);
@@ -142,15 +143,17 @@ std::shared_ptr<const SelectorCompileResult> SelectorCache::CompileMiss(
     if (std::shared_ptr<const SelectorShape> shape = shapes_->Find(shape_key)) {
       if (std::unique_ptr<SelectorCompileResult> built =
               shape->Instantiate(expression, tokens, options)) {
+        built->tokens = std::move(tokens);
         return built;
       }
       had_shape = true;  // a literal's check reported something; the template stays
     }
   }
-  auto result =
-      std::make_shared<const SelectorCompileResult>(CompileSelector(expression, options));
+  auto compiled = std::make_shared<SelectorCompileResult>(CompileSelector(expression, options));
+  if (lex_issues.empty()) compiled->tokens = std::move(tokens);
+  std::shared_ptr<const SelectorCompileResult> result = std::move(compiled);
   if (shareable && !had_shape) {
-    if (std::shared_ptr<const SelectorShape> shape = SelectorShape::Make(result, tokens)) {
+    if (std::shared_ptr<const SelectorShape> shape = SelectorShape::Make(result, result->tokens)) {
       const size_t bytes = shape->ApproximateBytes();
       shapes_->Insert(shape_key, std::move(shape), bytes);
     }

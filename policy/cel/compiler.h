@@ -29,6 +29,7 @@
 #include "policy/cel/checked_ast.h"
 #include "policy/cel/cost.h"
 #include "policy/cel/env.h"
+#include "policy/cel/lexer.h"
 #include "policy/common/bounded_cache.h"
 #include "policy/common/diagnostic.h"
 
@@ -44,6 +45,9 @@ struct SelectorCompileResult {
   // Worst-case estimate; zero when not estimated (compile errors).
   CostEstimate cost;
   Diagnostics issues;
+  // The tokens of the text when SelectorCache lexed it without issue (for its shapes), else
+  // empty: the schema check keys its memo by the same shape without lexing again.
+  std::vector<Token> tokens;
 
   // True when the API server would accept the selector.
   bool ok() const { return ast != nullptr && !issues.has_errors(); }

@@ -21,20 +21,6 @@ bool IsValueLiteral(TokenKind k) {
          k == TokenKind::kStringLit || k == TokenKind::kBytesLit;
 }
 
-// Whether the value of literal token `i` is left out of the shape. Kept: an index key or a
-// list's first element (after `[` or `[?`), and anything followed by `:` (a map key; also a
-// `?:` branch). A function of the kinds around `i` only, so that texts of one shape abstract
-// the same tokens.
-bool IsAbstracted(const std::vector<Token>& tokens, size_t i) {
-  if (!IsValueLiteral(tokens[i].kind)) return false;
-  if (i > 0 && tokens[i - 1].kind == TokenKind::kLBracket) return false;
-  if (i > 1 && tokens[i - 1].kind == TokenKind::kQuestion &&
-      tokens[i - 2].kind == TokenKind::kLBracket) {
-    return false;
-  }
-  return i + 1 >= tokens.size() || tokens[i + 1].kind != TokenKind::kColon;
-}
-
 std::string_view TextOf(std::string_view text, const Token& t) {
   return text.substr(static_cast<size_t>(t.offset), static_cast<size_t>(t.length));
 }
@@ -78,6 +64,16 @@ int32_t TokenAt(const std::vector<Token>& tokens, int32_t offset) {
 
 }  // namespace
 
+bool IsAbstractedLiteral(const std::vector<Token>& tokens, size_t i) {
+  if (!IsValueLiteral(tokens[i].kind)) return false;
+  if (i > 0 && tokens[i - 1].kind == TokenKind::kLBracket) return false;
+  if (i > 1 && tokens[i - 1].kind == TokenKind::kQuestion &&
+      tokens[i - 2].kind == TokenKind::kLBracket) {
+    return false;
+  }
+  return i + 1 >= tokens.size() || tokens[i + 1].kind != TokenKind::kColon;
+}
+
 bool AppendSelectorShape(std::string_view text, const std::vector<Token>& tokens,
                          std::string& key) {
   key.reserve(key.size() + text.size() + tokens.size());
@@ -91,7 +87,7 @@ bool AppendSelectorShape(std::string_view text, const std::vector<Token>& tokens
       static_assert(static_cast<int>(TokenKind::kOr) < '0');
       key.append(TextOf(text, t));
     } else if (IsValueLiteral(t.kind)) {
-      if (IsAbstracted(tokens, i)) {
+      if (IsAbstractedLiteral(tokens, i)) {
         abstracted = true;
       } else {
         AppendKeyString(key, TextOf(text, t));
@@ -118,7 +114,7 @@ class SelectorShape::Copier {
     if (!c.IndexNode(ast.root(), uses)) return false;
     bool any = false;
     for (size_t i = 0; i < tokens.size(); ++i) {
-      if (!IsAbstracted(tokens, i)) continue;
+      if (!IsAbstractedLiteral(tokens, i)) continue;
       if (uses[i] != 1) return false;  // not exactly one constant: a macro copied it, ...
       any = true;
     }
@@ -162,7 +158,7 @@ class SelectorShape::Copier {
       size_t lit = static_cast<size_t>(slot.token);
       const bool negative = tokens_[lit].kind == TokenKind::kMinus;
       if (negative) ++lit;
-      if (lit < tokens_.size() && IsAbstracted(tokens_, lit)) {
+      if (lit < tokens_.size() && IsAbstractedLiteral(tokens_, lit)) {
         // The constant must be this literal's, as the parser decodes it.
         std::optional<Constant> v = Decode(text_, tokens_[lit], negative);
         if (!v || !(*v == c->value)) return false;

@@ -39,6 +39,12 @@
 
 namespace draguard::cel {
 
+// Whether the value of literal token `i` is left out of the shape. Kept: an index key or a
+// list's first element (after `[` or `[?`), and anything followed by `:` (a map key; also a
+// `?:` branch). A function of the kinds around `i` only, so that texts of one shape abstract
+// the same tokens (the schema memo's shape keys rely on it too: policy/schema/check.cc).
+bool IsAbstractedLiteral(const std::vector<Token>& tokens, size_t i);
+
 // Appends the shape of `text` (lexed into `tokens`, without lexer issues) to `key`. Returns
 // false when no literal is abstracted: such a shape is its text, which SelectorCache keys
 // already.

@@ -12,6 +12,7 @@
 
 #include "policy/cel/operators.h"
 #include "policy/cel/parser.h"
+#include "policy/cel/selector_shape.h"
 #include "policy/common/ascii.h"
 #include "policy/common/semver.h"
 #include "policy/common/strings.h"
@@ -144,6 +145,14 @@ size_t ApproximateBytes(const Facts& f) {
 struct SelectorMemo::Outcome {
   std::vector<Diagnostic> findings;
   Facts when_true;
+  // A shape entry's (keyed by the selector's shape, cel::AppendSelectorShape) only: the text
+  // checked and its tokens; the abstracted literals whose values the check read, which another
+  // text must spell the same to be answered from here; and each finding's first and last
+  // token, by which its value_offset and value_length are re-based to the other text.
+  std::string text;
+  std::vector<cel::Token> tokens;
+  std::vector<int32_t> read_literals;
+  std::vector<std::pair<int32_t, int32_t>> spans;
 };
 
 SelectorMemo::SelectorMemo(CacheLimits limits) : cache_(limits) {}
@@ -175,6 +184,13 @@ struct Checker {
   std::vector<std::string_view> reported_domains;
   // MemoKey's bytes, reused from one selector to the next.
   std::string key_buffer;
+  // While a selector is checked: the offsets of the string literals whose values its check
+  // did not read (NoteUnreadLiteral), and whether a finding quotes the whole text. What a
+  // shape entry may leave out of its key.
+  std::vector<int> unread_literals;
+  bool quotes_text = false;
+  size_t flags_at = 0;  // where MemoKey wrote its flags byte
+  static constexpr char kShapeFlag = 8;  // in that byte: a shape entry's key
 
   Severity UnknownSeverity() const {
     return options.strict ? Severity::kError : Severity::kWarning;
@@ -206,13 +222,16 @@ struct Checker {
 
   // --- selectors ---------------------------------------------------------------------------
 
-  // The parsed expression, or null when it does not parse.
-  std::shared_ptr<const cel::Ast> Parse(const std::string& expression) const {
+  // The parsed expression, or null when it does not parse. `tokens`: set to the compile's
+  // tokens when it has them (cel::SelectorCompileResult::tokens; owned with the result).
+  std::shared_ptr<const cel::Ast> Parse(const std::string& expression,
+                                        const std::vector<cel::Token>** tokens) const {
     if (options.compiled != nullptr) {
       std::shared_ptr<const cel::SelectorCompileResult> compiled =
           known != nullptr ? known->Next(expression, options.compiled_env) : nullptr;
       if (compiled == nullptr) compiled = options.compiled->Compile(expression, options.compiled_env);
       if (compiled->ast == nullptr) return nullptr;
+      if (!compiled->tokens.empty()) *tokens = &compiled->tokens;
       return {compiled, compiled->ast.get()};  // shares ownership with the cached result
     }
     cel::ParseResult parsed = cel::Parse(expression);
@@ -229,6 +248,7 @@ struct Checker {
     key.clear();
     key.reserve(sizeof(uint64_t) + 2 + expression.size() + 64);
     AppendKeyInt(key, static_cast<int64_t>(options.memo_generation));
+    flags_at = key.size();
     key.push_back(static_cast<char>((reach_known ? 1 : 0) | (options.strict ? 2 : 0) |
                                     (facts_only ? 4 : 0)));
     AppendFacts(given, key);
@@ -254,10 +274,22 @@ struct Checker {
         return found;
       }
     }
-    std::shared_ptr<const cel::Ast> ast = Parse(expression);
+    const std::vector<cel::Token>* compiled_tokens = nullptr;
+    std::shared_ptr<const cel::Ast> ast = Parse(expression, &compiled_tokens);
     if (ast == nullptr) return nullptr;
+    // By shape only with the compile's tokens (the webhook's): lexing here again would cost
+    // lint, whose selectors rarely differ in unread literals alone, more than it saves.
+    std::string shape_key;
+    if (options.memo != nullptr && compiled_tokens != nullptr &&
+        ShapeKey(key, expression, *compiled_tokens, shape_key)) {
+      std::shared_ptr<const Outcome> found =
+          FromShape(options.memo->Find(CacheKey(shape_key)), expression, *compiled_tokens);
+      if (found != nullptr) return found;
+    }
     auto made = std::make_shared<Outcome>();
     internal::ExpressionFacts facts = internal::AnalyzeExpression(*ast, schema, given);
+    unread_literals.clear();
+    quotes_text = false;
     if (!facts_only) {
       Diagnostics found;
       Diagnostics* const object_out = std::exchange(out, &found);
@@ -269,9 +301,106 @@ struct Checker {
     }
     made->when_true = std::move(facts.when_true);
     if (options.memo == nullptr) return made;
+    if (!shape_key.empty()) RememberShape(*made, expression, *compiled_tokens, shape_key);
     const size_t bytes =
         sizeof(Outcome) + ApproximateBytes(made->findings) + ApproximateBytes(made->when_true);
     return options.memo->Insert(hashed, std::move(made), bytes);
+  }
+
+  // --- the memo by shape -------------------------------------------------------------------
+  // A selector stamped from a template (a fresh model name, a client's counter) differs from
+  // the ones checked before only in literals the check often never reads: a string compared
+  // with a string attribute that has no closed value set is read by nobody. Such texts share
+  // one entry keyed by their shape; the literals the check did read stay compared.
+
+  // The shape key of `expression` (lexed into `tokens`): the exact key `exact`, marked, with
+  // the shape in place of the text, into `shape_key`; false when no literal is abstracted.
+  bool ShapeKey(std::string_view exact, const std::string& expression,
+                const std::vector<cel::Token>& tokens, std::string& shape_key) const {
+    shape_key.assign(exact.substr(0, exact.size() - expression.size()));
+    shape_key[flags_at] = static_cast<char>(shape_key[flags_at] | kShapeFlag);
+    if (!cel::AppendSelectorShape(expression, tokens, shape_key)) {
+      shape_key.clear();
+      return false;
+    }
+    return true;
+  }
+
+  // The outcome of shape entry `entry` for `text` (of its shape, lexed into `tokens`): its
+  // findings re-based to `text`; null when `text` spells a literal the check read otherwise.
+  static std::shared_ptr<const Outcome> FromShape(const std::shared_ptr<const Outcome>& entry,
+                                                  std::string_view text,
+                                                  const std::vector<cel::Token>& tokens) {
+    if (entry == nullptr || entry->tokens.size() != tokens.size()) return nullptr;
+    auto spelled = [](std::string_view t, const cel::Token& token) {
+      return t.substr(static_cast<size_t>(token.offset), static_cast<size_t>(token.length));
+    };
+    for (int32_t i : entry->read_literals) {
+      const auto at = static_cast<size_t>(i);
+      if (spelled(entry->text, entry->tokens[at]) != spelled(text, tokens[at])) return nullptr;
+    }
+    auto out = std::make_shared<Outcome>();
+    out->findings = entry->findings;
+    for (size_t f = 0; f < out->findings.size(); ++f) {
+      const cel::Token& first = tokens[static_cast<size_t>(entry->spans[f].first)];
+      const cel::Token& last = tokens[static_cast<size_t>(entry->spans[f].second)];
+      out->findings[f].value_offset = first.offset;
+      out->findings[f].value_length = last.offset + last.length - first.offset;
+    }
+    out->when_true = entry->when_true;
+    return out;
+  }
+
+  // Stores `made`, the outcome of checking `expression` (lexed into `tokens`), under its
+  // shape, unless a finding cannot be re-based (it quotes the text, or its range is not
+  // whole tokens).
+  void RememberShape(const Outcome& made, const std::string& expression,
+                     std::vector<cel::Token> tokens, const std::string& shape_key) {
+    if (quotes_text) return;
+    auto entry = std::make_shared<Outcome>();
+    auto token_at = [&](int offset, bool end) -> int32_t {
+      for (size_t i = 0; i < tokens.size(); ++i) {
+        const int at = end ? tokens[i].offset + tokens[i].length : tokens[i].offset;
+        if (at == offset) return static_cast<int32_t>(i);
+      }
+      return -1;
+    };
+    for (const Diagnostic& d : made.findings) {
+      const int32_t first = token_at(d.value_offset, false);
+      const int32_t last = token_at(d.value_offset + d.value_length, true);
+      if (first < 0 || last < first) return;
+      entry->spans.emplace_back(first, last);
+    }
+    for (size_t i = 0; i < tokens.size(); ++i) {
+      if (!cel::IsAbstractedLiteral(tokens, i)) continue;
+      if (std::find(unread_literals.begin(), unread_literals.end(), tokens[i].offset) ==
+          unread_literals.end()) {
+        entry->read_literals.push_back(static_cast<int32_t>(i));
+      }
+    }
+    entry->findings = made.findings;
+    entry->when_true = made.when_true;
+    entry->text = expression;
+    entry->tokens = std::move(tokens);
+    const size_t bytes = sizeof(Outcome) + ApproximateBytes(entry->findings) +
+                         ApproximateBytes(entry->when_true) + HeapBytes(entry->text) +
+                         entry->tokens.capacity() * sizeof(cel::Token) +
+                         entry->read_literals.capacity() * sizeof(int32_t) +
+                         entry->spans.capacity() * sizeof(entry->spans[0]);
+    options.memo->Insert(CacheKey(shape_key), std::move(entry), bytes);
+  }
+
+  // After CheckComparison: notes the literal of `a`'s comparison when no check reads its value:
+  // a string compared with a string attribute that has no closed value set (or ordered), which
+  // is not its domain's type attribute (whose values the facts hold). Mirrors CheckComparison.
+  void NoteUnreadLiteral(const Access& a, const DomainSchema& domain, const Entry& entry) {
+    const Comparison& cmp = *a.comparison;
+    if (entry.list || cmp.other || entry.type != ValueType::kString) return;
+    if (!std::holds_alternative<std::string>(cmp.literal)) return;
+    if (a.name == domain.type_attribute) return;
+    const std::string_view op = LeftOp(cmp);
+    if ((op == "==" || op == "!=") && !entry.closed_values.empty()) return;
+    unread_literals.push_back(cmp.literal_offset);
   }
 
   // Checks one expression; returns the facts that hold when it is true. `field()` gives the
@@ -304,7 +433,10 @@ struct Checker {
     }
     if (entry->removed_in) return Removed(a, *domain, *entry, field);
     if (entry->deprecated) Deprecated(a, *entry, field);
-    if (a.comparison) CheckComparison(a, *entry, field);
+    if (a.comparison) {
+      CheckComparison(a, *entry, field);
+      NoteUnreadLiteral(a, *domain, *entry);
+    }
     if (!a.method.empty()) CheckMethod(a, *entry, field);
     if (!a.presence_test) CheckPublished(a, *domain, *entry, expression, field, reach_known);
   }
@@ -761,6 +893,7 @@ struct Checker {
     suggestion.append(a.capacity ? " in device.capacity[" : " in device.attributes[");
     AppendQuoted(a.domain, suggestion);
     suggestion.append("] && (").append(expression).append(")");
+    quotes_text = true;  // no shape entry: the suggestion spells every literal and space
     Add(Severity::kWarning, "schema.attribute.unguarded", field, a.name_offset, a.name_length,
         std::move(message), std::move(suggestion));
   }

@@ -80,6 +80,13 @@ namespace draguard::schema {
 // checking one again cost ~5,000 instructions (its analysis, the schema lookups, the messages
 // of its findings), a lookup here a few hundred. Entries are keyed by text that clients
 // choose: bounded in entries and bytes (bounded_cache.h). Thread safe.
+// Also by shape (cel::AppendSelectorShape): a selector differing from one checked before only
+// in literals the check did not read (a string compared with a string attribute that has no
+// closed value set, not its domain's type attribute) is answered from the other's entry, its
+// findings' offsets re-based token by token; a literal the check read must be spelled the
+// same. Findings that quote the whole text or cover part of a token make no shape entry.
+// Only with CheckOptions::compiled (the webhook): the shape is made of the tokens its compile
+// lexed (cel::SelectorCompileResult::tokens), which lint would have to lex again.
 class SelectorMemo {
  public:
   // A selector's entry is its findings (each ~0.5 KB) and facts: 2 MiB keeps thousands.
