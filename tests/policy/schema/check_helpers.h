@@ -2,6 +2,9 @@
 #ifndef DRAGUARD_TESTS_POLICY_SCHEMA_CHECK_HELPERS_H_
 #define DRAGUARD_TESTS_POLICY_SCHEMA_CHECK_HELPERS_H_
 
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -22,6 +25,14 @@ const Schema& CatalogSchema();
 // located in the decoded text.
 Diagnostics CheckYaml(const std::string& yaml, const Schema& schema = CatalogSchema(),
                       bool strict = false);
+
+// The whole content of file `p` (empty when it cannot be read).
+inline std::string ReadFile(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
 
 }  // namespace draguard::schema::testing
 

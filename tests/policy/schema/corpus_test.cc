@@ -24,13 +24,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string ReadFile(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 // corpus-relative path -> the README's "Expected validity" text.
 std::map<std::string, std::string> ReadVerdicts(const fs::path& readme) {
   std::map<std::string, std::string> out;
@@ -80,7 +73,7 @@ const Corpus* LoadCorpus(const fs::path& root) {
     if (!entry.is_regular_file() || (ext != ".yaml" && ext != ".yml" && ext != ".json")) continue;
     corpus->files.push_back(fs::relative(entry.path(), root).string());
     corpus->decoded.push_back(
-        k8s::Decode(SourceText(corpus->files.back(), ReadFile(entry.path()))));
+        k8s::Decode(SourceText(corpus->files.back(), testing::ReadFile(entry.path()))));
   }
   CheckOptions options;
   for (const k8s::DecodeResult& file : corpus->decoded) {

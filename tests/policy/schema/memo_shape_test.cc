@@ -53,13 +53,6 @@ const char* const kSelectors[] = {
     R"(device.attributes["dra.net/rdma"] == "true")",
 };
 
-std::string ReadFile(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 std::vector<std::string*> Selectors(k8s::DeviceClaim& claim) {
   std::vector<std::string*> out;
   auto add = [&](k8s::DeviceRequestCommon& r) {
@@ -239,7 +232,7 @@ TEST(SelectorMemoShapeTest, AnswersEqualFullChecksOverCorpus) {
     if (entry.is_regular_file() && (ext == ".yaml" || ext == ".yml")) files.push_back(entry.path());
   }
   std::sort(files.begin(), files.end());
-  for (const fs::path& p : files) d.AddFile(p.string(), ReadFile(p));
+  for (const fs::path& p : files) d.AddFile(p.string(), testing::ReadFile(p));
   d.Run(/*variants=*/2);
   EXPECT_GT(d.compared(), 0);
 }

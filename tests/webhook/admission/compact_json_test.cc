@@ -102,10 +102,7 @@ TEST(CompactJsonTest, GeneratedValuesPrintAsTheirTrees) {
   size_t answered = 0;
   constexpr size_t kValues = 4000;
   for (size_t i = 0; i < kValues; ++i) {
-    std::string json = generator.Value(0);
-    // Some values cut short or with a byte changed: invalid text must be declined.
-    if (i % 7 == 0 && json.size() > 2) json.resize(json.size() / 2);
-    if (i % 11 == 0 && json.size() > 3) json[json.size() / 3] = ',';
+    const std::string json = generator.Sample(i);
     SCOPED_TRACE(json);
     ExpectSameWhereAnswered(json);
     answered += Fast(json).answered ? 1 : 0;

@@ -81,9 +81,7 @@ TEST(SkipJsonValueTest, GeneratedValuesAsTheTreeReader) {
   size_t accepted = 0;
   constexpr size_t kValues = 4000;
   for (size_t i = 0; i < kValues; ++i) {
-    std::string json = generator.Value(0);
-    if (i % 5 == 0 && json.size() > 2) json.resize(json.size() * 2 / 3);
-    if (i % 7 == 0 && json.size() > 3) json[json.size() / 2] = i % 2 == 0 ? ':' : '}';
+    const std::string json = generator.Sample(i);
     SCOPED_TRACE(json);
     const Read skip = Skip(json, 0);
     const Read tree = Tree(json, 0);

@@ -17,6 +17,15 @@ class RandomJson {
  public:
   explicit RandomJson(uint32_t seed) : rng_(seed) {}
 
+  // The `i`-th value of a stream that also holds invalid text, which readers must refuse: every
+  // fifth value cut short, every seventh with a byte in its middle replaced.
+  std::string Sample(size_t i) {
+    std::string json = Value(0);
+    if (i % 5 == 0 && json.size() > 2) json.resize(json.size() * 2 / 3);
+    if (i % 7 == 0 && json.size() > 3) json[json.size() / 2] = i % 2 == 0 ? ':' : '}';
+    return json;
+  }
+
   std::string Value(int depth) {
     switch (Pick(depth > 4 ? 5 : 7)) {
       case 0: return String();
