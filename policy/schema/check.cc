@@ -327,7 +327,8 @@ struct Checker {
   }
 
   // The outcome of shape entry `entry` for `text` (of its shape, lexed into `tokens`): its
-  // findings re-based to `text`; null when `text` spells a literal the check read otherwise.
+  // findings re-based to `text` (the entry itself when it has none); null when `text` spells a
+  // literal the check read otherwise.
   static std::shared_ptr<const Outcome> FromShape(const std::shared_ptr<const Outcome>& entry,
                                                   std::string_view text,
                                                   const std::vector<cel::Token>& tokens) {
@@ -339,6 +340,8 @@ struct Checker {
       const auto at = static_cast<size_t>(i);
       if (spelled(entry->text, entry->tokens[at]) != spelled(text, tokens[at])) return nullptr;
     }
+    // Nothing to re-base: the entry answers as it is (no copy of its facts).
+    if (entry->findings.empty()) return entry;
     auto out = std::make_shared<Outcome>();
     out->findings = entry->findings;
     for (size_t f = 0; f < out->findings.size(); ++f) {

@@ -458,21 +458,20 @@ bool RootDecodedDirectly(const DocNode& root, k8s::DecodeScope scope, bool spec_
 // or a scope without it: the model's spec stays default).
 k8s::ObjectVariant AssembleDirectObject(std::string_view kind, std::string_view version,
                                         DirectMetadata& metadata, DirectSpec* spec) {
-  const bool with_spec = spec != nullptr;
   std::string source_version;
   source_version.reserve(sizeof k8s::kResourceGroup + version.size());
   source_version.append(k8s::kResourceGroup).append("/").append(version);
   if (kind == "ResourceClaim") {
     k8s::ResourceClaim claim;
     claim.metadata = std::move(metadata.meta);
-    if (with_spec) claim.spec = std::move(spec->spec);
+    if (spec != nullptr) claim.spec = std::move(spec->spec);
     claim.source_api_version = std::move(source_version);
     return claim;
   }
   if (kind == "ResourceClaimTemplate") {
     k8s::ResourceClaimTemplate tmpl;
     tmpl.metadata = std::move(metadata.meta);
-    if (with_spec) {
+    if (spec != nullptr) {
       tmpl.spec = std::move(spec->spec);
       tmpl.template_metadata = std::move(spec->template_metadata);
     }
