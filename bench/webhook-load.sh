@@ -20,12 +20,18 @@
 # median rate (wrk's delay() paces each connection). At the end draguard's RSS idle and with
 # the inventory after load, and in case e its median, 90th percentile and maximum over the
 # whole case (sampled every 0.25 s: the rebuilds make it move), with the heap in use at the
-# maximum and the heap's own maximum (live objects or pages the allocator keeps?). Needs wrk and nginx (scripts/install-deps --bench), openssl, curl,
-# perl. Ports 18443-18449.
+# maximum and the heap's own maximum (live objects or pages the allocator keeps?).
+# Each run also reports the CPU time per request of the server and of wrk (from /proc, user +
+# system) and how often each went to sleep or was preempted per request: the servers' own
+# costs, apart from the client's and from the scheduling between them that the ratio also
+# contains (docs/benchmarks.md: on shared cores the slower side pays the wake-ups); at half
+# rate both servers are paced alike, which makes their CPU a request the like-for-like figure. Needs wrk and
+# nginx (scripts/install-deps --bench), openssl, curl, perl. Ports 18443-18449.
 set -euo pipefail
 
 draguard="${1:?usage: bench/webhook-load.sh path/to/draguard [seconds] [cases]}"
 seconds="${2:-10}"
+[[ "$seconds" =~ ^[0-9]+$ && "$seconds" -ge 2 ]] || { echo "webhook-load: seconds must be a whole number, at least 2" >&2; exit 2; }
 cases="${3:-a b c d e}"
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 threads="${WEBHOOK_BENCH_THREADS:-2}"      # server I/O threads and nginx workers
@@ -152,7 +158,8 @@ echo "}" >>"$work/nginx.conf"
 # Started as root, nginx's workers run as nobody: the work directory must be searchable.
 chmod 755 "$work"
 nginx -p "$work" -c "$work/nginx.conf" >"$work/nginx.log" 2>&1 &
-pids+=($!)
+nginx_master=$!
+pids+=("$nginx_master")
 for c in $cases; do
   url="https://127.0.0.1:$(nginx_port "$c")/validate"
   for _ in $(seq 1 50); do
@@ -163,20 +170,63 @@ for c in $cases; do
     "$work/response-$c.json" || { echo "nginx does not serve case $c's response" >&2; exit 1; }
 done
 
+# CPU and scheduling of processes, summed over their threads: "TICKS VOLUNTARY INVOLUNTARY"
+# (user + system clock ticks; context switches when a thread slept, when it was preempted).
+# A thread that is gone is not counted: samples are taken while the run is in full swing.
+proc_usage() {  # PID...
+  cat /proc/"$1"/stat >/dev/null 2>&1 || { echo "0 0 0"; return; }
+  local pid
+  for pid in "$@"; do
+    awk '{ sub(/^.*\) /, ""); print "t", $12 + $13 }' "/proc/$pid/stat" 2>/dev/null
+    cat /proc/"$pid"/task/*/status 2>/dev/null
+  done | awk '$1 == "t" { t += $2 } /^voluntary_ctxt/ { v += $2 } /^nonvoluntary_ctxt/ { n += $2 }
+    END { print t + 0, v + 0, n + 0 }'
+}
+clock_ticks=$(getconf CLK_TCK)
+server_pids_of() {  # URL: the processes serving it
+  local port="${1#https://127.0.0.1:}"
+  port="${port%%/*}"
+  if [[ -n "${server_pid[$port]:-}" ]]; then echo "${server_pid[$port]}"; else echo "$nginx_master $(pgrep -P "$nginx_master" | tr '\n' ' ')"; fi
+}
+# "SERVER_US WRK_US SERVER_SLEEPS SERVER_PREEMPTED WRK_SLEEPS WRK_PREEMPTED" per request over
+# a window of the run: two proc_usage samples of the server and of wrk, the window's length
+# in seconds and the run's rate.
+per_request() {  # SERVER_BEFORE SERVER_AFTER WRK_BEFORE WRK_AFTER SECONDS RATE
+  awk -v sb="$1" -v sa="$2" -v wb="$3" -v wa="$4" -v s="$5" -v r="$6" -v hz="$clock_ticks" 'BEGIN {
+    split(sb, b); split(sa, a); split(wb, x); split(wa, y)
+    n = s * r
+    if (n <= 0) { print "- - - - - -"; exit }
+    printf "%.1f %.1f %.2f %.2f %.2f %.2f\n", (a[1] - b[1]) * 1e6 / hz / n, (y[1] - x[1]) * 1e6 / hz / n,
+      (a[2] - b[2]) / n, (a[3] - b[3]) / n, (y[2] - x[2]) / n, (y[3] - x[3]) / n }'
+}
+
 run_seq=0
 run_wrk() {  # NAME URL CASE [CONNECTIONS [DELAY_MS]]: prints Requests/sec and latencies
   local name="$1" url="$2" c="$3" conns="${4:-$connections}" delay="${5:-0}" out
   run_seq=$((run_seq + 1))
   out="$work/wrk-$run_seq.txt"
+  local servers wrk_pid t0 t1 s0 s1 w0 w1
+  read -r -a servers <<<"$(server_pids_of "$url")"
   DRAGUARD_REVIEW="$(case_review "$c")" DRAGUARD_SPECS="$(case_specs "$c")" \
     DRAGUARD_RUN="$$-$run_seq" DRAGUARD_DELAY_MS="$delay" \
-    wrk -t2 -c"$conns" -d"${seconds}s" --latency -s "$repo/bench/distinct-specs.lua" "$url" >"$out"
+    wrk -t2 -c"$conns" -d"${seconds}s" --latency -s "$repo/bench/distinct-specs.lua" "$url" >"$out" &
+  wrk_pid=$!
+  # The usage window: from half a second in (connected, warm) to 0.3 s before the end.
+  sleep 0.5
+  t0=$(date +%s.%N) s0=$(proc_usage "${servers[@]}") w0=$(proc_usage "$wrk_pid")
+  sleep "$(awk -v s="$seconds" 'BEGIN { print s - 0.8 }')"
+  t1=$(date +%s.%N) s1=$(proc_usage "${servers[@]}") w1=$(proc_usage "$wrk_pid")
+  wait "$wrk_pid"
   local rps p50 p99 errors
   rps=$(awk '/^Requests\/sec:/ {print $2}' "$out")
   p50=$(awk '$1 == "50%" {print $2}' "$out")
   p99=$(awk '$1 == "99%" {print $2}' "$out")
   errors=$(grep -E 'Non-2xx|Socket errors' "$out" | tr '\n' ' ' || true)
+  last_usage=$(per_request "$s0" "$s1" "$w0" "$w1" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" "${rps:-0}")
   printf '%-40s %10s req/s   p50 %-9s p99 %-9s %s\n' "$name" "$rps" "$p50" "$p99" "$errors"
+  read -r s_us w_us s_sleep s_pre w_sleep w_pre <<<"$last_usage"
+  printf '%-40s CPU a request: server %s us, wrk %s us; a request: server slept %s, preempted %s; wrk slept %s, preempted %s\n' \
+    "" "$s_us" "$w_us" "$s_sleep" "$s_pre" "$w_sleep" "$w_pre"
   last_rps="$rps"
 }
 
@@ -212,25 +262,32 @@ for c in $cases; do
   fi
   d_url="https://127.0.0.1:$(case_port "$c")/validate"
   n_url="https://127.0.0.1:$(nginx_port "$c")/validate"
-  draguard_all="" ratio_all=""
+  draguard_all="" ratio_all="" d_cpu_all="" n_cpu_all="" d_wrk_all="" n_wrk_all=""
   for round in $(seq 1 "$rounds"); do
     run_wrk "nginx ($c), round $round" "$n_url" "$c"
     n="$last_rps"
+    read -r s_us w_us _ <<<"$last_usage"
+    n_cpu_all+=" $s_us" n_wrk_all+=" $w_us"
     run_wrk "draguard ($c), round $round" "$d_url" "$c"
     draguard_all+=" $last_rps"
     ratio_all+=" $(awk -v d="$last_rps" -v n="$n" 'BEGIN { printf "%.3f", d / n }')"
+    read -r s_us w_us _ <<<"$last_usage"
+    d_cpu_all+=" $s_us" d_wrk_all+=" $w_us"
   done
   draguard_rps=$(median <<<"${draguard_all# }")
   ratio=$(median <<<"${ratio_all# }")
+  cpu="$(median <<<"${d_cpu_all# }") / $(median <<<"${n_cpu_all# }") us (wrk $(median <<<"${d_wrk_all# }") / $(median <<<"${n_wrk_all# }"))"
   half=$(awk -v r="$draguard_rps" 'BEGIN { printf "%d", r / 2 }')
   calibrate_pacing "$d_url" "$c" "$half"
   run_wrk "draguard ($c) at half rate ($half/s)" "$d_url" "$c" "$paced_connections" "$paced_delay"
   d_half="$(awk '$1 == "50%" {print $2}' "$work/wrk-$run_seq.txt") / $(awk '$1 == "99%" {print $2}' "$work/wrk-$run_seq.txt")"
+  read -r d_half_cpu _ <<<"$last_usage"
   # The same pacing against nginx: what this machine's scheduling alone costs in tail latency.
   run_wrk "nginx ($c) at the same pacing" "$n_url" "$c" "$paced_connections" "$paced_delay"
   n_half="$(awk '$1 == "50%" {print $2}' "$work/wrk-$run_seq.txt") / $(awk '$1 == "99%" {print $2}' "$work/wrk-$run_seq.txt")"
-  summary+=("$(printf '%s  ratio %.2f (rounds:%s)  draguard %s req/s  half-rate p50/p99 draguard %s, nginx %s' \
-    "$c" "$ratio" "$ratio_all" "$draguard_rps" "$d_half" "$n_half")")
+  read -r n_half_cpu _ <<<"$last_usage"
+  summary+=("$(printf '%s  ratio %.2f (rounds:%s)  draguard %s req/s  half-rate p50/p99 draguard %s, nginx %s  CPU a request draguard / nginx: full rate %s, half rate %s / %s us' \
+    "$c" "$ratio" "$ratio_all" "$draguard_rps" "$d_half" "$n_half" "$cpu" "$d_half_cpu" "$n_half_cpu")")
   if [[ "$c" == e ]]; then
     kill -TERM "$rewriter" "$sampler"
     wait "$rewriter" "$sampler" 2>/dev/null || true
