@@ -760,10 +760,11 @@ bool DocumentReader::ReadLine(std::string& line) {
     // A line longer than a whole document may be is not read further (minified JSON is one
     // line: it is held as the document it is).
     if (line.size() > max_bytes_) return true;
-    constexpr size_t kChunk = 64 * 1024;
-    buffer_.resize(kChunk);
-    in_.read(buffer_.data(), static_cast<std::streamsize>(kChunk));
+    constexpr size_t kMaxChunk = size_t{64} << 10;
+    buffer_.resize(chunk_);
+    in_.read(buffer_.data(), static_cast<std::streamsize>(chunk_));
     buffer_.resize(static_cast<size_t>(in_.gcount()));
+    chunk_ = std::min(chunk_ * 2, kMaxChunk);
     if (!in_) eof_ = true;
   }
 }
@@ -772,6 +773,10 @@ DocumentReader::Result DocumentReader::Next(SourceText* piece) {
   if (done_) return Result::kEnd;
   std::string line;
   auto emit = [&](std::string text, int first_line) {
+    // Grown line by line, the text has up to twice its size reserved; lint holds the text of
+    // every checked object until the cross-object stages have run (~200 bytes an object
+    // saved of 10,000 small templates' ~6.5 KB each).
+    if (text.capacity() - text.size() > text.size() / 4) text.shrink_to_fit();
     *piece = SourceText(name_, std::move(text), first_line);
     started_ = true;
     return Result::kPiece;

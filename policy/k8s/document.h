@@ -158,6 +158,11 @@ class DocumentReader {
   size_t max_bytes_;
   std::string buffer_;  // read, not yet handed out as lines
   size_t buffer_pos_ = 0;
+  // The next read's size: 4 KiB, doubling up to 64 KiB as the input goes on. Most manifests
+  // are a few KB: a 64 KiB buffer for each is a large allocation, which the release build's
+  // allocator returns to the system when freed (lint of 10,000 small files: 20,000 madvise
+  // calls and their page faults, more CPU than the linting).
+  size_t chunk_ = size_t{4} << 10;
   bool eof_ = false;
   bool started_ = false;  // the first piece (and the BOM check) done
   bool done_ = false;

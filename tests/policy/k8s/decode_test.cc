@@ -1108,7 +1108,14 @@ INSTANTIATE_TEST_SUITE_P(
                        std::string("apiVersion: resource.k8s.io/v1beta1\n  kind: ResourceClaim\n"
                                    "  metadata: {name: b}\n  spec: {devices: {requests: "
                                    "[{name: r, deviceClassName: gpu, count: 0}]}}\n")},
-        StreamCase{"ManyDocumentsAcrossChunks", RepeatedClaims(200)}),
+        StreamCase{"ManyDocumentsAcrossChunks", RepeatedClaims(200)},
+        // Reads start at 4 KiB and double: lines longer than the first reads, a marker
+        // right at the first read's end.
+        StreamCase{"LinesLongerThanTheFirstReads",
+                   "# " + std::string(20000, 'x') + "\n" + kStreamClaim + "---\n" +
+                       std::string(kStreamClaim) + "# " + std::string(70000, 'y') + "\n"},
+        StreamCase{"MarkerAtTheFirstReadsEnd",
+                   "# " + std::string(4096 - 2 - 1 - 4, 'z') + "\n---\n" + kStreamClaim}),
     [](const ::testing::TestParamInfo<StreamCase>& info) { return info.param.name; });
 
 TEST(DecodeStreamLimitTest, DocumentOverTheBoundEndsTheStream) {
