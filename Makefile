@@ -29,8 +29,9 @@ build: deps
 	cmake -S . -B build/release $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF
 	cmake --build build/release -j $(JOBS)
 
-# Twice the compile of `build` plus ~30 s of training, for ~10-30% less CPU a webhook request
-# (docs/benchmarks.md, "Profile-guided build"); `make demo` keeps the quicker plain build.
+# Twice the compile of `build` plus ~30 s of training, for 17-25% more webhook requests a second
+# on specs not seen before (docs/benchmarks.md, "Profile-guided build"); `make demo` keeps the
+# quicker plain build.
 release-pgo: deps
 	JOBS=$(JOBS) scripts/build-pgo build/release-pgo
 
