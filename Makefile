@@ -8,8 +8,8 @@
 #               (scripts/build-image: docker, or podman with locally made base images)
 #   make release-pgo  the profile-guided release build (scripts/build-pgo, build/release-pgo):
 #               what install, scripts/release and the image ship
-#   make install  the profile-guided release as $(DESTDIR)$(PREFIX)/bin/draguard, with kubectl-draguard
-#               beside it (a symlink: kubectl runs `kubectl draguard` through it),
+#   make install  the profile-guided release as $(DESTDIR)$(PREFIX)/bin/draguard, with
+#               kubectl-draguard beside it (a symlink: kubectl runs `kubectl draguard` through it),
 #               kubectl_complete-draguard (a symlink: `kubectl draguard <TAB>`) and the
 #               bash and zsh completion scripts
 JOBS ?= $(shell nproc)
