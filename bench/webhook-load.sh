@@ -25,8 +25,9 @@
 # system) and how often each went to sleep or was preempted per request: the servers' own
 # costs, apart from the client's and from the scheduling between them that the ratio also
 # contains (docs/benchmarks.md: on shared cores the slower side pays the wake-ups); at half
-# rate both servers are paced alike, which makes their CPU a request the like-for-like figure. Needs wrk and
-# nginx (scripts/install-deps --bench), openssl, curl, perl. Ports 18443-18449.
+# rate both servers are paced alike, which makes their CPU a request the like-for-like
+# figure. Needs wrk and nginx (scripts/install-deps --bench), openssl, curl, perl. Ports
+# 18443-18449.
 set -euo pipefail
 
 draguard="${1:?usage: bench/webhook-load.sh path/to/draguard [seconds] [cases]}"
