@@ -27,6 +27,15 @@ bench_malloc_env() {
   if [[ -n "${SERVE_MALLOC_CONF:-}" ]]; then malloc_env+=("MALLOC_CONF=$SERVE_MALLOC_CONF"); fi
 }
 
+# The review and the spec stream (bench/distinct-specs.lua's DRAGUARD_SPECS) of one of
+# bench/webhook-load.sh's cases, a to e.
+bench_case_review() {  # CASE
+  case "$1" in a | b) echo "$repo/bench/webhook-review.json" ;; *) echo "$repo/bench/webhook-review-gpus.json" ;; esac
+}
+bench_case_specs() {  # CASE
+  case "$1" in a | e) echo repeat ;; d) echo none ;; *) echo fresh ;; esac
+}
+
 # bench_certs: a CA and serving pair for 127.0.0.1 in $work/certs; sets curl_args.
 bench_certs() {
   "$repo/certs/mint-certs.sh" --out "$work/certs" --san 127.0.0.1 >/dev/null 2>&1

@@ -26,14 +26,8 @@ source "$repo/bench/serve-lib.sh"
 trap bench_stop_pids EXIT
 bench_require webhook-compare wrk curl openssl
 
-review="$repo/bench/webhook-review.json" specs=fresh extra=()
-case "$c" in
-  a) specs=repeat ;;
-  b) ;;
-  c) review="$repo/bench/webhook-review-gpus.json" ;;
-  d) review="$repo/bench/webhook-review-gpus.json" specs=none ;;
-  *) echo "webhook-compare: CASE must be a, b, c or d, not $c" >&2; exit 2 ;;
-esac
+[[ "$c" == [abcd] ]] || { echo "webhook-compare: CASE must be a, b, c or d, not $c" >&2; exit 2; }
+review="$(bench_case_review "$c")" specs="$(bench_case_specs "$c")" extra=()
 if [[ "$c" == c || "$c" == d ]]; then
   "$repo/bench/fleet-inventory.sh" "$work/fleet" 1000 8 0
   extra=(--inventory "$work/fleet")

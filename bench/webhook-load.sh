@@ -69,16 +69,14 @@ sample_memory() {  # PID PORT FILE
 }
 
 # --- The cases: review, spec stream, server port, nginx port. ---
-case_review() { case "$1" in a | b) echo "$repo/bench/webhook-review.json" ;; *) echo "$repo/bench/webhook-review-gpus.json" ;; esac; }
-case_specs() { case "$1" in a | e) echo repeat ;; d) echo none ;; *) echo fresh ;; esac; }
 case_port() { case "$1" in a | b) echo 18443 ;; c | d) echo 18444 ;; e) echo 18446 ;; esac; }
 nginx_port() { case "$1" in a) echo 18445 ;; b) echo 18447 ;; c) echo 18448 ;; d) echo 18449 ;; e) echo 18442 ;; esac; }
 
 # One request of the case's stream, as distinct-specs.lua builds it (for nginx's fixed answer).
 sample_body() {  # CASE
   local review op
-  review="$(case_review "$1")"
-  case "$(case_specs "$1")" in
+  review="$(bench_case_review "$1")"
+  case "$(bench_case_specs "$1")" in
     repeat) cat "$review"; return ;;
     none) op='==' ;;
     *) op='!=' ;;
@@ -208,7 +206,7 @@ run_wrk() {  # NAME URL CASE [CONNECTIONS [DELAY_MS]]: prints Requests/sec and l
   out="$work/wrk-$run_seq.txt"
   local servers wrk_pid t0 t1 s0 s1 w0 w1
   read -r -a servers <<<"$(server_pids_of "$url")"
-  DRAGUARD_REVIEW="$(case_review "$c")" DRAGUARD_SPECS="$(case_specs "$c")" \
+  DRAGUARD_REVIEW="$(bench_case_review "$c")" DRAGUARD_SPECS="$(bench_case_specs "$c")" \
     DRAGUARD_RUN="$$-$run_seq" DRAGUARD_DELAY_MS="$delay" \
     wrk -t2 -c"$conns" -d"${seconds}s" --latency -s "$repo/bench/distinct-specs.lua" "$url" >"$out" &
   wrk_pid=$!
@@ -238,7 +236,7 @@ run_wrk() {  # NAME URL CASE [CONNECTIONS [DELAY_MS]]: prints Requests/sec and l
 calibrate_pacing() {  # URL CASE TARGET
   local url="$1" c="$2" target="$3" probe
   paced_delay=$(awk -v c="$connections" -v t="$target" 'BEGIN { d = int(c * 1000 / t); print d < 1 ? 1 : d }')
-  probe=$(DRAGUARD_REVIEW="$(case_review "$c")" DRAGUARD_SPECS="$(case_specs "$c")" \
+  probe=$(DRAGUARD_REVIEW="$(bench_case_review "$c")" DRAGUARD_SPECS="$(bench_case_specs "$c")" \
     DRAGUARD_RUN="$$-probe-$c" DRAGUARD_DELAY_MS="$paced_delay" \
     wrk -t2 -c"$connections" -d3s -s "$repo/bench/distinct-specs.lua" "$url" | awk '/^Requests\/sec:/ {print $2}')
   paced_connections=$(awk -v c="$connections" -v t="$target" -v p="$probe" \

@@ -33,9 +33,6 @@ bench_require webhook-tail wrk curl openssl
 bench_certs
 threads="${WEBHOOK_BENCH_THREADS:-2}"
 
-# The case's review and spec stream, as bench/webhook-load.sh has them.
-review() { case "$c" in a | b) echo "$repo/bench/webhook-review.json" ;; *) echo "$repo/bench/webhook-review-gpus.json" ;; esac; }
-specs() { case "$c" in a | e) echo repeat ;; d) echo none ;; *) echo fresh ;; esac; }
 flags=()
 case "$c" in
   a | b) ;;
@@ -69,7 +66,7 @@ out=""
 run_wrk() {  # PORT CONNECTIONS DELAY_MS SECONDS; sets out
   run=$((run + 1))
   out="$work/wrk-$run.txt"
-  DRAGUARD_REVIEW="$(review)" DRAGUARD_SPECS="$(specs)" DRAGUARD_RUN="$$-$run" DRAGUARD_DELAY_MS="$3" \
+  DRAGUARD_REVIEW="$(bench_case_review "$c")" DRAGUARD_SPECS="$(bench_case_specs "$c")" DRAGUARD_RUN="$$-$run" DRAGUARD_DELAY_MS="$3" \
     wrk -t2 -c"$2" -d"$4s" --latency -s "$repo/bench/distinct-specs.lua" \
     "https://127.0.0.1:$1/validate" >"$out"
 }
