@@ -36,6 +36,15 @@ bench_case_specs() {  # CASE
   case "$1" in a | e) echo repeat ;; d) echo none ;; *) echo fresh ;; esac
 }
 
+# REVIEW with its A100 selector given the clause `productName OP "NAME"`, as
+# bench/distinct-specs.lua builds the requests of cases b-d (OP != : true for every device,
+# == : true for none).
+bench_review_with_clause() {  # REVIEW OP NAME
+  OP="$2" NAME="$3" perl -pe \
+    's/(startsWith\(\\"NVIDIA A100\\"\))/$1 && device.attributes[\\"gpu.nvidia.com\\"].productName $ENV{OP} \\"$ENV{NAME}\\"/' \
+    "$1"
+}
+
 # bench_certs: a CA and serving pair for 127.0.0.1 in $work/certs; sets curl_args.
 bench_certs() {
   "$repo/certs/mint-certs.sh" --out "$work/certs" --san 127.0.0.1 >/dev/null 2>&1

@@ -81,7 +81,7 @@ sample_body() {  # CASE
     none) op='==' ;;
     *) op='!=' ;;
   esac
-  OP="$op" perl -pe 's/(startsWith\(\\"NVIDIA A100\\"\))/$1 && device.attributes[\\"gpu.nvidia.com\\"].productName $ENV{OP} \\"x0-0\\"/' "$review"
+  bench_review_with_clause "$review" "$op" x0-0
 }
 
 # --- Inventories: 1,000 nodes x 8 GPUs, 100 nodes per file; a second copy for case e. ---

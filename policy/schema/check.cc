@@ -182,8 +182,9 @@ struct Checker {
   // The unknown domains reported for the selector being checked (views of its accesses'
   // domains): one finding per domain and expression.
   std::vector<std::string_view> reported_domains;
-  // MemoKey's bytes, reused from one selector to the next.
+  // MemoKey's bytes and the shape key's, reused from one selector to the next.
   std::string key_buffer;
+  std::string shape_key_buffer;
   // While a selector is checked: the offsets of the string literals whose values its check
   // did not read (NoteUnreadLiteral), and whether a finding quotes the whole text. What a
   // shape entry may leave out of its key.
@@ -279,7 +280,8 @@ struct Checker {
     if (ast == nullptr) return nullptr;
     // By shape only with the compile's tokens (the webhook's): lexing here again would cost
     // lint, whose selectors rarely differ in unread literals alone, more than it saves.
-    std::string shape_key;
+    std::string& shape_key = shape_key_buffer;
+    shape_key.clear();
     if (options.memo != nullptr && compiled_tokens != nullptr &&
         ShapeKey(key, expression, *compiled_tokens, shape_key)) {
       std::shared_ptr<const Outcome> found =

@@ -78,8 +78,9 @@ SpecLookup SpecMemo::Look(const SpecKey& key, const void* schema_token) const {
   std::shared_ptr<const SpecFindings> found = cache_.Find(hashed);
   if (found == nullptr || found->schema_token.get() != schema_token) {
     misses_.fetch_add(1, std::memory_order_relaxed);
-    lookup.key_buffer_ = &ThreadKeyBuffer();
-    lookup.key_generation_ = ThreadKeyBuffer().generation;
+    const KeyBuffer& buffer = ThreadKeyBuffer();
+    lookup.key_buffer_ = &buffer;
+    lookup.key_generation_ = buffer.generation;
     lookup.hashed_ = hashed.hashed();
     if (lookup.hashed_) lookup.hash_ = hashed.hash();
     return lookup;
