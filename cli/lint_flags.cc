@@ -115,7 +115,7 @@ void LintFlags::Register(FlagSet& flags) {
   flags.AddString("jobs", &jobs, "N", "Files linted in parallel; 0 = one per CPU");
   flags.AddString("read-twice", &read_twice, "WHEN",
                   "Read the inputs twice so that memory does not grow with the objects "
-                  "checked: auto (past 8 MiB of input), always or never");
+                  "checked: auto (past 1 MiB of input), always or never");
   flags.AddBool("quiet", &quiet, "Print nothing when there is nothing to report; hide infos");
   flags.AddBool("verbose", &verbose,
                 "Name on stderr each directory entry skipped (hidden, upper-case extension, "

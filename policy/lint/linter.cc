@@ -469,6 +469,7 @@ StatusOr<LintReport> LintStreams(const std::vector<inventory::Input>& inputs,
       if (!decoded[i].is_template) {
         again[i] = CheckAgain(names[i], *read[i], decoded[i].read_errors, options, batch.File(i));
       }
+      batch.Done(i);
     });
     for (const Status& s : again) {
       if (!s.ok()) unreadable.push_back(s);

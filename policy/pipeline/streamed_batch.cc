@@ -162,6 +162,22 @@ void FileCheck::Locate(const k8s::DecodedObject& object, Diagnostic& d) {
   KeepLine(object.source(), d, lines_, &pending_);
 }
 
+void FileCheck::NoteSummaryStarts(const k8s::DecodedObject& object, const RefKey& key,
+                                  unsigned kinds) {
+  for (unsigned kind = 0; kind < validate::ReferenceChecker::kSummaryKinds; ++kind) {
+    if ((kinds & (1u << kind)) == 0) continue;
+    SummaryStart start{.kind = kind, .ref = key};
+    start.located.field = references_.first_field(kind);
+    object.Locate(start.located);
+    // The line, as KeepLine would keep it, but only once the fold shows this file's start is
+    // the first (a position just past the piece is left to the pending lines at once).
+    KeptLines line;
+    KeepLine(object.source(), start.located, line, &pending_);
+    if (!line.empty()) start.line = std::move(line.begin()->second.begin()->second);
+    summary_starts_.push_back(std::move(start));
+  }
+}
+
 void FileCheck::ResolvePending(const SourceText* next) {
   for (const auto& [file, line] : pending_) {
     const bool in_next = next != nullptr && next->first_line() == line;
@@ -195,7 +211,7 @@ void FileCheck::Check(const k8s::DecodedObject& object) {
   if (batch_->options_.stages.references) {
     Diagnostics found;
     std::vector<Diagnostic>* bucket = nullptr;
-    const size_t started = references_.summaries_started();
+    const unsigned started = references_.started_summaries();
     if (const auto* w = std::get_if<k8s::Workload>(&object.object)) {
       references_.CheckWorkload(InputOf(*w, object, group_), found);
       bucket = &workloads_;
@@ -206,7 +222,9 @@ void FileCheck::Check(const k8s::DecodedObject& object) {
       references_.CheckTemplate(InputOf(*t, object, group_), found);
       bucket = &templates_;
     }
-    if (references_.summaries_started() > started) locators_.try_emplace(key, object);
+    if (const unsigned now = references_.started_summaries(); now != started && !repeated) {
+      NoteSummaryStarts(object, key, now & ~started);
+    }
     for (Diagnostic& d : found.mutable_items()) {
       if (!repeated) Locate(object, d);
       bucket->push_back(std::move(d));
@@ -229,7 +247,7 @@ StreamedBatch::StreamedBatch(const std::vector<k8s::DecodeResult>& context,
                              const std::vector<size_t>& groups, std::set<RefKey> repeated,
                              const inventory::ClusterObjects* snapshot,
                              const PipelineOptions& options, inventory::ClusterObjects* owned)
-    : context_(context), options_(options), repeated_(std::move(repeated)) {
+    : context_(context), options_(options), repeated_(std::move(repeated)), summaries_(index_) {
   validation_ = ValidationFor(context, options.validation);
   // The index in input order: each file's claims and templates, its DeviceClasses (kept
   // whole), then the cluster's.
@@ -251,6 +269,7 @@ StreamedBatch::StreamedBatch(const std::vector<k8s::DecodeResult>& context,
     const size_t group = file < groups.size() ? groups[file] : file;
     files_.push_back(std::unique_ptr<FileCheck>(new FileCheck(*this, file, group)));
   }
+  done_.resize(files_.size());
 }
 
 void StreamedBatch::StartSatisfiability(std::vector<ContextNotes>& notes,
@@ -313,6 +332,32 @@ void StreamedBatch::StartSatisfiability(std::vector<ContextNotes>& notes,
   for (const k8s::ResourceClaim& c : snapshot.claims) {
     SpecKey key{false, NamespaceOf(c.metadata.name_space), c.metadata.name};
     if (named_.contains(key)) snapshot_claims_.try_emplace(std::move(key), &c);
+  }
+}
+
+void StreamedBatch::Done(size_t file) {
+  std::lock_guard<std::mutex> lock(fold_mutex_);
+  done_[file] = true;
+  FoldDone(/*all=*/false);
+}
+
+void StreamedBatch::FoldDone(bool all) {
+  for (; folded_ < files_.size() && (all || done_[folded_]); ++folded_) {
+    FileCheck& file = *files_[folded_];
+    // A summary's first reference is in the first file that started it.
+    const unsigned before = summaries_.started_summaries();
+    for (FileCheck::SummaryStart& start : file.summary_starts_) {
+      if ((before & (1u << start.kind)) != 0) continue;
+      if (start.line) {
+        file.lines_[start.located.file].try_emplace(start.located.position.line,
+                                                   std::move(*start.line));
+      }
+      std::string field = start.located.field;
+      summary_starts_.try_emplace({std::move(start.ref), std::move(field)},
+                                  std::move(start.located));
+    }
+    std::vector<FileCheck::SummaryStart>().swap(file.summary_starts_);
+    summaries_.Merge(std::move(file.references_));
   }
 }
 
@@ -386,12 +431,21 @@ BatchResult StreamedBatch::Finish(KeptLines& lines) {
   for (const std::unique_ptr<FileCheck>& file : files_) {
     for (const auto& [key, object] : file->locators_) locators.try_emplace(key, &object);
   }
+  {
+    std::lock_guard<std::mutex> lock(fold_mutex_);
+    FoldDone(/*all=*/true);
+  }
   auto locate = [&](Diagnostic& d) {
     if (!d.file.empty()) return;
-    auto it = locators.find(KeyOfRef(d.object));
-    if (it == locators.end()) return;
-    it->second->Locate(d);
-    KeepLine(it->second->source(), d, lines);
+    RefKey key = KeyOfRef(d.object);
+    if (auto it = locators.find(key); it != locators.end()) {
+      it->second->Locate(d);
+      KeepLine(it->second->source(), d, lines);
+    } else if (auto start = summary_starts_.find({std::move(key), d.field});
+               start != summary_starts_.end()) {
+      d.file = start->second.file;
+      d.position = start->second.position;
+    }
   };
   result.per_file.resize(files_.size());
   for (size_t i = 0; i < files_.size(); ++i) {
@@ -399,7 +453,6 @@ BatchResult StreamedBatch::Finish(KeptLines& lines) {
     for (Diagnostic& d : files_[i]->validation_) result.per_file[i].push_back(std::move(d));
   }
   if (options_.stages.references) {
-    validate::ReferenceChecker summaries(index_);
     for (auto bucket : {&FileCheck::workloads_, &FileCheck::claims_, &FileCheck::templates_}) {
       for (const std::unique_ptr<FileCheck>& file : files_) {
         for (Diagnostic& d : (*file).*bucket) {
@@ -408,9 +461,8 @@ BatchResult StreamedBatch::Finish(KeptLines& lines) {
         }
       }
     }
-    for (const std::unique_ptr<FileCheck>& file : files_) summaries.Merge(file->references_);
     Diagnostics found;
-    summaries.Report(found);
+    summaries_.Report(found);
     for (Diagnostic& d : found.mutable_items()) {
       locate(d);
       result.cross_object.push_back(std::move(d));

@@ -28,6 +28,8 @@
 
 #include <map>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <tuple>
@@ -104,6 +106,9 @@ class FileCheck {
   // Keeps the lines just past the last piece (pending_): `next`'s first line when it starts
   // there (null: there is no next piece with a checked object).
   void ResolvePending(const SourceText* next);
+  // Notes where the summaries of `kinds` (bits of ReferenceChecker::started_summaries) that
+  // `object` just started have their first reference.
+  void NoteSummaryStarts(const k8s::DecodedObject& object, const RefKey& key, unsigned kinds);
 
   const StreamedBatch* batch_;
   size_t group_;
@@ -112,9 +117,19 @@ class FileCheck {
   std::vector<Diagnostic> workloads_, claims_, templates_;  // references, by kind
   std::vector<Diagnostic> schema_;
   validate::ReferenceChecker references_;
-  // The first object of each repeated ObjectRef in this file, and the objects a references
-  // summary started on.
+  // The first object of each repeated ObjectRef in this file (its references findings are
+  // located in the first object of the ref among all inputs, as RunBatch locates them).
   std::map<RefKey, k8s::DecodedObject> locators_;
+  // Where the references summaries this file started have their first reference, located as
+  // the object was checked (the object is not kept): the batch keeps those of the first file
+  // to start each summary when it folds this file (StreamedBatch::Done).
+  struct SummaryStart {
+    unsigned kind = 0;  // validate::ReferenceChecker's
+    RefKey ref;
+    Diagnostic located;  // field, file, position
+    std::optional<std::string> line;  // the text of the line it points at, when in the piece
+  };
+  std::vector<SummaryStart> summary_starts_;
   KeptLines lines_;
   std::vector<std::pair<std::string, int>> pending_;  // file, line: of the last piece
 
@@ -166,6 +181,10 @@ class StreamedBatch {
 
   // The check of input file `file` (at most one per file).
   FileCheck& File(size_t file) { return *files_[file]; }
+  // Says that input file `file` has been checked (or will not be: each file once); the batch
+  // folds what it keeps per file for the references summaries as soon as every file before
+  // it is done too. Thread-safe. Finish folds the files never said done.
+  void Done(size_t file);
 
   // RunBatch's result (per_file starts with each file's decoding diagnostics from
   // `context`); the lines the findings point at are added to `lines`.
@@ -182,6 +201,9 @@ class StreamedBatch {
                                     alloc::CelSelectorEvaluator& evaluator) const;
   // The satisfiability findings in input order, the checks left for the end done.
   void FinishSatisfiability(std::vector<Diagnostic>& out);
+  // Folds the files from folded_ on that are done (all of them with `all`), in input order.
+  // Callers hold fold_mutex_.
+  void FoldDone(bool all);
 
   const std::vector<k8s::DecodeResult>& context_;
   PipelineOptions options_;
@@ -197,6 +219,13 @@ class StreamedBatch {
   std::set<SpecKey> named_;
   std::map<SpecKey, const k8s::ResourceClaim*> snapshot_claims_;
   std::vector<std::unique_ptr<FileCheck>> files_;
+  // The references summaries of the files folded so far (files before folded_), and where
+  // each summary's first reference is (by its ObjectRef and field).
+  std::mutex fold_mutex_;
+  std::vector<bool> done_;
+  size_t folded_ = 0;
+  validate::ReferenceChecker summaries_;
+  std::map<std::pair<RefKey, std::string>, Diagnostic> summary_starts_;
 };
 
 }  // namespace draguard::pipeline

@@ -101,9 +101,14 @@ struct UncheckedRefs {
   Unchecked classes_of_claims{"refs.device-class.unchecked", "DeviceClass", "DeviceClasses"};
   Unchecked classes_of_templates{"refs.device-class.unchecked", "DeviceClass", "DeviceClasses"};
 
-  size_t started() const {
-    return (claims.count > 0) + (templates.count > 0) + (classes_of_claims.count > 0) +
-           (classes_of_templates.count > 0);
+  // In ReferenceChecker's order of kinds.
+  const Unchecked& kind(unsigned k) const {
+    const Unchecked* kinds[] = {&claims, &templates, &classes_of_claims, &classes_of_templates};
+    return *kinds[k];
+  }
+  unsigned started() const {
+    return (claims.count > 0 ? 1u : 0u) | (templates.count > 0 ? 2u : 0u) |
+           (classes_of_claims.count > 0 ? 4u : 0u) | (classes_of_templates.count > 0 ? 8u : 0u);
   }
   void Merge(const UncheckedRefs& later) {
     claims.Merge(later.claims);
@@ -277,24 +282,34 @@ void CheckClasses(const k8s::DeviceClaim& claim, const FieldPath& devices, const
 
 }  // namespace
 
-ReferenceIndex::ReferenceIndex() : data_(std::make_unique<Data>()) {}
+ReferenceIndex::ReferenceIndex() = default;
 ReferenceIndex::~ReferenceIndex() = default;
 ReferenceIndex::ReferenceIndex(ReferenceIndex&&) noexcept = default;
 ReferenceIndex& ReferenceIndex::operator=(ReferenceIndex&&) noexcept = default;
 
+ReferenceIndex::Data& ReferenceIndex::data() {
+  if (data_ == nullptr) data_ = std::make_unique<Data>();
+  return *data_;
+}
+
+const ReferenceIndex::Data& ReferenceIndex::data() const {
+  static const Data kEmpty;
+  return data_ != nullptr ? *data_ : kEmpty;
+}
+
 void ReferenceIndex::AddClaim(const k8s::ResourceClaim& claim, size_t group) {
-  data_->claims[KeyOf(claim.metadata)].emplace_back(
+  data().claims[KeyOf(claim.metadata)].emplace_back(
       group, internal::CollectRequestNames(claim.spec.devices));
 }
 
 void ReferenceIndex::AddTemplate(const k8s::ResourceClaimTemplate& claim_template,
                                  size_t group) {
-  data_->templates[KeyOf(claim_template.metadata)].emplace_back(
+  data().templates[KeyOf(claim_template.metadata)].emplace_back(
       group, internal::CollectRequestNames(claim_template.spec.devices));
 }
 
 void ReferenceIndex::AddClass(const k8s::DeviceClass& device_class) {
-  data_->classes.insert(device_class.metadata.name);
+  data().classes.insert(device_class.metadata.name);
 }
 
 void ReferenceIndex::Merge(ReferenceIndex&& later) {
@@ -304,58 +319,84 @@ void ReferenceIndex::Merge(ReferenceIndex&& later) {
       for (auto& candidate : candidates) to.push_back(std::move(candidate));
     }
   };
+  if (later.data_ == nullptr) return;
+  if (data_ == nullptr) {
+    data_ = std::move(later.data_);
+    return;
+  }
   append(data_->claims, later.data_->claims);
   append(data_->templates, later.data_->templates);
   data_->classes.merge(later.data_->classes);
   data_->all_claims_known = data_->all_claims_known || later.data_->all_claims_known;
   data_->all_classes_known = data_->all_classes_known || later.data_->all_classes_known;
+  later.data_.reset();
 }
 
 void ReferenceIndex::AddCluster(const SharedList<k8s::DeviceClass>* classes,
                                 const SharedList<k8s::ResourceClaim>* claims) {
   if (claims != nullptr) {
     for (const k8s::ResourceClaim& c : *claims) AddClaim(c, kClusterGroup);
-    data_->all_claims_known = !claims->empty();
+    data().all_claims_known = !claims->empty();
   }
   if (classes != nullptr) {
     for (const k8s::DeviceClass& c : *classes) AddClass(c);
-    data_->all_classes_known = !classes->empty();
+    data().all_classes_known = !classes->empty();
   }
 }
 
 struct ReferenceChecker::Summaries : references_internal::UncheckedRefs {};
 
-ReferenceChecker::ReferenceChecker(const ReferenceIndex& index)
-    : index_(&index), summaries_(std::make_unique<Summaries>()) {}
+ReferenceChecker::ReferenceChecker(const ReferenceIndex& index) : index_(&index) {}
 ReferenceChecker::~ReferenceChecker() = default;
 ReferenceChecker::ReferenceChecker(ReferenceChecker&&) noexcept = default;
 ReferenceChecker& ReferenceChecker::operator=(ReferenceChecker&&) noexcept = default;
 
+ReferenceChecker::Summaries& ReferenceChecker::summaries() {
+  if (summaries_ == nullptr) summaries_ = std::make_unique<Summaries>();
+  return *summaries_;
+}
+
 void ReferenceChecker::CheckWorkload(const ObjectInput<k8s::Workload>& workload,
                                      Diagnostics& diagnostics) {
-  validate::CheckWorkload(workload, *index_->data_, diagnostics, *summaries_);
+  validate::CheckWorkload(workload, index_->data(), diagnostics, summaries());
 }
 
 void ReferenceChecker::CheckClaim(const ObjectInput<k8s::ResourceClaim>& claim,
                                   Diagnostics& diagnostics) {
-  CheckClasses(claim.object->spec.devices, FieldPath("spec.devices"), claim.ref, *index_->data_,
-               diagnostics, summaries_->classes_of_claims);
+  CheckClasses(claim.object->spec.devices, FieldPath("spec.devices"), claim.ref, index_->data(),
+               diagnostics, summaries().classes_of_claims);
 }
 
 void ReferenceChecker::CheckTemplate(const ObjectInput<k8s::ResourceClaimTemplate>& claim_template,
                                      Diagnostics& diagnostics) {
   CheckClasses(claim_template.object->spec.devices, FieldPath("spec.spec.devices"),
-               claim_template.ref, *index_->data_, diagnostics,
-               summaries_->classes_of_templates);
+               claim_template.ref, index_->data(), diagnostics,
+               summaries().classes_of_templates);
 }
 
-void ReferenceChecker::Merge(const ReferenceChecker& later) {
+void ReferenceChecker::Merge(ReferenceChecker&& later) {
+  if (later.summaries_ == nullptr) return;
+  if (summaries_ == nullptr) {
+    summaries_ = std::move(later.summaries_);
+    return;
+  }
   summaries_->Merge(*later.summaries_);
+  later.summaries_.reset();
 }
 
-size_t ReferenceChecker::summaries_started() const { return summaries_->started(); }
+unsigned ReferenceChecker::started_summaries() const {
+  return summaries_ != nullptr ? summaries_->started() : 0;
+}
 
-void ReferenceChecker::Report(Diagnostics& diagnostics) const { summaries_->Report(diagnostics); }
+const std::string& ReferenceChecker::first_field(unsigned kind) const {
+  static const std::string kNone;
+  if (summaries_ == nullptr || kind >= kSummaryKinds) return kNone;
+  return summaries_->kind(kind).first_field;
+}
+
+void ReferenceChecker::Report(Diagnostics& diagnostics) const {
+  if (summaries_ != nullptr) summaries_->Report(diagnostics);
+}
 
 void CheckReferences(const ReferenceInputs& inputs, Diagnostics& diagnostics) {
   // The index as it always was: input claims, the cluster's claims, input templates, classes

@@ -84,6 +84,10 @@ class ReferenceIndex {
   struct Data;  // defined in references.cc
 
  private:
+  // Created by the first Add or Merge (lint keeps an index per input file, most often empty).
+  Data& data();
+  const Data& data() const;
+
   std::unique_ptr<Data> data_;
   friend class ReferenceChecker;
 };
@@ -104,17 +108,28 @@ class ReferenceChecker {
   void CheckTemplate(const ObjectInput<k8s::ResourceClaimTemplate>& claim_template,
                      Diagnostics& diagnostics);
   // Folds in a checker that saw objects after this one's (of any kind): each summary keeps
-  // the first reference, claims' before templates' for DeviceClasses.
-  void Merge(const ReferenceChecker& later);
-  // How many summaries hold a reference: when a check raises it, the object just checked is
-  // the one a new summary is reported on (its ObjectRef is the summary's `object`).
-  size_t summaries_started() const;
+  // the first reference, claims' before templates' for DeviceClasses. `later` is left empty
+  // (holding nothing, as a new checker), so that lint can fold files as they are done.
+  void Merge(ReferenceChecker&& later);
+
+  // The summaries, one bit each in started_summaries(): references to claims, to templates,
+  // to DeviceClasses from claims and from templates (the last two are reported as one).
+  static constexpr unsigned kSummaryKinds = 4;
+  // The summaries that hold a reference, a bit (1 << kind) each: when a check sets a bit, the
+  // object just checked holds that summary's first reference (its ObjectRef is the summary's
+  // `object`), at first_field(kind).
+  unsigned started_summaries() const;
+  // The field of the first reference of summary `kind`; empty when it holds none.
+  const std::string& first_field(unsigned kind) const;
   // Appends the summaries (claims, templates, DeviceClasses), as CheckReferences ends.
   void Report(Diagnostics& diagnostics) const;
 
  private:
-  const ReferenceIndex* index_;
   struct Summaries;
+  // Created by the first check (lint's two-pass run has one checker per input file).
+  Summaries& summaries();
+
+  const ReferenceIndex* index_;
   std::unique_ptr<Summaries> summaries_;
 };
 

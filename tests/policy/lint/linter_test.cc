@@ -659,6 +659,28 @@ INSTANTIATE_TEST_SUITE_P(
                          {"u.yaml", "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\n"
                                     "metadata: {name: u}\nspec:\n  devices:\n    requests:\n"
                                     "    - name: r\n      exactly: {deviceClassName: other}\n"}}},
+        // Summaries that start in later files (located as each file is checked, kept for the
+        // first file that starts each when the files are folded): the DeviceClass summary's
+        // first reference is a claim's, in a file after the template's.
+        TwoPassDiffCase{
+            "summaries_start_in_later_files",
+            {{"0-class.yaml", kTwoPassClass},
+             {"1-template.yaml",
+              "apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\n"
+              "metadata: {name: t1}\nspec:\n  spec:\n    devices:\n      requests:\n"
+              "      - name: r\n        exactly: {deviceClassName: vendor-a}\n"},
+             {"2-pod.yaml",
+              "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  resourceClaims:\n"
+              "  - {name: a, resourceClaimTemplateName: absent}\n  containers:\n"
+              "  - {name: x, image: x}\n"},
+             {"3-claim.yaml",
+              "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c}\n"
+              "spec:\n  devices:\n    requests:\n    - name: r\n"
+              "      exactly: {deviceClassName: vendor-b}\n"},
+             {"4-claim.yaml",
+              "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: d}\n"
+              "spec:\n  devices:\n    requests:\n    - name: r\n"
+              "      exactly: {deviceClassName: vendor-c}\n"}}},
         // The repository's examples and lint inputs, as directories.
         TwoPassDiffCase{"examples_and_inputs",
                         {{"@examples/bad", ""},

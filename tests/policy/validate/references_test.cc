@@ -196,5 +196,39 @@ TEST(ReferencesNoiseTest, InventoryObjectsCount) {
   EXPECT_EQ(d.items()[0].suggestion, "gpu-class");
 }
 
+// Lint's two-pass run checks each file with its own checker and folds them in input order:
+// started_summaries() tells which summaries a check started (and first_field where), and a
+// merged checker is left empty.
+TEST(ReferenceCheckerTest, StartedSummariesAndFoldedCheckers) {
+  ReferenceIndex index;
+  k8s::ResourceClaimTemplate tmpl = Template();
+  k8s::ResourceClaim claim = Claim();
+  claim.spec.devices.requests[0].exactly->device_class_name = "absent";
+  tmpl.spec.devices.requests[0].exactly->device_class_name = "absent";
+  const ObjectRef claim_ref{"resource.k8s.io/v1", "ResourceClaim", "ns", "c"};
+  const ObjectRef tmpl_ref{"resource.k8s.io/v1", "ResourceClaimTemplate", "ns", "t"};
+  ReferenceChecker first(index), second(index);
+  EXPECT_EQ(first.started_summaries(), 0u);
+  EXPECT_EQ(first.first_field(2), "");
+  Diagnostics d;
+  first.CheckTemplate({&tmpl, tmpl_ref}, d);
+  EXPECT_EQ(first.started_summaries(), 8u);  // DeviceClasses, from templates
+  EXPECT_EQ(first.first_field(3), "spec.spec.devices.requests[0].exactly.deviceClassName");
+  second.CheckClaim({&claim, claim_ref}, d);
+  EXPECT_EQ(second.started_summaries(), 4u);  // DeviceClasses, from claims
+  EXPECT_EQ(second.first_field(2), "spec.devices.requests[0].exactly.deviceClassName");
+  EXPECT_TRUE(d.empty());
+  first.Merge(std::move(second));
+  EXPECT_EQ(first.started_summaries(), 12u);
+  EXPECT_EQ(second.started_summaries(), 0u);  // NOLINT(bugprone-use-after-move): left empty
+  // One summary for DeviceClasses, on the claim's reference although the template came first.
+  first.Report(d);
+  ASSERT_EQ(d.items().size(), 1u);
+  EXPECT_EQ(d.items()[0].code, "refs.device-class.unchecked");
+  EXPECT_EQ(d.items()[0].field, "spec.devices.requests[0].exactly.deviceClassName");
+  EXPECT_EQ(d.items()[0].object, claim_ref);
+  EXPECT_NE(d.items()[0].message.find("2 references"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace draguard::validate
