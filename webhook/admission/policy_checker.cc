@@ -412,7 +412,7 @@ CheckOutcome PolicyChecker::DiagnoseCreatedClaim(const AdmissionRequest& request
                           request.object_spec_direct);
   if (std::holds_alternative<std::monostate>(object)) return outcome;
   std::shared_ptr<SpecFindings> spec;
-  if (memo_.Accepts(key)) {
+  if (memo_.Accepts(key) && looked->keeps()) {
     spec = std::make_shared<SpecFindings>();
     spec->schema_token = schema_token;
   }

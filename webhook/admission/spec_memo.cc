@@ -62,7 +62,10 @@ size_t ApproximateBytes(const SpecFindings& findings, size_t spec_bytes) {
 
 SpecMemo::SpecMemo(SpecMemoOptions options)
     : options_(options),
-      cache_(CacheLimits{.max_entries = options.entries, .max_bytes = options.max_bytes}) {}
+      cache_(CacheLimits{.max_entries = options.entries, .max_bytes = options.max_bytes}),
+      seen_(options.entries > 0 && options.sightings > 0
+                ? std::make_unique<SightingFilter>(options.sightings)
+                : nullptr) {}
 
 std::shared_ptr<const SpecFindings> SpecMemo::Find(const SpecKey& key,
                                                    const void* schema_token) const {
@@ -81,6 +84,11 @@ SpecLookup SpecMemo::Look(const SpecKey& key, const void* schema_token) const {
     const KeyBuffer& buffer = ThreadKeyBuffer();
     lookup.key_buffer_ = &buffer;
     lookup.key_generation_ = buffer.generation;
+    // An entry made under another schema was kept before: its key is not new.
+    if (found == nullptr && seen_ != nullptr && !seen_->Saw(hashed.hash())) {
+      lookup.keeps_ = false;
+      first_sights_.fetch_add(1, std::memory_order_relaxed);
+    }
     lookup.hashed_ = hashed.hashed();
     if (lookup.hashed_) lookup.hash_ = hashed.hash();
     return lookup;
@@ -98,7 +106,7 @@ void SpecMemo::Insert(const SpecKey& key, std::shared_ptr<const SpecFindings> fi
 
 void SpecMemo::Insert(const SpecLookup& miss, std::shared_ptr<const SpecFindings> findings) {
   if (miss.memo_ != this) return Insert(miss.key_, std::move(findings));
-  if (!Accepts(miss.key_) || findings == nullptr) return;
+  if (!Accepts(miss.key_) || findings == nullptr || !miss.keeps_) return;
   const size_t bytes = ApproximateBytes(*findings, miss.key_.spec.size());
   const std::string& text = MissKeyText(miss.key_, miss.key_buffer_, miss.key_generation_);
   cache_.Replace(miss.hashed_ ? CacheKey(text, miss.hash_) : CacheKey(text), std::move(findings),
@@ -112,7 +120,8 @@ bool SpecLookup::MissOf(const SpecMemo& memo, const SpecKey& key) const {
 SpecMemoStats SpecMemo::stats() const {
   return {.entries = size(),
           .hits = hits_.load(std::memory_order_relaxed),
-          .misses = misses_.load(std::memory_order_relaxed)};
+          .misses = misses_.load(std::memory_order_relaxed),
+          .first_sights = first_sights_.load(std::memory_order_relaxed)};
 }
 
 bool IsSpecField(std::string_view field) {

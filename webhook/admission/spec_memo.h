@@ -27,6 +27,7 @@
 
 #include "policy/common/bounded_cache.h"
 #include "policy/common/diagnostic.h"
+#include "policy/common/sighting_filter.h"
 #include "policy/k8s/decode.h"
 
 namespace draguard::webhook {
@@ -40,6 +41,13 @@ struct SpecMemoOptions {
   // claim's entry is ~10 KB, so 256 of them take ~2.5 MiB: the byte limit binds only for
   // large specs. (8 MiB until 2026-11-27: see docs/webhook.md.)
   size_t max_bytes = 4 << 20;
+  // A spec is remembered from its second miss within about this many misses (SightingFilter,
+  // 8 bytes each): a client whose every request brings a spec never seen before (a name or a
+  // clause appended to a selector) then costs no entry, no insert and no eviction of the
+  // entry it would push out (issue 16 (b): ~5 k instructions of ~110 k a request, on the
+  // coldest memory of the process), and the specs that repeat keep their entries. 0: from
+  // the first miss.
+  size_t sightings = 4096;
 };
 
 // Everything the memo's findings depend on besides the checker's options and the schema.
@@ -78,6 +86,7 @@ struct SpecMemoStats {
   size_t entries = 0;
   uint64_t hits = 0;    // lookups of an accepted key that found its findings
   uint64_t misses = 0;  // lookups of an accepted key that did not
+  uint64_t first_sights = 0;  // misses whose findings are not to be kept (sightings)
 };
 
 // An estimate of the heap one entry's findings hold, the decoded object included, given the
@@ -100,6 +109,10 @@ class SpecLookup {
   const std::shared_ptr<const SpecFindings>& found() const { return found_; }
   // Whether this is a miss of exactly `key` in `memo`.
   bool MissOf(const SpecMemo& memo, const SpecKey& key) const;
+  // Whether the findings of this miss are to be remembered: false for a spec's first miss
+  // (SpecMemoOptions::sightings; SpecMemo::Insert of this miss then does nothing, so the
+  // caller need not collect them).
+  bool keeps() const { return keeps_; }
 
  private:
   friend class SpecMemo;
@@ -108,6 +121,7 @@ class SpecLookup {
   SpecKey key_;
   size_t hash_ = 0;
   bool hashed_ = false;
+  bool keeps_ = true;
   // Where the lookup wrote the key's text and which text that was (spec_memo.cc KeyBuffer):
   // an insert on the same thread with no key written since reuses the text.
   const void* key_buffer_ = nullptr;
@@ -142,8 +156,11 @@ class SpecMemo {
   SpecMemoOptions options_;
   // Keyed by every part of the SpecKey (SpecCacheKey in the .cc); holds findings.
   mutable ConcurrentCache<SpecFindings> cache_;
+  // The keys of the latest misses (null: keep every miss's findings).
+  std::unique_ptr<SightingFilter> seen_;
   mutable std::atomic<uint64_t> hits_{0};
   mutable std::atomic<uint64_t> misses_{0};
+  mutable std::atomic<uint64_t> first_sights_{0};
 };
 
 // True when `field` (an API-server field path) lies in the object's spec: "spec",

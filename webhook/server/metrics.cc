@@ -233,6 +233,11 @@ std::string Metrics::Render(const MetricsGauges& g) const {
            std::to_string(g.spec_memo->hits) + '\n';
     out += "draguard_spec_memo_lookups_total{result=\"miss\"} " +
            std::to_string(g.spec_memo->misses) + '\n';
+    Header(out, "draguard_spec_memo_first_sights_total", "counter",
+           "Misses of a spec not seen among the latest misses: its findings are not "
+           "remembered (a spec is remembered from its second miss).");
+    out += "draguard_spec_memo_first_sights_total " +
+           std::to_string(g.spec_memo->first_sights) + '\n';
   }
   RenderCaches(out, g.caches);
   RenderMemory(g.memory, out);

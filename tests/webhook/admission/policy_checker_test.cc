@@ -53,8 +53,12 @@ Json PatchJson(const std::vector<JsonPatchOperation>& patch) {
 
 class PolicyCheckerTest : public ::testing::Test {
  protected:
+  // The memo keeps a spec from its first miss here (SpecMemoOptions::sightings 0), so that a
+  // test's second request is answered from it; SpecMemoGivesTheAnswersOfAFreshCheck runs the
+  // default too.
   PolicyCheckerOptions Options(bool with_inventory) {
     PolicyCheckerOptions options;
+    options.spec_memo.sightings = 0;
     if (with_inventory) {
       options.satisfiability.source = &source_;
       options.satisfiability.new_evaluator = [](std::shared_ptr<alloc::PreparedDevices>) {
@@ -338,6 +342,15 @@ TEST_F(PolicyCheckerTest, SpecMemoGivesTheAnswersOfAFreshCheck) {
         EXPECT_EQ(memo.remembered_specs(), c.remembered ? 1u : 0u) << where;
         EXPECT_EQ(Send(memo, c, admin_access), expected) << where << " (from the memo)";
         EXPECT_EQ(fresh.remembered_specs(), 0u);
+        // The default: remembered from the second miss, answered from the memo the third time.
+        PolicyCheckerOptions from_second = Options(inventory);
+        from_second.spec_memo.sightings = SpecMemoOptions().sightings;
+        PolicyChecker second(from_second);
+        EXPECT_EQ(Send(second, c, admin_access), expected) << where << " (first sight)";
+        EXPECT_EQ(second.remembered_specs(), 0u) << where;
+        EXPECT_EQ(Send(second, c, admin_access), expected) << where << " (second sight)";
+        EXPECT_EQ(second.remembered_specs(), c.remembered ? 1u : 0u) << where;
+        EXPECT_EQ(Send(second, c, admin_access), expected) << where << " (from the memo)";
       }
     }
   }

@@ -119,7 +119,7 @@ TEST(SpecMemoTest, ForgetsTheOldestWhenFull) {
 // not be found again.
 TEST(SpecMemoTest, AnInsertAfterAMissIsFoundAgain) {
   auto token = std::make_shared<int>(1);
-  SpecMemo memo({.entries = 64});
+  SpecMemo memo({.entries = 64, .sightings = 0});
   std::vector<std::string> specs;
   for (int i = 0; i < 40; ++i) specs.push_back("{\"a\":" + std::to_string(i) + "}");
   for (const std::string& spec : specs) {
@@ -148,7 +148,7 @@ TEST(SpecMemoTest, AnInsertAfterAMissIsFoundAgain) {
 TEST(SpecMemoTest, AnInsertAfterOtherLookupsFilesItsOwnKey) {
   auto token = std::make_shared<int>(1);
   for (const size_t entries : {size_t{4}, size_t{64}}) {  // scanned, then hashed lookups
-    SpecMemo memo({.entries = entries});
+    SpecMemo memo({.entries = entries, .sightings = 0});
     SpecMemo other;
     for (int i = 0; i < 30; ++i) {
       SpecKey filler = kKey;
@@ -172,11 +172,53 @@ TEST(SpecMemoTest, AnInsertAfterOtherLookupsFilesItsOwnKey) {
   }
 }
 
+// By default a spec is kept from its second miss: a first miss's findings are not (keeps()
+// is false and its Insert does nothing), so a stream of specs that never repeat leaves the
+// memo as it was; a spec seen again is kept, as is one kept before under another schema.
+// With sightings 0, from the first miss.
+TEST(SpecMemoTest, ASpecIsKeptFromItsSecondMiss) {
+  auto token = std::make_shared<int>(1);
+  auto next_token = std::make_shared<int>(2);
+  SpecMemo memo;
+  const SpecLookup first = memo.Look(kKey, token.get());
+  EXPECT_FALSE(first.keeps());
+  memo.Insert(first, Findings(token));
+  EXPECT_EQ(memo.size(), 0u);
+  for (int i = 0; i < 100; ++i) {  // a stream of specs seen once
+    SpecKey once = kKey;
+    const std::string spec = "{\"once\":" + std::to_string(i) + "}";
+    once.spec = spec;
+    const SpecLookup miss = memo.Look(once, token.get());
+    EXPECT_FALSE(miss.keeps()) << spec;
+    memo.Insert(miss, Findings(token, spec));
+  }
+  EXPECT_EQ(memo.size(), 0u);
+  const SpecLookup second = memo.Look(kKey, token.get());
+  EXPECT_TRUE(second.keeps());
+  memo.Insert(second, Findings(token));
+  EXPECT_EQ(memo.size(), 1u);
+  EXPECT_NE(memo.Find(kKey, token.get()), nullptr);
+  // Under a newer schema the entry is stale: a miss, but of a spec kept before.
+  const SpecLookup stale = memo.Look(kKey, next_token.get());
+  EXPECT_EQ(stale.found(), nullptr);
+  EXPECT_TRUE(stale.keeps());
+  const SpecMemoStats stats = memo.stats();
+  EXPECT_EQ(stats.first_sights, 101u);
+  EXPECT_EQ(stats.misses, 103u);
+
+  SpecMemo every({.sightings = 0});
+  const SpecLookup miss = every.Look(kKey, token.get());
+  EXPECT_TRUE(miss.keeps());
+  every.Insert(miss, Findings(token));
+  EXPECT_EQ(every.size(), 1u);
+  EXPECT_EQ(every.stats().first_sights, 0u);
+}
+
 // A miss stands only for the key and the memo it was looked up for; a hit or no lookup is no
 // miss.
 TEST(SpecMemoTest, AMissIsOnlyOfItsKeyAndMemo) {
   auto token = std::make_shared<int>(1);
-  SpecMemo memo;
+  SpecMemo memo({.sightings = 0});
   SpecMemo other;
   const SpecLookup miss = memo.Look(kKey, token.get());
   EXPECT_TRUE(miss.MissOf(memo, kKey));

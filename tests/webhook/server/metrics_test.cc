@@ -69,10 +69,12 @@ TEST(MetricsTest, SpecMemoOnlyWhenGiven) {
   Metrics metrics;
   EXPECT_EQ(metrics.Render({}).find("draguard_spec_memo"), std::string::npos);
   std::string text =
-      metrics.Render({.spec_memo = SpecMemoStats{.entries = 3, .hits = 40, .misses = 5}});
+      metrics.Render({.spec_memo = SpecMemoStats{
+                          .entries = 3, .hits = 40, .misses = 5, .first_sights = 2}});
   EXPECT_NE(text.find("draguard_spec_memo_entries 3\n"), std::string::npos) << text;
   EXPECT_NE(text.find("draguard_spec_memo_lookups_total{result=\"hit\"} 40\n"), std::string::npos);
   EXPECT_NE(text.find("draguard_spec_memo_lookups_total{result=\"miss\"} 5\n"), std::string::npos);
+  EXPECT_NE(text.find("draguard_spec_memo_first_sights_total 2\n"), std::string::npos) << text;
 }
 
 // Issue 14 item 1: which release the checks follow, and where it came from.
