@@ -88,7 +88,8 @@ BENCHMARK(BM_Mutate);
 // The allocator's CEL evaluators as `draguard serve` makes them: one program cache, planned
 // from the selectors validation compiled.
 void UseCelEvaluators(PolicyCheckerOptions& options) {
-  options.compiled_selectors = std::make_shared<cel::SelectorCache>(options.selector_cache);
+  options.compiled_selectors = std::make_shared<cel::SelectorCache>(
+      options.selector_cache, cel::SelectorCache::kShapeLimits, options.selector_sightings);
   options.satisfiability.new_evaluator =
       [allocator = options.satisfiability.allocator,
        programs = std::make_shared<alloc::CelProgramCache>(

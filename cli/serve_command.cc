@@ -323,8 +323,9 @@ int RunServe(const std::vector<std::string>& args, CommandContext& context) {
   webhook::SnapshotBuilder snapshot_builder;
   // Compiled and planned selectors for the allocator, shared by every thread and snapshot,
   // planned from the selectors validation has compiled (one compile per new selector).
-  checker_options.compiled_selectors =
-      std::make_shared<cel::SelectorCache>(checker_options.selector_cache);
+  checker_options.compiled_selectors = std::make_shared<cel::SelectorCache>(
+      checker_options.selector_cache, cel::SelectorCache::kShapeLimits,
+      checker_options.selector_sightings);
   // A selector's program is kept from its second sighting: clients may send a never-seen one
   // on every request (alloc::CelProgramCache::KeepPolicy).
   auto programs = std::make_shared<alloc::CelProgramCache>(

@@ -1,6 +1,7 @@
 #include "policy/cel/compiler.h"
 
 #include <algorithm>
+#include <array>
 #include <utility>
 
 #include "policy/cel/checker.h"
@@ -119,8 +120,50 @@ void AppendSelectorOptionsKey(const EnvOptions& options, std::string& key) {
   key.push_back(':');
 }
 
-SelectorCache::SelectorCache(CacheLimits limits, CacheLimits shape_limits)
-    : cache_(limits), shapes_(std::make_unique<ConcurrentCache<SelectorShape>>(shape_limits)) {}
+SelectorCache::SelectorCache(CacheLimits limits, CacheLimits shape_limits, size_t sightings)
+    : cache_(limits),
+      shapes_(std::make_unique<ConcurrentCache<SelectorShape>>(shape_limits)),
+      seen_(sightings > 0 ? std::make_unique<SightingFilter>(sightings) : nullptr) {}
+
+namespace {
+
+// A thread's last compile results that a SelectorCache with sightings did not keep, with
+// their keys. A key names the compile's text and options whole, so a result serves any cache
+// that finds it by its key (even one made after the cache that made it was gone).
+struct ThreadRecent {
+  struct Item {
+    std::string key;
+    std::shared_ptr<const SelectorCompileResult> result;
+  };
+  std::array<Item, SelectorCache::kThreadRecent> items;
+  size_t next = 0;  // replaced next
+};
+
+ThreadRecent& ThisThreadRecent() {
+  thread_local ThreadRecent recent;
+  return recent;
+}
+
+}  // namespace
+
+std::shared_ptr<const SelectorCompileResult> SelectorCache::FindThreadRecent(
+    std::string_view key) const {
+  if (seen_ == nullptr) return nullptr;
+  for (const ThreadRecent::Item& item : ThisThreadRecent().items) {
+    if (item.result != nullptr && item.key == key) return item.result;
+  }
+  return nullptr;
+}
+
+void SelectorCache::AddThreadRecent(
+    std::string_view key, const std::shared_ptr<const SelectorCompileResult>& result) const {
+  if (result->ApproximateBytes() > kThreadRecentMaxBytes) return;
+  ThreadRecent& recent = ThisThreadRecent();
+  ThreadRecent::Item& item = recent.items[recent.next];
+  recent.next = (recent.next + 1) % recent.items.size();
+  item.key.assign(key);
+  item.result = result;
+}
 
 SelectorCache::~SelectorCache() = default;
 
@@ -167,18 +210,26 @@ std::shared_ptr<const SelectorCompileResult> SelectorCache::Compile(std::string_
   // every request (twice: validation and the schema check), and a fresh string is a malloc.
   thread_local std::string key;
   SelectorCacheKey(expression, options, key);
-  // A miss compiles outside the lock; a concurrent duplicate compile is harmless.
-  return cache_.FindOrMake(
-      key,
-      [&] { return CompileMiss(expression, options); },
-      [](const SelectorCompileResult& r) { return r.ApproximateBytes(); });
+  const CacheKey hashed(key);
+  if (std::shared_ptr<const SelectorCompileResult> found = cache_.Find(hashed)) return found;
+  // A miss compiles outside the lock (a concurrent duplicate compile is harmless), unless
+  // this thread made the result lately; it is kept when the key missed before.
+  std::shared_ptr<const SelectorCompileResult> made = FindThreadRecent(key);
+  const bool recent = made != nullptr;
+  if (!recent) made = CompileMiss(expression, options);
+  if (seen_ != nullptr && !seen_->Saw(hashed.hash())) {
+    if (!recent) AddThreadRecent(key, made);
+    return made;
+  }
+  return cache_.Insert(hashed, made, made->ApproximateBytes());
 }
 
 std::shared_ptr<const SelectorCompileResult> SelectorCache::Find(std::string_view expression,
                                                                  const EnvOptions& options) {
   thread_local std::string key;
   SelectorCacheKey(expression, options, key);
-  return cache_.Peek(key);
+  if (std::shared_ptr<const SelectorCompileResult> found = cache_.Peek(key)) return found;
+  return FindThreadRecent(key);
 }
 
 void CompiledSelectors::Remember(const EnvOptions& options,

@@ -32,6 +32,7 @@
 #include "policy/cel/lexer.h"
 #include "policy/common/bounded_cache.h"
 #include "policy/common/diagnostic.h"
+#include "policy/common/sighting_filter.h"
 
 namespace draguard::cel {
 
@@ -87,8 +88,21 @@ class SelectorCache {
   // tools stamp.
   static constexpr CacheLimits kShapeLimits{.max_entries = 512, .max_bytes = 1 << 20};
 
+  // With `sightings` > 0 a compile is kept from its second miss within about that many
+  // misses (SightingFilter), for the webhook, where a client may send a selector never seen
+  // before with every request: its entry, insert and the eviction of the entry it pushes out
+  // (a compiled selector frees dozens of blocks of the coldest memory) cost more than the
+  // compile, and such entries only push out the selectors that repeat. Until kept, a result is
+  // found again only by the thread that made it, among its last kThreadRecent results that
+  // were not kept (Compile, Find): the same request's later stages (the schema check, the
+  // satisfiability check's planning through alloc::CelProgramCache) take it from there.
+  // 0 (the batch commands, whose stages compile each selector twice): kept from the first.
+  static constexpr size_t kThreadRecent = 4;
+  // A result over this estimate is not kept per thread either (a 10 KB selector's result
+  // holds up to ~1 MB): a later stage compiles it again.
+  static constexpr size_t kThreadRecentMaxBytes = 256 << 10;
   explicit SelectorCache(CacheLimits limits = kDefaultLimits,
-                         CacheLimits shape_limits = kShapeLimits);
+                         CacheLimits shape_limits = kShapeLimits, size_t sightings = 0);
   ~SelectorCache();
 
   std::shared_ptr<const SelectorCompileResult> Compile(std::string_view expression,
@@ -107,8 +121,14 @@ class SelectorCache {
   std::shared_ptr<const SelectorCompileResult> CompileMiss(std::string_view expression,
                                                            const EnvOptions& options);
 
+  // The result of `key` among this thread's recent first sights, or null.
+  std::shared_ptr<const SelectorCompileResult> FindThreadRecent(std::string_view key) const;
+  void AddThreadRecent(std::string_view key,
+                       const std::shared_ptr<const SelectorCompileResult>& result) const;
+
   ConcurrentCache<SelectorCompileResult> cache_;
   std::unique_ptr<ConcurrentCache<SelectorShape>> shapes_;
+  std::unique_ptr<SightingFilter> seen_;  // null: every compile is kept
 };
 
 // The compile results one stage looked up for an object, in order, for a later stage that

@@ -129,7 +129,9 @@ TEST_F(MemoryTest, DistinctSelectorsAgainstALargeInventoryStayWithinTheBudget) {
   checker_options.selector_cache = Divided(checker_options.selector_cache, scale.limit_divisor);
   // As `draguard serve` wires them: the programs are planned from validation's compiles.
   checker_options.compiled_selectors =
-      std::make_shared<cel::SelectorCache>(checker_options.selector_cache);
+      std::make_shared<cel::SelectorCache>(checker_options.selector_cache,
+                                           cel::SelectorCache::kShapeLimits,
+                                           checker_options.selector_sightings);
   auto programs = std::make_shared<alloc::CelProgramCache>(
       Divided(alloc::CelProgramCache::kDefaultLimits, scale.limit_divisor),
       checker_options.compiled_selectors);

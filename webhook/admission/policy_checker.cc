@@ -306,7 +306,9 @@ PolicyChecker::PolicyChecker(PolicyCheckerOptions options)
     : options_(std::move(options)),
       cache_(options_.compiled_selectors != nullptr
                  ? options_.compiled_selectors
-                 : std::make_shared<cel::SelectorCache>(options_.selector_cache)),
+                 : std::make_shared<cel::SelectorCache>(options_.selector_cache,
+                                                        cel::SelectorCache::kShapeLimits,
+                                                        options_.selector_sightings)),
       schema_(WithCompiledSelectors(options_.schema, cache_, options_.validation)),
       satisfiability_(options_.satisfiability),
       memo_(options_.spec_memo) {

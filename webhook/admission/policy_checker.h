@@ -44,11 +44,13 @@ namespace draguard::webhook {
 struct PolicyCheckerOptions {
   // Version and gates; namespace labels and the selector hook are filled per request.
   validate::ValidationOptions validation;
-  // Compiled selectors kept for reuse across requests.
+  // Compiled selectors kept for reuse across requests, each from its second miss within the
+  // last `selector_sightings` misses (cel::SelectorCache; 0: from the first).
   CacheLimits selector_cache = cel::SelectorCache::kDefaultLimits;
+  size_t selector_sightings = 4096;
   // The cache of compiled selectors to use, when shared with the allocator's programs
   // (alloc::CelProgramCache plans from it instead of compiling each new selector again);
-  // null: the checker makes its own with the limits above.
+  // null: the checker makes its own with the limits and sightings above.
   std::shared_ptr<cel::SelectorCache> compiled_selectors;
   // The inventory and what to do with unsatisfiable claims; source null: not checked.
   SatisfiabilityOptions satisfiability;

@@ -101,6 +101,36 @@ TEST(SelectorCacheTest, FindNeitherCompilesNorCounts) {
   EXPECT_EQ(cache.stats().hits, 0u);
 }
 
+// With sightings (the webhook's), a compile is kept from its second lookup: a first one's
+// result is the caller's, found again only by its thread (Find: the satisfiability check's
+// planning in the same request) among its last kThreadRecent first sights; a stream of
+// selectors seen once leaves the cache as it was. Without, kept from the first (above).
+TEST(SelectorCacheTest, WithSightingsKeptFromTheSecondLookup) {
+  SelectorCache cache(SelectorCache::kDefaultLimits, SelectorCache::kShapeLimits, 64);
+  const std::string text = "device.driver == 'a'";
+  auto first = cache.Compile(text, EnvOptions{});
+  ASSERT_TRUE(first->ok());
+  EXPECT_EQ(cache.size(), 0u);
+  EXPECT_EQ(cache.Find(text, EnvOptions{}).get(), first.get()) << "this thread's";
+  std::shared_ptr<const SelectorCompileResult> elsewhere = first;
+  std::thread([&] { elsewhere = cache.Find(text, EnvOptions{}); }).join();
+  EXPECT_EQ(elsewhere, nullptr) << "another thread's";
+  auto second = cache.Compile(text, EnvOptions{});
+  EXPECT_EQ(second.get(), first.get()) << "not compiled again";
+  EXPECT_EQ(cache.size(), 1u);
+  std::thread([&] { elsewhere = cache.Find(text, EnvOptions{}); }).join();
+  EXPECT_EQ(elsewhere.get(), first.get()) << "kept: every thread's";
+
+  for (int i = 0; i < 20; ++i) {
+    const std::string once = "device.driver == 'once-" + std::to_string(i) + "'";
+    EXPECT_TRUE(cache.Compile(once, EnvOptions{})->ok());
+  }
+  EXPECT_EQ(cache.size(), 1u) << "selectors seen once are not kept";
+  // Only the last kThreadRecent of them are found again without a compile.
+  EXPECT_EQ(cache.Find("device.driver == 'once-0'", EnvOptions{}), nullptr);
+  EXPECT_NE(cache.Find("device.driver == 'once-19'", EnvOptions{}), nullptr);
+}
+
 // A later stage takes what an earlier one compiled, in order and by content (validation
 // compiles a defaulted copy of the spec); out of step or under other options it gets null
 // and looks the text up in the SelectorCache.
