@@ -68,7 +68,7 @@ struct LintOptions {
   // than by the number of checked objects: an object held costs ~6 KB (its model, document
   // and position index), 11 times its text, where read twice it costs its findings and its
   // line in the report (10,000 templates, one per file: 72 MiB RSS once, 43 MiB twice, for
-  // 30% more CPU). The first pass keeps only what the cross-object stages read across
+  // 25% more CPU). The first pass keeps only what the cross-object stages read across
   // objects (pipeline/streamed_batch.h), the second checks each object as it is read again.
   // With an inventory the first pass also keeps what the satisfiability stage reads across
   // objects (the allocated claims, the names of the others, the names pods refer to), the
