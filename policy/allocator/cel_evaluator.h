@@ -222,7 +222,13 @@ class CelSelectorEvaluator : public SelectorEvaluator {
     // For a compiled->unplanned entry, planned once cel::EvaluateDirect bailed on a device.
     std::shared_ptr<const CelProgramCache::Compiled> planned;
   };
-  static constexpr size_t kRecent = 4;
+  // Eight: a claim of two requests reads five or six texts (a class selector each, its own
+  // selectors), and with four a new selector could be pushed out between a check's
+  // AttributesRead and its Evaluate (on a new snapshot's first checks), looked up twice and so
+  // kept by a KeepPolicy::kOnSecondMiss cache though met once: a program kept per snapshot,
+  // and the webhook's RSS climbed over the first ten minutes of a soak until the cache was
+  // full (bench/webhook-soak.sh).
+  static constexpr size_t kRecent = 8;
   static constexpr size_t kRecentMaxBytes = 64 << 10;
   std::array<Recent, kRecent> recent_;
   size_t newest_ = 0;  // index of the most recent lookup in recent_

@@ -323,6 +323,29 @@ TEST(CelEvaluatorCacheTest, KeepsAProgramFromItsSecondMissUnderTheSecondMissPoli
   EXPECT_EQ(first->stats().misses, expressions.size());
 }
 
+// One check of a claim of two requests reads six texts, each selector's attributes first and
+// then each one for the devices: the evaluator finds every one again among its recent
+// lookups, so a selector met once is looked up in the shared cache once and not kept (with
+// room for four, the first text was pushed out and looked up twice: kept though met once).
+TEST(CelEvaluatorCacheTest, OneCheckOfSixSelectorsLooksEachUpOnce) {
+  Inventory inv = Inventory::Build(OneGpu(RichGpu("gpu0")));
+  const std::vector<std::string> expressions = {
+      "device.driver == \"gpu.example.com\"",
+      "device.attributes[\"gpu.example.com\"].model == \"a100\"",
+      "device.attributes[\"gpu.example.com\"].model != \"fresh-1\"",
+      "device.driver == \"nic.example.com\"",
+      "device.attributes[\"gpu.example.com\"].model.startsWith(\"a\")",
+      "device.capacity[\"gpu.example.com\"].memory.compareTo(quantity(\"40Gi\")) >= 0",
+  };
+  auto programs = std::make_shared<CelProgramCache>(CelProgramCache::kDefaultLimits, nullptr,
+                                                    CelProgramCache::KeepPolicy::kOnSecondMiss);
+  CelSelectorEvaluator evaluator(AllocatorOptions{}, programs);
+  for (const std::string& e : expressions) evaluator.AttributesRead(e);
+  for (const std::string& e : expressions) evaluator.Evaluate(e, inv.View(0));
+  EXPECT_EQ(programs->stats().misses, expressions.size());
+  EXPECT_EQ(programs->stats().entries, 0u);
+}
+
 // A first miss under kOnSecondMiss is decided from the selector's tree where it can be
 // (cel::EvaluateDirect), planned only when that bails: outcome and error text equal a planned
 // program's on every device, including devices whose attributes are missing, of another type,
