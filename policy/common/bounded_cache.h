@@ -346,16 +346,6 @@ class ConcurrentCache {
     size_.store(cache_.size(), std::memory_order_relaxed);
   }
 
-  // The value for `key`, computing it with `make()` (outside the lock) on a miss; `bytes(v)`
-  // estimates a computed value's size.
-  template <class Make, class Bytes>
-  std::shared_ptr<const V> FindOrMake(std::string_view key, Make&& make, Bytes&& bytes) {
-    const CacheKey hashed(key);
-    if (std::shared_ptr<const V> found = Find(hashed)) return found;
-    std::shared_ptr<const V> made = make();
-    return Insert(hashed, made, bytes(*made));
-  }
-
   void Clear() {
     std::lock_guard lock(mu_);
     cache_.Clear();
