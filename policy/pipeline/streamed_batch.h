@@ -16,7 +16,8 @@
 // What is held: the context objects, per claim or template its names and request names,
 // the findings, and a copy of the first object of each ObjectRef that several inputs share
 // (a references finding about a repeated object is located in its first one, as RunBatch
-// does). With the satisfiability stage (a snapshot): the allocator's inventory (the snapshot
+// does). A references summary's position is taken while its first object is at hand, and
+// the files' summaries are folded in input order as they are done (Done). With the satisfiability stage (a snapshot): the allocator's inventory (the snapshot
 // merged with the inputs' cluster objects, as RunBatch merges them), each allocated claim
 // among the inputs whole and of the other claims their names (they replace inventory claims
 // of the same name), the claims and templates the pods name (pass 1 notes the names; pass 2
