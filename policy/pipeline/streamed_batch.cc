@@ -162,11 +162,10 @@ void FileCheck::Locate(const k8s::DecodedObject& object, Diagnostic& d) {
   KeepLine(object.source(), d, lines_, &pending_);
 }
 
-void FileCheck::NoteSummaryStarts(const k8s::DecodedObject& object, const RefKey& key,
-                                  unsigned kinds) {
+void FileCheck::NoteSummaryStarts(const k8s::DecodedObject& object, unsigned kinds) {
   for (unsigned kind = 0; kind < validate::ReferenceChecker::kSummaryKinds; ++kind) {
     if ((kinds & (1u << kind)) == 0) continue;
-    SummaryStart start{.kind = kind, .ref = key};
+    SummaryStart start{.kind = kind};
     start.located.field = references_.first_field(kind);
     object.Locate(start.located);
     // The line, as KeepLine would keep it, but only once the fold shows this file's start is
@@ -223,7 +222,7 @@ void FileCheck::Check(const k8s::DecodedObject& object) {
       bucket = &templates_;
     }
     if (const unsigned now = references_.started_summaries(); now != started && !repeated) {
-      NoteSummaryStarts(object, key, now & ~started);
+      NoteSummaryStarts(object, now & ~started);
     }
     for (Diagnostic& d : found.mutable_items()) {
       if (!repeated) Locate(object, d);
@@ -352,9 +351,8 @@ void StreamedBatch::FoldDone(bool all) {
         file.lines_[start.located.file].try_emplace(start.located.position.line,
                                                    std::move(*start.line));
       }
-      std::string field = start.located.field;
-      summary_starts_.try_emplace({std::move(start.ref), std::move(field)},
-                                  std::move(start.located));
+      std::pair<RefKey, std::string> key{KeyOfRef(start.located.object), start.located.field};
+      summary_starts_.try_emplace(std::move(key), std::move(start.located));
     }
     std::vector<FileCheck::SummaryStart>().swap(file.summary_starts_);
     summaries_.Merge(std::move(file.references_));

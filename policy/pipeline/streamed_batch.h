@@ -109,7 +109,7 @@ class FileCheck {
   void ResolvePending(const SourceText* next);
   // Notes where the summaries of `kinds` (bits of ReferenceChecker::started_summaries) that
   // `object` just started have their first reference.
-  void NoteSummaryStarts(const k8s::DecodedObject& object, const RefKey& key, unsigned kinds);
+  void NoteSummaryStarts(const k8s::DecodedObject& object, unsigned kinds);
 
   const StreamedBatch* batch_;
   size_t group_;
@@ -126,8 +126,7 @@ class FileCheck {
   // to start each summary when it folds this file (StreamedBatch::Done).
   struct SummaryStart {
     unsigned kind = 0;  // validate::ReferenceChecker's
-    RefKey ref;
-    Diagnostic located;  // field, file, position
+    Diagnostic located;  // field, file, position, object (the summary's first reference)
     std::optional<std::string> line;  // the text of the line it points at, when in the piece
   };
   std::vector<SummaryStart> summary_starts_;
